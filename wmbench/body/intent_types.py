@@ -1,0 +1,90 @@
+"""MotionIntent: what every body can honour, read from the MOTION line.
+
+A heading relative to the body's current facing, a speed class, and style tags. ``motion_intent.py`` builds it
+from text; bodies (character, robot, drone) act it out, each within its own envelope.
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from dataclasses import dataclass
+
+#: Speed class -> target ground speed (m/s) for the human character. Bodies scale to their own envelope.
+SPEED_CLASS_SPEEDS: dict[str, float] = {"still": 0.0, "walk": 1.4, "jog": 3.0, "run": 4.5, "sprint": 6.5}
+
+
+class SpeedClass(str, enum.Enum):
+    STILL = "still"
+    WALK = "walk"
+    JOG = "jog"
+    RUN = "run"
+    SPRINT = "sprint"
+
+    @property
+    def rank(self) -> int:
+        return list(SpeedClass).index(self)
+
+    @property
+    def speed(self) -> float:
+        return SPEED_CLASS_SPEEDS[self.value]
+
+
+#: Style tags a MotionIntent may carry. Bodies use them for posture (crouch, freeze, defensive arms, ...).
+STYLE_TAGS: frozenset[str] = frozenset({
+    "fear", "terror", "desperate", "caution", "vigilant", "freeze", "crouch", "defensive", "relief", "calm",
+    "backstep", "glance_back", "climb", "tense", "hurry", "normal",
+})
+
+
+@dataclass(frozen=True)
+class MotionIntent:
+    """What the MOTION line asks the body to do.
+
+    ``direction`` is the relative sector word the text named (None = no translation: stand, freeze, hover);
+    ``heading`` the relative angle in radians (0 = ahead, +pi/2 = left) — the travel direction;
+    ``face_travel`` False means keep facing while moving (a back-step keeps the eyes on the threat);
+    ``speed_class`` the gait; ``styles`` the posture/emotion tags; ``source`` the text it came from.
+    """
+
+    direction: str | None
+    heading: float
+    speed_class: SpeedClass
+    styles: frozenset[str] = frozenset()
+    face_travel: bool = True
+    source: str = ""
+
+    @property
+    def speed(self) -> float:
+        return self.speed_class.speed if self.direction is not None else 0.0
+
+    @property
+    def moving(self) -> bool:
+        return self.direction is not None and self.speed_class is not SpeedClass.STILL
+
+    @classmethod
+    def still(cls, source: str = "", styles: frozenset[str] = frozenset()) -> MotionIntent:
+        return cls(direction=None, heading=0.0, speed_class=SpeedClass.STILL, styles=styles, source=source)
+
+    def to_dict(self) -> dict:
+        return {
+            "direction": self.direction, "heading": round(self.heading, 6), "speed_class": self.speed_class.value,
+            "speed": self.speed, "styles": sorted(self.styles), "face_travel": self.face_travel,
+            "source": self.source,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> MotionIntent:
+        return cls(
+            direction=d["direction"], heading=float(d["heading"]), speed_class=SpeedClass(d["speed_class"]),
+            styles=frozenset(d.get("styles", ())), face_travel=bool(d.get("face_travel", True)),
+            source=d.get("source", ""),
+        )
+
+
+def wrap_angle(a: float) -> float:
+    """Angle wrapped into (-pi, pi]."""
+    a = math.fmod(a + math.pi, 2 * math.pi)
+    if a <= 0:
+        a += 2 * math.pi
+    return a - math.pi

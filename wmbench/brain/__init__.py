@@ -1,0 +1,1 @@
+"""WHO decides: scene_context -> the two lines; providers behind one registry."""

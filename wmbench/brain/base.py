@@ -1,0 +1,38 @@
+"""The Brain protocol: a scene_context in, the two lines out (plus metadata)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any, Protocol, runtime_checkable
+
+
+@dataclass(frozen=True)
+class BrainReply:
+    """A brain's answer to one scene. ``text`` is the reply (ideally the two lines); ``error`` is set when the
+    provider failed (timeout, HTTP error, ...) — the harness records such a decision as failed, never crashes."""
+
+    text: str
+    latency_s: float
+    provider: str
+    model: str = ""
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    retries: int = 0
+    cached: bool = False
+    error: str | None = None
+
+    def meta(self) -> dict[str, Any]:
+        d = asdict(self)
+        d.pop("text")
+        return d
+
+
+@runtime_checkable
+class Brain(Protocol):
+    """A decision maker. ``decide`` must be safe to call from a worker thread (one call at a time per brain)."""
+
+    name: str
+
+    def reset(self, seed: int | None = None) -> None: ...
+    def decide(self, scene: dict[str, Any]) -> BrainReply: ...
+    def close(self) -> None: ...

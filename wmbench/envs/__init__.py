@@ -1,0 +1,1 @@
+"""WHERE it happens: the PyBullet world and the Gymnasium env."""

@@ -1,0 +1,24 @@
+"""Gymnasium ids: ``WMBench-S01-v0`` … ``WMBench-S50-v0`` (one per registered scenario)."""
+
+from __future__ import annotations
+
+import gymnasium as gym
+
+ENTRY_POINT = "wmbench.envs.wmbench_env:WMBenchEnv"
+
+
+def env_id(scenario_id: str) -> str:
+    return f"WMBench-{scenario_id}-v0"
+
+
+def register_envs() -> list[str]:
+    """Register an id for every scenario in the registry (idempotent). Returns the ids."""
+    from wmbench.scenarios import all_scenarios
+
+    ids = []
+    for record in all_scenarios():
+        eid = env_id(record.id)
+        if eid not in gym.registry:
+            gym.register(id=eid, entry_point=ENTRY_POINT, kwargs={"scenario": record.id})
+        ids.append(eid)
+    return ids

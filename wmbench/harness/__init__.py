@@ -1,0 +1,1 @@
+"""HOW WELL: runs episodes, times them, scores traces, writes reports, the CLI."""

@@ -1,0 +1,272 @@
+"""Frozen, declarative scenario records.
+
+A scenario is data, not code: walls, NPCs, a timeline of events and what a good agent is expected to do.
+Nothing here touches the simulator. Coordinates are in the protagonist's *start frame*: the protagonist
+starts at the origin facing +x, so ``+x`` is ahead (fwd), ``+y`` is left, ``-y`` is right, ``-x`` is behind.
+Metres, seconds, radians.
+
+Users write their own scenarios with the same records (see ``README.md``) and run them through the same env::
+
+    from wmbench.scenarios import Scenario, Phase, Wall, NpcSpec, Expectations
+    my = Scenario(id="X01", category="C03", name="...", setup="...", phases=(Phase(...),),
+                  expectations=Expectations(...), card="...")
+    env = WMBenchEnv(scenario=my)
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+Direction = Literal["fwd", "left", "right", "back"]
+NpcKind = Literal["beast", "woman", "man"]
+Behavior = Literal["stop", "approach", "charge", "wander", "cross", "retreat"]
+EventAction = Literal["switch", "spawn", "despawn"]
+Difficulty = Literal["easy", "medium", "hard"]
+RunMode = Literal["bench", "live", "transfer"]
+
+DIRECTIONS: tuple[Direction, ...] = ("fwd", "left", "right", "back")
+#: Unit vectors of each direction in the start frame (protagonist faces +x).
+DIRECTION_VECTORS: dict[str, tuple[float, float]] = {
+    "fwd": (1.0, 0.0),
+    "left": (0.0, 1.0),
+    "right": (0.0, -1.0),
+    "back": (-1.0, 0.0),
+}
+#: Default speed (m/s) of each NPC behaviour; a record may override it.
+BEHAVIOR_SPEEDS: dict[str, float] = {
+    "stop": 0.0,
+    "approach": 1.2,
+    "charge": 5.0,
+    "wander": 0.8,
+    "cross": 2.0,
+    "retreat": 1.2,
+}
+CATEGORY_PILLARS: dict[str, str] = {
+    "C01": "P1", "C02": "P1",
+    "C03": "P2", "C04": "P2", "C05": "P2", "C06": "P2", "C07": "P2",
+    "C08": "P3", "C09": "P3", "C10": "P3",
+}
+WALL_THICKNESS = 0.2
+WALL_HEIGHT = 2.0
+
+Vec2 = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class Wall:
+    """An axis-aligned box wall standing on the ground.
+
+    ``center`` is the box centre (x, y); ``size`` its extent along x and y; ``height`` its height.
+    Use :meth:`facing` to place a wall by the distance of its near face from the origin.
+    """
+
+    center: Vec2
+    size: Vec2
+    height: float = WALL_HEIGHT
+    name: str = "wall"
+
+    @classmethod
+    def facing(
+        cls, direction: Direction, distance: float, length: float = 8.0, offset: float = 0.0, name: str = ""
+    ) -> Wall:
+        """A wall across ``direction`` whose near face is ``distance`` m from the origin.
+
+        ``length`` is its extent along the other axis; ``offset`` slides it along that axis
+        (towards +y for fwd/back walls, towards +x for left/right walls).
+        """
+        ux, uy = DIRECTION_VECTORS[direction]
+        centre_along = distance + WALL_THICKNESS / 2
+        if ux != 0.0:  # fwd/back: wall spans y
+            return cls((ux * centre_along, offset), (WALL_THICKNESS, length), name=name or f"wall_{direction}")
+        return cls((offset, uy * centre_along), (length, WALL_THICKNESS), name=name or f"wall_{direction}")
+
+    def mirrored(self) -> Wall:
+        """The same wall reflected left <-> right (y -> -y)."""
+        return replace(self, center=(self.center[0], -self.center[1]), name=_mirror_name(self.name))
+
+
+@dataclass(frozen=True)
+class NpcSpec:
+    """One NPC at the start of a phase (or spawned later by a timeline event).
+
+    ``behavior`` is what it does from the start: ``stop`` stands; ``approach``/``charge`` head for the
+    protagonist's current position; ``retreat`` moves away from it; ``wander`` takes a seeded random walk;
+    ``cross`` walks along the fixed world direction ``heading`` (radians, start frame) — a lateral pass.
+    ``speed`` None means the behaviour's default (:data:`BEHAVIOR_SPEEDS`). ``present`` False means the NPC
+    only appears when a ``spawn`` event names it.
+    """
+
+    name: str
+    kind: NpcKind
+    position: Vec2
+    behavior: Behavior = "stop"
+    speed: float | None = None
+    heading: float = 0.0
+    present: bool = True
+
+    @property
+    def resolved_speed(self) -> float:
+        return BEHAVIOR_SPEEDS[self.behavior] if self.speed is None else self.speed
+
+    def mirrored(self) -> NpcSpec:
+        return replace(self, position=(self.position[0], -self.position[1]), heading=-self.heading)
+
+
+@dataclass(frozen=True)
+class TimelineEvent:
+    """At sim time ``at`` (seconds since the phase began) do ``action`` to NPC ``npc``.
+
+    ``switch`` changes behaviour (and optionally speed); ``spawn`` makes a not-yet-present NPC appear
+    (at its spec position, or ``position`` if given); ``despawn`` removes it from the world.
+    """
+
+    at: float
+    npc: str
+    action: EventAction
+    behavior: Behavior | None = None
+    speed: float | None = None
+    position: Vec2 | None = None
+
+    def mirrored(self) -> TimelineEvent:
+        pos = None if self.position is None else (self.position[0], -self.position[1])
+        return replace(self, position=pos)
+
+
+@dataclass(frozen=True)
+class PriorDecision:
+    """A remembered decision seeded into ``recent_decisions`` at phase start (e.g. S29's flight history)."""
+
+    t: float
+    motion: str
+    direction: Direction | None
+    outcome: str
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One stretch of an episode: a layout, its NPCs and timeline, and how long it lasts.
+
+    Each phase starts the protagonist at ``start_position`` facing ``start_heading`` (start frame).
+    ``carry_memory`` says whether ``recent_decisions`` from earlier phases stay visible to the brain
+    (False = clean slate). ``prior_decisions`` are seeded into memory when the phase begins.
+    ``jitter`` scales NPC start distances by a seeded factor in ``[1 - jitter, 1 + jitter]`` along the
+    ray from the origin (a radial jitter, so mirrored scenarios stay exact mirrors for the same seed).
+    """
+
+    name: str
+    duration: float
+    walls: tuple[Wall, ...] = ()
+    npcs: tuple[NpcSpec, ...] = ()
+    events: tuple[TimelineEvent, ...] = ()
+    carry_memory: bool = True
+    prior_decisions: tuple[PriorDecision, ...] = ()
+    start_position: Vec2 = (0.0, 0.0)
+    start_heading: float = 0.0
+    jitter: float = 0.02
+
+    def mirrored(self) -> Phase:
+        return replace(
+            self,
+            walls=tuple(w.mirrored() for w in self.walls),
+            npcs=tuple(n.mirrored() for n in self.npcs),
+            events=tuple(e.mirrored() for e in self.events),
+            prior_decisions=tuple(
+                replace(d, direction=_mirror_direction(d.direction), motion=_mirror_words(d.motion),
+                        outcome=_mirror_words(d.outcome))
+                for d in self.prior_decisions
+            ),
+            start_position=(self.start_position[0], -self.start_position[1]),
+            start_heading=-self.start_heading,
+        )
+
+
+@dataclass(frozen=True)
+class Expectations:
+    """What a good agent shows: the spec's expected perception, correct/incorrect actions, pattern."""
+
+    perception: str = ""
+    correct_actions: tuple[str, ...] = ()
+    incorrect_actions: tuple[str, ...] = ()
+    pattern: str = ""
+    #: directions (relative to the start heading) that count as a safe escape in the first phase
+    safe_directions: tuple[Direction, ...] = ()
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """A WM Bench scenario as a declarative record. ``card`` is its human-readable card (rule included)."""
+
+    id: str
+    category: str
+    name: str
+    setup: str
+    phases: tuple[Phase, ...]
+    expectations: Expectations = field(default_factory=Expectations)
+    difficulty: Difficulty = "medium"
+    mode: RunMode = "bench"
+    card: str = ""
+    mirror_of: str | None = None
+
+    def __post_init__(self) -> None:
+        if not self.phases:
+            raise ValueError(f"scenario {self.id}: needs at least one phase, got none")
+        if self.category not in CATEGORY_PILLARS:
+            raise ValueError(f"scenario {self.id}: unknown category {self.category!r}; expected C01..C10")
+        for phase in self.phases:
+            if phase.duration <= 0:
+                raise ValueError(f"scenario {self.id}: phase {phase.name!r} duration must be > 0")
+            names = [n.name for n in phase.npcs]
+            if len(set(names)) != len(names):
+                raise ValueError(f"scenario {self.id}: phase {phase.name!r} has duplicate NPC names {names}")
+            for ev in phase.events:
+                if ev.npc not in names:
+                    raise ValueError(
+                        f"scenario {self.id}: phase {phase.name!r} event at {ev.at}s names NPC {ev.npc!r}; "
+                        f"expected one of {names}"
+                    )
+                if ev.action == "switch" and ev.behavior is None:
+                    raise ValueError(f"scenario {self.id}: switch event at {ev.at}s needs a behavior")
+
+    @property
+    def pillar(self) -> str:
+        return CATEGORY_PILLARS[self.category]
+
+    @property
+    def duration(self) -> float:
+        return sum(p.duration for p in self.phases)
+
+    def mirrored(self, new_id: str, name: str | None = None) -> Scenario:
+        """This scenario reflected left <-> right (used for S13 from S12)."""
+        return replace(
+            self, id=new_id, name=name or self.name, phases=tuple(p.mirrored() for p in self.phases),
+            expectations=replace(
+                self.expectations,
+                safe_directions=tuple(_mirror_direction(d) for d in self.expectations.safe_directions),
+            ),
+            mirror_of=self.id,
+        )
+
+
+_MIRROR = {"left": "right", "right": "left"}
+
+
+def _mirror_direction(direction: Direction | None) -> Direction | None:
+    return _MIRROR.get(direction, direction) if direction else direction  # type: ignore[return-value]
+
+
+def _mirror_words(text: str) -> str:
+    return " ".join(_MIRROR.get(w, w) for w in text.split(" "))
+
+
+def _mirror_name(name: str) -> str:
+    for a, b in (("left", "right"), ("right", "left")):
+        if a in name:
+            return name.replace(a, b)
+    return name
+
+
+def heading_of(direction: Direction) -> float:
+    """Relative angle (radians, +left) of a direction word."""
+    return {"fwd": 0.0, "left": math.pi / 2, "right": -math.pi / 2, "back": math.pi}[direction]

@@ -1,0 +1,81 @@
+"""The scenario registry: ids S01..S50 (and user scenarios) -> frozen records.
+
+Category modules declare each scenario as a small function whose docstring is the scenario's *card*;
+:func:`scenario` turns it into a registered record with ``card`` set from that docstring.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable, Iterable
+from dataclasses import replace
+
+from wmbench.scenarios.records import CATEGORY_PILLARS, Scenario
+
+_REGISTRY: dict[str, Scenario] = {}
+
+
+def scenario(build: Callable[[], Scenario]) -> Callable[[], Scenario]:
+    """Decorator: build the record, attach the function's docstring as its card, register it."""
+    record = build()
+    card = inspect.cleandoc(build.__doc__ or "")
+    if not card:
+        raise ValueError(f"scenario {record.id}: its builder {build.__name__} needs a docstring card")
+    register(replace(record, card=card))
+    return build
+
+
+def register(record: Scenario, *, overwrite: bool = False) -> Scenario:
+    """Add a record to the registry (user scenarios too). Duplicate ids fail loudly unless ``overwrite``."""
+    if record.id in _REGISTRY and not overwrite:
+        raise ValueError(f"scenario id {record.id!r} is already registered")
+    _REGISTRY[record.id] = record
+    return record
+
+
+def get_scenario(scenario_id: str) -> Scenario:
+    """The record for ``scenario_id`` (case-insensitive, ``S5`` == ``S05``)."""
+    key = normalise_id(scenario_id)
+    try:
+        return _REGISTRY[key]
+    except KeyError:
+        raise KeyError(
+            f"unknown scenario {scenario_id!r}; expected one of {', '.join(sorted(_REGISTRY))}"
+        ) from None
+
+
+def all_scenarios() -> tuple[Scenario, ...]:
+    """Every registered record, sorted by id."""
+    return tuple(_REGISTRY[k] for k in sorted(_REGISTRY))
+
+
+def normalise_id(scenario_id: str) -> str:
+    s = scenario_id.strip().upper()
+    if s.startswith("S") and s[1:].isdigit():
+        return f"S{int(s[1:]):02d}"
+    return s
+
+
+def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
+    """Resolve a selection: ``all``, or a comma-separated mix of ids (S12), categories (C03) and pillars (P2).
+
+    Order follows scenario id; duplicates are dropped. Unknown tokens raise ``ValueError`` naming them.
+    """
+    tokens = [t.strip() for t in (selection.split(",") if isinstance(selection, str) else selection)]
+    tokens = [t for t in tokens if t]
+    if not tokens:
+        raise ValueError("empty scenario selection; expected 'all' or ids/categories/pillars like S12,C03,P2")
+    chosen: dict[str, Scenario] = {}
+    for token in tokens:
+        up = token.upper()
+        if up == "ALL":
+            matches = list(all_scenarios())
+        elif up in CATEGORY_PILLARS:
+            matches = [s for s in all_scenarios() if s.category == up]
+        elif up in {"P1", "P2", "P3"}:
+            matches = [s for s in all_scenarios() if s.pillar == up]
+        else:
+            matches = [get_scenario(up)]
+        for s in matches:
+            chosen[s.id] = s
+    return tuple(chosen[k] for k in sorted(chosen))
