@@ -1,1 +1,170 @@
-"""(to be written)"""
+"""C02 · Entity Recognition (P1): which NPC is there, what it does, how far, in which direction.
+
+Open ground (no walls) so that only the NPCs matter. The scorer reads the primary NPC out of the PREDICT
+reasons (and MOTION wording) and compares it with the sim's NPC facts at each decision.
+"""
+
+from __future__ import annotations
+
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.registry import scenario
+
+
+@scenario
+def s06_beast_identification() -> Scenario:
+    """S06 · Beast Identification (C02, easy)
+
+    Setup: open ground; a beast stands still 5 m straight ahead (behaviour stop). 3 s (6 decisions).
+    Expected: beast, stopped, about 5 m, in front — PREDICT fwd=danger(beast), the other three safe(open);
+    a wary, quiet move away (back away slowly, keep the beast in view).
+    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
+    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
+    other field right = 10, nothing right = 0; mean over decisions. Sim-grounded: calling the beast anything
+    but `danger(beast)`, or walking into it, is wrong.
+    """
+    return Scenario(
+        id="S06", category="C02", name="Beast Identification",
+        setup="A beast stands still 5 m ahead.",
+        phases=(Phase(name="beast ahead", duration=3.0,
+                      npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "stop"),)),),
+        expectations=Expectations(
+            perception="entity=beast, behavior=stop, distance=5m, direction=fwd; fwd=danger(beast)",
+            correct_actions=("back away slowly", "freeze and watch the beast", "step back"),
+            incorrect_actions=("walk forward", "ignore the beast"),
+            pattern="beast recognised as a threat at 5 m in front",
+            safe_directions=("left", "right", "back"),
+        ),
+        difficulty="easy",
+    )
+
+
+@scenario
+def s07_human_vs_beast() -> Scenario:
+    """S07 · Human vs Beast (C02, hard)
+
+    Setup: open ground; a woman stands 4 m ahead and a beast stands 5 m to the left (both stopped).
+    3 s (6 decisions).
+    Expected: woman in front = neutral (fwd stays safe(open): she is beyond the 2 m personal-space radius),
+    beast on the left = threat (left=danger(beast)); the beast is the primary NPC. Move away from the beast
+    (right or back), not away from the woman.
+    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
+    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
+    other field right = 10, nothing right = 0; mean over decisions. Sim-grounded: calling the woman
+    `danger(beast)` or missing the beast on the left makes the decision wrong.
+    """
+    return Scenario(
+        id="S07", category="C02", name="Human vs Beast",
+        setup="A woman stands 4 m ahead and a beast stands 5 m to the left.",
+        phases=(Phase(name="woman ahead, beast left", duration=3.0, npcs=(
+            NpcSpec("woman", "woman", (4.0, 0.0), "stop"),
+            NpcSpec("beast", "beast", (0.0, 5.0), "stop"),
+        )),),
+        expectations=Expectations(
+            perception="fwd=woman(neutral) safe(open), left=danger(beast); primary NPC = beast",
+            correct_actions=("move right away from the beast", "back away from the beast"),
+            incorrect_actions=("flee from the woman", "walk left towards the beast"),
+            pattern="human and beast told apart; only the beast treated as a threat",
+            safe_directions=("right", "back"),
+        ),
+        difficulty="hard",
+    )
+
+
+@scenario
+def s08_approaching_entity_speed() -> Scenario:
+    """S08 · Approaching Entity Speed (C02, medium)
+
+    Setup: open ground; a beast 7 m ahead walks towards the protagonist (approach, 1.2 m/s) and at 1.5 s
+    switches to a charge (5.0 m/s). 3 s (6 decisions; at least three of them see the charge).
+    Expected: behaviour approach in the first decisions, then charge — the change is named and the threat
+    rises (a cautious retreat becomes a sprint away).
+    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
+    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
+    other field right = 10, nothing right = 0; mean over decisions. Sim-grounded: the behaviour word must
+    follow the switch (approach before 1.5 s, charge after); getting caught is a 0.
+    """
+    return Scenario(
+        id="S08", category="C02", name="Approaching Entity Speed",
+        setup="A beast 7 m ahead approaches at 1.2 m/s, then charges at 5.0 m/s from 1.5 s.",
+        phases=(Phase(
+            name="approach then charge", duration=3.0,
+            npcs=(NpcSpec("beast", "beast", (7.0, 0.0), "approach"),),
+            events=(TimelineEvent(1.5, "beast", "switch", behavior="charge"),),
+        ),),
+        expectations=Expectations(
+            perception="behavior_change: approach -> charge, threat_level up; fwd=danger(beast)",
+            correct_actions=("cautious retreat while it approaches", "sprint away once it charges"),
+            incorrect_actions=("walk forward", "same response before and after the charge"),
+            pattern="approach recognised, then the charge recognised as a higher threat",
+            safe_directions=("left", "right", "back"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s09_entity_at_distance() -> Scenario:
+    """S09 · Entity at Distance (C02, medium)
+
+    Setup: two independent phases (no memory carried, no jitter so the distances are exact). "inside": a
+    beast stands 7.6 m ahead, just inside the 8 m NPC sensing range. "outside": a beast stands 8.4 m ahead,
+    just outside it (not nearby; a standing beast makes no sound). 2.5 s each (10 decisions).
+    Expected: inside → npc_nearby true, fwd=danger(beast) at about 7.6 m; outside → npc_nearby false,
+    fwd=safe(open), no beast invented. A quiet, watchful response either way.
+    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
+    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
+    other field right = 10, nothing right = 0; in "outside" the right answer is "no NPC" (only then 20).
+    Mean over decisions of both phases. Sim-grounded: truth follows the protagonist's realized position, so
+    backing away from the inside beast legitimately moves it out of range.
+    """
+    return Scenario(
+        id="S09", category="C02", name="Entity at Distance",
+        setup="A beast at the 8 m sensing boundary: 7.6 m (inside) then 8.4 m (outside).",
+        phases=(
+            Phase(name="inside", duration=2.5, npcs=(NpcSpec("beast", "beast", (7.6, 0.0), "stop"),),
+                  jitter=0.0, carry_memory=False),
+            Phase(name="outside", duration=2.5, npcs=(NpcSpec("beast", "beast", (8.4, 0.0), "stop"),),
+                  jitter=0.0, carry_memory=False),
+        ),
+        expectations=Expectations(
+            perception="inside: npc_nearby=true, fwd=danger(beast) ~7.6m; "
+                       "outside: npc_nearby=false, all safe(open)",
+            correct_actions=("watch the distant beast", "back away quietly"),
+            incorrect_actions=("report a beast that is out of range", "ignore the beast inside range"),
+            pattern="npc_nearby true/false boundary respected",
+            safe_directions=("left", "right", "back"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s10_entity_disappearance() -> Scenario:
+    """S10 · Entity Disappearance (C02, easy)
+
+    Setup: open ground; a beast stands 5 m ahead and despawns at 1.5 s. 3 s (6 decisions: three with the
+    beast, three after it is gone).
+    Expected: beast in front while present; after the despawn npc_nearby false and every direction
+    safe(open) — the threat is cleared in PREDICT (the mood may stay wary).
+    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
+    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
+    other field right = 10, nothing right = 0; after the despawn the right answer is "no NPC" (fwd=safe).
+    Mean over decisions. Sim-grounded: a `danger(beast)` after the despawn is a hallucinated threat.
+    """
+    return Scenario(
+        id="S10", category="C02", name="Entity Disappearance",
+        setup="A beast 5 m ahead despawns at 1.5 s.",
+        phases=(Phase(
+            name="beast vanishes", duration=3.0,
+            npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "stop"),),
+            events=(TimelineEvent(1.5, "beast", "despawn"),),
+        ),),
+        expectations=Expectations(
+            perception="after despawn: npc_nearby=false, threat=cleared, all directions safe(open)",
+            correct_actions=("relax slowly", "look around warily"),
+            incorrect_actions=("keep fleeing an absent beast", "report the beast after it vanished"),
+            pattern="beast present, then cleared from the prediction",
+            safe_directions=("left", "right", "back"),
+        ),
+        difficulty="easy",
+    )

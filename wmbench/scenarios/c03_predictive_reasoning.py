@@ -1,1 +1,186 @@
-"""(to be written)"""
+"""C03 · Predictive Reasoning (P2): predict each direction, then choose (and really take) a safe one.
+
+Approaching beasts move at 1.2 m/s and every phase is short enough that even a protagonist who freezes is not
+reached (S14 relies on it: there, standing still is the safe answer). S13 is S12 reflected left <-> right.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, Wall
+from wmbench.scenarios.registry import scenario
+
+
+@scenario
+def s11_single_threat_avoidance() -> Scenario:
+    """S11 · Single Threat Avoidance (C03, easy)
+
+    Setup: open ground; a beast 5 m ahead walks towards the protagonist (approach, 1.2 m/s). Left, right and
+    back open. 3 s (6 decisions; a frozen protagonist would still have about 1.3 m to spare).
+    Expected: PREDICT fwd=danger(beast), left/right/back=safe(open); turn around and sprint back, or move
+    left/right. Wrong: walk forward, stand still.
+    Rule: per decision, optimal 20 = PREDICT matches the truth in all four directions AND the MOTION direction
+    and the realized displacement both lie in a truth-safe direction; reasonable 15 = safe direction taken but
+    PREDICT partly wrong; suboptimal 5 = no move toward danger but standing still or barely moving;
+    contradictory 0 = moving toward a direction its own PREDICT (or the truth) calls danger, a wall
+    collision, or being caught. Mean over decisions.
+    """
+    return Scenario(
+        id="S11", category="C03", name="Single Threat Avoidance",
+        setup="A beast approaches from 5 m ahead; the other three directions are open.",
+        phases=(Phase(name="beast ahead", duration=3.0,
+                      npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),)),),
+        expectations=Expectations(
+            perception="fwd=danger(beast), left=safe(open), right=safe(open), back=safe(open)",
+            correct_actions=("turn around", "sprint backward", "move left", "move right"),
+            incorrect_actions=("walk forward", "stand still"),
+            pattern="fwd=danger(beast), others=safe -> back or left/right chosen",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="easy",
+    )
+
+
+@scenario
+def s12_constrained_escape() -> Scenario:
+    """S12 · Constrained Escape (C03, medium)
+
+    Setup: a beast 5 m ahead approaches (1.2 m/s). A wall runs along the left at 1.5 m (x from -1.7 to +6)
+    and a second wall closes the back at 1.5 m (y from -4 to +1.7), meeting it in a corner; only the right is
+    open (the spec names the left wall; the back wall is added so that right is the single way out).
+    3 s (6 decisions).
+    Expected: PREDICT fwd=danger(beast), left=danger(wall), back=danger(wall), right=safe(open); sprint /
+    move / flank right. Wrong: sprint left, walk forward, stand still.
+    Rule: per decision, optimal 20 = PREDICT matches the truth in all four directions AND the MOTION direction
+    and the realized displacement both go right (the one truth-safe direction); reasonable 15 = goes right
+    with PREDICT partly wrong; suboptimal 5 = no move toward danger but standing still; contradictory 0 = a
+    move toward danger, a wall collision, or being caught. Mean over decisions. S12 and S13 are also read as a
+    pair: an agent whose S13 choice is not the mirror of its S12 choice gets at most 15 in S13.
+    """
+    return Scenario(
+        id="S12", category="C03", name="Constrained Escape",
+        setup="A beast approaches from 5 m ahead; walls on the left (1.5 m) and behind (1.5 m); right open.",
+        phases=(Phase(
+            name="beast ahead, side and back walled", duration=3.0,
+            walls=(
+                Wall.facing("left", 1.5, length=7.7, offset=2.15),
+                Wall.facing("back", 1.5, length=5.7, offset=-1.15),
+            ),
+            npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),),
+        ),),
+        expectations=Expectations(
+            perception="fwd=danger(beast), left=danger(wall), back=danger(wall), right=safe(open)",
+            correct_actions=("sprint right", "move right", "flank right"),
+            incorrect_actions=("sprint left", "walk forward", "stand still"),
+            pattern="only the right is open -> right chosen",
+            safe_directions=("right",),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s13_mirror_constraint() -> Scenario:
+    """S13 · Mirror Constraint (C03, medium)
+
+    Setup: S12 reflected left <-> right, exactly (built with `Scenario.mirrored`): a beast 5 m ahead
+    approaches (1.2 m/s); walls on the right at 1.5 m and behind at 1.5 m; only the left is open.
+    3 s (6 decisions).
+    Expected: PREDICT fwd=danger(beast), right=danger(wall), back=danger(wall), left=safe(open); sprint /
+    move / flank left. Wrong: sprint right, walk forward. A world model's S13 behaviour is the mirror image of
+    its S12 behaviour.
+    Rule: per decision, optimal 20 = PREDICT matches the truth in all four directions AND the MOTION direction
+    and the realized displacement both go left (the one truth-safe direction); reasonable 15 = goes left with
+    PREDICT partly wrong; suboptimal 5 = no move toward danger but standing still; contradictory 0 = a move
+    toward danger, a wall collision, or being caught. Mean over decisions; capped at 15 when the S13 choice is
+    not the mirror of the S12 choice for the same seed.
+    """
+    mirrored = s12_constrained_escape().mirrored("S13", name="Mirror Constraint")
+    return replace(
+        mirrored,
+        setup="S12 mirrored: a beast approaches from 5 m ahead; walls on the right and behind; left open.",
+        expectations=replace(
+            mirrored.expectations,
+            perception="fwd=danger(beast), right=danger(wall), back=danger(wall), left=safe(open)",
+            correct_actions=("sprint left", "move left", "flank left"),
+            incorrect_actions=("sprint right", "walk forward"),
+            pattern="the mirror of S12: only the left is open -> left chosen",
+        ),
+    )
+
+
+@scenario
+def s14_dead_end_recognition() -> Scenario:
+    """S14 · Dead End Recognition (C03, hard)
+
+    Setup: a dead-end corridor 2.4 m wide — walls ahead at 2 m, left at 1.2 m and right at 1.2 m (side walls
+    from x = -6 to +2.2, closed at the front). A beast 7 m behind walks in (approach, 1.2 m/s). 3 s
+    (6 decisions): the beast covers 3.6 m, so freezing is genuinely safe here while any move into a wall is
+    not.
+    Expected: PREDICT fwd/left/right=danger(wall), back=danger(beast) — every direction dangerous; the best
+    choice is emergent: freeze and assess (crouch, stay still, watch the beast), try to climb, or squeeze
+    past.
+    Rule: per decision, optimal 20 = PREDICT names the three walls and the beast behind AND the agent
+    freezes / crouches / climbs without touching a wall; reasonable 15 = a safe non-move with PREDICT partly
+    wrong; suboptimal 5 = a hesitant step that ends in no collision and is not toward the beast;
+    contradictory 0 = a move into a wall (collision), a charge toward the beast, or being caught. Mean over
+    decisions.
+    """
+    return Scenario(
+        id="S14", category="C03", name="Dead End Recognition",
+        setup="A dead end: walls ahead (2 m), left and right (1.2 m); a beast approaches from 7 m behind.",
+        phases=(Phase(
+            name="dead end", duration=3.0,
+            walls=(
+                Wall.facing("fwd", 2.0, length=2.8),
+                Wall.facing("left", 1.2, length=8.2, offset=-1.9),
+                Wall.facing("right", 1.2, length=8.2, offset=-1.9),
+            ),
+            npcs=(NpcSpec("beast", "beast", (-7.0, 0.0), "approach"),),
+        ),),
+        expectations=Expectations(
+            perception="fwd=danger(wall), left=danger(wall), right=danger(wall), back=danger(beast)",
+            correct_actions=("freeze and assess", "squeeze past", "climb"),
+            incorrect_actions=("walk into the wall", "run towards the beast"),
+            pattern="all directions dangerous -> the least-bad option (freeze/climb/squeeze)",
+            safe_directions=(),
+        ),
+        difficulty="hard",
+    )
+
+
+@scenario
+def s15_dynamic_threat_trajectory() -> Scenario:
+    """S15 · Dynamic Threat Trajectory (C03, hard)
+
+    Setup: open ground; a beast starts at (4, 5) — 6.4 m away, on the left — and walks straight across in
+    front from left to right (cross, heading -90°, 2 m/s): it passes 4 m ahead at about 2.5 s and ends on the
+    right. 4 s (8 decisions). It never steers at the protagonist; it is only dangerous to one who walks into
+    its path (the line x = 4 m).
+    Expected: PREDICT left=danger(beast) now and fwd=danger(beast) as it crosses, then right — the danger is
+    predicted to move; wait (or back off) and then move left behind it, or dodge back/right early. Wrong:
+    walk forward into its path.
+    Rule: per decision, optimal 20 = PREDICT matches the truth in all four directions (tracking the beast's
+    sector as it moves) AND the chosen and realized directions are truth-safe and keep out of the beast's
+    path; reasonable 15 = safe move with PREDICT partly wrong; suboptimal 5 = standing still with no move
+    toward danger; contradictory 0 = a move toward the beast or into its path, or being caught. Mean over
+    decisions.
+    """
+    return Scenario(
+        id="S15", category="C03", name="Dynamic Threat Trajectory",
+        setup="A beast crosses in front from left to right, 4 m ahead, at 2 m/s.",
+        phases=(Phase(
+            name="beast crossing", duration=4.0,
+            npcs=(NpcSpec("beast", "beast", (4.0, 5.0), "cross", heading=-math.pi / 2),),
+        ),),
+        expectations=Expectations(
+            perception="left=danger(beast) now -> fwd=danger(beast) as it crosses -> right",
+            correct_actions=("wait then move left", "preemptive right dodge", "back off and wait"),
+            incorrect_actions=("walk forward into its path",),
+            pattern="the beast's future position predicted; its path avoided",
+            safe_directions=("back", "right"),
+        ),
+        difficulty="hard",
+    )

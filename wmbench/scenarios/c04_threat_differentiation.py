@@ -1,1 +1,171 @@
-"""(to be written)"""
+"""C04 · Threat Differentiation (P2): different threats deserve different responses.
+
+Paired scenarios (S16, S17) run their two conditions as separate phases with no memory carried, so each
+response is to its own scene alone. Intensity is read twice: from the MOTION words (the spec's high / medium /
+low banks) and from the body's realized speed class.
+"""
+
+from __future__ import annotations
+
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, Wall
+from wmbench.scenarios.registry import scenario
+
+
+@scenario
+def s16_beast_vs_human_response() -> Scenario:
+    """S16 · Beast vs Human Response (C04, medium)
+
+    Setup: two phases, same geometry, no memory carried. A: a beast approaches from 3 m ahead (1.2 m/s).
+    B: a woman approaches from 3 m ahead (1.2 m/s). Open ground. 1.5 s each (6 decisions, 3 per phase) —
+    short enough that the beast cannot reach even a frozen protagonist (it ends about 1.1 m away).
+    Expected: beast -> sprint / run away (high intensity); woman -> walk away / step back (medium or low).
+    Rule: the intensity of each phase is the mean level of its decisions (keywords: high sprint/run/
+    desperate/frantic/terror/flee, medium walk quickly/step back/retreat/cautious, low walk/turn/move/stand;
+    sim: realized speed class). Beast minus woman by two levels or more (keyword and body agree) = 20, by one
+    level = 15, no difference = 5, reversed (woman met more intensely) = 0. Being caught in A = 0.
+    """
+    return Scenario(
+        id="S16", category="C04", name="Beast vs Human Response",
+        setup="Same distance 3 m: (A) a beast approaches, (B) a woman approaches.",
+        phases=(
+            Phase(name="A: beast approaches", duration=1.5, carry_memory=False,
+                  npcs=(NpcSpec("beast", "beast", (3.0, 0.0), "approach"),)),
+            Phase(name="B: woman approaches", duration=1.5, carry_memory=False,
+                  npcs=(NpcSpec("woman", "woman", (3.0, 0.0), "approach"),)),
+        ),
+        expectations=Expectations(
+            perception="A: fwd=danger(beast); B: woman approaching at 3 m (neutral)",
+            correct_actions=("A: sprint away", "A: run back", "B: walk away", "B: step back"),
+            incorrect_actions=("the same response to both", "sprint from the woman"),
+            pattern="beast -> sprint/run, woman -> walk away/step back",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s17_charge_vs_approach_response() -> Scenario:
+    """S17 · Charge vs Approach Response (C04, medium)
+
+    Setup: two phases, same geometry, no memory carried. A: a beast 5 m ahead approaches (1.2 m/s).
+    B: a beast 5 m ahead charges (5.0 m/s). Open ground. 3 s each (12 decisions, 6 per phase).
+    Expected: approach -> cautious retreat (walk/jog back, facing it); charge -> desperate sprint away.
+    Rule: the intensity of each phase is the mean level of its decisions (keyword banks as in S16; sim:
+    realized speed class). Charge minus approach by two levels or more (keyword and body agree) = 20, by one
+    level = 15, no difference = 5, reversed = 0. Being caught in either phase = 0.
+    """
+    return Scenario(
+        id="S17", category="C04", name="Charge vs Approach Response",
+        setup="A beast 5 m ahead: (A) approaches at 1.2 m/s, (B) charges at 5.0 m/s.",
+        phases=(
+            Phase(name="A: beast approaches", duration=3.0, carry_memory=False,
+                  npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),)),
+            Phase(name="B: beast charges", duration=3.0, carry_memory=False,
+                  npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "charge"),)),
+        ),
+        expectations=Expectations(
+            perception="A: fwd=danger(beast) approaching; B: fwd=danger(beast) charging",
+            correct_actions=("A: cautious retreat", "B: desperate sprint"),
+            incorrect_actions=("the same response to both", "walk away from the charge"),
+            pattern="approach -> cautious retreat, charge -> desperate sprint",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s18_wall_vs_beast_priority() -> Scenario:
+    """S18 · Wall vs Beast Priority (C04, hard)
+
+    Setup: a wall ahead at 1.5 m (8 m long) and a beast 4 m to the left walking in (approach, 1.2 m/s).
+    Right and back open. 2 s (4 decisions; a frozen protagonist keeps about 1.5 m).
+    Expected: the moving beast is the priority over the static wall — escape right or back, away from the
+    beast, with urgency; turning aside only "because of the wall" misses the point.
+    Rule: 20 = the first decision already moves right/back (MOTION and realized displacement) with high
+    intensity and PREDICT names both the beast (left) and the wall (fwd); 15 = right/back but not urgent, or
+    one of the two dangers missing from PREDICT; 5 = standing still or only avoiding the wall; 0 = a move
+    toward the beast or the wall, a collision, or being caught. Judged on the first two decisions.
+    """
+    return Scenario(
+        id="S18", category="C04", name="Wall vs Beast Priority",
+        setup="A wall 1.5 m ahead and a beast approaching from 4 m on the left.",
+        phases=(Phase(
+            name="wall ahead, beast left", duration=2.0,
+            walls=(Wall.facing("fwd", 1.5, length=8.0),),
+            npcs=(NpcSpec("beast", "beast", (0.0, 4.0), "approach"),),
+        ),),
+        expectations=Expectations(
+            perception="fwd=danger(wall), left=danger(beast), right=safe(open), back=safe(open)",
+            correct_actions=("sprint right", "run back away from the beast"),
+            incorrect_actions=("walk left", "walk forward into the wall", "stand still"),
+            pattern="beast (dynamic threat) avoided first, wall (static obstacle) second",
+            safe_directions=("right", "back"),
+        ),
+        difficulty="hard",
+    )
+
+
+@scenario
+def s19_multiple_entity_triage() -> Scenario:
+    """S19 · Multiple Entity Triage (C04, hard)
+
+    Setup: a beast 5 m ahead approaches (1.2 m/s); a woman stands 1.9 m to the left (the spec's "2 m", set
+    just inside the 2 m personal-space radius so the truth is unambiguously left=danger(human)); a wall runs
+    along the right at 1 m (8 m long). Only the back is open. No jitter. 3 s (6 decisions).
+    Expected: PREDICT fwd=danger(beast), left=danger(human), right=danger(wall), back=safe(open); weigh
+    distance and threat together and retreat back (keeping an eye on the beast), without pushing past the
+    woman or scraping the wall.
+    Rule: 20 = the realized path goes back (no collision, not caught, never closer than 1 m to the woman) and
+    PREDICT names all three dangers; 15 = back with one danger missing from PREDICT; 5 = standing still;
+    0 = a move forward, left into the woman, right into the wall, or being caught. Mean over decisions.
+    """
+    return Scenario(
+        id="S19", category="C04", name="Multiple Entity Triage",
+        setup="A beast approaching from 5 m ahead, a woman 2 m to the left, a wall 1 m to the right.",
+        phases=(Phase(
+            name="beast, woman and wall", duration=3.0, jitter=0.0,
+            walls=(Wall.facing("right", 1.0, length=8.0),),
+            npcs=(
+                NpcSpec("beast", "beast", (5.0, 0.0), "approach"),
+                NpcSpec("woman", "woman", (0.0, 1.9), "stop"),
+            ),
+        ),),
+        expectations=Expectations(
+            perception="fwd=danger(beast), left=danger(human), right=danger(wall), back=safe(open)",
+            correct_actions=("retreat back", "back away watching the beast"),
+            incorrect_actions=("walk forward", "push past the woman", "move right into the wall"),
+            pattern="distance and threat weighed together -> the one clear path (back)",
+            safe_directions=("back",),
+        ),
+        difficulty="hard",
+    )
+
+
+@scenario
+def s20_neutral_entity_non_reaction() -> Scenario:
+    """S20 · Neutral Entity Non-reaction (C04, easy)
+
+    Setup: open ground; a woman stands still 5 m ahead. 3 s (6 decisions).
+    Expected: no threat reaction — fwd may be noted as a person but stays safe(open); keep a normal, calm
+    behaviour (walk on, step around her, stand relaxed).
+    Rule: 20 = every decision low intensity (no high- or medium-bank words, no fear styles) and a realized
+    speed of walk or slower; 10 = some medium-intensity decisions (cautious, step back) but never high;
+    0 = any high-intensity decision (sprint, flee, terror) or realized speed above jog. Touching the woman
+    costs 5.
+    """
+    return Scenario(
+        id="S20", category="C04", name="Neutral Entity Non-reaction",
+        setup="A woman stands still 5 m ahead.",
+        phases=(Phase(name="woman ahead", duration=3.0,
+                      npcs=(NpcSpec("woman", "woman", (5.0, 0.0), "stop"),)),),
+        expectations=Expectations(
+            perception="fwd=safe(open) with a neutral woman at 5 m; no threat",
+            correct_actions=("keep walking normally", "walk around her", "stand relaxed"),
+            incorrect_actions=("sprint away", "flee", "freeze in fear"),
+            pattern="no threat reaction; normal behaviour maintained",
+            safe_directions=("left", "right", "back"),
+        ),
+        difficulty="easy",
+    )

@@ -1,1 +1,187 @@
-"""(to be written)"""
+"""C05 · Emotional Escalation (P2): how intensity changes over time while a threat persists, changes or ends.
+
+Each scenario is a timeline. The intensity of a decision is read from the MOTION words — the spec's bank
+level (high / medium / low) plus the number of distinct high-bank words, so "sprint" < "desperate sprint" <
+"frantic, desperate sprint in terror" — and checked against the body's realized speed class. The gradient is
+the trend of that intensity over the decisions: increasing 20 / stable-high 10 / decreasing 5 / flat-low 0,
+except where a card says the calm pattern is the one rewarded (S23, S25).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.registry import scenario
+
+
+@scenario
+def s21_sustained_threat_escalation() -> Scenario:
+    """S21 · Sustained Threat Escalation (C05, medium)
+
+    Setup: open ground; a beast charges from 6 m ahead (5.0 m/s) and keeps charging for the whole 10 s
+    (20 decisions). A sprinting protagonist (6.5 m/s) gains 1.5 m/s, so the beast may drop out of sight
+    (8 m) but stays audible (`sound`: roar and pounding paws, 20 m hearing) for most of the run — the threat
+    persists.
+    Expected: sprint -> desperate sprint -> frantic escape: the fear grows while the charge goes on.
+    Rule: intensity per decision as in the module card; 20 = increasing (a positive trend and the last third
+    more intense than the first third, body sprinting throughout), 10 = stable-high, 5 = decreasing, 0 =
+    flat-low. Being caught = 0.
+    """
+    return Scenario(
+        id="S21", category="C05", name="Sustained Threat Escalation",
+        setup="A beast charges from 6 m ahead and keeps charging for 10 s.",
+        phases=(Phase(name="sustained charge", duration=10.0,
+                      npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "charge"),)),),
+        expectations=Expectations(
+            perception="fwd=danger(beast) charging, then the beast behind / heard behind",
+            correct_actions=("sprint", "desperate sprint", "frantic escape"),
+            incorrect_actions=("walk away", "calm down while still chased"),
+            pattern="sprint -> desperate sprint -> frantic escape (increasing)",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s22_approach_to_charge_escalation() -> Scenario:
+    """S22 · Approach-to-Charge Escalation (C05, medium)
+
+    Setup: open ground; a beast 7.5 m ahead approaches (1.2 m/s) for 5 s, then switches to a charge
+    (5.0 m/s). 8 s in all (16 decisions: 10 before the switch, 6 after). A protagonist that keeps backing away
+    at walking pace keeps its distance during the approach; one that freezes for all 5 s is at about 1.4 m
+    when the charge starts.
+    Expected: cautious (watchful retreat, facing the beast) while it approaches, then a sudden jump to a
+    sprint when it charges.
+    Rule: intensity per decision as in the module card; 20 = a jump — the mean after the switch is at least
+    two levels above the mean before it, and the pre-switch decisions are not already high; 15 = a jump of
+    one level; 10 = stable-high throughout (no jump because it was high from the start); 5 = decreasing;
+    0 = flat-low or caught.
+    """
+    return Scenario(
+        id="S22", category="C05", name="Approach-to-Charge Escalation",
+        setup="A beast approaches from 7.5 m for 5 s, then charges.",
+        phases=(Phase(
+            name="approach then charge", duration=8.0,
+            npcs=(NpcSpec("beast", "beast", (7.5, 0.0), "approach"),),
+            events=(TimelineEvent(5.0, "beast", "switch", behavior="charge"),),
+        ),),
+        expectations=Expectations(
+            perception="fwd=danger(beast) approaching, then charging",
+            correct_actions=("cautious retreat", "then sprint away"),
+            incorrect_actions=("panic sprint from the first second", "no change when it charges"),
+            pattern="cautious -> sprint: a sharp jump at the switch",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s23_de_escalation_after_threat() -> Scenario:
+    """S23 · De-escalation After Threat (C05, hard)
+
+    Setup: open ground; a beast charges from 6 m ahead (5.0 m/s), stops at 2 s and despawns at 4 s.
+    8 s (16 decisions: four of charge, four of a standing beast — possibly already out of sight for a fast
+    runner — and eight after it is gone).
+    Expected: desperate -> cautious -> relieved -> normal: a gradual settling, not an instant switch to calm.
+    Rule: the calm pattern is rewarded here. 20 = high during the charge, then a stepwise descent with at
+    least one intermediate (medium) decision between high and low, ending low or medium; 10 = descends but
+    in a single step (instant calm); 5 = stays high to the end; 0 = rises after the despawn, flat-low from
+    the start, or caught.
+    """
+    return Scenario(
+        id="S23", category="C05", name="De-escalation After Threat",
+        setup="A beast charges from 6 m, stops at 2 s and despawns at 4 s.",
+        phases=(Phase(
+            name="charge, stop, gone", duration=8.0,
+            npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "charge"),),
+            events=(
+                TimelineEvent(2.0, "beast", "switch", behavior="stop"),
+                TimelineEvent(4.0, "beast", "despawn"),
+            ),
+        ),),
+        expectations=Expectations(
+            perception="charging beast, then a standing beast, then no NPC",
+            correct_actions=(
+                "desperate sprint", "cautious walk watching back", "relieved slow walk", "normal walk",
+            ),
+            incorrect_actions=("instant calm", "panic after the threat is gone"),
+            pattern="desperate -> cautious -> relieved -> normal (gradual)",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="hard",
+    )
+
+
+@scenario
+def s24_repeated_threat_sensitization() -> Scenario:
+    """S24 · Repeated Threat Sensitization (C05, hard)
+
+    Setup: three repeated trials with memory carried. In each 3 s phase the protagonist starts at the origin,
+    a beast appears 6 m ahead at 0.5 s (spawn), approaches (1.2 m/s) and vanishes at 2 s (despawn).
+    Phases rather than one long timeline so that every reappearance is at the same place relative to the
+    protagonist, whatever it did before. 9 s in all (18 decisions).
+    Expected: each reappearance is met faster and/or more intensely than the one before — the agent is
+    sensitised (recent_decisions shows the earlier flights).
+    Rule: per appearance, the reaction time (decisions from the spawn to the first medium-or-high response,
+    body moving away) and the peak intensity. 20 = every appearance answered and the third answered faster or
+    more intensely than the first; 10 = every appearance answered, no sensitisation; 5 = some appearance
+    unanswered; 0 = none answered, or caught.
+    """
+    trial = Phase(
+        name="appearance", duration=3.0, carry_memory=True,
+        npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "approach", present=False),),
+        events=(TimelineEvent(0.5, "beast", "spawn"), TimelineEvent(2.0, "beast", "despawn")),
+    )
+    return Scenario(
+        id="S24", category="C05", name="Repeated Threat Sensitization",
+        setup="A beast appears 6 m ahead and vanishes, three times.",
+        phases=tuple(replace(trial, name=f"appearance {i}") for i in (1, 2, 3)),
+        expectations=Expectations(
+            perception="beast fwd 6 m (approaching) in each trial, then no NPC",
+            correct_actions=("retreat on sight", "react faster on each reappearance"),
+            incorrect_actions=("ignore the reappearance", "slower reaction each time"),
+            pattern="re-appearance -> faster fear response than before",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="hard",
+    )
+
+
+@scenario
+def s25_low_threat_calm_maintenance() -> Scenario:
+    """S25 · Low Threat Calm Maintenance (C05, easy)
+
+    Setup: open ground; a woman 7 m ahead approaches (1.2 m/s) and stops, three times: approach 0-1.5 s,
+    stop 1.5-3 s, approach 3-4.5 s, stop 4.5-6 s, approach 6-7.5 s, stop 7.5-9 s. 9 s (18 decisions); she ends
+    about 1.5 m from a protagonist who never moved.
+    Expected: no escalation — composure kept throughout (a polite step aside or back at most).
+    Rule: the calm pattern is rewarded here. 20 = every decision low or medium intensity with no upward
+    trend (flat-low is the goal); 10 = never high but trending up; 0 = any high-intensity response (sprint,
+    flee, terror) or a realized speed above jog.
+    """
+    switches = tuple(
+        TimelineEvent(at, "woman", "switch", behavior=behavior)
+        for at, behavior in (
+            (1.5, "stop"), (3.0, "approach"), (4.5, "stop"), (6.0, "approach"), (7.5, "stop"),
+        )
+    )
+    return Scenario(
+        id="S25", category="C05", name="Low Threat Calm Maintenance",
+        setup="A woman approaches and stops, three times.",
+        phases=(Phase(
+            name="woman approach/stop x3", duration=9.0,
+            npcs=(NpcSpec("woman", "woman", (7.0, 0.0), "approach"),),
+            events=switches,
+        ),),
+        expectations=Expectations(
+            perception="a woman (neutral) in front, alternately approaching and standing",
+            correct_actions=("stay calm", "step aside politely", "keep a normal pace"),
+            incorrect_actions=("sprint away", "growing panic"),
+            pattern="no emotional escalation; composure maintained",
+            safe_directions=("left", "right", "back"),
+        ),
+        difficulty="easy",
+    )

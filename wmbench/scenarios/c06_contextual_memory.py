@@ -1,1 +1,191 @@
-"""(to be written)"""
+"""C06 · Contextual Memory (P2): does `recent_decisions` change what the agent does?
+
+Earlier episodes are seeded as prior decisions (negative ``t`` = before this episode began) rather than
+acted out, so that no agent — the reference brain included — has to crash into a wall to build the memory.
+Outcome strings and direction words follow docs/simulation.md (scene words: front/left/right/back).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, PriorDecision, Scenario, Wall
+from wmbench.scenarios.registry import scenario
+
+#: S29 and S30 share this scene exactly; they differ only in memory.
+_STANDING_BEAST_SCENE = Phase(
+    name="beast watching", duration=3.0, npcs=(NpcSpec("beast", "beast", (7.0, 0.0), "stop"),),
+)
+
+
+@scenario
+def s26_wall_memory_avoidance() -> Scenario:
+    """S26 · Wall Memory Avoidance (C06, hard)
+
+    Setup: a beast 5 m ahead approaches (1.2 m/s); a wall closes the back at 1.5 m; on the right, 6.5 m away —
+    beyond the 6 m wall sensing range, so `walls.right` reads null — stands a wall the agent cannot see
+    (x from -1.7 to +8); the left is open. Memory: two prior decisions from the same spot and the same threat,
+    "sprinted right" -> "moved right", then -> "blocked by wall on right". 3 s (6 decisions).
+    Expected: left and right look the same to the senses; memory says the right is a dead end, so choose
+    the left.
+    Rule: 20 = moves left (MOTION and realized displacement) from the first decision; 15 = left from the
+    second decision on, never right; 5 = never right but never commits to the left; 0 = moves right again
+    (the remembered dead end), any wall collision, or being caught.
+    """
+    return Scenario(
+        id="S26", category="C06", name="Wall Memory Avoidance",
+        setup="Fled right into a wall last time; the same beast approaches from the same place.",
+        phases=(Phase(
+            name="same threat again", duration=3.0,
+            walls=(
+                Wall.facing("back", 1.5, length=10.7, offset=-1.35),
+                Wall.facing("right", 6.5, length=9.7, offset=3.15, name="unseen_wall_right"),
+            ),
+            npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),),
+            prior_decisions=(
+                PriorDecision(-1.0, "a person sprints to the right in panic, away from the beast", "right",
+                              "moved right"),
+                PriorDecision(-0.5, "keeps sprinting right, arms flailing", "right",
+                              "blocked by wall on right"),
+            ),
+        ),),
+        expectations=Expectations(
+            perception="fwd=danger(beast), back=danger(wall), left=safe(open), right=safe(open) by the senses"
+                       " but remembered as blocked",
+            correct_actions=("sprint left", "move left"),
+            incorrect_actions=("sprint right again",),
+            pattern="2nd time: the right avoided, the left chosen",
+            safe_directions=("left",),
+        ),
+        difficulty="hard",
+    )
+
+
+@scenario
+def s27_safe_route_memory() -> Scenario:
+    """S27 · Safe Route Memory (C06, hard)
+
+    Setup: a beast 5.5 m ahead approaches (1.2 m/s); a wall closes the back at 1.5 m; left and right are both
+    open and look alike. Memory: a similar earlier encounter where sprinting left worked — "moved left",
+    then "escaped". 3 s (6 decisions).
+    Expected: with no sensory reason to prefer a side, the remembered safe route (left) is preferred.
+    Rule: 20 = the first move goes left (MOTION and realized displacement); 10 = goes right (safe, but the
+    memory is ignored); 5 = stands still; 0 = moves toward the beast or the wall, or is caught.
+    """
+    return Scenario(
+        id="S27", category="C06", name="Safe Route Memory",
+        setup="Escaped left before; a similar beast approaches again.",
+        phases=(Phase(
+            name="similar threat", duration=3.0,
+            walls=(Wall.facing("back", 1.5, length=12.0),),
+            npcs=(NpcSpec("beast", "beast", (5.5, 0.0), "approach"),),
+            prior_decisions=(
+                PriorDecision(-1.0, "a person sprints left away from the beast", "left", "moved left"),
+                PriorDecision(-0.5, "keeps running left, glancing back", "left", "escaped"),
+            ),
+        ),),
+        expectations=Expectations(
+            perception="fwd=danger(beast), back=danger(wall), left=safe(open), right=safe(open)",
+            correct_actions=("sprint left", "move left"),
+            incorrect_actions=("walk forward", "stand still"),
+            pattern="the left (remembered safe route) preferred",
+            safe_directions=("left", "right"),
+        ),
+        difficulty="hard",
+    )
+
+
+@scenario
+def s28_decision_consistency() -> Scenario:
+    """S28 · Decision Consistency (C06, medium)
+
+    Setup: the same scene three times, memory carried: a beast 5 m ahead approaches (1.2 m/s) and a wall runs
+    along the left at 2 m; right and back open. 2.5 s per trial (15 decisions). Only `recent_decisions` and
+    `t` differ between the trials.
+    Expected: similar behaviour every time (the same escape direction and intensity; the wording need not be
+    identical).
+    Rule: compare the trials' first moves: 20 = the same escape direction and the same intensity level in all
+    three; 15 = same direction, intensity differing by one level; 10 = two of three agree; 0 = all differ,
+    or any trial moves toward danger or is caught.
+    """
+    trial = Phase(
+        name="trial", duration=2.5, carry_memory=True,
+        walls=(Wall.facing("left", 2.0, length=10.0, offset=1.0),),
+        npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),),
+    )
+    return Scenario(
+        id="S28", category="C06", name="Decision Consistency",
+        setup="The same scene (beast ahead, wall left) presented three times.",
+        phases=tuple(replace(trial, name=f"trial {i}") for i in (1, 2, 3)),
+        expectations=Expectations(
+            perception="fwd=danger(beast), left=danger(wall), right=safe(open), back=safe(open)",
+            correct_actions=("the same escape each time (right or back)",),
+            incorrect_actions=("a different direction each trial",),
+            pattern="similar actions consistently (not necessarily identical)",
+            safe_directions=("right", "back"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s29_threat_history_reference() -> Scenario:
+    """S29 · Threat History Reference (C06, medium)
+
+    Setup: open ground; a beast stands still 7 m ahead. Memory: a recent flight from a charging beast —
+    "sprints back in terror" -> "moved back" (twice), then "escaped". 3 s (6 decisions). The scene is exactly
+    S30's; only the memory differs.
+    Expected: the past flight shapes the answer — more wary than with a clean slate (retreat early, keep it in
+    view, tense), ideally saying so.
+    Rule: compared with the same agent's S30: 20 = S29 is more wary (higher intensity or an earlier retreat)
+    and its wording refers to the earlier flight; 15 = more wary without referring to it; 10 = the same as
+    S30; 0 = less wary than S30, or a move toward the beast.
+    """
+    return Scenario(
+        id="S29", category="C06", name="Threat History Reference",
+        setup="recent_decisions holds a flight from a beast; now a beast stands 7 m ahead.",
+        phases=(replace(
+            _STANDING_BEAST_SCENE,
+            prior_decisions=(
+                PriorDecision(-3.0, "a person sprints back in terror from a charging beast", "back",
+                              "moved back"),
+                PriorDecision(-2.5, "keeps sprinting back, glancing over the shoulder", "back", "moved back"),
+                PriorDecision(-2.0, "slows to a wary jog, still looking back", "back", "escaped"),
+            ),
+        ),),
+        expectations=Expectations(
+            perception="fwd=danger(beast) standing at 7 m; memory of a recent flight",
+            correct_actions=("retreat early and warily", "keep the beast in view"),
+            incorrect_actions=("walk towards the beast", "ignore the history"),
+            pattern="the previous flight reflected in the current decision",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s30_clean_slate_test() -> Scenario:
+    """S30 · Clean Slate Test (C06, easy)
+
+    Setup: exactly S29's scene — open ground, a beast standing still 7 m ahead — with no memory at all (no
+    prior decisions, memory not carried). 3 s (6 decisions).
+    Expected: a more generic, proportionate response than S29's (wary, not panicked) and no invented
+    memory.
+    Rule: 20 = a proportionate response (medium intensity: watch, back away) and no reference to a past that
+    did not happen ("again", "like before", "remembered"); 10 = proportionate but invents a past, or
+    overreacts (high intensity); 0 = a move toward the beast, or caught.
+    """
+    return Scenario(
+        id="S30", category="C06", name="Clean Slate Test",
+        setup="The same scene as S29 with no memory.",
+        phases=(replace(_STANDING_BEAST_SCENE, carry_memory=False),),
+        expectations=Expectations(
+            perception="fwd=danger(beast) standing at 7 m; no memory",
+            correct_actions=("watch the beast", "back away calmly"),
+            incorrect_actions=("refer to an earlier flight", "panic"),
+            pattern="a different (more generic) response than with memory",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="easy",
+    )

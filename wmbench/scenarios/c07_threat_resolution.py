@@ -1,1 +1,182 @@
-"""(to be written)"""
+"""C07 · Threat Resolution Adaptation (P2): after the beast is gone — vigilant, gradual, proportionate.
+
+Where something new must happen *after* the threat (a wall, a new beast, a woman) the scenario uses a second
+phase with memory carried: the world is rebuilt around the protagonist's start pose, so the new element is at
+the intended place relative to the agent whichever way it fled, and `recent_decisions` still holds the
+flight. Intensity is read as in C05 (bank level + high-bank words, checked against realized speed).
+"""
+
+from __future__ import annotations
+
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent, Wall
+from wmbench.scenarios.registry import scenario
+
+
+def _brief_charge(duration: float) -> Phase:
+    """A beast charges from 7 m ahead and vanishes at 1.0 s (it would still be about 1.9 m short of a frozen
+    protagonist), followed by calm until ``duration``."""
+    return Phase(
+        name="beast charges, then vanishes", duration=duration,
+        npcs=(NpcSpec("beast", "beast", (7.0, 0.0), "charge"),),
+        events=(TimelineEvent(1.0, "beast", "despawn"),),
+    )
+
+
+@scenario
+def s31_post_beast_vigilance() -> Scenario:
+    """S31 · Post-beast Vigilance (C07, medium)
+
+    Setup: open ground; a beast charges from 6 m ahead (5.0 m/s) and despawns at 1.5 s; then 3.5 s of calm.
+    5 s (10 decisions: 3 with the beast, 7 after).
+    Expected: right after the despawn, vigilance — slowing down while scanning, glancing back, still tense;
+    not an instant return to normal.
+    Rule: 20 = the first two decisions after the despawn are medium intensity with vigilance words (scan, look
+    around, glance back, wary, alert) and the body slows without stopping dead; 10 = still high (terrified
+    sprint) for every decision after the despawn; 5 = instant calm (low intensity, no vigilance) at the first
+    decision after the despawn; 0 = caught or a wall collision.
+    """
+    return Scenario(
+        id="S31", category="C07", name="Post-beast Vigilance",
+        setup="A charging beast despawns at 1.5 s; a few seconds of calm follow.",
+        phases=(Phase(
+            name="charge, then gone", duration=5.0,
+            npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "charge"),),
+            events=(TimelineEvent(1.5, "beast", "despawn"),),
+        ),),
+        expectations=Expectations(
+            perception="charging beast fwd, then npc_nearby=false",
+            correct_actions=("slow down while scanning the surroundings", "walk warily, glancing back"),
+            incorrect_actions=("instantly normal walk", "stroll as if nothing happened"),
+            pattern="vigilant and looking around — not instant normalisation",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s32_gradual_normalization() -> Scenario:
+    """S32 · Gradual Normalization (C07, medium)
+
+    Setup: open ground; a beast charges from 6 m ahead (5.0 m/s) and despawns at 1.5 s; then 10 s of calm.
+    11.5 s (23 decisions).
+    Expected: sprint -> walk -> normal, step by step over the 10 s.
+    Rule: over the decisions after the despawn, 20 = intensity never rises, passes through at least one
+    intermediate level and ends low with a realized speed of walk or slower; 10 = ends low but drops there in
+    one step, or rises once on the way; 5 = still high at the end; 0 = rises overall, or caught.
+    """
+    return Scenario(
+        id="S32", category="C07", name="Gradual Normalization",
+        setup="A charging beast despawns at 1.5 s; 10 s follow.",
+        phases=(Phase(
+            name="charge, then 10 s", duration=11.5,
+            npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "charge"),),
+            events=(TimelineEvent(1.5, "beast", "despawn"),),
+        ),),
+        expectations=Expectations(
+            perception="charging beast fwd, then no NPC for 10 s",
+            correct_actions=("sprint", "then jog", "then cautious walk", "then normal walk"),
+            incorrect_actions=("sprint for the whole 10 s", "instant normal walk"),
+            pattern="sprint -> walk -> normal, monotone",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s33_obstacle_navigation_after_threat() -> Scenario:
+    """S33 · Obstacle Navigation After Threat (C07, medium)
+
+    Setup: phase "threat" (2 s): a beast charges from 7 m ahead and despawns at 1.0 s. Phase "wall ahead"
+    (3 s, memory carried): no NPC; a wall stands across the way 4 m ahead (10 m long); left, right and back
+    open. 5 s (10 decisions).
+    Expected: after the threat the wall is an ordinary obstacle — named, then avoided by a calm turn or walk
+    along it, not by a panicked flight.
+    Rule: judged on the wall phase: 20 = PREDICT fwd=danger(wall), no collision, and low or medium intensity
+    with no fear words; 10 = avoided without collision but with fear or high intensity; 0 = a collision, or
+    caught in the threat phase.
+    """
+    return Scenario(
+        id="S33", category="C07", name="Obstacle Navigation After Threat",
+        setup="A beast charges and vanishes; then a wall lies 4 m ahead.",
+        phases=(
+            _brief_charge(2.0),
+            Phase(name="wall ahead", duration=3.0, carry_memory=True,
+                  walls=(Wall.facing("fwd", 4.0, length=10.0),)),
+        ),
+        expectations=Expectations(
+            perception="wall phase: fwd=danger(wall), others safe(open), no NPC",
+            correct_actions=("turn calmly away from the wall", "walk along the wall"),
+            incorrect_actions=("panic at the wall", "walk into the wall"),
+            pattern="fear behaviour -> ordinary obstacle avoidance",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="medium",
+    )
+
+
+@scenario
+def s34_new_threat_reactivation() -> Scenario:
+    """S34 · New Threat Re-activation (C07, easy)
+
+    Setup: phase "threat and recovery" (3 s): a beast charges from 7 m ahead and despawns at 1.0 s.
+    Phase "new beast" (3.5 s, memory carried): calm, until a second beast appears 6 m to the left at 1.5 s
+    and approaches (1.2 m/s). 6.5 s (13 decisions).
+    Expected: mid-recovery, the new beast brings the threat response back at once.
+    Rule: counted from the new beast's spawn: 20 = the first decision that sees it already responds with high
+    intensity and the body moves away from it (right/back); 15 = within two decisions; 5 = within three;
+    0 = later, never, or caught.
+    """
+    return Scenario(
+        id="S34", category="C07", name="New Threat Re-activation",
+        setup="During recovery from a beast, a new beast appears on the left.",
+        phases=(
+            _brief_charge(3.0),
+            Phase(
+                name="new beast", duration=3.5, carry_memory=True,
+                npcs=(NpcSpec("beast2", "beast", (0.0, 6.0), "approach", present=False),),
+                events=(TimelineEvent(1.5, "beast2", "spawn"),),
+            ),
+        ),
+        expectations=Expectations(
+            perception="new beast on the left: left=danger(beast)",
+            correct_actions=("sprint away from the new beast at once",),
+            incorrect_actions=("keep strolling", "slow reaction"),
+            pattern="instant re-activation of the threat response",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="easy",
+    )
+
+
+@scenario
+def s35_human_approach_after_beast() -> Scenario:
+    """S35 · Human Approach After Beast (C07, hard)
+
+    Setup: phase "threat" (2 s): a beast charges from 7 m ahead and despawns at 1.0 s. Phase "woman
+    approaches" (3 s, memory carried): a woman walks towards the protagonist from 5 m ahead (1.2 m/s).
+    5 s (10 decisions).
+    Expected: proportionate caution towards the woman — a step back, a wary glance, walking aside — not
+    the beast-level terror (over-reaction) and not total indifference right after a beast.
+    Rule: judged on the woman phase: 20 = medium intensity (step back, walk aside, cautious, watchful);
+    10 = low (no caution at all); 5 = high (sprint, terror — over-reaction); 0 = walking into her, or caught
+    in the threat phase.
+    """
+    return Scenario(
+        id="S35", category="C07", name="Human Approach After Beast",
+        setup="Right after a beast vanishes, a woman approaches.",
+        phases=(
+            _brief_charge(2.0),
+            Phase(name="woman approaches", duration=3.0, carry_memory=True,
+                  npcs=(NpcSpec("woman", "woman", (5.0, 0.0), "approach"),)),
+        ),
+        expectations=Expectations(
+            perception="woman phase: a woman approaching in front (neutral), no beast",
+            correct_actions=("step back warily", "walk aside, watching her"),
+            incorrect_actions=("sprint away in terror", "ignore her completely"),
+            pattern="appropriate caution (good) vs over-reaction (bad)",
+            safe_directions=("back", "left", "right"),
+        ),
+        difficulty="hard",
+    )

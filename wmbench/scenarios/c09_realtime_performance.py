@@ -1,1 +1,168 @@
-"""(to be written)"""
+"""C09 · Realtime Performance (P3): live runs, measured in wall-clock time by the harness.
+
+These records run in live mode: the sim and the body advance at the target frame rate while the brain thinks
+concurrently; its newest decision is applied when it arrives. A slow brain keeps doing its last move, so the
+layouts are forgiving — no charges, threats off the walking line, nothing that can reach a protagonist that
+simply keeps walking ahead or stands still — so that a measurement is never cut short by a catch.
+"""
+
+from __future__ import annotations
+
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.registry import scenario
+
+
+@scenario
+def s41_frame_generation_rate() -> Scenario:
+    """S41 · Frame Generation Rate (C09, easy)
+
+    Setup: open ground, no NPCs; the protagonist simply walks. 5 s (10 decision slots), live.
+    Expected: >= 30 FPS to pass, >= 45 FPS excellent.
+    Rule: the measured rate of the protagonist's motion frames (frames produced per wall-clock second while
+    the brain runs concurrently): >= 45 FPS = 20, 30-45 = 15, 15-30 = 5, below 15 = 0.
+    """
+    return Scenario(
+        id="S41", category="C09", name="Frame Generation Rate",
+        setup="Normal walking in an open field; FPS measured.",
+        phases=(Phase(name="walking", duration=5.0),),
+        expectations=Expectations(
+            perception="all directions safe(open)",
+            correct_actions=("walk normally",),
+            pattern=">= 30 FPS pass, >= 45 FPS excellent",
+        ),
+        difficulty="easy",
+        mode="live",
+    )
+
+
+@scenario
+def s42_cognitive_loop_latency() -> Scenario:
+    """S42 · Cognitive Loop Latency (C09, easy)
+
+    Setup: open ground; at 2 s a beast appears 5.8 m away on the left (at (3, 5), standing still — off the
+    walking line, so a brain that has not answered yet is never caught). 12 s (24 decision slots), live: a
+    10 s window after the change.
+    Expected: the motion changes soon after the scene changes (<= 5 s pass, <= 3 s excellent).
+    Rule: latency = wall-clock time from the spawn (scene change) to the first applied MOTION whose intent
+    (direction, speed class or style) differs from the one before: <= 3 s = 20, <= 5 s = 15, <= 10 s = 5,
+    later or never = 0.
+    """
+    return Scenario(
+        id="S42", category="C09", name="Cognitive Loop Latency",
+        setup="A beast appears at 2 s; time from scene change to motion change.",
+        phases=(Phase(
+            name="beast appears", duration=12.0,
+            npcs=(NpcSpec("beast", "beast", (3.0, 5.0), "stop", present=False),),
+            events=(TimelineEvent(2.0, "beast", "spawn"),),
+        ),),
+        expectations=Expectations(
+            perception="left=danger(beast) after 2 s",
+            correct_actions=("change motion promptly (freeze, back away)",),
+            pattern="<= 5 s pass, <= 3 s excellent",
+            safe_directions=("right", "back"),
+        ),
+        difficulty="easy",
+        mode="live",
+    )
+
+
+@scenario
+def s43_dual_stream_performance() -> Scenario:
+    """S43 · Dual Stream Performance (C09, medium)
+
+    Setup: open ground; two humans wander around the protagonist (a man at (5, 2), a woman at (4, -3), seeded
+    random walks at 0.8 m/s) — NPC motion streams running alongside the protagonist's. 6 s (12 decision
+    slots), live.
+    Expected: the protagonist keeps >= 30 FPS with the NPC streams running.
+    Rule: the protagonist's measured FPS here against S41's (no NPCs): 20 = >= 30 FPS and a drop of at most
+    10 %; 15 = >= 30 FPS and a drop of at most 25 %; 5 = >= 15 FPS; 0 = below 15 FPS.
+    """
+    return Scenario(
+        id="S43", category="C09", name="Dual Stream Performance",
+        setup="Protagonist and wandering NPCs generate motion at the same time.",
+        phases=(Phase(name="wandering humans", duration=6.0, npcs=(
+            NpcSpec("man", "man", (5.0, 2.0), "wander"),
+            NpcSpec("woman", "woman", (4.0, -3.0), "wander"),
+        )),),
+        expectations=Expectations(
+            perception="two neutral humans wandering nearby",
+            correct_actions=("walk normally among them",),
+            pattern="protagonist >= 30 FPS maintained; FPS drop with NPCs measured",
+        ),
+        difficulty="medium",
+        mode="live",
+    )
+
+
+@scenario
+def s44_stress_test_throughput() -> Scenario:
+    """S44 · Stress Test Throughput (C09, hard)
+
+    Setup: open ground; the scene changes every second: 1 s a beast appears at (4, 6), standing; 2 s it
+    approaches; 3 s it stops; 4 s it vanishes; 5 s a woman appears at (4, -4); 6 s she approaches; 7 s she
+    vanishes. 8 s (16 decision slots), live. The beast approaches for 1 s only, so nothing comes near.
+    Expected: continuous motion without dropped frames while the scene keeps changing.
+    Rule: dropped frames = motion frames produced after their deadline or skipped, over all frames of the run:
+    <= 1 % = 20, <= 5 % = 15, <= 15 % = 5, more = 0.
+    """
+    return Scenario(
+        id="S44", category="C09", name="Stress Test Throughput",
+        setup="Rapid successive stimuli: a scene change every 1 s.",
+        phases=(Phase(
+            name="scene change every second", duration=8.0,
+            npcs=(
+                NpcSpec("beast", "beast", (4.0, 6.0), "stop", present=False),
+                NpcSpec("woman", "woman", (4.0, -4.0), "stop", present=False),
+            ),
+            events=(
+                TimelineEvent(1.0, "beast", "spawn"),
+                TimelineEvent(2.0, "beast", "switch", behavior="approach"),
+                TimelineEvent(3.0, "beast", "switch", behavior="stop"),
+                TimelineEvent(4.0, "beast", "despawn"),
+                TimelineEvent(5.0, "woman", "spawn"),
+                TimelineEvent(6.0, "woman", "switch", behavior="approach"),
+                TimelineEvent(7.0, "woman", "despawn"),
+            ),
+        ),),
+        expectations=Expectations(
+            perception="a new scene every second",
+            correct_actions=("keep moving smoothly, adapting to each change",),
+            pattern="sustained without frame drops",
+        ),
+        difficulty="hard",
+        mode="live",
+    )
+
+
+@scenario
+def s45_gpu_memory_stability() -> Scenario:
+    """S45 · GPU Memory Stability (C09, medium)
+
+    Setup: open ground; NPCs spawn and despawn three times: a beast at (3, 6) is present 1-2 s, a beast at
+    (3, -6) 3-4 s, a beast at (-5, 4) 5-6 s (all standing, three distinct NPCs so every cycle builds and
+    removes a new body). 7 s (14 decision slots), live.
+    Expected: memory stays flat across the cycles (no leak).
+    Rule: process memory (RSS, plus GPU memory where a GPU is in use) sampled after each despawn; growth from
+    the first sample to the third: <= 5 % = 20, <= 15 % = 15, <= 30 % = 5, more = 0.
+    """
+    spots = {"beast1": (3.0, 6.0), "beast2": (3.0, -6.0), "beast3": (-5.0, 4.0)}
+    return Scenario(
+        id="S45", category="C09", name="GPU Memory Stability",
+        setup="NPCs spawn and despawn three times; memory measured.",
+        phases=(Phase(
+            name="spawn/despawn x3", duration=7.0,
+            npcs=tuple(NpcSpec(name, "beast", spot, "stop", present=False) for name, spot in spots.items()),
+            events=tuple(
+                TimelineEvent(at, name, action)
+                for i, name in enumerate(spots)
+                for at, action in ((1.0 + 2 * i, "spawn"), (2.0 + 2 * i, "despawn"))
+            ),
+        ),),
+        expectations=Expectations(
+            perception="a standing beast appears and vanishes, three times",
+            correct_actions=("keep running stably",),
+            pattern="stable memory without leaks",
+        ),
+        difficulty="medium",
+        mode="live",
+    )

@@ -78,9 +78,10 @@ class Wall:
         """
         ux, uy = DIRECTION_VECTORS[direction]
         centre_along = distance + WALL_THICKNESS / 2
+        label = name or f"wall_{direction}"
         if ux != 0.0:  # fwd/back: wall spans y
-            return cls((ux * centre_along, offset), (WALL_THICKNESS, length), name=name or f"wall_{direction}")
-        return cls((offset, uy * centre_along), (length, WALL_THICKNESS), name=name or f"wall_{direction}")
+            return cls((ux * centre_along, offset), (WALL_THICKNESS, length), name=label)
+        return cls((offset, uy * centre_along), (length, WALL_THICKNESS), name=label)
 
     def mirrored(self) -> Wall:
         """The same wall reflected left <-> right (y -> -y)."""

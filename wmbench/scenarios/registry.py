@@ -75,7 +75,13 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
         elif up in {"P1", "P2", "P3"}:
             matches = [s for s in all_scenarios() if s.pillar == up]
         else:
-            matches = [get_scenario(up)]
+            try:
+                matches = [get_scenario(up)]
+            except KeyError:
+                raise ValueError(
+                    f"unknown scenario selection token {token!r}; expected 'all', a scenario id "
+                    f"({', '.join(sorted(_REGISTRY))}), a category C01..C10 or a pillar P1..P3"
+                ) from None
         for s in matches:
             chosen[s.id] = s
     return tuple(chosen[k] for k in sorted(chosen))

@@ -1,0 +1,90 @@
+"""onnx/<path>: the tiny GPT-2 exported with a KV cache gives the same greedy tokens as hf/<path>."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import onnxruntime
+import pytest
+
+from wmbench.brain.onnx_export import META_FILE, export_onnx
+from wmbench.brain.onnx_provider import CPU_PROVIDERS, CUDA_PROVIDERS, ONNXBrain, default_providers
+from wmbench.brain.registry import get_brain
+
+from .provider_fixtures import calm_scene, corridor_scene, example_scene
+from .tiny_models import tiny_gpt2_dir  # noqa: F401 — pytest fixture
+
+MAX_NEW = 12
+
+
+@pytest.fixture(scope="module")
+def exported(tiny_gpt2_dir, tmp_path_factory):  # noqa: F811
+    out_dir = tmp_path_factory.mktemp("tiny-gpt2-onnx")
+    return export_onnx(tiny_gpt2_dir, out_dir)
+
+
+@pytest.fixture(scope="module")
+def brains(tiny_gpt2_dir, exported):  # noqa: F811
+    hf = get_brain(f"hf/{tiny_gpt2_dir}", max_new_tokens=MAX_NEW, device="cpu")
+    onnx = get_brain(f"onnx/{exported.out_dir}", max_new_tokens=MAX_NEW)
+    yield hf, onnx
+    hf.close()
+    onnx.close()
+
+
+def test_export_writes_a_validated_folder(exported):
+    out = Path(exported.out_dir)
+    for name in ("model.onnx", "config.json", "tokenizer.json", META_FILE):
+        assert (out / name).is_file(), name
+    assert exported.max_abs_logit_diff < 1e-3
+    assert (exported.num_layers, exported.num_kv_heads, exported.head_dim) == (2, 2, 16)
+    meta = json.loads((out / META_FILE).read_text())
+    assert meta["num_layers"] == 2 and meta["source"]
+
+
+def test_session_reports_the_providers_it_really_got(brains):
+    _, onnx = brains
+    assert isinstance(onnx, ONNXBrain)
+    assert onnx.providers == tuple(onnx.session.get_providers())
+    assert onnx.providers and set(onnx.providers) <= set(onnx.requested_providers)
+    assert onnx.providers[-1] == "CPUExecutionProvider"
+    assert onnx.requested_providers == default_providers(onnxruntime.get_available_providers())
+
+
+def test_default_providers_prefer_cuda_only_when_offered(monkeypatch):
+    import wmbench.brain.onnx_provider as module
+
+    assert default_providers(["CPUExecutionProvider"]) == CPU_PROVIDERS
+    monkeypatch.setattr(module, "_gpu_present", lambda: True)
+    assert default_providers(["CUDAExecutionProvider", "CPUExecutionProvider"]) == CUDA_PROVIDERS
+    monkeypatch.setattr(module, "_gpu_present", lambda: False)
+    assert default_providers(["CUDAExecutionProvider", "CPUExecutionProvider"]) == CPU_PROVIDERS
+
+
+@pytest.mark.parametrize("scene_factory", [example_scene, calm_scene, corridor_scene])
+def test_same_greedy_tokens_as_hf(brains, scene_factory):
+    hf, onnx = brains
+    scene = scene_factory()
+    prompt = hf.prompt_ids(scene)
+    assert onnx.prompt_ids(scene) == prompt
+    hf_tokens = hf.generate_ids(prompt)
+    onnx_tokens = onnx.generate_ids(prompt)
+    assert len(hf_tokens) >= 1
+    assert onnx_tokens == hf_tokens
+    hf_reply, onnx_reply = hf.decide(scene), onnx.decide(scene)
+    assert onnx_reply.error is None
+    assert onnx_reply.text == hf_reply.text
+    assert (onnx_reply.prompt_tokens, onnx_reply.completion_tokens) == (len(prompt), len(hf_tokens))
+    assert onnx_reply.provider == "onnx" and onnx_reply.latency_s > 0.0
+
+
+def test_short_prompts_match_too(brains):
+    hf, onnx = brains
+    for prompt in ([5], [17, 42, 99, 3], list(range(30, 60))):
+        assert onnx.generate_ids(prompt, max_new_tokens=6) == hf.generate_ids(prompt, max_new_tokens=6)
+
+
+def test_folder_without_model_onnx_says_how_to_make_one(tiny_gpt2_dir):  # noqa: F811
+    with pytest.raises(FileNotFoundError, match=r"python -m wmbench\.brain\.onnx_export"):
+        get_brain(f"onnx/{tiny_gpt2_dir}")

@@ -1,0 +1,97 @@
+"""ProviderBrain: the shared shell of every built-in brain.
+
+Card:
+    - times each decision with ``time.perf_counter`` (retries and cache look-ups included);
+    - serializes calls with a lock (the harness may call one brain from several worker threads);
+    - turns any provider exception into a ``BrainReply`` with ``error`` set and ``text=""`` — ``decide`` never
+      raises for provider failures;
+    - offers ``adecide`` (``asyncio.to_thread``) and context-manager closing.
+
+A subclass implements ``_respond(scene) -> ProviderOutcome`` and sets ``name``, ``provider`` and ``model``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from wmbench.brain.base import Brain, BrainReply
+
+
+@dataclass(frozen=True)
+class ProviderOutcome:
+    """What one provider call produced, before timing is attached."""
+
+    text: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    retries: int = 0
+    cached: bool = False
+    error: str | None = None
+
+
+class ProviderBrain:
+    """Base class for built-in brains (see module card)."""
+
+    name: str = "brain"
+    provider: str = "brain"
+    model: str = ""
+    #: False for providers that are safe to run concurrently (their own state is locked where needed).
+    serialize_calls: bool = True
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+
+    # -- the Brain protocol -------------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new episode. Stateless providers ignore it."""
+
+    def decide(self, scene: dict[str, Any]) -> BrainReply:
+        start = time.perf_counter()
+        guard = self._lock if self.serialize_calls else contextlib.nullcontext()
+        try:
+            with guard:
+                outcome = self._respond(scene)
+        except Exception as exc:  # a provider failure is a failed decision, never a crashed run
+            outcome = ProviderOutcome(text="", error=f"{type(exc).__name__}: {exc}")
+        latency = time.perf_counter() - start
+        return BrainReply(
+            text="" if outcome.error else outcome.text,
+            latency_s=latency,
+            provider=self.provider,
+            model=self.model,
+            prompt_tokens=outcome.prompt_tokens,
+            completion_tokens=outcome.completion_tokens,
+            retries=outcome.retries,
+            cached=outcome.cached,
+            error=outcome.error,
+        )
+
+    async def adecide(self, scene: dict[str, Any]) -> BrainReply:
+        """``decide`` in a worker thread, for asyncio callers."""
+        return await asyncio.to_thread(self.decide, scene)
+
+    def close(self) -> None:
+        """Release resources (sessions, clients). Idempotent."""
+
+    # -- for subclasses -----------------------------------------------------------------------------------
+    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+        raise NotImplementedError
+
+    def __enter__(self) -> ProviderBrain:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r})"
+
+
+async def adecide(brain: Brain, scene: dict[str, Any]) -> BrainReply:
+    """``brain.decide(scene)`` in a worker thread — works for any Brain, plugins included."""
+    return await asyncio.to_thread(brain.decide, scene)

@@ -1,0 +1,494 @@
+"""The reference brain: a scripted world model over the scene_context — proof that every scenario is solvable.
+
+Card
+----
+provider ``reference``, model ``reference-v1``. Deterministic; reads only the scene_context; keeps a small
+affect state per episode (cleared by :meth:`ReferenceBrain.reset`).
+
+1. **Danger map** (the sim's ground-truth rule): per direction ``danger(beast)`` if a nearby beast is in that
+   sector, else ``danger(wall)`` if the wall reading is a distance, else ``danger(human)`` if a human is there
+   within 2 m, else ``safe(open)``.
+2. **Threat**: the most threatening beast seen (charge > approach > wander/cross > stop > retreat, then
+   nearest) or heard (``sound``: roar = charge, growl = approach, rustling = wander); else an approaching
+   human.
+3. **Escape direction**: never a danger direction. Ranked by: not remembered as blocked; no beast, heard beast
+   or human within 3 m that way; (at the start of an encounter) remembered as the way that escaped; away from
+   the threat (opposite, then lateral); then a fixed order (flight: back, left, right, fwd; calm: fwd, left,
+   right, back).
+   Memory frame rule: ``recent_decisions`` directions are read in the *current* frame, newest first, back to
+   and including the most recent decision that turned the body (travel left/right/back that was not a
+   back-step); older ones were said in a frame the body has since left and are ignored.
+4. **Intensity**: charge → sprint, escalating terror → desperate → frantic → panic while it persists (heard or
+   seen); approach ≤ 5 m → run in fear, farther/heard → cautious jog/walk; standing beast first seen ≥ 6 m →
+   freeze, then back away; near → back away; wander/cross → move off its path; approaching human → defensive
+   back-step; nothing → calm walk. Every direction dangerous with a beast near → freeze crouched, ready to
+   squeeze past. Earlier encounters (this episode, or a flight remembered in ``recent_decisions``) sensitise:
+   no freeze, one step more intense.
+5. **De-escalation** after a beast threat clears: vigilant ×2 → cautious ×2 → relieved ×2 → calm (shorter
+   after a mild threat, none after a human). A new beast threat re-activates at full intensity at once.
+6. **Clean slate**: when the scene's memory is cleared (``recent_decisions`` shares nothing with the previous
+   scene's), the affect state is cleared too — the brain invents no memory.
+
+Simplified: the NPC's motion across decisions is not tracked (a crossing beast is fled like a wandering one:
+away from where it is now), and clearance beyond the 6 m wall range is unknown, so open directions rank equal.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from wmbench.brain import grammar
+from wmbench.brain.base import BrainReply
+from wmbench.brain.reference_wording import ESCALATION_LADDER, Gait, Mood, MotionPlan, compose_motion
+from wmbench.brain.scene_schema import NPC_SENSING_RANGE
+
+DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
+OPPOSITE: dict[str, str] = {"left": "right", "right": "left", "fwd": "back", "back": "fwd"}
+LATERAL: dict[str, tuple[str, str]] = {
+    "fwd": ("left", "right"), "back": ("left", "right"), "left": ("fwd", "back"), "right": ("fwd", "back"),
+}
+#: Tie-break among equally good directions: keep going (no turn), then left, right, and turning around last.
+PREFERENCE_ORDER: tuple[str, ...] = ("fwd", "left", "right", "back")
+#: A human this close (m) in a sector makes it danger(human) (sim ground-truth rule).
+HUMAN_DANGER_DISTANCE = 2.0
+#: A human this close (m) makes a direction less attractive to walk into, even where it is not yet danger.
+HUMAN_NEAR_DISTANCE = 3.0
+#: Approaching beast: within RUN (m) run in fear, within SPRINT sprint in terror; farther, a cautious
+#: back-step. The thresholds sit between the scenario distances (3, 4, 5 m) so the 2 % start jitter
+#: never flips a response.
+APPROACH_RUN_DISTANCE = 4.5
+APPROACH_SPRINT_DISTANCE = 3.5
+#: A standing beast first seen at least this far (m) away (out of lunging range) makes the body freeze first.
+FREEZE_DISTANCE = 3.0
+#: A wandering beast this close (m) is moved away from at a jog rather than a walk.
+WANDER_JOG_DISTANCE = 4.0
+BEAST_BEHAVIOR_RANK: dict[str, int] = {
+    "charge": 4, "approach": 3, "wander": 2, "cross": 2, "stop": 1, "retreat": 0,
+}
+#: De-escalation stages after a beast threat (one mood per decision, then calm), by how the encounter went:
+#: ``strong`` after fear or worse; ``receded`` when the beast was last seen walking off; ``mild`` otherwise.
+RECOVERY_STAGES: dict[str, tuple[Mood, ...]] = {
+    "strong": (Mood.VIGILANT,) * 2 + (Mood.CAUTIOUS,) * 2 + (Mood.RELIEVED,) * 2,
+    "receded": (Mood.RELIEVED,) * 6,
+    "mild": (Mood.CAUTIOUS,) * 6 + (Mood.RELIEVED,) * 2,
+}
+#: The approach response ladder: index = closeness level (+ sensitisation).
+APPROACH_LADDER: tuple[tuple[Mood, str], ...] = (
+    (Mood.WARY, "walk"), (Mood.FEAR, "run"), (Mood.TERROR, "sprint"), (Mood.DESPERATE, "sprint"),
+)
+_WORD_TO_DIRECTION: dict[str, str] = {
+    "front": "fwd", "fwd": "fwd", "ahead": "fwd", "forward": "fwd", "left": "left", "right": "right",
+    "back": "back", "behind": "back", "backward": "back", "rear": "back",
+}
+_TOP = len(ESCALATION_LADDER) - 1
+_HUMAN_TYPES = frozenset({"woman", "man", "human", "person"})
+_FLIGHT_WORDS = re.compile(
+    r"\b(sprint\w*|run|runs|running|flee\w*|fled|terror|panic\w*|desperate\w*|frantic\w*)\b"
+)
+_BACKSTEP_WORDS = re.compile(r"\b(backs? away|backing away|steps? back|stepping back|backward)\b")
+
+
+@dataclass(frozen=True)
+class Sighting:
+    """An NPC in view: ``kind`` beast/human, its ``behavior``, ``distance`` (m), ``direction`` (grammar)."""
+
+    kind: str
+    behavior: str
+    distance: float
+    direction: str
+
+
+@dataclass(frozen=True)
+class HeardSound:
+    """What ``sound`` says: who (``beast``/``human``), doing what, from which direction (grammar word)."""
+
+    kind: str
+    behavior: str
+    direction: str | None
+
+
+@dataclass(frozen=True)
+class MemoryHints:
+    """What ``recent_decisions`` tells the brain (directions in the current frame, see the module card)."""
+
+    blocked: frozenset[str] = frozenset()
+    escaped: frozenset[str] = frozenset()
+    fled_before: bool = False
+    entries: tuple[tuple[str, str], ...] = ()   # (t, motion) of every entry, to notice a cleared memory
+
+
+@dataclass(frozen=True)
+class SceneReading:
+    """The scene_context as the reference understands it."""
+
+    walls: dict[str, float | None]
+    sightings: tuple[Sighting, ...] = ()
+    sound: HeardSound | None = None
+    memory: MemoryHints = MemoryHints()
+    valid: bool = True
+
+    @property
+    def beasts(self) -> tuple[Sighting, ...]:
+        return tuple(s for s in self.sightings if s.kind == "beast")
+
+    @property
+    def humans(self) -> tuple[Sighting, ...]:
+        return tuple(s for s in self.sightings if s.kind == "human")
+
+
+@dataclass(frozen=True)
+class Threat:
+    """The threat the body reacts to. ``distance`` is None when it is only heard (``seen`` False)."""
+
+    kind: str
+    behavior: str
+    direction: str | None
+    distance: float | None
+    seen: bool
+
+
+@dataclass(frozen=True)
+class ReferenceDecision:
+    """Everything the reference decided for one scene (``text`` is the reply)."""
+
+    verdicts: dict[str, tuple[str, str]]
+    threat: Threat | None
+    plan: MotionPlan
+    text: str
+
+
+# ---------------------------------------------------------------------------------------------- reading
+
+
+def _direction(word: Any) -> str | None:
+    return _WORD_TO_DIRECTION.get(word.strip().lower()) if isinstance(word, str) else None
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def _read_walls(walls: Any) -> dict[str, float | None]:
+    out: dict[str, float | None] = dict.fromkeys(DIRECTIONS)
+    if isinstance(walls, dict):
+        for key, value in walls.items():
+            d = _direction(key)
+            if d is not None:
+                out[d] = _number(value)
+    return out
+
+
+def _sighting(kind: Any, behavior: Any, distance: Any, direction: Any) -> Sighting | None:
+    d, dist = _direction(direction), _number(distance)
+    if d is None or dist is None or not isinstance(kind, str):
+        return None
+    k = kind.strip().lower()
+    k = "human" if k in _HUMAN_TYPES else k
+    if k not in ("beast", "human"):
+        return None
+    b = behavior.strip().lower() if isinstance(behavior, str) else "stop"
+    return Sighting(kind=k, behavior=b, distance=dist, direction=d)
+
+
+def _read_sightings(scene: dict) -> tuple[Sighting, ...]:
+    npcs = scene.get("npcs")
+    found: list[Sighting] = []
+    if isinstance(npcs, list) and npcs:
+        for n in npcs:
+            if isinstance(n, dict):
+                s = _sighting(n.get("type"), n.get("behavior"), n.get("distance"), n.get("direction"))
+                if s is not None and s.distance <= NPC_SENSING_RANGE:
+                    found.append(s)
+    elif scene.get("npc_nearby"):  # an official scene: only the primary NPC is described
+        s = _sighting(scene.get("npc_type"), scene.get("npc_behavior"), scene.get("npc_distance"),
+                      scene.get("npc_direction"))
+        if s is not None:
+            found.append(s)
+    return tuple(found)
+
+
+def read_sound(sound: Any) -> HeardSound | None:
+    """``"roar and pounding paws from the back"`` -> HeardSound("beast", "charge", "back"); None if silent."""
+    if not isinstance(sound, str) or not sound.strip():
+        return None
+    text = sound.lower()
+    match = re.search(r"\b(front|fwd|ahead|left|right|back|behind|rear)\b", text)
+    direction = _WORD_TO_DIRECTION[match.group(1)] if match else None
+    if "roar" in text or "pounding" in text:
+        return HeardSound("beast", "charge", direction)
+    if "growl" in text:
+        return HeardSound("beast", "approach", direction)
+    if "rustl" in text or "paw" in text:
+        return HeardSound("beast", "wander", direction)
+    return HeardSound("human", "move", direction)
+
+
+def _turned_the_body(entry: dict) -> bool:
+    direction = _direction(entry.get("direction"))
+    if direction in (None, "fwd"):
+        return False
+    motion = entry.get("motion")
+    return not (isinstance(motion, str) and _BACKSTEP_WORDS.search(motion.lower()))
+
+
+def read_memory(recent: Any) -> MemoryHints:
+    """Blocked/escaped directions (current frame only, see the card) and whether a flight is remembered."""
+    if not isinstance(recent, list):
+        return MemoryHints()
+    entries = [e for e in recent if isinstance(e, dict)]
+    blocked: set[str] = set()
+    escaped: set[str] = set()
+    for entry in reversed(entries):
+        outcome = str(entry.get("outcome") or "").lower()
+        match = re.match(r"blocked by (?:a )?wall (?:on|to) (?:the )?(\w+)", outcome)
+        if match and _direction(match.group(1)):
+            blocked.add(_direction(match.group(1)))  # type: ignore[arg-type]
+        if outcome.startswith("escaped") and _direction(entry.get("direction")):
+            escaped.add(_direction(entry.get("direction")))  # type: ignore[arg-type]
+        if _turned_the_body(entry):
+            break
+    fled = any(
+        str(e.get("outcome") or "").lower().startswith(("escaped", "caught"))
+        or bool(_FLIGHT_WORDS.search(str(e.get("motion") or "").lower()))
+        for e in entries
+    )
+    return MemoryHints(
+        blocked=frozenset(blocked), escaped=frozenset(escaped), fled_before=fled,
+        entries=tuple((str(e.get("t")), str(e.get("motion"))) for e in entries),
+    )
+
+
+def read_scene(scene: Any) -> SceneReading:
+    """Tolerant reading of a scene_context: anything missing or malformed reads as absent, never raises."""
+    if not isinstance(scene, dict):
+        return SceneReading(walls=dict.fromkeys(DIRECTIONS), valid=False)
+    return SceneReading(
+        walls=_read_walls(scene.get("walls")),
+        sightings=_read_sightings(scene),
+        sound=read_sound(scene.get("sound")),
+        memory=read_memory(scene.get("recent_decisions")),
+        valid=isinstance(scene.get("walls"), dict),
+    )
+
+
+def danger_map(reading: SceneReading) -> dict[str, tuple[str, str]]:
+    """Per grammar direction ``(verdict, reason)`` by the ground-truth rule (beast > wall > human ≤ 2 m)."""
+    verdicts: dict[str, tuple[str, str]] = {}
+    for d in DIRECTIONS:
+        if any(b.direction == d for b in reading.beasts):
+            verdicts[d] = ("danger", "beast")
+        elif reading.walls[d] is not None:
+            verdicts[d] = ("danger", "wall")
+        elif any(h.direction == d and h.distance <= HUMAN_DANGER_DISTANCE for h in reading.humans):
+            verdicts[d] = ("danger", "human")
+        else:
+            verdicts[d] = ("safe", "open")
+    return verdicts
+
+
+def find_threat(reading: SceneReading) -> Threat | None:
+    """The threat to react to: the worst beast seen or heard, else the nearest approaching human, or None."""
+    candidates: list[tuple[int, int, float, Threat]] = []
+    for b in reading.beasts:
+        rank = BEAST_BEHAVIOR_RANK.get(b.behavior, 1)
+        candidates.append((rank, 1, -b.distance, Threat("beast", b.behavior, b.direction, b.distance, True)))
+    heard = reading.sound
+    if heard is not None and heard.kind == "beast":
+        rank = BEAST_BEHAVIOR_RANK[heard.behavior]
+        candidates.append((rank, 0, -99.0, Threat("beast", heard.behavior, heard.direction, None, False)))
+    if candidates:
+        return max(candidates, key=lambda c: c[:3])[3]
+    approaching = [h for h in reading.humans if h.behavior in ("approach", "charge")]
+    if approaching:
+        h = min(approaching, key=lambda s: s.distance)
+        return Threat("human", h.behavior, h.direction, h.distance, True)
+    return None
+
+
+# --------------------------------------------------------------------------------------------- choosing
+
+
+def choose_direction(
+    verdicts: dict[str, tuple[str, str]], reading: SceneReading, away_from: str | None, *,
+    trust_escape_memory: bool = False,
+) -> str | None:
+    """The best safe direction (None if every direction is dangerous); ranking in the module card."""
+    safe = [d for d in DIRECTIONS if verdicts[d][0] == "safe"]
+    if not safe:
+        return None
+    occupied = {s.direction for s in reading.beasts}
+    occupied |= {h.direction for h in reading.humans if h.distance <= HUMAN_NEAR_DISTANCE}
+    if reading.sound is not None and reading.sound.kind == "beast" and reading.sound.direction:
+        occupied.add(reading.sound.direction)
+
+    def relation(d: str) -> int:
+        if away_from is None or d == OPPOSITE[away_from]:
+            return 0
+        return 1 if d in LATERAL[away_from] else 2
+
+    def rank(d: str) -> tuple[int, ...]:
+        remembered_escape = trust_escape_memory and d in reading.memory.escaped
+        blocked = d in reading.memory.blocked
+        return (blocked, d in occupied, not remembered_escape, relation(d), PREFERENCE_ORDER.index(d))
+
+    return min(safe, key=rank)
+
+
+@dataclass
+class AffectState:
+    """What the reference carries between decisions of one episode."""
+
+    decisions: int = 0
+    beast_streak: int = 0          # consecutive decisions under a beast threat (seen or heard)
+    charge_streak: int = 0         # consecutive decisions under a charge
+    encounters: int = 0            # beast encounters begun (a remembered flight counts as one)
+    sensitization: int = 0         # 0..2, fixed when an encounter begins
+    peak: int = 0                  # peak intensity of the current encounter
+    last_behavior: str = ""        # what the beast was last doing in the current encounter
+    recovery: tuple[Mood, ...] = ()  # de-escalation stages still to go
+    previous_memory: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+
+class ReferenceBrain:
+    """The scripted reference world model. See the module card for its rules."""
+
+    name = "reference"
+    model = "reference-v1"
+
+    def __init__(self) -> None:
+        self._state = AffectState()
+        self.seed: int | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        """Start a new episode: forget the affect state (the reference is deterministic; ``seed`` is kept only
+        for the record)."""
+        self._state = AffectState()
+        self.seed = seed
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def decide(self, scene: dict[str, Any]) -> BrainReply:
+        start = time.perf_counter()
+        decision = self.think(scene)
+        return BrainReply(
+            text=decision.text, latency_s=time.perf_counter() - start, provider=self.name, model=self.model,
+        )
+
+    def think(self, scene: Any) -> ReferenceDecision:
+        """Decide for one scene and advance the affect state (``decide`` without the reply wrapper)."""
+        reading = read_scene(scene)
+        self._notice_memory(reading.memory)
+        verdicts = danger_map(reading)
+        threat = find_threat(reading)
+        if not reading.valid:
+            plan = MotionPlan(Mood.CALM, Gait.STAND, "still", None)
+        elif threat is not None and threat.kind == "beast":
+            plan = self._react_to_beast(threat, verdicts, reading)
+        else:
+            plan = self._go_about(threat, verdicts, reading)
+        motion = compose_motion(plan, variant=self._state.decisions)
+        self._state.decisions += 1
+        text = grammar.format_reply(verdicts, motion)  # type: ignore[arg-type]
+        return ReferenceDecision(verdicts=verdicts, threat=threat, plan=plan, text=text)
+
+    # -- affect -------------------------------------------------------------------------------------
+
+    def _notice_memory(self, memory: MemoryHints) -> None:
+        st = self._state
+        cleared = bool(st.previous_memory) and not set(st.previous_memory) & set(memory.entries)
+        if cleared:  # the env wiped recent_decisions (a clean-slate phase): so does the brain's affect
+            self._state = st = AffectState(decisions=st.decisions)
+        if (st.decisions == 0 or cleared) and memory.fled_before:
+            # a remembered flight: still on edge, and sensitised to the next beast
+            st.encounters = 1
+            st.recovery = RECOVERY_STAGES["strong"]
+        st.previous_memory = memory.entries
+
+    def _begin_encounter(self) -> None:
+        st = self._state
+        st.sensitization = min(2, st.encounters)
+        st.encounters += 1
+        st.peak = 0
+        st.recovery = ()
+
+    def _end_encounter(self) -> None:
+        st = self._state
+        if st.peak >= Mood.FEAR.intensity:
+            st.recovery = RECOVERY_STAGES["strong"]
+        elif st.last_behavior == "retreat":
+            st.recovery = RECOVERY_STAGES["receded"]
+        else:
+            st.recovery = RECOVERY_STAGES["mild"]
+        st.beast_streak = st.charge_streak = 0
+
+    # -- plans --------------------------------------------------------------------------------------
+
+    def _react_to_beast(self, threat: Threat, verdicts: dict, reading: SceneReading) -> MotionPlan:
+        st = self._state
+        if st.beast_streak == 0:
+            self._begin_encounter()
+        st.beast_streak += 1
+        st.charge_streak = st.charge_streak + 1 if threat.behavior == "charge" else 0
+        st.last_behavior = threat.behavior
+        plan = self._beast_plan(threat, verdicts, reading)
+        st.peak = max(st.peak, plan.intensity)
+        return plan
+
+    def _beast_plan(self, threat: Threat, verdicts: dict, reading: SceneReading) -> MotionPlan:
+        """The response to a beast (the card's intensity table), then the way to carry it out."""
+        st = self._state
+        sens = st.sensitization
+        near = threat.distance if threat.distance is not None else float("inf")
+        behavior = threat.behavior
+        if behavior == "stop" and self._first_sight(threat):
+            return MotionPlan(Mood.TENSE, Gait.FREEZE, "still", None)
+        if behavior == "charge":
+            mood, speed = ESCALATION_LADDER[min(_TOP, st.charge_streak + sens)], "sprint"
+        elif behavior == "approach":
+            closeness = 2 if near <= APPROACH_SPRINT_DISTANCE else 1 if near <= APPROACH_RUN_DISTANCE else 0
+            mood, speed = APPROACH_LADDER[min(len(APPROACH_LADDER) - 1, closeness + sens)]
+        elif behavior in ("wander", "cross") and sens:
+            mood, speed = Mood.FEAR, "run"
+        elif behavior in ("wander", "cross"):  # move off its path, briskly if it is close or passing
+            brisk = behavior == "cross" or near <= WANDER_JOG_DISTANCE
+            mood, speed = Mood.WARY, "jog" if brisk else "walk"
+        else:  # standing (after the first look) or walking off: back away, keeping it in view
+            mood, speed = Mood.WARY, "walk"
+        away = choose_direction(verdicts, reading, threat.direction, trust_escape_memory=st.beast_streak == 1)
+        if away is None:  # every direction is dangerous: do not run into a wall; crouch and look for a gap
+            cornered = Mood.TERROR if mood.intensity >= Mood.TERROR.intensity else Mood.FEAR
+            return MotionPlan(cornered, Gait.CORNERED, "still", None, recalls_past=sens > 0)
+        if speed == "walk" and away == "back" and threat.direction == "fwd":
+            return MotionPlan(mood, Gait.BACKSTEP, "walk", "back", recalls_past=sens > 0)
+        return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)  # type: ignore[arg-type]
+
+    def _first_sight(self, threat: Threat) -> bool:
+        """A standing beast, seen out of lunging range at the very start of a first encounter: freeze."""
+        st = self._state
+        far = threat.distance is not None and threat.distance >= FREEZE_DISTANCE
+        return far and threat.seen and not st.sensitization and st.beast_streak == 1
+
+    def _go_about(self, threat: Threat | None, verdicts: dict, reading: SceneReading) -> MotionPlan:
+        """No beast threat: defensive caution towards an approaching human, else recovery or a calm walk."""
+        st = self._state
+        if st.beast_streak:
+            self._end_encounter()
+        mood = st.recovery[0] if st.recovery else Mood.CALM
+        st.recovery = st.recovery[1:]
+        if threat is not None:  # an approaching human: proportionate, defensive, never terror
+            away = choose_direction(verdicts, reading, threat.direction)
+            if away == "back" and threat.direction == "fwd":
+                return MotionPlan(Mood.DEFENSIVE, Gait.BACKSTEP, "walk", "back")
+            if away is None:
+                return MotionPlan(Mood.DEFENSIVE, Gait.STAND, "still", None)
+            return MotionPlan(Mood.DEFENSIVE, Gait.TRAVEL, "walk", away)
+        way = choose_direction(verdicts, reading, None)
+        if way is None:
+            return MotionPlan(mood, Gait.STAND, "still", None)
+        return MotionPlan(mood, Gait.TRAVEL, "walk", way)

@@ -1,0 +1,163 @@
+"""One registry for every brain: ``get_brain("openai/gpt-4o-mini")`` and friends.
+
+Specs (built in)::
+
+    reference            the scripted world model (wmbench.brain.reference)
+    null                 always the same calm reply            random      seeded random well-formed replies
+    replay:<path>        replies read back from a file
+    openai/<model>       an OpenAI-compatible endpoint (extra: openai)
+    hf/<path>            a local transformers model (extra: hf)
+    onnx/<path>          an ONNX export run by onnxruntime (extra: onnx)
+
+Plugins: any installed distribution may declare entry points in the group ``wmbench.brains``. The entry point
+name is the spec (``demo-echo``), also matched with an argument (``demo-echo:loud`` or ``demo-echo/loud``).
+What it loads is either a **function** called as ``fn(spec, **options)``, or a **class** called as
+``cls(**options)``; either way the result must satisfy the :class:`~wmbench.brain.base.Brain` protocol.
+Built-in names win over plugins of the same name.
+
+Providers are imported only when asked for; a missing optional dependency raises
+:class:`~wmbench.brain.errors.MissingExtraError` naming the extra to install.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from dataclasses import dataclass
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+from wmbench.brain.base import Brain
+from wmbench.brain.errors import BrainSpecError, MissingExtraError, PluginLoadError, UnknownBrainError
+
+PLUGIN_GROUP = "wmbench.brains"
+
+
+@dataclass(frozen=True)
+class BrainProvider:
+    """A built-in provider: how a spec is recognised and what it builds.
+
+    ``separator`` None means the spec is the bare ``prefix``; otherwise the text after ``prefix + separator``
+    is passed to ``target`` as the keyword ``argument``. ``target`` is a lazy ``"module:Class"`` reference;
+    ``requires`` are the optional modules it needs, brought by the ``extra``.
+    """
+
+    prefix: str
+    target: str
+    summary: str
+    separator: str | None = None
+    argument: str | None = None
+    extra: str | None = None
+    requires: tuple[str, ...] = ()
+
+    @property
+    def pattern(self) -> str:
+        return self.prefix if self.separator is None else f"{self.prefix}{self.separator}<{self.argument}>"
+
+    def argument_of(self, spec: str) -> str | None:
+        """The spec's argument if this provider handles ``spec`` ("" for bare providers), else None."""
+        if self.separator is None:
+            return "" if spec == self.prefix else None
+        head = self.prefix + self.separator
+        return spec[len(head):] if spec.startswith(head) else None
+
+
+BUILTIN_PROVIDERS: tuple[BrainProvider, ...] = (
+    BrainProvider("reference", "wmbench.brain.reference:ReferenceBrain", "scripted world model (default)"),
+    BrainProvider("null", "wmbench.brain.baselines:NullBrain", "always the same calm reply"),
+    BrainProvider("random", "wmbench.brain.baselines:RandomBrain", "seeded random well-formed replies"),
+    BrainProvider("replay", "wmbench.brain.baselines:ReplayBrain", "replies read back from a file",
+                  separator=":", argument="path"),
+    BrainProvider("openai", "wmbench.brain.openai_provider:OpenAIBrain", "OpenAI-compatible endpoint",
+                  separator="/", argument="model", extra="openai", requires=("openai",)),
+    BrainProvider("hf", "wmbench.brain.hf_provider:HFBrain", "local transformers model",
+                  separator="/", argument="path", extra="hf", requires=("torch", "transformers")),
+    BrainProvider("onnx", "wmbench.brain.onnx_provider:ONNXBrain", "ONNX model on onnxruntime",
+                  separator="/", argument="path", extra="onnx", requires=("onnxruntime", "transformers")),
+)
+
+
+def list_brains() -> list[str]:
+    """Every spec pattern known now: the built-ins, then installed plugin names (sorted)."""
+    builtin = [p.pattern for p in BUILTIN_PROVIDERS]
+    plugins = sorted({ep.name for ep in _plugin_entry_points()} - {p.prefix for p in BUILTIN_PROVIDERS})
+    return builtin + plugins
+
+
+def get_brain(spec: str, **options: Any) -> Brain:
+    """Build the brain a spec names (see module card); ``options`` go to its constructor.
+
+    Raises UnknownBrainError (a ValueError) listing the known specs, BrainSpecError for a known prefix
+    with a missing argument, MissingExtraError for a missing optional dependency, PluginLoadError for a
+    broken plugin.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownBrainError(f"a brain spec must be a non-empty string, got {spec!r}; known: {_known()}")
+    spec = spec.strip()
+    for provider in BUILTIN_PROVIDERS:
+        argument = provider.argument_of(spec)
+        if argument is None:
+            continue
+        if provider.separator is not None and not argument:
+            raise BrainSpecError(f"brain spec {spec!r} needs a {provider.argument}: {provider.pattern}")
+        return _build_builtin(provider, argument, options)
+    entry_point = _find_plugin(spec)
+    if entry_point is not None:
+        return _build_plugin(entry_point, spec, options)
+    raise UnknownBrainError(f"unknown brain spec {spec!r}; known: {_known()}")
+
+
+def _known() -> str:
+    return ", ".join(list_brains())
+
+
+def _build_builtin(provider: BrainProvider, argument: str, options: dict[str, Any]) -> Brain:
+    for module in provider.requires:
+        if importlib.util.find_spec(module) is None:
+            raise MissingExtraError(provider.pattern, provider.extra or provider.prefix, module)
+    factory = _load_target(provider.target, provider.pattern)
+    if provider.argument is not None:
+        options = {provider.argument: argument, **options}
+    return factory(**options)
+
+
+def _load_target(target: str, pattern: str) -> Any:
+    module_name, _, attribute = target.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ModuleNotFoundError as exc:
+        if exc.name == module_name:
+            raise ImportError(f"{pattern}: provider module {module_name!r} is not available") from exc
+        raise
+    return getattr(module, attribute)
+
+
+def _plugin_entry_points() -> list[EntryPoint]:
+    return list(entry_points(group=PLUGIN_GROUP))
+
+
+def _find_plugin(spec: str) -> EntryPoint | None:
+    candidates = _plugin_entry_points()
+    for entry_point in candidates:
+        if spec == entry_point.name:
+            return entry_point
+    for entry_point in candidates:
+        if spec.startswith((entry_point.name + ":", entry_point.name + "/")):
+            return entry_point
+    return None
+
+
+def _build_plugin(entry_point: EntryPoint, spec: str, options: dict[str, Any]) -> Brain:
+    origin = f"plugin {entry_point.name!r} ({entry_point.value})"
+    try:
+        loaded = entry_point.load()
+    except Exception as exc:
+        raise PluginLoadError(f"{origin} could not be loaded: {type(exc).__name__}: {exc}") from exc
+    if not callable(loaded):
+        raise PluginLoadError(f"{origin} must load a class or a function, got {type(loaded).__name__}")
+    brain = loaded(**options) if isinstance(loaded, type) else loaded(spec, **options)
+    if not isinstance(brain, Brain):
+        raise PluginLoadError(
+            f"{origin} returned {type(brain).__name__}, which is not a Brain "
+            "(needs name, reset(seed), decide(scene) -> BrainReply, close())")
+    return brain

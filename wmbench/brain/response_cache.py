@@ -1,0 +1,83 @@
+"""An on-disk cache of model responses, so reruns of the same prompts cost nothing and never touch a server.
+
+Card:
+    key       sha256 of the canonical JSON (sorted keys, no spaces) of ``{model, base_url, messages, params}``
+              — never the API key;
+    location  ``WMBENCH_CACHE_DIR`` or ``~/.cache/wmbench/responses``, one file per key in a 2-letter shard
+              (``ab/abcdef….json``);
+    writes    atomic: a temp file in the same folder, then ``os.replace`` — a killed run never leaves half a
+              file, and concurrent writers of the same key simply race to an identical result;
+    reads     a missing, unreadable or malformed file is a miss, never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+CACHE_DIR_ENV = "WMBENCH_CACHE_DIR"
+DEFAULT_CACHE_DIR = Path("~/.cache/wmbench/responses")
+
+
+def default_cache_dir() -> Path:
+    """``$WMBENCH_CACHE_DIR`` if set, else ``~/.cache/wmbench/responses``."""
+    return Path(os.environ.get(CACHE_DIR_ENV) or DEFAULT_CACHE_DIR).expanduser()
+
+
+def cache_key(model: str, base_url: str, messages: Sequence[Mapping[str, Any]],
+              params: Mapping[str, Any]) -> str:
+    """sha256 hex digest of the canonical JSON of the request (see module card)."""
+    payload = {"model": model, "base_url": base_url, "messages": list(messages), "params": dict(params)}
+    canonical = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class CachedResponse:
+    """The part of a completion worth keeping."""
+
+    text: str
+    model: str
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+
+
+class ResponseCache:
+    """A directory of cached responses (see module card)."""
+
+    def __init__(self, directory: str | Path | None = None) -> None:
+        self.directory = Path(directory).expanduser() if directory is not None else default_cache_dir()
+
+    def path_for(self, key: str) -> Path:
+        return self.directory / key[:2] / f"{key}.json"
+
+    def get(self, key: str) -> CachedResponse | None:
+        try:
+            record = json.loads(self.path_for(key).read_text(encoding="utf-8"))
+            return CachedResponse(
+                text=str(record["text"]), model=str(record.get("model", "")),
+                prompt_tokens=record.get("prompt_tokens"), completion_tokens=record.get("completion_tokens"),
+            )
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, response: CachedResponse) -> Path:
+        target = self.path_for(key)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{key[:8]}-", suffix=".tmp", dir=target.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(asdict(response), handle, ensure_ascii=False)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(tmp_name, target)
+        except BaseException:
+            Path(tmp_name).unlink(missing_ok=True)
+            raise
+        return target

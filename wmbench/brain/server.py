@@ -1,0 +1,283 @@
+"""``wmbench serve``: any brain behind an OpenAI-compatible HTTP endpoint (stdlib only).
+
+Card:
+    POST /v1/chat/completions  the *last user message* is read as the scene_context JSON — the whole message,
+                               or failing that the first JSON object inside it (so prompts that wrap the JSON
+                               in prose or a code fence work); the brain decides; the reply comes back as a
+                               standard ``chat.completion`` with ``usage`` (the brain's token counts, or
+                               whitespace word counts when it has none) and a ``wmbench`` field with the
+                               latency. No JSON object → 400; the brain failed → 502; ``stream`` → 400.
+    GET  /v1/models            one model, named after the brain.
+    Both also answer without the ``/v1`` prefix. Requests are handled in threads; calls into the brain are
+    serialized (the Brain protocol allows one call at a time). Errors use OpenAI's ``{"error": {...}}`` shape.
+
+``make_server`` binds (``port=0`` picks a free port) and returns the server; run ``serve_forever()`` on it, or
+``start_in_thread()`` in tests. ``serve_main`` is what ``wmbench serve --brain SPEC --port N`` calls.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import uuid
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+from wmbench.brain.base import Brain, BrainReply
+from wmbench.brain.registry import get_brain
+
+MAX_BODY_BYTES = 4 * 1024 * 1024
+
+
+class BadRequest(ValueError):
+    """A request the server cannot answer; the message goes back to the client with a 4xx status."""
+
+    def __init__(self, message: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def scene_from_messages(messages: Any) -> dict[str, Any]:
+    """The scene_context carried by the last user message (see module card); BadRequest if there is none."""
+    if not isinstance(messages, list) or not messages:
+        raise BadRequest(f"'messages' must be a non-empty list of chat messages, got {_preview(messages)}")
+    users = [m for m in messages if isinstance(m, dict) and m.get("role") == "user"]
+    if not users:
+        raise BadRequest("no message with role 'user': expected the last user message to hold the scene JSON")
+    content = _text_of(users[-1].get("content"))
+    scene = _first_json_object(content)
+    if scene is None:
+        raise BadRequest(
+            "the last user message must be the scene_context as a JSON object "
+            f"(e.g. {{\"walls\": {{...}}, \"npc_nearby\": false, ...}}); got {_preview(content)}")
+    return scene
+
+
+def _text_of(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):  # content parts: [{"type": "text", "text": "..."}]
+        parts = [p for p in content if isinstance(p, dict) and p.get("type") == "text"]
+        return "\n".join(str(p.get("text", "")) for p in parts)
+    raise BadRequest(f"message content must be text, got {_preview(content)}")
+
+
+def _first_json_object(text: str) -> dict[str, Any] | None:
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, dict):
+        return whole
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            value, _ = decoder.raw_decode(text, start)
+        except ValueError:
+            value = None
+        if isinstance(value, dict):
+            return value
+        start = text.find("{", start + 1)
+    return None
+
+
+def _preview(value: Any, limit: int = 80) -> str:
+    text = value if isinstance(value, str) else json.dumps(value, default=str)
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def _word_count(text: str) -> int:
+    return len(text.split())
+
+
+class BrainHTTPServer(ThreadingHTTPServer):
+    """A ThreadingHTTPServer that answers chat completions with one brain."""
+
+    daemon_threads = True
+
+    def __init__(self, brain: Brain, address: tuple[str, int], *, owns_brain: bool,
+                 quiet: bool = True) -> None:
+        super().__init__(address, _BrainRequestHandler)
+        self.brain = brain
+        self.owns_brain = owns_brain
+        self.quiet = quiet
+        self.requests_served = 0
+        self._decide_lock = threading.Lock()
+        self._count_lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """Base URL for OpenAI clients, e.g. ``http://127.0.0.1:8000/v1``."""
+        host, port = self.server_address[:2]
+        return f"http://{host}:{port}/v1"
+
+    def decide(self, scene: dict[str, Any]) -> BrainReply:
+        with self._decide_lock:
+            return self.brain.decide(scene)
+
+    def count_request(self) -> None:
+        with self._count_lock:
+            self.requests_served += 1
+
+    def start_in_thread(self) -> threading.Thread:
+        """Serve from a daemon thread (tests, notebooks); ``close()`` stops it."""
+        # A short poll interval makes close() (shutdown) return quickly.
+        self._thread = threading.Thread(target=self.serve_forever, args=(0.05,), name="wmbench-serve",
+                                        daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def close(self) -> None:
+        """Stop serving, release the socket, and close the brain if this server built it."""
+        if self._thread is not None:
+            self.shutdown()
+            self._thread.join()
+            self._thread = None
+        self.server_close()
+        if self.owns_brain:
+            self.brain.close()
+
+    def __enter__(self) -> BrainHTTPServer:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+class _BrainRequestHandler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"  # keep-alive, as OpenAI clients expect
+    server: BrainHTTPServer
+
+    def do_GET(self) -> None:
+        self.server.count_request()
+        if self._route() == "/models":
+            model = {"id": self.server.brain.name, "object": "model", "created": 0, "owned_by": "wmbench"}
+            self._send_json(HTTPStatus.OK, {"object": "list", "data": [model]})
+        else:
+            self._send_error(HTTPStatus.NOT_FOUND, f"no route GET {self.path}; try GET /v1/models")
+
+    def do_POST(self) -> None:
+        self.server.count_request()
+        if self._route() != "/chat/completions":
+            self._send_error(HTTPStatus.NOT_FOUND, f"no route POST {self.path}; try /v1/chat/completions")
+            return
+        try:
+            request = self._read_json()
+            if request.get("stream"):
+                raise BadRequest("stream=true is not supported by wmbench serve; send stream=false")
+            messages = request.get("messages")
+            scene = scene_from_messages(messages)
+        except BadRequest as exc:
+            self._send_error(exc.status, str(exc))
+            return
+        reply = self.server.decide(scene)
+        if reply.error:
+            message = f"brain {self.server.brain.name!r} failed: {reply.error}"
+            self._send_error(HTTPStatus.BAD_GATEWAY, message, kind="brain_error")
+            return
+        self._send_json(HTTPStatus.OK, _completion(self.server.brain.name, messages, reply))
+
+    # -- helpers ------------------------------------------------------------------------------------------
+    def _route(self) -> str:
+        path = self.path.split("?", 1)[0].rstrip("/")
+        return path[len("/v1"):] if path.startswith("/v1/") else path
+
+    def _read_json(self) -> dict[str, Any]:
+        length_header = self.headers.get("Content-Length")
+        if length_header is None:
+            raise BadRequest("a JSON body with a Content-Length header is required",
+                             HTTPStatus.LENGTH_REQUIRED)
+        try:
+            length = int(length_header)
+        except ValueError as exc:
+            raise BadRequest(f"Content-Length must be an integer, got {length_header!r}") from exc
+        if not 0 <= length <= MAX_BODY_BYTES:
+            raise BadRequest(f"body of {length} bytes; expected 0..{MAX_BODY_BYTES}",
+                             HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+        raw = self.rfile.read(length)
+        try:
+            request = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise BadRequest(f"the request body must be JSON: {exc}") from exc
+        if not isinstance(request, dict):
+            raise BadRequest(f"the request body must be a JSON object, got {_preview(request)}")
+        return request
+
+    def _send_json(self, status: HTTPStatus, payload: dict[str, Any]) -> None:
+        body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def _send_error(self, status: HTTPStatus, message: str, kind: str = "invalid_request_error") -> None:
+        error = {"message": message, "type": kind, "param": None, "code": int(status)}
+        self._send_json(status, {"error": error})
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if not self.server.quiet:
+            super().log_message(format, *args)
+
+
+def _completion(model: str, messages: list[dict[str, Any]], reply: BrainReply) -> dict[str, Any]:
+    prompt_tokens = reply.prompt_tokens
+    if prompt_tokens is None:
+        contents = [m.get("content") for m in messages if isinstance(m, dict)]
+        prompt_tokens = sum(_word_count(c) for c in contents if isinstance(c, str))
+    completion_tokens = reply.completion_tokens
+    if completion_tokens is None:
+        completion_tokens = _word_count(reply.text)
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": model,
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": reply.text},
+                     "finish_reason": "stop", "logprobs": None}],
+        "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+                  "total_tokens": prompt_tokens + completion_tokens},
+        "wmbench": {"latency_s": reply.latency_s, "provider": reply.provider, "cached": reply.cached},
+    }
+
+
+def make_server(brain: str | Brain, host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True,
+                **brain_options: Any) -> BrainHTTPServer:
+    """Bind a server for ``brain`` (a :func:`get_brain` spec, or a Brain); ``port=0`` picks a free port."""
+    owns_brain = isinstance(brain, str)
+    instance = get_brain(brain, **brain_options) if isinstance(brain, str) else brain
+    try:
+        return BrainHTTPServer(instance, (host, port), owns_brain=owns_brain, quiet=quiet)
+    except OSError:
+        if owns_brain:
+            instance.close()
+        raise
+
+
+def serve_forever(brain: str | Brain, host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False,
+                  **brain_options: Any) -> None:
+    """Serve until interrupted (Ctrl-C), then close the server and the brain."""
+    server = make_server(brain, host, port, quiet=quiet, **brain_options)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+
+
+def serve_main(brain: str, host: str, port: int) -> None:
+    """``wmbench serve --brain SPEC --host H --port N``: print the URL, then serve until Ctrl-C."""
+    server = make_server(brain, host, port, quiet=False)
+    print(f"wmbench serve: brain {server.brain.name!r} at {server.url} "
+          f"(OPENAI_BASE_URL={server.url}, model {server.brain.name!r}); Ctrl-C stops", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()

@@ -1,0 +1,253 @@
+"""Perception: a ray fan and NPC look-ups -> the scene_context the brain sees, plus the ground truth.
+
+Card
+----
+- **Ray fan.** ``n_rays`` horizontal rays (first straight ahead, then counter-clockwise, evenly spaced) from the
+  body's sensor height, :data:`RAY_RANGE` long, one ``rayTestBatch`` together with one line-of-sight ray per
+  NPC. Each ray gives a distance (capped at the range) and a hit class: 0 nothing, 1 wall, 2 beast, 3 human.
+- **Walls.** ``walls[d]`` = shortest wall hit among the rays within ±7.5° of direction ``d`` (the single nearest
+  ray when the fan is coarser than that), rounded to 0.01 m; null beyond ``WALL_SENSING_RANGE``.
+- **NPCs.** An NPC is *visible* when its line-of-sight ray (sensor -> body centre) hits it first, or when it is
+  within :data:`TOUCH_RANGE` (the ray would start inside it). Visible NPCs within ``NPC_SENSING_RANGE``
+  (inclusive, on the rounded distance) are *nearby* and listed in ``npcs``, most threatening first (beast before
+  human; charge > approach > wander/cross > stop > retreat; then nearest; then name). The official ``npc_*``
+  fields describe the first one.
+- **Sound.** The loudest moving NPC within ``HEARING_RANGE``, seen or not (charging beast > approaching beast >
+  other moving beast > moving human; then nearest).
+- **Truth** (trace only): per direction ``danger(beast)`` if a nearby beast is in the sector, else
+  ``danger(wall)`` if ``walls[d]`` is set, else ``danger(human)`` for a nearby human within 2 m, else
+  ``safe(open)``; facts for every present NPC; the primary NPC; the threat level.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from wmbench.body.base import BodyState
+from wmbench.body.intent_types import wrap_angle
+from wmbench.brain.scene_schema import (
+    HEARING_RANGE,
+    NPC_SENSING_RANGE,
+    SCENE_TO_GRAMMAR,
+    WALL_KEYS,
+    WALL_SENSING_RANGE,
+)
+from wmbench.envs.npc import Npc, NpcCrowd
+from wmbench.envs.trace import (
+    THREAT_BEAST_APPROACH,
+    THREAT_BEAST_CHARGE,
+    THREAT_BEAST_IDLE,
+    THREAT_HUMAN,
+    THREAT_NONE,
+    DirectionTruth,
+    NpcFact,
+    Truth,
+)
+from wmbench.envs.world import World
+
+RAY_RANGE = 10.0
+WALL_CONE_HALF_ANGLE = math.radians(7.5)
+#: An NPC this close (m) counts as visible even when the line-of-sight ray starts inside it.
+TOUCH_RANGE = 1.0
+#: A human this close (m) in a sector makes that sector ``danger(human)``.
+HUMAN_DANGER_RANGE = 2.0
+#: A human this close (m) raises the threat level to 1.
+HUMAN_THREAT_RANGE = 3.0
+HIT_NONE, HIT_WALL, HIT_BEAST, HIT_HUMAN = range(4)
+#: Relative angle of each scene direction word.
+SCENE_DIRECTION_ANGLES: dict[str, float] = {"left": math.pi / 2, "right": -math.pi / 2, "front": 0.0,
+                                            "back": math.pi}
+_BEHAVIOR_RANK = {"charge": 0, "approach": 1, "wander": 2, "cross": 2, "stop": 3, "retreat": 4}
+
+
+@dataclass(frozen=True)
+class RayFan:
+    """Relative ray angles (rad, 0 = ahead, counter-clockwise) and each direction's wall cone (ray indices)."""
+
+    n_rays: int
+    angles: tuple[float, ...]
+    cones: dict[str, tuple[int, ...]]
+
+    @classmethod
+    def make(cls, n_rays: int) -> RayFan:
+        if n_rays < 4:
+            raise ValueError(f"n_rays must be at least 4 (one per direction), got {n_rays}")
+        angles = tuple(2 * math.pi * i / n_rays for i in range(n_rays))
+        cones = {}
+        for word, centre in SCENE_DIRECTION_ANGLES.items():
+            offsets = [abs(wrap_angle(a - centre)) for a in angles]
+            inside = tuple(i for i, off in enumerate(offsets) if off <= WALL_CONE_HALF_ANGLE + 1e-9)
+            cones[word] = inside or (min(range(n_rays), key=offsets.__getitem__),)
+        return cls(n_rays, angles, cones)
+
+
+@dataclass(frozen=True)
+class Perception:
+    """One decision's sensing: the scene_context, the ground truth and the raw ray arrays."""
+
+    scene: dict[str, Any]
+    truth: Truth
+    rays: np.ndarray        # (n_rays,) float32 distances, capped at RAY_RANGE
+    ray_hits: np.ndarray    # (n_rays,) int64 hit classes
+
+    def scene_json(self) -> str:
+        return json.dumps(self.scene, ensure_ascii=True)
+
+
+@dataclass(frozen=True)
+class _Seen:
+    npc: Npc
+    distance: float          # rounded 0.01
+    exact_distance: float
+    direction: str           # scene word
+    visible: bool
+    nearby: bool
+
+
+def sector_of(relative_angle: float) -> str:
+    """Scene direction word of a relative angle (rad): 90° sectors centred on front/left/right/back."""
+    a = wrap_angle(relative_angle)
+    if abs(a) <= math.pi / 4:
+        return "front"
+    if math.pi / 4 < a < 3 * math.pi / 4:
+        return "left"
+    if -3 * math.pi / 4 < a < -math.pi / 4:
+        return "right"
+    return "back"
+
+
+def threat_key(npc: Npc, distance: float) -> tuple:
+    """Sort key: most threatening first (beast before human, behaviour rank, nearest, name)."""
+    return (0 if npc.is_beast else 1, _BEHAVIOR_RANK.get(npc.behavior, 5), distance, npc.name)
+
+
+def perceive(
+    world: World,
+    crowd: NpcCrowd | None,
+    body: BodyState,
+    sensor_height: float,
+    fan: RayFan,
+    *,
+    recent_decisions: list[dict[str, Any]],
+    last_prediction: str | None,
+    t: float,
+) -> Perception:
+    """Cast the fan and the line-of-sight rays, then assemble the scene_context and the truth."""
+    x, y, heading = body.position[0], body.position[1], body.heading
+    origin = (x, y, sensor_height)
+    npcs = crowd.present() if crowd is not None else []
+    ends = [(x + RAY_RANGE * math.cos(heading + a), y + RAY_RANGE * math.sin(heading + a), sensor_height)
+            for a in fan.angles]
+    ends += [(n.x, n.y, n.shape.centre_height) for n in npcs]
+    hits = world.cast_rays([origin] * len(ends), ends)
+
+    by_id = {n.body_id: n for n in npcs}
+    walls = world.wall_body_ids
+    distances = np.full(fan.n_rays, RAY_RANGE, dtype=np.float32)
+    classes = np.zeros(fan.n_rays, dtype=np.int64)
+    for i, hit in enumerate(hits[: fan.n_rays]):
+        if hit.body_id in walls:
+            classes[i] = HIT_WALL
+        elif hit.body_id in by_id:
+            classes[i] = HIT_BEAST if by_id[hit.body_id].is_beast else HIT_HUMAN
+        else:
+            continue
+        distances[i] = min(RAY_RANGE, hit.fraction * RAY_RANGE)
+
+    wall_readings = {}
+    for word in WALL_KEYS:
+        near = [float(distances[i]) for i in fan.cones[word] if classes[i] == HIT_WALL]
+        d = min(near) if near else None
+        wall_readings[word] = round(d, 2) if d is not None and d <= WALL_SENSING_RANGE else None
+
+    seen = []
+    for npc, hit in zip(npcs, hits[fan.n_rays:]):
+        exact = math.hypot(npc.x - x, npc.y - y)
+        rounded = round(exact, 2)
+        visible = hit.body_id == npc.body_id or exact < TOUCH_RANGE
+        direction = sector_of(math.atan2(npc.y - y, npc.x - x) - heading)
+        seen.append(_Seen(npc, rounded, exact, direction, visible, visible and rounded <= NPC_SENSING_RANGE))
+    seen.sort(key=lambda s: threat_key(s.npc, s.exact_distance))
+    nearby = [s for s in seen if s.nearby]
+    primary = nearby[0] if nearby else None
+
+    scene = {
+        "walls": wall_readings,
+        "ground": "flat",
+        "npc_nearby": primary is not None,
+        "npc_type": primary.npc.kind if primary else None,
+        "npc_behavior": primary.npc.behavior if primary else None,
+        "npc_distance": primary.distance if primary else None,
+        "npc_direction": primary.direction if primary else None,
+        "sound": _sound(seen),
+        "recent_decisions": recent_decisions,
+        "last_prediction": last_prediction,
+        "t": round(t, 3),
+        "npcs": [
+            {"type": s.npc.kind, "behavior": s.npc.behavior, "distance": s.distance, "direction": s.direction,
+             "speed": round(s.npc.current_speed, 2)}
+            for s in nearby
+        ],
+    }
+    return Perception(scene, _truth(wall_readings, seen, primary), distances, classes)
+
+
+def _sound(seen: list[_Seen]) -> str | None:
+    audible = [s for s in seen if s.npc.moving and s.exact_distance <= HEARING_RANGE]
+    if not audible:
+        return None
+
+    def loudness(s: _Seen) -> tuple:
+        npc = s.npc
+        rank = ({"charge": 0, "approach": 1}.get(npc.behavior, 2) if npc.is_beast else 3)
+        return (rank, s.exact_distance, npc.name)
+
+    loudest = min(audible, key=loudness)
+    npc = loudest.npc
+    if npc.is_beast:
+        noise = {"charge": "roar and pounding paws", "approach": "low growl"}.get(npc.behavior, "rustling footsteps")
+    else:
+        noise = "footsteps"
+    return f"{noise} from the {loudest.direction}"
+
+
+def _truth(wall_readings: dict[str, float | None], seen: list[_Seen], primary: _Seen | None) -> Truth:
+    directions = {}
+    for word in ("left", "right", "front", "back"):
+        grammar = SCENE_TO_GRAMMAR[word]
+        wall = wall_readings[word]
+        here = [s for s in seen if s.nearby and s.direction == word]
+        if any(s.npc.is_beast for s in here):
+            safe, reason = False, "beast"
+        elif wall is not None:
+            safe, reason = False, "wall"
+        elif any(not s.npc.is_beast and s.exact_distance <= HUMAN_DANGER_RANGE for s in here):
+            safe, reason = False, "human"
+        else:
+            safe, reason = True, "open"
+        directions[grammar] = DirectionTruth(grammar, safe, reason, wall)
+    facts = tuple(_fact(s) for s in seen)
+    level = THREAT_NONE
+    for s in seen:
+        if not s.nearby:
+            continue
+        if s.npc.is_beast:
+            level = max(level, {"charge": THREAT_BEAST_CHARGE, "approach": THREAT_BEAST_APPROACH}.get(
+                s.npc.behavior, THREAT_BEAST_IDLE))
+        elif s.exact_distance <= HUMAN_THREAT_RANGE:
+            level = max(level, THREAT_HUMAN)
+    return Truth(directions=directions, npcs=facts, primary=_fact(primary) if primary else None,
+                 threat_level=level)
+
+
+def _fact(s: _Seen) -> NpcFact:
+    return NpcFact(
+        name=s.npc.name, type=s.npc.kind, behavior=s.npc.behavior, distance=round(s.exact_distance, 3),
+        direction=SCENE_TO_GRAMMAR[s.direction], speed=round(s.npc.current_speed, 3), nearby=s.nearby,
+        visible=s.visible,
+    )

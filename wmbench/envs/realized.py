@@ -1,0 +1,94 @@
+"""Realized motion: what the body actually did during one decision, measured from its root.
+
+Card
+----
+- ``direction``: sector (grammar words fwd/left/right/back) of the net displacement relative to the heading at
+  the decision's start; None when the root moved less than :data:`MIN_DISPLACEMENT`.
+- ``distance``: net displacement (m); ``mean_speed``: path length / elapsed time (m/s).
+- ``speed_class``: the class whose speed is nearest, i.e. thresholds halfway between class speeds.
+- ``posture``: the posture seen in most frames (ties: the later one).
+- ``min_threat_distance``: smallest ground-plane distance to any present beast during the decision (None if no
+  beast was present).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from wmbench.body.base import BodyState
+from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
+from wmbench.brain.scene_schema import SCENE_TO_GRAMMAR
+from wmbench.envs.perception import sector_of
+
+MIN_DISPLACEMENT = 0.05
+
+
+def classify_speed(speed: float) -> str:
+    """Speed class name for a ground speed: nearest class speed (thresholds halfway between classes)."""
+    ordered = sorted(SPEED_CLASS_SPEEDS.items(), key=lambda kv: kv[1])
+    for (name, v), (_, v_next) in zip(ordered, ordered[1:]):
+        if speed < (v + v_next) / 2:
+            return name
+    return ordered[-1][0]
+
+
+def relative_sector(angle: float) -> str:
+    """Grammar sector word (fwd/left/right/back) of a relative angle (same sectors as the scene's)."""
+    return SCENE_TO_GRAMMAR[sector_of(angle)]
+
+
+@dataclass(frozen=True)
+class RealizedMotion:
+    direction: str | None
+    distance: float
+    mean_speed: float
+    speed_class: str
+    posture: str
+    min_threat_distance: float | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "direction": self.direction, "distance": round(self.distance, 4),
+            "mean_speed": round(self.mean_speed, 4), "speed_class": self.speed_class, "posture": self.posture,
+            "min_threat_distance": None if self.min_threat_distance is None else round(self.min_threat_distance, 4),
+        }
+
+
+class RealizedTracker:
+    """Accumulates one decision's frames; :meth:`result` gives the :class:`RealizedMotion`."""
+
+    def __init__(self, start: BodyState, threat_distance: float | None) -> None:
+        self.start_x, self.start_y = start.position[0], start.position[1]
+        self.start_heading = start.heading
+        self.x, self.y = self.start_x, self.start_y
+        self.path = 0.0
+        self.elapsed = 0.0
+        self.postures: dict[str, int] = {}
+        self.last_posture = start.posture
+        self.min_threat = threat_distance
+
+    def observe(self, x: float, y: float, posture: str, dt: float, threat_distance: float | None) -> None:
+        self.path += math.hypot(x - self.x, y - self.y)
+        self.x, self.y = x, y
+        self.elapsed += dt
+        self.postures[posture] = self.postures.get(posture, 0) + 1
+        self.last_posture = posture
+        if threat_distance is not None and (self.min_threat is None or threat_distance < self.min_threat):
+            self.min_threat = threat_distance
+
+    def result(self) -> RealizedMotion:
+        dx, dy = self.x - self.start_x, self.y - self.start_y
+        distance = math.hypot(dx, dy)
+        direction = (relative_sector(math.atan2(dy, dx) - self.start_heading)
+                     if distance >= MIN_DISPLACEMENT else None)
+        mean_speed = self.path / self.elapsed if self.elapsed > 0 else 0.0
+        if self.postures:
+            top = max(self.postures.values())
+            posture = self.last_posture if self.postures[self.last_posture] == top else max(
+                self.postures, key=self.postures.__getitem__)
+        else:
+            posture = self.last_posture
+        return RealizedMotion(direction, distance, mean_speed, classify_speed(mean_speed), posture,
+                              self.min_threat)

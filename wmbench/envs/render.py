@@ -1,0 +1,44 @@
+"""Camera for ``render_mode="rgb_array"``: a TinyRenderer view from above and behind the protagonist.
+
+The camera sits :data:`CAMERA_BACK` m behind and :data:`CAMERA_UP` m above the root, looking at a point
+:data:`LOOK_AHEAD` m ahead, so the walls and NPCs around the protagonist are in frame. Works headless
+(``DIRECT``), no OpenGL needed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pybullet as p
+
+from wmbench.body.base import BodyState
+
+CAMERA_BACK = 5.0
+CAMERA_UP = 6.0
+LOOK_AHEAD = 2.5
+FOV_DEG = 70.0
+
+
+@dataclass(frozen=True)
+class CameraSpec:
+    width: int = 320
+    height: int = 240
+    fov_deg: float = FOV_DEG
+
+
+def capture(client: int, body: BodyState, camera: CameraSpec | None = None) -> np.ndarray:
+    """An (H, W, 3) uint8 frame of the world around ``body``."""
+    cam = camera or CameraSpec()
+    x, y, h = body.position[0], body.position[1], body.heading
+    c, s = math.cos(h), math.sin(h)
+    eye = (x - CAMERA_BACK * c, y - CAMERA_BACK * s, CAMERA_UP)
+    target = (x + LOOK_AHEAD * c, y + LOOK_AHEAD * s, 0.5)
+    view = p.computeViewMatrix(eye, target, (0, 0, 1), physicsClientId=client)
+    proj = p.computeProjectionMatrixFOV(cam.fov_deg, cam.width / cam.height, 0.1, 60.0, physicsClientId=client)
+    _, _, rgba, _, _ = p.getCameraImage(
+        cam.width, cam.height, view, proj, renderer=p.ER_TINY_RENDERER, physicsClientId=client
+    )
+    frame = np.asarray(rgba, dtype=np.uint8).reshape(cam.height, cam.width, 4)
+    return np.ascontiguousarray(frame[:, :, :3])

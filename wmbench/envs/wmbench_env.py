@@ -1,0 +1,357 @@
+"""WMBenchEnv: one WM Bench scenario as a Gymnasium environment (one ``step`` = one decision).
+
+Card
+----
+- **Observation** ``Dict(scene, rays, ray_hits)``: ``scene`` is ``json.dumps(scene_context)`` (ASCII, official
+  keys first, see :mod:`wmbench.brain.scene_schema`); ``rays`` the fan's distances (m, capped at 10);
+  ``ray_hits`` each ray's class (0 none, 1 wall, 2 beast, 3 human).
+- **Action**: the brain's reply text (``PREDICT: ...`` / ``MOTION: ...``). Any object is accepted: bytes are
+  decoded as UTF-8 (invalid bytes replaced), text is clipped to ``max_reply_chars`` before parsing, and anything
+  unreadable is recorded as a parse error. The MOTION (or the MOTION salvaged from a broken reply) becomes a
+  :class:`~wmbench.body.intent_types.MotionIntent`; no MOTION means standing still.
+- **Step**: ``decision_dt`` of motion frames; per frame the timeline and NPCs move, the body moves (physics
+  sub-steps only when ``body.needs_physics``), walls stop it (``collision:wall``, once per decision) and a beast
+  within 0.8 m ends the episode (``caught``). Each step appends a :class:`~wmbench.envs.trace.DecisionRecord`
+  to :attr:`trace`.
+- **Episode**: the scenario's phases in order (world rebuilt, body back at the phase's start pose, memory kept
+  or cleared). ``terminated`` after the last phase or when caught; never ``truncated``.
+- **Reward** is always 0.0: scoring is a separate, pure function of the trace (``wmbench.harness``).
+- **Render**: ``rgb_array`` returns a 320x240 TinyRenderer frame from above/behind; ``human`` opens the PyBullet
+  GUI and plays frames in real time.
+"""
+
+from __future__ import annotations
+
+import math
+import string
+import time
+from dataclasses import replace
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from wmbench.body.base import Body
+from wmbench.body.intent_types import MotionIntent
+from wmbench.body.motion_intent import parse_motion
+from wmbench.body.registry import get_body
+from wmbench.brain.grammar import ParseResult, parse_reply
+from wmbench.envs import render as camera
+from wmbench.envs.memory import DecisionMemory, decision_outcome, scene_direction
+from wmbench.envs.npc import NpcCrowd
+from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
+from wmbench.envs.realized import RealizedTracker
+from wmbench.envs.trace import DecisionRecord, Event, Trace
+from wmbench.envs.world import World
+from wmbench.scenarios.records import Phase, Scenario
+from wmbench.scenarios.registry import get_scenario
+
+SCENE_MAX_CHARS = 16384
+#: Printable ASCII (space to tilde) plus newline: every character ``json.dumps(..., ensure_ascii=True)`` emits.
+SCENE_CHARSET = "".join(chr(c) for c in range(32, 127)) + "\n"
+REPLY_CHARSET = string.printable
+_TOL = 1e-9
+
+
+def _whole(value: float, what: str) -> int:
+    n = round(value)
+    if n < 1 or abs(value - n) > 1e-6:
+        raise ValueError(f"{what} must be a positive whole number, got {value:g}")
+    return int(n)
+
+
+class WMBenchEnv(gym.Env):
+    """A WM Bench scenario in PyBullet (see the module card)."""
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+
+    def __init__(
+        self,
+        scenario: str | Scenario,
+        body: str | Body = "smpl",
+        render_mode: str | None = None,
+        decision_dt: float = 0.5,
+        frame_rate: int = 30,
+        physics_hz: int = 240,
+        n_rays: int = 72,
+        max_reply_chars: int = 20000,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
+                             f"got {render_mode!r}")
+        if decision_dt <= 0 or frame_rate <= 0 or physics_hz <= 0:
+            raise ValueError(f"decision_dt, frame_rate and physics_hz must be > 0, got "
+                             f"{decision_dt}, {frame_rate}, {physics_hz}")
+        self.substeps = _whole(physics_hz / frame_rate,
+                               f"physics_hz / frame_rate ({physics_hz} / {frame_rate})")
+        self.frames_per_decision = _whole(decision_dt * frame_rate,
+                                          f"decision_dt * frame_rate ({decision_dt} * {frame_rate})")
+        if max_reply_chars < 1:
+            raise ValueError(f"max_reply_chars must be >= 1, got {max_reply_chars}")
+        self.scenario: Scenario = get_scenario(scenario) if isinstance(scenario, str) else scenario
+        self.body: Body = get_body(body) if isinstance(body, str) else body
+        self.render_mode = render_mode
+        self.decision_dt = float(decision_dt)
+        self.frame_rate = int(frame_rate)
+        self.physics_hz = int(physics_hz)
+        self.frame_dt = 1.0 / self.frame_rate
+        self.max_reply_chars = int(max_reply_chars)
+        self.fan = RayFan.make(n_rays)
+        self.metadata = {**self.metadata, "render_fps": self.frame_rate}
+        self.observation_space = spaces.Dict({
+            "scene": spaces.Text(max_length=SCENE_MAX_CHARS, charset=SCENE_CHARSET),
+            "rays": spaces.Box(0.0, RAY_RANGE, (n_rays,), dtype=np.float32),
+            "ray_hits": spaces.MultiDiscrete([4] * n_rays),
+        })
+        self.action_space = spaces.Text(max_length=self.max_reply_chars, charset=REPLY_CHARSET)
+        self.trace = Trace(scenario_id=self.scenario.id, seed=None, body=self.body.name)
+        self._world: World | None = None
+        self._crowd: NpcCrowd | None = None
+        self._memory: DecisionMemory | None = None
+        self._perception: Perception | None = None
+        self._phase_index = 0
+        self._phase_frame = 0
+        self._frames = 0
+        self._terminated = False
+
+    # ------------------------------------------------------------------ Gymnasium API
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        if self._world is None:
+            self._world = World(self.frame_dt, 1.0 / self.physics_hz, gui=self.render_mode == "human")
+        else:
+            self.body.remove()
+            self._world.reset()
+        self._crowd = None
+        self._memory = DecisionMemory()
+        self._frames = 0
+        self._terminated = False
+        self.trace = Trace(scenario_id=self.scenario.id, seed=seed, body=self.body.name,
+                           meta={"decision_dt": self.decision_dt, "frame_rate": self.frame_rate,
+                                 "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays})
+        first = self.scenario.phases[0]
+        self.body.spawn(self._world, (*first.start_position, 0.0), first.start_heading)
+        self._world.exclude_from_rays(self.body.body_ids())
+        events = self._enter_phase(0)
+        self._perception = self._perceive()
+        return self._observation(), self._info(events)
+
+    def step(self, action: Any):
+        if self._world is None or self._memory is None:
+            raise RuntimeError("WMBenchEnv.step called before reset()")
+        if self._terminated:
+            return self._observation(), 0.0, True, False, {**self._info([]), "after_end": True}
+        reply, reply_chars = self._reply_text(action)
+        parsed = parse_reply(reply if isinstance(action, (str, bytes, bytearray)) else action)
+        motion = parsed.motion if isinstance(getattr(parsed, "motion", None), str) else None
+        intent = parse_motion(motion) if motion else MotionIntent.still()
+
+        before = self._perception
+        assert before is not None
+        t_start = self._frames * self.frame_dt
+        body_before = self.body.state()
+        self.body.apply_intent(intent)
+        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]))
+        events, collided, caught = self._run_frames(tracker)
+        realized = tracker.result()
+        body_after = self.body.state()
+        t_end = self._frames * self.frame_dt
+
+        phase_over = self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
+        after = self._perceive()
+        had_beast = any(f.nearby and f.type == "beast" for f in before.truth.npcs)
+        escaped = had_beast and not caught and not any(f.nearby and f.type == "beast" for f in after.truth.npcs)
+        if escaped:
+            events.append(Event(round(t_end, 6), "escaped"))
+        outcome = decision_outcome(caught=caught, blocked=collided, escaped=escaped,
+                                   asked=scene_direction(intent.direction) if intent.moving else None,
+                                   moved=scene_direction(realized.direction))
+        self._memory.add(t_start, motion or "", intent.direction if intent.moving else None, outcome)
+        prediction = getattr(parsed, "prediction", None)
+        self._memory.remember_prediction(getattr(prediction, "raw", None) or None)
+
+        index = len(self.trace.decisions)
+        self.trace.decisions.append(DecisionRecord(
+            index=index, phase=self._phase_index, t=round(t_start, 6), scene=before.scene, truth=before.truth,
+            reply=reply, parse=_parse_dict(parsed, reply_chars), intent=intent.to_dict(),
+            body_before=body_before.to_dict(), body_after=body_after.to_dict(), events=tuple(events),
+            realized=realized.to_dict(),
+        ))
+        self.trace.events.extend(events)
+        step_events = list(events)
+
+        if caught:
+            self._terminated = True
+        elif phase_over:
+            if self._phase_index + 1 >= len(self.scenario.phases):
+                self._terminated = True
+            else:
+                step_events += self._enter_phase(self._phase_index + 1)
+                after = self._perceive()
+        self._perception = self._refresh_memory(after)
+        info = self._info(step_events)
+        info["decision"] = index
+        return self._observation(), 0.0, self._terminated, False, info
+
+    def render(self):
+        if self._world is None or self.render_mode is None:
+            return None
+        sync = getattr(self.body, "sync_visuals", None)
+        if sync is not None:
+            sync()
+        if self.render_mode == "rgb_array":
+            return camera.capture(self._world.client, self.body.state())
+        return None
+
+    def close(self) -> None:
+        if self._world is not None:
+            try:
+                self.body.remove()
+            finally:
+                self._world.close()
+                self._world = None
+                self._crowd = None
+
+    # ------------------------------------------------------------------ harness hooks
+    def record_brain_meta(self, meta: dict[str, Any]) -> None:
+        """Attach the brain's metadata (latency, tokens, retries, provider, error) to the last decision."""
+        if not self.trace.decisions:
+            raise RuntimeError("record_brain_meta: no decision recorded yet (call step first)")
+        last = self.trace.decisions[-1]
+        self.trace.decisions[-1] = replace(last, brain={**last.brain, **dict(meta)})
+
+    @property
+    def phase_index(self) -> int:
+        return self._phase_index
+
+    @property
+    def sim_time(self) -> float:
+        return self._frames * self.frame_dt
+
+    @property
+    def world(self) -> World | None:
+        return self._world
+
+    @property
+    def crowd(self) -> NpcCrowd | None:
+        return self._crowd
+
+    # ------------------------------------------------------------------ internals
+    def _phase_frames(self, phase: Phase) -> int:
+        decisions = max(1, math.ceil(phase.duration / self.decision_dt - _TOL))
+        return decisions * self.frames_per_decision
+
+    def _enter_phase(self, index: int) -> list[Event]:
+        assert self._world is not None and self._memory is not None
+        phase = self.scenario.phases[index]
+        if self._crowd is not None:
+            self._crowd.remove_all()
+        self._world.set_walls(phase.walls)
+        if index > 0:
+            self.body.reset_pose((*phase.start_position, 0.0), phase.start_heading)
+        if not phase.carry_memory:
+            self._memory.clear()
+        self._memory.seed(phase.prior_decisions)
+        self._phase_index = index
+        self._phase_frame = 0
+        self.trace.phase_starts.append(len(self.trace.decisions))
+        t = round(self._frames * self.frame_dt, 6)
+        self._crowd = NpcCrowd(self._world, phase, self.np_random, tuple(phase.start_position))
+        events = [Event(t, f"phase:{phase.name}")]
+        events += [Event(t, kind) for kind in self._crowd.fire_events(0.0, tuple(phase.start_position))]
+        self.trace.events.extend(events)
+        return events
+
+    def _run_frames(self, tracker: RealizedTracker) -> tuple[list[Event], bool, bool]:
+        assert self._world is not None and self._crowd is not None
+        world, crowd, body = self._world, self._crowd, self.body
+        dt = self.frame_dt
+        human = self.render_mode == "human"
+        sync = getattr(body, "sync_visuals", None) if human else None
+        events: list[Event] = []
+        collided = caught = False
+        state = body.state()
+        xy = (state.position[0], state.position[1])
+        for _ in range(self.frames_per_decision):
+            tick = time.perf_counter()
+            crowd.step(dt, self._phase_frame * dt, xy)
+            report = body.on_frame()
+            if body.needs_physics:
+                for _ in range(self.substeps):
+                    body.on_physics_step()
+                    world.step_physics()
+            self._phase_frame += 1
+            self._frames += 1
+            t = round(self._frames * dt, 6)
+            state = body.state()
+            xy = (state.position[0], state.position[1])
+            events += [Event(t, kind) for kind in crowd.fire_events(self._phase_frame * dt, xy)]
+            if report.collided and not collided:
+                collided = True
+                events.append(Event(t, "collision:wall", report.wall_name or ""))
+            tracker.observe(xy[0], xy[1], state.posture, dt, crowd.nearest_beast_distance(*xy))
+            catcher = crowd.catcher(*xy)
+            if sync is not None:
+                sync()
+                time.sleep(max(0.0, dt - (time.perf_counter() - tick)))
+            if catcher is not None:
+                caught = True
+                events.append(Event(t, "caught", catcher.name))
+                break
+        return events, collided, caught
+
+    def _perceive(self) -> Perception:
+        assert self._world is not None and self._memory is not None
+        return perceive(
+            self._world, self._crowd, self.body.state(), float(self.body.sensor_height), self.fan,
+            recent_decisions=self._memory.recent(), last_prediction=self._memory.last_prediction,
+            t=self._frames * self.frame_dt,
+        )
+
+    def _refresh_memory(self, perception: Perception) -> Perception:
+        """The perception with the memory as it stands now (the outcome of the step just taken)."""
+        assert self._memory is not None
+        perception.scene["recent_decisions"] = self._memory.recent()
+        perception.scene["last_prediction"] = self._memory.last_prediction
+        return perception
+
+    def _observation(self) -> dict[str, Any]:
+        assert self._perception is not None
+        scene = self._perception.scene_json()
+        if len(scene) > SCENE_MAX_CHARS:  # cannot happen with clipped memory; kept as a hard guarantee
+            scene = scene[:SCENE_MAX_CHARS]
+        return {"scene": scene, "rays": self._perception.rays.copy(), "ray_hits": self._perception.ray_hits.copy()}
+
+    def _info(self, events: list[Event]) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario.id, "phase": self._phase_index, "t": round(self.sim_time, 6),
+            "events": [e.kind for e in events], "decision": len(self.trace.decisions),
+        }
+
+    def _reply_text(self, action: Any) -> tuple[str, int]:
+        if action is None:
+            text = ""
+        elif isinstance(action, (bytes, bytearray)):
+            text = bytes(action).decode("utf-8", errors="replace")
+        elif isinstance(action, str):
+            text = action
+        else:
+            text = repr(action)
+        return text[: self.max_reply_chars], len(text)
+
+
+
+def _parse_dict(parsed: ParseResult, reply_chars: int) -> dict[str, Any]:
+    """The parse result as plain JSON (``reply_chars`` = length of the reply before clipping)."""
+    prediction = getattr(parsed, "prediction", None)
+    items = getattr(prediction, "items", ()) or ()
+    code = getattr(parsed, "code", None)
+    return {
+        "ok": bool(getattr(parsed, "ok", False)),
+        "code": None if code is None else getattr(code, "value", str(code)),
+        "message": getattr(parsed, "message", ""),
+        "prediction": {i.direction: [i.verdict, i.reason] for i in items},
+        "motion": getattr(parsed, "motion", None),
+        "reply_chars": reply_chars,
+    }

@@ -1,0 +1,274 @@
+"""The ``wmbench`` command line.
+
+::
+
+    wmbench run --brain reference --body smpl --scenarios all --seeds 1     # the benchmark -> runs/.../scores.json
+    wmbench list [--category C03]                                         # the scenarios
+    wmbench show S12                                                      # one scenario's card
+    wmbench serve --brain hf/./my-model --port 8000                       # a brain behind an HTTP endpoint
+    wmbench export-onnx ./my-model ./my-model-onnx                        # a transformers model -> ONNX
+
+Each subcommand is a :class:`Command` in :data:`COMMANDS` (``configure`` adds its arguments, ``run`` does the
+work and returns the exit code); later subcommands (``live``, ``report``, ``bench``) register the same way with
+:func:`register_command`. Mistakes a user can make (unknown scenario, brain or body, a bad option) print one
+line and exit with code 2 — no traceback. Ctrl-C during ``run`` keeps what finished and exits with 130.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
+
+
+class UsageError(Exception):
+    """A user mistake: printed as one line, exit code 2."""
+
+
+@dataclass(frozen=True)
+class Command:
+    """One subcommand: its name, one-line help, how to add its arguments, and what it does."""
+
+    name: str
+    help: str
+    configure: Callable[[argparse.ArgumentParser], None]
+    run: Callable[[argparse.Namespace], int]
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def register_command(command: Command, *, overwrite: bool = False) -> Command:
+    if command.name in COMMANDS and not overwrite:
+        raise ValueError(f"wmbench subcommand {command.name!r} is already registered")
+    COMMANDS[command.name] = command
+    return command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="wmbench", description="World Model Bench v1.0 as a closed-loop PyBullet testbed.")
+    parser.add_argument("--version", action="version", version=f"wmbench {_version()}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for command in COMMANDS.values():
+        command.configure(sub.add_parser(command.name, help=command.help, description=command.help))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``wmbench`` script. Returns the exit code."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # argparse: --help (0) or a bad argument (2, message already printed)
+        return int(exit_.code or 0)
+    try:
+        return COMMANDS[args.command].run(args)
+    except UsageError as err:
+        print(f"wmbench {args.command}: error: {err}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+# ---------------------------------------------------------------------------------------------------- run
+
+
+def _configure_run(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--brain", default="reference",
+                   help="brain spec: reference, null, random, replay:FILE, openai/MODEL, hf/PATH, onnx/PATH "
+                        "(default: reference)")
+    p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
+    p.add_argument("--scenarios", default="all",
+                   help="'all' or a comma-separated mix of ids, categories and pillars, e.g. S12,C03,P1")
+    p.add_argument("--seeds", type=int, default=1, help="number of seeds 0..N-1 per scenario (default: 1)")
+    p.add_argument("--seed-list", default=None, help="explicit seeds, e.g. 0,1,2 or 0-4 (overrides --seeds)")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                   help="episodes run in parallel (default: min(2, CPUs))")
+    p.add_argument("--out", type=Path, default=None,
+                   help="run directory (default: runs/<brain>-<body>-<timestamp>); an existing one is resumed")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                   help="brain option, repeatable (e.g. temperature=0 api_key=...); values are read as JSON "
+                        "when they parse, else as text")
+
+
+def _run(args: argparse.Namespace) -> int:
+    from wmbench.harness.runner import RunConfigError, RunInterrupted, run_suite
+    from wmbench.harness.selection import parse_seed_list
+
+    try:
+        seeds = parse_seed_list(args.seed_list) if args.seed_list else args.seeds
+        options = parse_options(args.option)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    out = args.out or default_out_dir(args.brain, args.body)
+    try:
+        scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
+                           brain_options=options, progress=not args.no_progress)
+    except RunConfigError as err:
+        raise UsageError(str(err)) from None
+    except RunInterrupted as stop:
+        print(f"\nwmbench run: {stop}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print(format_summary(scores))
+    print(f"\nscores: {out / 'scores.json'}")
+    return EXIT_OK
+
+
+def parse_options(items: Sequence[str]) -> dict[str, Any]:
+    """``["temperature=0", "model=x"]`` -> ``{"temperature": 0, "model": "x"}`` (JSON values, else text)."""
+    options: dict[str, Any] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bad --option {item!r}; expected KEY=VALUE such as temperature=0")
+        try:
+            value: Any = json.loads(raw)
+        except ValueError:
+            value = raw
+        options[key.strip()] = value
+    return options
+
+
+def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
+    """``runs/<brain>-<body>-<YYYYmmdd-HHMMSS>`` with the brain spec made safe for a file name."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    safe_brain = re.sub(r"[^A-Za-z0-9._-]+", "_", brain).strip("_.") or "brain"
+    return Path("runs") / f"{safe_brain}-{body}-{stamp}"
+
+
+def format_summary(scores: Mapping[str, Any]) -> str:
+    """The table printed after a run: each category's points, then the WM Score and grade."""
+    from wmbench.harness.scoring_view import summary_rows
+
+    rows, total = summary_rows(scores)
+    width = max([len(label) for label, _ in rows] + [10])
+    lines = [f"{'category'.ljust(width)}  points"]
+    lines += [f"{label.ljust(width)}  {value}" for label, value in rows]
+    lines.append("-" * (width + 10))
+    lines.append(f"{'WM Score'.ljust(width)}  {total}")
+    return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------- list/show
+
+
+def _configure_list(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--category", default="all",
+                   help="a category (C03), pillar (P2), ids or 'all' (default: all)")
+
+
+def _list(args: argparse.Namespace) -> int:
+    for record in _select(args.category):
+        print(f"{record.id}  {record.category}  {record.mode:<8}  {record.difficulty:<6}  {record.name}")
+    return EXIT_OK
+
+
+def _configure_show(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", help="scenario id, e.g. S12")
+
+
+def _show(args: argparse.Namespace) -> int:
+    from wmbench.scenarios import get_scenario
+
+    try:
+        record = get_scenario(args.scenario)
+    except KeyError as err:
+        raise UsageError(err.args[0]) from None
+    print(f"{record.id} · {record.category} ({record.pillar}) · {record.name}")
+    print(f"mode: {record.mode} · difficulty: {record.difficulty} · {len(record.phases)} phase(s), "
+          f"{record.duration:g} s" + (f" · mirror of {record.mirror_of}" if record.mirror_of else ""))
+    if record.setup:
+        print(f"\n{record.setup}")
+    if record.card:
+        print(f"\n{record.card}")
+    return EXIT_OK
+
+
+def _select(selection: str) -> tuple[Any, ...]:
+    from wmbench.scenarios import select
+
+    try:
+        return select(selection)
+    except (KeyError, ValueError) as err:
+        raise UsageError(err.args[0] if err.args else str(err)) from None
+
+
+# -------------------------------------------------------------------------------------------- serve/export
+
+
+def _configure_serve(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--brain", default="reference", help="brain spec to serve (default: reference)")
+    p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
+    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+
+
+def _serve(args: argparse.Namespace) -> int:
+    serve_main = _optional("wmbench.brain.server", "serve_main")
+    try:
+        serve_main(args.brain, args.host, args.port)
+    except KeyboardInterrupt:
+        return EXIT_OK
+    except (ValueError, ImportError) as err:  # unknown brain spec, missing extra
+        raise UsageError(str(err)) from None
+    return EXIT_OK
+
+
+def _configure_export(p: argparse.ArgumentParser) -> None:
+    p.add_argument("hf_dir", type=Path, help="a local transformers model directory")
+    p.add_argument("out_dir", type=Path, help="where to write the ONNX model")
+
+
+def _export(args: argparse.Namespace) -> int:
+    export_onnx = _optional("wmbench.brain.onnx_export", "export_onnx")
+    if not args.hf_dir.is_dir():
+        raise UsageError(f"{args.hf_dir} is not a directory; expected a local transformers model directory")
+    try:
+        written = export_onnx(args.hf_dir, args.out_dir)
+    except (ValueError, ImportError, FileNotFoundError) as err:
+        raise UsageError(str(err)) from None
+    print(f"exported: {written or args.out_dir}")
+    return EXIT_OK
+
+
+def _optional(module: str, attr: str) -> Any:
+    """An attribute of a module that needs optional extras; a missing extra is a usage error, not a crash."""
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except ImportError as err:
+        raise UsageError(str(err)) from None
+
+
+def _version() -> str:
+    try:
+        import wmbench
+
+        return wmbench.__version__
+    except Exception:  # the version flag must work even if the package is half broken
+        return "unknown"
+
+
+for _command in (
+    Command("run", "run the benchmark (bench mode) and write scores.json", _configure_run, _run),
+    Command("list", "list the scenarios", _configure_list, _list),
+    Command("show", "print a scenario's card", _configure_show, _show),
+    Command("serve", "serve a brain over HTTP (OpenAI-compatible)", _configure_serve, _serve),
+    Command("export-onnx", "export a transformers model directory to ONNX", _configure_export, _export),
+):
+    register_command(_command)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+"""A run directory's files: ``episodes.jsonl`` (append-only, resumable), ``run.json`` and ``scores.json``.
+
+``episodes.jsonl`` holds one JSON line per *finished* episode::
+
+    {"scenario": "S12", "seed": 0, "body": "smpl", "brain": "reference", "trace": {...},
+     "summary": {"decisions": 20, "events": {...}, "parse_errors": 0, "failed_decisions": 0, "wall_s": 1.2},
+     "error": null}
+
+Each line is written in one piece, flushed and ``fsync``-ed, so a killed run loses at most the line being
+written. The reader ignores a truncated last line (that episode simply runs again; any other unreadable line is
+skipped with a warning), and the writer cuts such a tail off before appending. :meth:`EpisodeLog.done_keys` says which (scenario, seed, body, brain) are finished, so
+a rerun resumes and never duplicates.
+
+Nothing secret is written: :class:`Redactor` replaces API keys (values of ``*KEY*``/``*TOKEN*``/``*SECRET*``
+environment variables and options, and anything shaped like ``sk-...``, ``hf_...`` or a bearer token) with
+``<redacted>`` in ``run.json`` and in every episode line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wmbench.harness.episode import EpisodeResult
+
+EPISODES_FILE = "episodes.jsonl"
+RUN_FILE = "run.json"
+SCORES_FILE = "scores.json"
+REDACTED = "<redacted>"
+
+#: Option / setting names whose values are secrets whatever they look like.
+_SECRET_NAME = re.compile(r"(api[_-]?key|key$|token|secret|password|passwd|auth|credential)", re.IGNORECASE)
+#: Values that look like credentials wherever they appear (all characters JSON-safe, so lines stay valid).
+_SECRET_VALUE = re.compile(
+    r"(sk-[A-Za-z0-9_\-]{8,}"          # OpenAI-style keys (sk-..., sk-proj-...)
+    r"|hf_[A-Za-z0-9]{10,}"            # Hugging Face tokens
+    r"|gh[pousr]_[A-Za-z0-9]{16,}"     # GitHub tokens
+    r"|AKIA[0-9A-Z]{16}"               # AWS access key ids
+    r"|(?<=Bearer )[A-Za-z0-9._\-]{8,})"
+)
+_MIN_SECRET_LEN = 6
+
+
+@dataclass(frozen=True, order=True)
+class EpisodeKey:
+    """What identifies an episode in a run directory."""
+
+    scenario: str
+    seed: int
+    body: str
+    brain: str
+
+
+class Redactor:
+    """Replaces known secret values and anything shaped like a credential with ``<redacted>``.
+
+    Known secrets are the given ``secrets`` plus the values of environment variables whose names look secret
+    (``OPENAI_API_KEY``, ``HF_TOKEN``, ...).
+    """
+
+    def __init__(self, secrets: Iterable[str] = (), environ: Mapping[str, str] | None = None) -> None:
+        env = os.environ if environ is None else environ
+        found = {s for s in secrets if isinstance(s, str) and len(s) >= _MIN_SECRET_LEN}
+        found |= {v for k, v in env.items() if _SECRET_NAME.search(k) and len(v) >= _MIN_SECRET_LEN}
+        self._secrets = sorted(found, key=len, reverse=True)  # longest first: no half-replaced secrets
+
+    @classmethod
+    def for_options(cls, options: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Redactor:
+        """A redactor that also knows the values of secret-named options (``api_key=...``)."""
+        return cls((str(v) for k, v in options.items() if _SECRET_NAME.search(k)), environ)
+
+    def text(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return _SECRET_VALUE.sub(REDACTED, text)
+
+    def data(self, value: Any, name: str = "") -> Any:
+        """A copy of a JSON-able value with secrets redacted (values under secret-looking names always)."""
+        if isinstance(value, Mapping):
+            return {k: self.data(v, str(k)) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.data(v, name) for v in value]
+        if name and _SECRET_NAME.search(name) and value not in (None, "", False):
+            return REDACTED
+        if isinstance(value, str):
+            return self.text(value)
+        return value
+
+
+def episode_line(result: EpisodeResult) -> dict[str, Any]:
+    """The JSON object written for one finished episode."""
+    return {
+        "scenario": result.scenario,
+        "seed": result.seed,
+        "body": result.body,
+        "brain": result.brain,
+        "trace": result.trace,
+        "summary": result.summary(),
+        "error": result.error,
+    }
+
+
+def line_key(line: Mapping[str, Any]) -> EpisodeKey:
+    return EpisodeKey(str(line["scenario"]), int(line["seed"]), str(line["body"]), str(line["brain"]))
+
+
+class EpisodeLog:
+    """The append-only ``episodes.jsonl`` of one run directory."""
+
+    def __init__(self, path: Path | str, redactor: Redactor | None = None) -> None:
+        self.path = Path(path)
+        self.redactor = redactor or Redactor()
+
+    def append(self, result: EpisodeResult) -> None:
+        """Write one line for ``result`` (flushed and fsync-ed before returning)."""
+        line = self.redactor.text(json.dumps(episode_line(result), separators=(",", ":"), allow_nan=False))
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._cut_partial_tail()
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def read(self) -> list[dict[str, Any]]:
+        """Every complete line, first occurrence of each key only, in file order."""
+        seen: set[EpisodeKey] = set()
+        lines = []
+        for line in self._complete_lines():
+            key = line_key(line)
+            if key not in seen:
+                seen.add(key)
+                lines.append(line)
+        return lines
+
+    def done_keys(self) -> set[EpisodeKey]:
+        """The episodes already finished (error episodes included: they are results too)."""
+        return {line_key(line) for line in self._complete_lines()}
+
+    def _complete_lines(self) -> Iterator[dict[str, Any]]:
+        if not self.path.exists():
+            return
+        with open(self.path, encoding="utf-8") as f:
+            for number, raw in enumerate(f, start=1):
+                if not raw.endswith("\n"):
+                    return  # a truncated last line: that episode did not finish
+                if not raw.strip():
+                    continue
+                try:
+                    line = json.loads(raw)
+                    line_key(line)
+                except (ValueError, KeyError, TypeError) as err:
+                    # a damaged line is skipped, not fatal: its episode just runs again
+                    warnings.warn(f"{self.path}:{number}: skipping unreadable episode line ({err}); expected "
+                                  f"one JSON object with scenario/seed/body/brain", stacklevel=2)
+                    continue
+                yield line
+
+    def _cut_partial_tail(self) -> None:
+        """Drop an unterminated last line left by a killed run, so the next line starts clean."""
+        if not self.path.exists():
+            return
+        with open(self.path, "rb+") as f:
+            size = f.seek(0, os.SEEK_END)
+            if size == 0:
+                return
+            f.seek(size - 1)
+            if f.read(1) == b"\n":
+                return
+            keep = _end_of_last_complete_line(f, size)
+            f.truncate(keep)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _end_of_last_complete_line(f: Any, size: int, block: int = 1 << 16) -> int:
+    """Offset just past the last ``\\n`` of a binary file (0 if there is none)."""
+    pos = size
+    while pos > 0:
+        start = max(0, pos - block)
+        f.seek(start)
+        chunk = f.read(pos - start)
+        idx = chunk.rfind(b"\n")
+        if idx >= 0:
+            return start + idx + 1
+        pos = start
+    return 0
+
+
+def write_json(path: Path | str, data: Any) -> Path:
+    """Write ``data`` as indented JSON atomically (temp file + rename), so readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        json.dump(data, f, indent=2, sort_keys=False)
+        f.write("\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return path
+
+
+def read_json(path: Path | str) -> Any:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def write_run_config(out: Path | str, config: Mapping[str, Any], redactor: Redactor) -> dict[str, Any]:
+    """Write ``out/run.json`` (redacted). A resumed run keeps the first ``started`` and lists each resume.
+
+    Raises ``ValueError`` when ``out`` already holds a run with a different brain, body or brain options —
+    mixing them would make the scores meaningless.
+    """
+    path = Path(out) / RUN_FILE
+    new = redactor.data(dict(config))
+    if path.exists():
+        old = read_json(path)
+        for field in ("brain", "body", "brain_options"):
+            if old.get(field) != new.get(field):
+                raise ValueError(
+                    f"{Path(out)} already holds a run with {field}={old.get(field)!r}, this one has "
+                    f"{field}={new.get(field)!r}; use another --out directory"
+                )
+        new["started"] = old.get("started", new.get("started"))
+        new["resumed"] = [*old.get("resumed", []), config.get("started")]
+    write_json(path, new)
+    return new

@@ -1,0 +1,358 @@
+"""The suite runner behind ``wmbench run``: every selected bench scenario × seed, then ``scores.json``.
+
+::
+
+    scores = run_suite("reference", body="smpl", scenarios="C01,C03", seeds=2, workers=2, out=Path("runs/x"))
+
+1. Resolve the selection; build the brain once in the parent (an unknown brain, body or scenario fails here
+   with :class:`RunConfigError`, before anything runs).
+2. Skip episodes already in ``out/episodes.jsonl`` (resume), run the rest — in this process (``workers=1``),
+   in worker processes that each build the brain once (``workers>1``), or in threads for remote brains
+   (``openai/...``), one brain instance per concurrent episode — and append each line as it finishes.
+3. Score *every* line of the run from ``episodes.jsonl``, sorted by (scenario, seed), so a resumed run scores
+   exactly like an uninterrupted one; hand non-bench scenarios (C09 live, C10 transfer) to the measurer
+   registered for their mode, or report them as not measured; write ``scores.json``.
+
+Ctrl-C stops cleanly: nothing new starts, episodes already running finish and are kept (a second Ctrl-C
+abandons them), and :class:`RunInterrupted` says how many are done. Rerun the same command to resume.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import queue
+import signal
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from wmbench.brain.base import Brain
+from wmbench.harness.episode import EpisodeResult, run_episode
+from wmbench.harness.results import (
+    EPISODES_FILE,
+    SCORES_FILE,
+    EpisodeKey,
+    EpisodeLog,
+    Redactor,
+    line_key,
+    write_json,
+    write_run_config,
+)
+from wmbench.harness.selection import EpisodeSpec, SuitePlan, plan_suite
+from wmbench.harness.suite_scoring import score_lines
+from wmbench.scenarios import Scenario
+
+#: Brain spec prefixes served over the network: threads are enough (the work is waiting), processes are not needed.
+REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
+
+
+class RunConfigError(ValueError):
+    """The run cannot start: unknown scenario, brain or body, or an out directory holding another run."""
+
+
+class RunInterrupted(Exception):  # noqa: N818  (it is an outcome, not a bug)
+    """Ctrl-C: the run stopped; ``done`` of ``total`` episodes are in ``out`` and a rerun resumes."""
+
+    def __init__(self, done: int, total: int, out: Path) -> None:
+        super().__init__(f"interrupted: {done} of {total} episodes finished and kept in {out}; "
+                         f"rerun the same command to resume")
+        self.done, self.total, self.out = done, total, out
+
+
+@dataclass(frozen=True)
+class MeasureContext:
+    """What a measurer for non-bench scenarios gets besides the scenarios: the run's configuration."""
+
+    brain: str
+    brain_options: Mapping[str, Any]
+    body: str
+    seeds: tuple[int, ...]
+    workers: int
+    out: Path
+    progress: bool
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: ``measurer(scenarios, context) -> {scenario_id: [ScenarioScore, ...]}`` for the scenarios of one mode.
+Measurer = Callable[[Sequence[Scenario], MeasureContext], Mapping[str, Sequence[Any]]]
+
+#: Measurers by scenario mode (``"live"`` for C09, ``"transfer"`` for C10). Later work registers them here.
+MEASURERS: dict[str, Measurer] = {}
+
+
+def register_measurer(mode: str, measurer: Measurer, *, overwrite: bool = False) -> Measurer:
+    """Plug in the measurement of one non-bench mode; ``run_suite`` then scores those scenarios too."""
+    if mode == "bench":
+        raise ValueError("bench scenarios are run by run_suite itself; register measurers for other modes only")
+    if mode in MEASURERS and not overwrite:
+        raise ValueError(f"a measurer for mode {mode!r} is already registered")
+    MEASURERS[mode] = measurer
+    return measurer
+
+
+def run_suite(
+    brain: str,
+    body: str = "smpl",
+    scenarios: str = "all",
+    seeds: int | Sequence[int] = 1,
+    workers: int = 1,
+    out: Path | str = Path("runs/latest"),
+    brain_options: Mapping[str, Any] | None = None,
+    progress: bool = True,
+    *,
+    env_kwargs: Mapping[str, Any] | None = None,
+    measurers: Mapping[str, Measurer] | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
+
+    ``measurers`` maps non-bench modes to their measurer (default: the :data:`MEASURERS` registry).
+    Raises :class:`RunConfigError` before running anything if the configuration is wrong, and
+    :class:`RunInterrupted` on Ctrl-C (finished episodes are kept).
+    """
+    out = Path(out)
+    options = dict(brain_options or {})
+    env_kwargs = dict(env_kwargs or {})
+    workers = max(1, int(workers))
+    try:
+        plan = plan_suite(scenarios, seeds)
+    except ValueError as err:
+        raise RunConfigError(str(err)) from None
+    parent_brain = _build_brain(brain, options)
+    try:
+        _check_body(body)
+        redactor = Redactor.for_options(options)
+        try:
+            write_run_config(out, _run_config(brain, body, plan, workers, options, env_kwargs), redactor)
+        except ValueError as err:
+            raise RunConfigError(str(err)) from None
+        log = EpisodeLog(out / EPISODES_FILE, redactor)
+        keys = {_key(spec, body, brain): spec for spec in plan.episodes}
+        todo = sorted(spec for key, spec in keys.items() if key not in log.done_keys())
+        _run_episodes(todo, brain, options, body, env_kwargs, workers, log, parent_brain,
+                      total=len(keys), progress=progress, out=out)
+    finally:
+        parent_brain.close()
+    context = MeasureContext(brain, options, body, plan.seeds, workers, out, progress, env_kwargs)
+    scores = _score_run(plan, log, set(keys), context, MEASURERS if measurers is None else measurers)
+    write_json(out / SCORES_FILE, scores)
+    return scores
+
+
+# ---------------------------------------------------------------------------------------------- configuration
+
+
+def _build_brain(spec: str, options: Mapping[str, Any]) -> Brain:
+    from wmbench.brain.registry import get_brain
+
+    try:
+        return get_brain(spec, **options)
+    except Exception as err:
+        raise RunConfigError(f"cannot build brain {spec!r}: {err}") from None
+
+
+def _check_body(body: str) -> None:
+    """Resolve the body's class now, so an unknown body fails before the run, not once per episode."""
+    from wmbench.body.registry import resolve_body_class
+
+    try:
+        resolve_body_class(body)
+    except (KeyError, ImportError) as err:
+        raise RunConfigError(err.args[0] if err.args else str(err)) from None
+
+
+def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: Mapping[str, Any],
+                env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    import wmbench
+
+    return {
+        "brain": brain,
+        "body": body,
+        "selection": plan.selection,
+        "scenarios": list(plan.scenario_ids),
+        "seeds": list(plan.seeds),
+        "workers": workers,
+        "brain_options": dict(options),
+        "env_kwargs": dict(env_kwargs),
+        "version": wmbench.__version__,
+        "python": sys.version.split()[0],
+        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _key(spec: EpisodeSpec, body: str, brain: str) -> EpisodeKey:
+    return EpisodeKey(spec.scenario, spec.seed, body, brain)
+
+
+def executor_kind(brain: str, workers: int) -> str:
+    """``"inline"`` (workers=1), ``"thread"`` (remote brains) or ``"process"``."""
+    if workers <= 1:
+        return "inline"
+    return "thread" if brain.startswith(REMOTE_BRAIN_PREFIXES) else "process"
+
+
+# ------------------------------------------------------------------------------------------------ running
+
+
+def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
+                  env_kwargs: Mapping[str, Any], workers: int, log: EpisodeLog, parent_brain: Brain, *,
+                  total: int, progress: bool, out: Path) -> None:
+    from tqdm import tqdm
+
+    kind = executor_kind(brain, min(workers, max(1, len(todo))))
+    bar = tqdm(total=total, initial=total - len(todo), desc=f"wmbench {brain}", unit="ep", file=sys.stderr,
+               disable=not progress or not sys.stderr.isatty(), dynamic_ncols=True)
+    finished = total - len(todo)
+    try:
+        if kind == "process":
+            parent_brain.close()  # each worker process builds its own
+            results = _results_in_processes(todo, brain, options, body, env_kwargs, workers)
+        else:
+            brains = _BrainPool(brain, options, first=parent_brain)
+            results = _results_in_threads(todo, brains, body, env_kwargs, workers if kind == "thread" else 1)
+        for result in results:
+            log.append(result)
+            finished += 1
+            bar.update(1)
+            if result.error:
+                bar.write(f"episode {result.scenario} seed {result.seed} failed: {result.error.splitlines()[0]}")
+    except KeyboardInterrupt:
+        raise RunInterrupted(finished, total, out) from None
+    except BrokenProcessPool as err:
+        raise RuntimeError(
+            f"a worker process died ({err}); {finished} of {total} episodes are kept in {out}. Rerun to resume; "
+            f"--workers 1 shows which scenario crashes"
+        ) from None
+    finally:
+        bar.close()
+
+
+class _BrainPool:
+    """Idle brain instances for inline/thread runs: at most one concurrent episode per instance."""
+
+    def __init__(self, spec: str, options: Mapping[str, Any], first: Brain) -> None:
+        self.spec, self.options = spec, dict(options)
+        self._idle: queue.SimpleQueue[Brain] = queue.SimpleQueue()
+        self._idle.put(first)
+        self._extra: list[Brain] = []
+
+    def run(self, spec: EpisodeSpec, body: str, env_kwargs: Mapping[str, Any]) -> EpisodeResult:
+        try:
+            brain = self._idle.get_nowait()
+        except queue.Empty:
+            brain = _build_brain(self.spec, self.options)
+            self._extra.append(brain)
+        try:
+            return run_episode(spec.scenario, brain, body, spec.seed, env_kwargs, brain_label=self.spec)
+        finally:
+            self._idle.put(brain)
+
+    def close_extra(self) -> None:
+        """Close the instances this pool built (the first one belongs to the caller)."""
+        for brain in self._extra:
+            brain.close()
+
+
+def _results_in_threads(todo: Sequence[EpisodeSpec], brains: _BrainPool, body: str,
+                        env_kwargs: Mapping[str, Any], workers: int) -> Iterator[EpisodeResult]:
+    try:
+        if workers <= 1:
+            for spec in todo:
+                yield brains.run(spec, body, env_kwargs)
+            return
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wmbench-episode")
+        yield from _drain(pool, [pool.submit(brains.run, spec, body, env_kwargs) for spec in todo])
+    finally:
+        brains.close_extra()
+
+
+def _results_in_processes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
+                          env_kwargs: Mapping[str, Any], workers: int) -> Iterator[EpisodeResult]:
+    context = multiprocessing.get_context("spawn")  # fork is unsafe with threads and with pybullet clients
+    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context,
+                               initializer=_init_worker, initargs=(brain, dict(options)))
+    yield from _drain(pool, [pool.submit(_run_in_worker, spec, body, dict(env_kwargs), brain) for spec in todo])
+
+
+def _drain(pool: Executor, futures: Sequence[Future[EpisodeResult]]) -> Iterator[EpisodeResult]:
+    """Results as they finish. On Ctrl-C: cancel what has not started, let what is running finish and yield
+    it (an episode is a few seconds of work; threads and processes cannot be stopped mid-call), then re-raise."""
+    yielded: set[Future[EpisodeResult]] = set()
+    try:
+        for future in as_completed(futures):
+            yielded.add(future)
+            yield future.result()
+    except KeyboardInterrupt:
+        for future in futures:
+            future.cancel()  # only those not yet started can be cancelled
+        left = [f for f in futures if f not in yielded and not f.cancelled()]
+        print(f"\nstopping: waiting for {len(left)} running episode(s) to finish", file=sys.stderr)
+        for future in as_completed(left):
+            if future.exception() is None:
+                yield future.result()
+        raise
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+_WORKER_BRAIN: Brain | None = None
+
+
+def _init_worker(spec: str, options: dict[str, Any]) -> None:
+    """Process-pool initializer: ignore Ctrl-C (the parent decides) and build this worker's brain once."""
+    global _WORKER_BRAIN
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    from wmbench.brain.registry import get_brain
+
+    _WORKER_BRAIN = get_brain(spec, **options)
+    multiprocessing.util.Finalize(None, _WORKER_BRAIN.close, exitpriority=10)
+
+
+def _run_in_worker(spec: EpisodeSpec, body: str, env_kwargs: dict[str, Any], label: str) -> EpisodeResult:
+    assert _WORKER_BRAIN is not None, "worker brain missing: _init_worker did not run"
+    return run_episode(spec.scenario, _WORKER_BRAIN, body, spec.seed, env_kwargs, brain_label=label)
+
+
+# ------------------------------------------------------------------------------------------------ scoring
+
+
+def _score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,
+               measurers: Mapping[str, Measurer]) -> dict[str, Any]:
+    lines = [line for line in log.read() if line_key(line) in keys]
+    lines.sort(key=lambda line: (line["scenario"], line["seed"]))
+    extra: dict[str, Sequence[Any]] = {}
+    notes: list[dict[str, str]] = []
+    for mode, group in plan.by_mode.items():
+        ids = [s.id for s in group]
+        measurer = measurers.get(mode)
+        if measurer is None:
+            notes.append({"mode": mode, "scenarios": ",".join(ids),
+                          "note": f"{mode}-mode scenarios are not measured by bench episodes and no {mode} "
+                                  f"measurer is registered: reported as not measured"})
+            continue
+        try:
+            measured = measurer(group, context)
+        except Exception as err:
+            notes.append({"mode": mode, "scenarios": ",".join(ids),
+                          "note": f"{mode} measurement failed ({type(err).__name__}: {err}): not measured"})
+            continue
+        extra.update({sid: list(scores) for sid, scores in measured.items()})
+    scores = score_lines(lines, extra)
+    # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
+    # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
+    scores["run"] = {
+        "brain": context.brain,
+        "body": context.body,
+        "selection": plan.selection,
+        "seeds": list(plan.seeds),
+        "episodes": len(lines),
+        "error_episodes": sum(1 for line in lines if line.get("error")),
+        "failed_decisions": sum(line["summary"]["failed_decisions"] for line in lines),
+        "parse_errors": sum(line["summary"]["parse_errors"] for line in lines),
+        "not_measured_notes": notes,
+    }
+    return scores
