@@ -80,7 +80,8 @@ def test_speed_reaches_its_target_within_015_s(body):
     assert body.state().speed == 0.0 and body.state().speed_class == "still"
 
 
-@pytest.mark.parametrize("direction, heading", [("right", -math.pi / 2), ("back", math.pi), ("left", math.pi / 2)])
+@pytest.mark.parametrize("direction, heading",
+                         [("right", -math.pi / 2), ("back", math.pi), ("left", math.pi / 2)])
 def test_turns_to_the_travel_heading_within_02_s(body, direction, heading):
     body.apply_intent(intent(direction, SpeedClass.WALK))
     for _ in range(6):  # 0.2 s

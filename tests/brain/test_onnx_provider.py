@@ -70,7 +70,7 @@ def test_same_greedy_tokens_as_hf(brains, scene_factory):
     assert onnx.prompt_ids(scene) == prompt
     hf_tokens = hf.generate_ids(prompt)
     onnx_tokens = onnx.generate_ids(prompt)
-    assert len(hf_tokens) >= 1
+    assert len(set(hf_tokens)) > 2  # varied tokens, so agreement means something
     assert onnx_tokens == hf_tokens
     hf_reply, onnx_reply = hf.decide(scene), onnx.decide(scene)
     assert onnx_reply.error is None

@@ -59,8 +59,10 @@ def build_tiny_gpt2(folder: Path, *, seed: int = 0, with_chat_template: bool = F
     config = GPT2Config(
         vocab_size=len(tokenizer), n_positions=n_positions, n_layer=2, n_head=2, n_embd=32,
         bos_token_id=eos_id, eos_token_id=eos_id, pad_token_id=eos_id,
-        # Wider than GPT-2's 0.02 so that random logits have clear winners (greedy parity tests need no ties).
-        initializer_range=0.2,
+        # Wider than GPT-2's 0.02 and an untied output layer: random logits then have clear winners that
+        # change from token to token (tied random weights collapse to one repeated token on long prompts,
+        # which would make the hf/onnx parity test trivially true).
+        initializer_range=0.2, tie_word_embeddings=False,
     )
     torch.manual_seed(seed)
     model = GPT2LMHeadModel(config).eval()

@@ -54,4 +54,5 @@ def test_outcome_priority(kwargs, outcome):
 
 
 def test_scene_direction():
-    assert scene_direction("fwd") == "front" and scene_direction("left") == "left" and scene_direction(None) is None
+    assert scene_direction("fwd") == "front" and scene_direction("left") == "left"
+    assert scene_direction(None) is None

@@ -37,7 +37,8 @@ def run(crowd, frames, protagonist=(0.0, 0.0)):
     return fired
 
 
-@pytest.mark.parametrize("behavior, speed, sign", [("approach", 1.2, -1), ("charge", 5.0, -1), ("retreat", 1.2, 1)])
+@pytest.mark.parametrize("behavior, speed, sign",
+                         [("approach", 1.2, -1), ("charge", 5.0, -1), ("retreat", 1.2, 1)])
 def test_approach_charge_retreat_move_along_the_line_at_their_speed(world, behavior, speed, sign):
     crowd = crowd_of(world, NpcSpec("b", "beast", (8.0, 0.0), behavior))
     run(crowd, 15)

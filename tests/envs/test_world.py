@@ -107,4 +107,5 @@ def test_reset_empties_the_world(world):
     world.reset()
     assert world.wall_body_ids == frozenset()
     assert p.getNumBodies(physicsClientId=world.client) == 1
-    assert p.getPhysicsEngineParameters(physicsClientId=world.client)["fixedTimeStep"] == pytest.approx(1 / 240)
+    params = p.getPhysicsEngineParameters(physicsClientId=world.client)
+    assert params["fixedTimeStep"] == pytest.approx(1 / 240)

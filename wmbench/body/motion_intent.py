@@ -307,8 +307,8 @@ def parse_motion(text: str) -> MotionIntent:
     if speed is SpeedClass.STILL:
         return MotionIntent.still(source=source, styles=frozenset(styles))
     direction = direction or "fwd"
+    keeps_facing = (reading.backstep or reading.sidestep) and not reading.turn
     return MotionIntent(
         direction=direction, heading=DIRECTION_HEADINGS[direction], speed_class=speed,
-        styles=frozenset(styles), face_travel=not ((reading.backstep or reading.sidestep) and not reading.turn),
-        source=source,
+        styles=frozenset(styles), face_travel=not keeps_facing, source=source,
     )

@@ -260,6 +260,8 @@ def _stance_foot(geo: _FootGeometry, st: _Stride, side: float, s: float) -> tupl
 #: Where a foot lands, as a fraction of the stance travel ahead of the pelvis (the rest is behind it); the
 #: heel-off roll lets the trailing ankle end closer to the body, so a little less than half is ahead.
 _STANCE_AHEAD = 0.42
+#: Swing-foot speed at toe-off and touchdown, as a fraction of the stance (ground) speed.
+_SWING_END_SPEED = 0.25
 
 
 def _foot_target(geo: _FootGeometry, st: _Stride, side: float, leg_phase: float) -> tuple[tuple, float]:
@@ -269,9 +271,9 @@ def _foot_target(geo: _FootGeometry, st: _Stride, side: float, leg_phase: float)
     u = (leg_phase - st.duty) / (1.0 - st.duty)
     (x0, y0, z0), p0 = _stance_foot(geo, st, side, 1.0)
     (x1, y1, z1), p1 = _stance_foot(geo, st, side, 0.0)
-    # Cubic Hermite along the ground, leaving and arriving with half the stance speed (the foot keeps moving
-    # back a little after toe-off and is already slowing before it lands).
-    vel = -0.5 * st.stance_travel * (1.0 - st.duty) / st.duty
+    # Cubic Hermite along the ground, leaving and arriving with a fraction of the stance speed (the foot keeps
+    # moving back a little after toe-off and is already moving back a little as it lands).
+    vel = -_SWING_END_SPEED * st.stance_travel * (1.0 - st.duty) / st.duty
     u2, u3 = u * u, u * u * u
     h00, h10, h01, h11 = 2 * u3 - 3 * u2 + 1, u3 - 2 * u2 + u, -2 * u3 + 3 * u2, u3 - u2
     x = h00 * x0 + h01 * x1 + (h10 + h11) * vel * st.dx
@@ -458,7 +460,7 @@ class _PoseBuilder:
         for side, hip, leg_phase in ((1.0, hips[0], phase), (-1.0, hips[1], (phase + 0.5) % 1.0)):
             hip = (hip[0], hip[1] + pelvis_y, hip[2])
             target, pitch = _foot_target(self.geo, st, side, leg_phase)
-            pole_yaw = pelvis_yaw + side * 0.05
+            pole_yaw = pelvis_yaw
             knee, ankle = _two_bone_ik(hip, target, self.thigh, self.shin, math.sin(pole_yaw), math.cos(pole_yaw))
             foot = _turn(self.geo.foot_y, self.geo.foot_z, pitch, side * self.geo.toe_out)
             legs.append(((knee[0] - hip[0], knee[1] - hip[1], knee[2] - hip[2]),

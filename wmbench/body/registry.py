@@ -49,7 +49,7 @@ def resolve_body_class(name: str) -> type:
 
 
 def get_body(name: str, **kwargs: Any) -> Body:
-    """A fresh body instance for ``name`` (``smpl``, ``robot``, ``drone`` or a plugin), built with ``kwargs``."""
+    """A fresh body for ``name`` (``smpl``, ``robot``, ``drone`` or a plugin), built with ``kwargs``."""
     if not isinstance(name, str):
         raise TypeError(f"body name must be a string, got {type(name).__name__}")
     return resolve_body_class(name)(**kwargs)

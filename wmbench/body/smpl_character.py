@@ -2,25 +2,31 @@
 
 Card
 ----
-- **What it is.** A capsule humanoid on the HumanML3D 22-joint skeleton (no licensed SMPL files: only the joint
-  tree). Name ``"smpl"``; kinematic (``needs_physics = False``); sensor height 1.2 m; wall clearance radius 0.3 m.
+- **What it is.** A capsule humanoid on the HumanML3D 22-joint skeleton (no licensed SMPL files: only the
+  joint tree). Name ``"smpl"``; kinematic (``needs_physics = False``); sensor height 1.2 m; wall clearance
+  radius 0.3 m.
 - **How the root moves.** Per decision the intent fixes a world travel heading (current facing + the intent's
-  relative heading) and a target speed (the speed class). Per frame the speed ramps linearly towards the target
-  (any change completes within :data:`SPEED_RAMP_S`); with ``face_travel`` the facing turns towards the travel
-  heading at up to pi per :data:`TURN_TIME_S` (a full about-turn in 0.2 s), otherwise it keeps facing (a
-  back-step watches the threat). The step is swept against the walls with the 0.3 m radius: at a wall the
-  character stops (speed 0) and the frame reports ``collided`` with the wall's name.
-- **How the limbs move.** Every frame the generator (default :class:`wmbench.body.procedural.ProceduralGenerator`)
-  gives 22 joints in root-local motion space (y up, facing +z, left +x), a gait phase and a posture. The body
-  state reports that posture and the speed class of the realized root speed.
+  relative heading) and a target speed (the speed class). Per frame the speed ramps linearly towards the
+  target (any change completes within :data:`SPEED_RAMP_S`); with ``face_travel`` the facing turns towards the
+  travel heading at up to pi per :data:`TURN_TIME_S` (a full about-turn in 0.2 s), otherwise it keeps facing
+  (a back-step watches the threat). The step is swept against the walls with the 0.3 m radius: at a wall the
+  character stops (speed 0) and the frame reports ``collided`` with the wall's name. Simplified: the travel
+  direction switches at once (only the speed ramps), and a blocked character stops rather than sliding.
+- **How the limbs move.** Every frame the generator (default
+  :class:`wmbench.body.procedural.ProceduralGenerator`) gives 22 joints in root-local motion space (y up,
+  facing +z, left +x), a gait phase and a posture. The body state reports that posture and the speed class of
+  the realized root speed.
 - **Rendering is lazy (a deliberate performance choice).** The joint capsules are visual-only PyBullet bodies
-  (no collision shapes, so rays and NPCs ignore them). They are created and posed only by :meth:`sync_visuals`,
-  which the env calls when it renders (every frame in ``human`` mode, before each ``rgb_array`` capture).
-  Headless runs never touch PyBullet for this body, which keeps the loop at thousands of frames per second.
+  (no collision shapes, so rays and NPCs ignore them). They are created and posed only by
+  :meth:`sync_visuals`, which the env calls when it renders (every frame in ``human`` mode, before each
+  ``rgb_array`` capture). Headless runs never touch PyBullet for this body, which keeps the loop at thousands
+  of frames per second.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -54,7 +60,7 @@ def _default_generator(fps: int) -> Any:
 def _speed_class(speed: float) -> str:
     """Nearest speed class (thresholds halfway between class speeds)."""
     ordered = sorted(SPEED_CLASS_SPEEDS.items(), key=lambda kv: kv[1])
-    for (name, v), (_, v_next) in zip(ordered, ordered[1:]):
+    for (name, v), (_, v_next) in itertools.pairwise(ordered):
         if speed < (v + v_next) / 2:
             return name
     return ordered[-1][0]
@@ -156,10 +162,8 @@ class SmplCharacter:
     def remove(self) -> None:
         if self._world is not None and self._bone_ids:
             for body in self._bone_ids:
-                try:
+                with contextlib.suppress(p.error):  # the world was disconnected underneath us
                     p.removeBody(body, physicsClientId=self._world.client)
-                except p.error:  # the world was reset or disconnected underneath us
-                    pass
         self._bone_ids = []
         self._bones = []
 
@@ -184,7 +188,8 @@ class SmplCharacter:
             if child == parent:  # the head sphere
                 p.resetBasePositionAndOrientation(body, a.tolist(), (0, 0, 0, 1), physicsClientId=cid)
             else:
-                p.resetBasePositionAndOrientation(body, ((a + b) / 2).tolist(), _z_to(b - a), physicsClientId=cid)
+                p.resetBasePositionAndOrientation(body, ((a + b) / 2).tolist(), _z_to(b - a),
+                                                  physicsClientId=cid)
 
     def _create_visuals(self, joints: np.ndarray, cid: int) -> None:
         from wmbench.body.skeleton import JOINT_NAMES, PARENTS
@@ -198,7 +203,8 @@ class SmplCharacter:
             self._bone_ids.append(p.createMultiBody(0, -1, vis, joints[child].tolist(), physicsClientId=cid))
             self._bones.append((child, parent))
         head = JOINT_NAMES.index("head") if "head" in JOINT_NAMES else len(JOINT_NAMES) - 1
-        vis = p.createVisualShape(p.GEOM_SPHERE, radius=HEAD_RADIUS, rgbaColor=BODY_COLOR, physicsClientId=cid)
+        vis = p.createVisualShape(p.GEOM_SPHERE, radius=HEAD_RADIUS, rgbaColor=BODY_COLOR,
+                                  physicsClientId=cid)
         self._bone_ids.append(p.createMultiBody(0, -1, vis, joints[head].tolist(), physicsClientId=cid))
         self._bones.append((head, head))
 

@@ -22,10 +22,11 @@ How a reply is read (:func:`parse_reply`):
   unclosed ``<think>`` drops everything after it: the model never finished thinking, so its drafts are not
   read.
 * **Labels.** ``PREDICT``/``PREDICTION`` and ``MOTION`` in any case, with markdown (``**PREDICT:**``, bullets,
-  headings, quotes, code fences) removed, followed by ``:``, ``=``, ``-``, ``→``, ``>`` — or with no separator
-  at the start of a line. A label may sit inside prose ("Here is my answer: PREDICT: ..."), and both labels
-  may share one line. **When several appear, the last PREDICT with a readable item wins and the last non-empty
-  MOTION wins** (models draft first and answer last).
+  headings, quotes, code fences) removed. At the start of a line the label is followed by ``:``, ``=``,
+  ``-``, ``→``, ``>`` or just a space; inside a line (prose such as "Here is my answer: PREDICT: ...") only
+  ``:`` or ``=`` make a label, so "the motion - fast" is not one. Both labels may share one line. **When
+  several appear, the last PREDICT with a readable item wins and the last non-empty MOTION wins** (models
+  draft first and answer last).
 * **PREDICT items** sit on the label's line and on following lines that start with a direction (bulleted
   lists). Items are separated by ``,`` ``;`` ``|``, newlines, sentence ends, or simply by the next
   ``dir=``/``dir:`` key (commas inside parentheses do not split). Keys: ``left``, ``right``, ``fwd``
@@ -146,13 +147,11 @@ GENERIC_KEYS: frozenset[str] = frozenset({
 })
 SAFE_WORDS: frozenset[str] = frozenset({
     "safe", "safely", "safer", "safest", "clear", "open", "free", "ok", "okay", "fine", "passable",
-    "accessible",
-    "unblocked", "navigable", "available",
+    "accessible", "unblocked", "navigable", "available",
 })
 DANGER_WORDS: frozenset[str] = frozenset({
     "danger", "dangerous", "unsafe", "blocked", "threat", "threatening", "threatened", "risky", "risk",
-    "hazard",
-    "hazardous", "deadly", "perilous", "peril", "impassable", "obstructed", "closed", "trapped",
+    "hazard", "hazardous", "deadly", "perilous", "peril", "impassable", "obstructed", "closed", "trapped",
 })
 AMBIGUOUS_WORDS: frozenset[str] = frozenset({"ambiguous", "uncertain", "unclear", "unsure", "unknown"})
 NEGATORS: frozenset[str] = frozenset({
@@ -168,8 +167,8 @@ REASON_SYNONYMS: dict[str, str] = {
     **dict.fromkeys(("wall", "walls", "obstacle", "obstacles", "barrier", "barriers"), "wall"),
     **dict.fromkeys(("beast", "beasts", "lion", "lions", "tiger", "tigers", "wolf", "wolves", "bear", "bears",
                      "animal", "animals", "predator", "predators"), "beast"),
-    **dict.fromkeys(("human", "humans", "woman", "women", "man", "men", "person", "persons", "people"),
-    "human"),
+    **dict.fromkeys(("human", "humans", "woman", "women", "man", "men", "person", "persons", "people",
+                     "stranger"), "human"),
     "unknown": "unknown",
 }
 _DANGER_REASONS = frozenset({"wall", "beast", "human"})
@@ -398,10 +397,12 @@ def _find_labels(lines: list[str]) -> list[_Label]:
     labels = []
     for n, line in enumerate(lines):
         hits = []
+        first_word = len(line) - len(line.lstrip(_LINE_PREFIX))   # where the line's text starts
         for m in _LABEL_RE.finditer(line):
-            at_start = line[:m.start()].strip(_LINE_PREFIX) == ""
-            if m.group(2) or (at_start and (m.end() == len(line) or line[m.end() - 1].isspace()
-                                            or line[m.end()].isspace())):
+            sep = m.group(2)
+            spaced = m.end() == len(line) or line[m.end() - 1].isspace() or line[m.end()].isspace()
+            # at the start of a line any separator (or none) will do; inside a line only ":" or "="
+            if (m.start() == first_word and (sep or spaced)) or sep in (":", "="):
                 hits.append(m)
         for k, m in enumerate(hits):
             end = hits[k + 1].start() if k + 1 < len(hits) else len(line)
@@ -487,9 +488,12 @@ def parse_reply(text: object) -> ParseResult:
     if isinstance(text, str):
         return _parse_text(str.__str__(text))
     if isinstance(text, (bytes, bytearray, memoryview)):
-        decoded = bytes(text[:MAX_REPLY_CHARS]).decode("utf-8", errors="replace")
+        try:
+            decoded = bytes(text)[:MAX_REPLY_CHARS].decode("utf-8", errors="replace")
+        except (TypeError, ValueError, BufferError, NotImplementedError):   # exotic buffers
+            decoded = ""
         salvaged = _parse_text(decoded)
-        prediction = salvaged.prediction if isinstance(salvaged, (Decision, ParseError)) else None
+        prediction = salvaged.prediction
         return ParseError(ParseErrorCode.NOT_TEXT,
                           f"expected str, got {type(text).__name__} (decoded as UTF-8 only to salvage parts)",
                           prediction, salvaged.motion)
@@ -529,7 +533,10 @@ def format_prediction(verdicts: dict[str, tuple[str, str | None]]) -> str:
 
 
 def format_reply(verdicts: dict[str, tuple[str, str | None]], motion: str) -> str:
-    """The two lines, PREDICT then MOTION, joined by a newline (the motion's whitespace is collapsed)."""
+    """The two lines, PREDICT then MOTION, joined by a newline (the motion's whitespace is collapsed).
+
+    The parser trims quotes, brackets and commas at the ends of a MOTION, so such a motion reads back without
+    them."""
     motion_line = " ".join(str(motion).split())
     if not motion_line:
         raise ValueError("format_reply needs a non-empty motion")

@@ -144,7 +144,8 @@ def _flat_cache(output: Any) -> list:
 def _cache_geometry(torch: Any, model: Any) -> tuple[int, int, int]:
     """(layers, kv heads, head dim), read from the cache of a one-token dry run."""
     with torch.no_grad():
-        output = model(input_ids=torch.zeros((1, 1), dtype=torch.long), use_cache=True)
+        one_token = torch.zeros((1, 1), dtype=torch.long)
+        output = model(input_ids=one_token, attention_mask=torch.ones_like(one_token), use_cache=True)
     flat = _flat_cache(output)
     return len(flat) // 2, int(flat[0].shape[1]), int(flat[0].shape[3])
 

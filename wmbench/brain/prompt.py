@@ -3,7 +3,7 @@
 :data:`DEFAULT_SYSTEM_PROMPT` states the official WM Bench rules in our own words (read the scene JSON,
 answer with exactly a PREDICT line and a MOTION line, walls and beasts mean danger, never move toward danger,
 use the recent decisions, scale the emotion with the threat). :func:`build_messages` turns a scene_context
-into ``[system, user]`` messages whose user content is the scene as compact JSON with the keys in contract order.
+into ``[system, user]`` messages whose user content is the scene as compact JSON, keys in contract order.
 :func:`load_system_prompt` reads a user's own prompt file instead.
 """
 

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wmbench.brain import grammar
@@ -63,6 +63,10 @@ APPROACH_RUN_DISTANCE = 4.5
 APPROACH_SPRINT_DISTANCE = 3.5
 #: A standing beast first seen at least this far (m) away (out of lunging range) makes the body freeze first.
 FREEZE_DISTANCE = 3.0
+#: A beast last sensed at least this far (m) away that is back within this many decisions is the same
+#: encounter (it had only slipped out of range); one that vanished closer was gone.
+LOST_FROM_VIEW_DISTANCE = 7.0
+LOST_FROM_VIEW_DECISIONS = 6
 #: A wandering beast this close (m) is moved away from at a jog rather than a walk.
 WANDER_JOG_DISTANCE = 4.0
 BEAST_BEHAVIOR_RANK: dict[str, int] = {
@@ -72,7 +76,7 @@ BEAST_BEHAVIOR_RANK: dict[str, int] = {
 #: ``strong`` after fear or worse; ``receded`` when the beast was last seen walking off; ``mild`` otherwise.
 RECOVERY_STAGES: dict[str, tuple[Mood, ...]] = {
     "strong": (Mood.VIGILANT,) * 2 + (Mood.CAUTIOUS,) * 2 + (Mood.RELIEVED,) * 2,
-    "receded": (Mood.RELIEVED,) * 6,
+    "receded": (Mood.RELIEVED,) * 8,
     "mild": (Mood.CAUTIOUS,) * 6 + (Mood.RELIEVED,) * 2,
 }
 #: The approach response ladder: index = closeness level (+ sensitisation).
@@ -263,6 +267,17 @@ def read_memory(recent: Any) -> MemoryHints:
     )
 
 
+_ANGLES: dict[str, int] = {"fwd": 0, "left": 90, "back": 180, "right": 270}
+_BY_ANGLE: dict[int, str] = {v: k for k, v in _ANGLES.items()}
+
+
+def turned(direction: str, facing: str | None) -> str:
+    """Where ``direction`` lies after the body turns to face ``facing`` (None or fwd: no turn)."""
+    if facing is None:
+        return direction
+    return _BY_ANGLE[(_ANGLES[direction] - _ANGLES[facing]) % 360]
+
+
 def read_scene(scene: Any) -> SceneReading:
     """Tolerant reading of a scene_context: anything missing or malformed reads as absent, never raises."""
     if not isinstance(scene, dict):
@@ -298,7 +313,8 @@ def find_threat(reading: SceneReading) -> Threat | None:
         rank = BEAST_BEHAVIOR_RANK.get(b.behavior, 1)
         candidates.append((rank, 1, -b.distance, Threat("beast", b.behavior, b.direction, b.distance, True)))
     heard = reading.sound
-    if heard is not None and heard.kind == "beast":
+    seen_there = heard is not None and any(b.direction == heard.direction for b in reading.beasts)
+    if heard is not None and heard.kind == "beast" and not seen_there:  # else the sound is the beast in view
         rank = BEAST_BEHAVIOR_RANK[heard.behavior]
         candidates.append((rank, 0, -99.0, Threat("beast", heard.behavior, heard.direction, None, False)))
     if candidates:
@@ -350,6 +366,11 @@ class AffectState:
     sensitization: int = 0         # 0..2, fixed when an encounter begins
     peak: int = 0                  # peak intensity of the current encounter
     last_behavior: str = ""        # what the beast was last doing in the current encounter
+    approach_peak: int = 0         # closest approach level reached in the current encounter (0..2)
+    approach_hot: int = 0          # decisions spent above a cautious retreat from an approaching beast
+    last_seen_distance: float | None = None  # of the beast when last sensed (None: it was only heard)
+    last_threat_direction: str | None = None  # where the beast was last sensed, in the current frame
+    decisions_since_threat: int = 0  # decisions since the last beast threat ended
     recovery: tuple[Mood, ...] = ()  # de-escalation stages still to go
     previous_memory: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
@@ -392,6 +413,9 @@ class ReferenceBrain:
             plan = self._react_to_beast(threat, verdicts, reading)
         else:
             plan = self._go_about(threat, verdicts, reading)
+        if plan.gait is Gait.TRAVEL and self._state.last_threat_direction is not None:
+            # the body turns to face its travel direction: carry the remembered threat into the new frame
+            self._state.last_threat_direction = turned(self._state.last_threat_direction, plan.direction)
         motion = compose_motion(plan, variant=self._state.decisions)
         self._state.decisions += 1
         text = grammar.format_reply(verdicts, motion)  # type: ignore[arg-type]
@@ -405,8 +429,9 @@ class ReferenceBrain:
         if cleared:  # the env wiped recent_decisions (a clean-slate phase): so does the brain's affect
             self._state = st = AffectState(decisions=st.decisions)
         if (st.decisions == 0 or cleared) and memory.fled_before:
-            # a remembered flight: still on edge, and sensitised to the next beast
+            # a remembered flight: still on edge, and sensitised to the next beast (a new encounter)
             st.encounters = 1
+            st.decisions_since_threat = LOST_FROM_VIEW_DECISIONS + 1
             st.recovery = RECOVERY_STAGES["strong"]
         st.previous_memory = memory.entries
 
@@ -414,7 +439,7 @@ class ReferenceBrain:
         st = self._state
         st.sensitization = min(2, st.encounters)
         st.encounters += 1
-        st.peak = 0
+        st.peak = st.approach_peak = st.approach_hot = 0
         st.recovery = ()
 
     def _end_encounter(self) -> None:
@@ -425,17 +450,26 @@ class ReferenceBrain:
             st.recovery = RECOVERY_STAGES["receded"]
         else:
             st.recovery = RECOVERY_STAGES["mild"]
-        st.beast_streak = st.charge_streak = 0
+        st.beast_streak = st.charge_streak = st.decisions_since_threat = 0
 
     # -- plans --------------------------------------------------------------------------------------
 
     def _react_to_beast(self, threat: Threat, verdicts: dict, reading: SceneReading) -> MotionPlan:
         st = self._state
         if st.beast_streak == 0:
-            self._begin_encounter()
+            if self._lost_from_view_recently():  # the same beast back in range: the encounter goes on
+                st.recovery = ()
+            else:
+                self._begin_encounter()
         st.beast_streak += 1
+        st.last_seen_distance = threat.distance
+        if threat.direction is not None:
+            st.last_threat_direction = threat.direction
         st.charge_streak = st.charge_streak + 1 if threat.behavior == "charge" else 0
-        st.last_behavior = threat.behavior
+        if threat.seen or threat.behavior != "wander":  # a rustle cannot tell wandering from walking off
+            st.last_behavior = threat.behavior
+        elif st.last_behavior == "retreat":
+            threat = replace(threat, behavior="retreat")
         plan = self._beast_plan(threat, verdicts, reading)
         st.peak = max(st.peak, plan.intensity)
         return plan
@@ -451,8 +485,7 @@ class ReferenceBrain:
         if behavior == "charge":
             mood, speed = ESCALATION_LADDER[min(_TOP, st.charge_streak + sens)], "sprint"
         elif behavior == "approach":
-            closeness = 2 if near <= APPROACH_SPRINT_DISTANCE else 1 if near <= APPROACH_RUN_DISTANCE else 0
-            mood, speed = APPROACH_LADDER[min(len(APPROACH_LADDER) - 1, closeness + sens)]
+            mood, speed = self._approach_response(near)
         elif behavior in ("wander", "cross") and sens:
             mood, speed = Mood.FEAR, "run"
         elif behavior in ("wander", "cross"):  # move off its path, briskly if it is close or passing
@@ -468,19 +501,43 @@ class ReferenceBrain:
             return MotionPlan(mood, Gait.BACKSTEP, "walk", "back", recalls_past=sens > 0)
         return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)  # type: ignore[arg-type]
 
+    def _approach_response(self, distance: float) -> tuple[Mood, str]:
+        """Closer is more intense; the level never drops while the same beast keeps coming, and once it is
+        past a cautious retreat it climbs one rung every two further decisions (escalation)."""
+        st = self._state
+        closeness = 2 if distance <= APPROACH_SPRINT_DISTANCE else int(distance <= APPROACH_RUN_DISTANCE)
+        st.approach_peak = max(st.approach_peak, closeness)
+        st.approach_hot = st.approach_hot + 1 if st.approach_peak else 0
+        climb = (st.approach_hot - 1) // 2 if st.approach_peak else 0
+        return APPROACH_LADDER[min(len(APPROACH_LADDER) - 1, st.approach_peak + st.sensitization + climb)]
+
     def _first_sight(self, threat: Threat) -> bool:
         """A standing beast, seen out of lunging range at the very start of a first encounter: freeze."""
         st = self._state
         far = threat.distance is not None and threat.distance >= FREEZE_DISTANCE
         return far and threat.seen and not st.sensitization and st.beast_streak == 1
 
+    def _lost_from_view_recently(self) -> bool:
+        """A beast last *seen* at the edge of sensing range a few decisions ago has most likely just slipped
+        out of range, not gone: object permanence, not a new encounter. (One last only heard went silent:
+        it stopped far away or is gone.)"""
+        st = self._state
+        edge = st.last_seen_distance is not None and st.last_seen_distance >= LOST_FROM_VIEW_DISTANCE
+        return st.encounters > 0 and st.decisions_since_threat <= LOST_FROM_VIEW_DECISIONS and edge
+
     def _go_about(self, threat: Threat | None, verdicts: dict, reading: SceneReading) -> MotionPlan:
-        """No beast threat: defensive caution towards an approaching human, else recovery or a calm walk."""
+        """No beast threat: defensive caution towards an approaching human, else recovery or a calm walk
+        (while recovering, away from where the beast was last known to be)."""
         st = self._state
         if st.beast_streak:
             self._end_encounter()
-        mood = st.recovery[0] if st.recovery else Mood.CALM
+        st.decisions_since_threat += 1
+        recovering = bool(st.recovery)
+        mood = st.recovery[0] if recovering else Mood.CALM
         st.recovery = st.recovery[1:]
+        remembered = st.last_threat_direction if recovering else None
+        if not recovering:
+            st.last_threat_direction = None
         if threat is not None:  # an approaching human: proportionate, defensive, never terror
             away = choose_direction(verdicts, reading, threat.direction)
             if away == "back" and threat.direction == "fwd":
@@ -488,7 +545,9 @@ class ReferenceBrain:
             if away is None:
                 return MotionPlan(Mood.DEFENSIVE, Gait.STAND, "still", None)
             return MotionPlan(Mood.DEFENSIVE, Gait.TRAVEL, "walk", away)
-        way = choose_direction(verdicts, reading, None)
+        way = choose_direction(verdicts, reading, remembered)
         if way is None:
             return MotionPlan(mood, Gait.STAND, "still", None)
+        if way == "back" and remembered == "fwd" and mood.intensity >= Mood.CAUTIOUS.intensity:
+            return MotionPlan(mood, Gait.BACKSTEP, "walk", "back")  # keep facing where it was
         return MotionPlan(mood, Gait.TRAVEL, "walk", way)

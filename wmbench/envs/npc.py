@@ -7,9 +7,9 @@ Card
   1.2 m perception rays hit it); *woman* — a purple upright capsule (1.65 m); *man* — a blue one (1.8 m).
 - **Behaviours** (speed from the record, default :data:`~wmbench.scenarios.records.BEHAVIOR_SPEEDS`):
   ``stop`` stands facing the protagonist; ``approach``/``charge`` steer towards the protagonist's root every
-  frame (a human halts at :data:`HUMAN_PERSONAL_SPACE`); ``retreat`` moves straight away from it; ``wander`` is
-  a seeded random walk (new heading every 1–2 s from the env's generator, and at once after touching a wall);
-  ``cross`` walks along the record's fixed world heading. Every move is swept against the walls.
+  frame (a human halts at :data:`HUMAN_PERSONAL_SPACE`); ``retreat`` moves straight away from it; ``wander``
+  is a seeded random walk (new heading every 1–2 s from the env's generator, and at once after touching a
+  wall); ``cross`` walks along the record's fixed world heading. Every move is swept against the walls.
 - **Timeline.** ``switch``/``spawn``/``despawn`` events fire at the first frame boundary at or after their
   phase time (events at 0 fire when the phase is built) and are reported as ``switch:<npc>:<behavior>``,
   ``spawn:<npc>``, ``despawn:<npc>``.
@@ -91,7 +91,9 @@ class Npc:
 class NpcCrowd:
     """All NPCs of one phase: builds their bodies, moves them per frame and runs the timeline."""
 
-    def __init__(self, world: World, phase: Phase, rng: np.random.Generator, protagonist_xy: tuple[float, float]):
+    def __init__(
+        self, world: World, phase: Phase, rng: np.random.Generator, protagonist_xy: tuple[float, float]
+    ) -> None:
         self.world = world
         self.rng = rng
         self.npcs: dict[str, Npc] = {}
@@ -133,8 +135,9 @@ class NpcCrowd:
     def fire_events(self, phase_time: float, protagonist_xy: tuple[float, float]) -> list[str]:
         """Apply every timeline event due at ``phase_time``; returns their event kinds."""
         fired: list[str] = []
-        while self._next_event < len(self._events) and self._events[self._next_event].at <= phase_time + _EVENT_EPS:
-            event = self._events[self._next_event]
+        events = self._events
+        while self._next_event < len(events) and events[self._next_event].at <= phase_time + _EVENT_EPS:
+            event = events[self._next_event]
             self._next_event += 1
             kind = self._apply(event, phase_time, protagonist_xy)
             if kind:

@@ -2,18 +2,19 @@
 
 Card
 ----
-- **Ray fan.** ``n_rays`` horizontal rays (first straight ahead, then counter-clockwise, evenly spaced) from the
-  body's sensor height, :data:`RAY_RANGE` long, one ``rayTestBatch`` together with one line-of-sight ray per
-  NPC. Each ray gives a distance (capped at the range) and a hit class: 0 nothing, 1 wall, 2 beast, 3 human.
-- **Walls.** ``walls[d]`` = shortest wall hit among the rays within ±7.5° of direction ``d`` (the single nearest
-  ray when the fan is coarser than that), rounded to 0.01 m; null beyond ``WALL_SENSING_RANGE``.
-- **NPCs.** An NPC is *visible* when its line-of-sight ray (sensor -> body centre) hits it first, or when it is
-  within :data:`TOUCH_RANGE` (the ray would start inside it). Visible NPCs within ``NPC_SENSING_RANGE``
-  (inclusive, on the rounded distance) are *nearby* and listed in ``npcs``, most threatening first (beast before
-  human; charge > approach > wander/cross > stop > retreat; then nearest; then name). The official ``npc_*``
-  fields describe the first one.
-- **Sound.** The loudest moving NPC within ``HEARING_RANGE``, seen or not (charging beast > approaching beast >
-  other moving beast > moving human; then nearest).
+- **Ray fan.** ``n_rays`` horizontal rays (first straight ahead, then counter-clockwise, evenly spaced) from
+  the body's sensor height, :data:`RAY_RANGE` long, one ``rayTestBatch`` together with one line-of-sight ray
+  per NPC. Each ray gives a distance (capped at the range) and a hit class: 0 nothing, 1 wall, 2 beast,
+  3 human.
+- **Walls.** ``walls[d]`` = shortest wall hit among the rays within ±7.5° of direction ``d`` (the single
+  nearest ray when the fan is coarser than that), rounded to 0.01 m; null beyond ``WALL_SENSING_RANGE``.
+- **NPCs.** An NPC is *visible* when its line-of-sight ray (sensor -> body centre) hits it first, or when it
+  is within :data:`TOUCH_RANGE` (the ray would start inside it). Visible NPCs within ``NPC_SENSING_RANGE``
+  (inclusive, on the rounded distance) are *nearby* and listed in ``npcs``, most threatening first (beast
+  before human; charge > approach > wander/cross > stop > retreat; then nearest; then name). The official
+  ``npc_*`` fields describe the first one.
+- **Sound.** The loudest moving NPC within ``HEARING_RANGE``, seen or not (charging beast > approaching
+  beast > other moving beast > moving human; then nearest).
 - **Truth** (trace only): per direction ``danger(beast)`` if a nearby beast is in the sector, else
   ``danger(wall)`` if ``walls[d]`` is set, else ``danger(human)`` for a nearby human within 2 m, else
   ``safe(open)``; facts for every present NPC; the primary NPC; the threat level.
@@ -62,12 +63,13 @@ HIT_NONE, HIT_WALL, HIT_BEAST, HIT_HUMAN = range(4)
 #: Relative angle of each scene direction word.
 SCENE_DIRECTION_ANGLES: dict[str, float] = {"left": math.pi / 2, "right": -math.pi / 2, "front": 0.0,
                                             "back": math.pi}
+BEAST_NOISES = {"charge": "roar and pounding paws", "approach": "low growl"}
 _BEHAVIOR_RANK = {"charge": 0, "approach": 1, "wander": 2, "cross": 2, "stop": 3, "retreat": 4}
 
 
 @dataclass(frozen=True)
 class RayFan:
-    """Relative ray angles (rad, 0 = ahead, counter-clockwise) and each direction's wall cone (ray indices)."""
+    """Relative ray angles (rad, 0 = ahead, counter-clockwise) and each direction's wall cone (indices)."""
 
     n_rays: int
     angles: tuple[float, ...]
@@ -210,7 +212,7 @@ def _sound(seen: list[_Seen]) -> str | None:
     loudest = min(audible, key=loudness)
     npc = loudest.npc
     if npc.is_beast:
-        noise = {"charge": "roar and pounding paws", "approach": "low growl"}.get(npc.behavior, "rustling footsteps")
+        noise = BEAST_NOISES.get(npc.behavior, "rustling footsteps")
     else:
         noise = "footsteps"
     return f"{noise} from the {loudest.direction}"

@@ -13,6 +13,7 @@ Card
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -28,7 +29,7 @@ MIN_DISPLACEMENT = 0.05
 def classify_speed(speed: float) -> str:
     """Speed class name for a ground speed: nearest class speed (thresholds halfway between classes)."""
     ordered = sorted(SPEED_CLASS_SPEEDS.items(), key=lambda kv: kv[1])
-    for (name, v), (_, v_next) in zip(ordered, ordered[1:]):
+    for (name, v), (_, v_next) in itertools.pairwise(ordered):
         if speed < (v + v_next) / 2:
             return name
     return ordered[-1][0]
@@ -49,10 +50,11 @@ class RealizedMotion:
     min_threat_distance: float | None
 
     def to_dict(self) -> dict[str, Any]:
+        threat = self.min_threat_distance
         return {
             "direction": self.direction, "distance": round(self.distance, 4),
             "mean_speed": round(self.mean_speed, 4), "speed_class": self.speed_class, "posture": self.posture,
-            "min_threat_distance": None if self.min_threat_distance is None else round(self.min_threat_distance, 4),
+            "min_threat_distance": None if threat is None else round(threat, 4),
         }
 
 

@@ -36,7 +36,8 @@ def capture(client: int, body: BodyState, camera: CameraSpec | None = None) -> n
     eye = (x - CAMERA_BACK * c, y - CAMERA_BACK * s, CAMERA_UP)
     target = (x + LOOK_AHEAD * c, y + LOOK_AHEAD * s, 0.5)
     view = p.computeViewMatrix(eye, target, (0, 0, 1), physicsClientId=client)
-    proj = p.computeProjectionMatrixFOV(cam.fov_deg, cam.width / cam.height, 0.1, 60.0, physicsClientId=client)
+    aspect = cam.width / cam.height
+    proj = p.computeProjectionMatrixFOV(cam.fov_deg, aspect, 0.1, 60.0, physicsClientId=client)
     _, _, rgba, _, _ = p.getCameraImage(
         cam.width, cam.height, view, proj, renderer=p.ER_TINY_RENDERER, physicsClientId=client
     )

@@ -5,19 +5,20 @@ Card
 - **Observation** ``Dict(scene, rays, ray_hits)``: ``scene`` is ``json.dumps(scene_context)`` (ASCII, official
   keys first, see :mod:`wmbench.brain.scene_schema`); ``rays`` the fan's distances (m, capped at 10);
   ``ray_hits`` each ray's class (0 none, 1 wall, 2 beast, 3 human).
-- **Action**: the brain's reply text (``PREDICT: ...`` / ``MOTION: ...``). Any object is accepted: bytes are
-  decoded as UTF-8 (invalid bytes replaced), text is clipped to ``max_reply_chars`` before parsing, and anything
-  unreadable is recorded as a parse error. The MOTION (or the MOTION salvaged from a broken reply) becomes a
-  :class:`~wmbench.body.intent_types.MotionIntent`; no MOTION means standing still.
-- **Step**: ``decision_dt`` of motion frames; per frame the timeline and NPCs move, the body moves (physics
-  sub-steps only when ``body.needs_physics``), walls stop it (``collision:wall``, once per decision) and a beast
-  within 0.8 m ends the episode (``caught``). Each step appends a :class:`~wmbench.envs.trace.DecisionRecord`
-  to :attr:`trace`.
+- **Action**: the brain's reply text (``PREDICT: ...`` / ``MOTION: ...``). Any object is accepted: bytes
+  are decoded as UTF-8 (invalid bytes replaced), text is clipped to ``max_reply_chars`` before parsing, and
+  anything unreadable is recorded as a parse error. The MOTION (or the MOTION salvaged from a broken reply)
+  becomes a :class:`~wmbench.body.intent_types.MotionIntent`; no MOTION means standing still.
+- **Step**: ``decision_dt`` of motion frames; per frame the NPCs move, the body moves (physics sub-steps only
+  when ``body.needs_physics``), then the timeline fires, walls stop the body (``collision:wall``, once per
+  decision) and a beast within 0.8 m ends the episode (``caught``). Each step appends a
+  :class:`~wmbench.envs.trace.DecisionRecord` to :attr:`trace`; ``info["events"]`` lists this step's event
+  kinds (a phase change's ``phase:<name>`` and phase-start events included).
 - **Episode**: the scenario's phases in order (world rebuilt, body back at the phase's start pose, memory kept
   or cleared). ``terminated`` after the last phase or when caught; never ``truncated``.
 - **Reward** is always 0.0: scoring is a separate, pure function of the trace (``wmbench.harness``).
-- **Render**: ``rgb_array`` returns a 320x240 TinyRenderer frame from above/behind; ``human`` opens the PyBullet
-  GUI and plays frames in real time.
+- **Render**: ``rgb_array`` returns a 320x240 TinyRenderer frame from above/behind; ``human`` opens the
+  PyBullet GUI and plays frames in real time.
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ from wmbench.scenarios.records import Phase, Scenario
 from wmbench.scenarios.registry import get_scenario
 
 SCENE_MAX_CHARS = 16384
-#: Printable ASCII (space to tilde) plus newline: every character ``json.dumps(..., ensure_ascii=True)`` emits.
+#: Printable ASCII (space to tilde) plus newline: all that ``json.dumps(..., ensure_ascii=True)`` emits.
 SCENE_CHARSET = "".join(chr(c) for c in range(32, 127)) + "\n"
 REPLY_CHARSET = string.printable
 _TOL = 1e-9
@@ -160,8 +161,7 @@ class WMBenchEnv(gym.Env):
 
         phase_over = self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
         after = self._perceive()
-        had_beast = any(f.nearby and f.type == "beast" for f in before.truth.npcs)
-        escaped = had_beast and not caught and not any(f.nearby and f.type == "beast" for f in after.truth.npcs)
+        escaped = _beast_nearby(before) and not caught and not _beast_nearby(after)
         if escaped:
             events.append(Event(round(t_end, 6), "escaped"))
         outcome = decision_outcome(caught=caught, blocked=collided, escaped=escaped,
@@ -321,7 +321,8 @@ class WMBenchEnv(gym.Env):
         scene = self._perception.scene_json()
         if len(scene) > SCENE_MAX_CHARS:  # cannot happen with clipped memory; kept as a hard guarantee
             scene = scene[:SCENE_MAX_CHARS]
-        return {"scene": scene, "rays": self._perception.rays.copy(), "ray_hits": self._perception.ray_hits.copy()}
+        return {"scene": scene, "rays": self._perception.rays.copy(),
+                "ray_hits": self._perception.ray_hits.copy()}
 
     def _info(self, events: list[Event]) -> dict[str, Any]:
         return {
@@ -340,6 +341,10 @@ class WMBenchEnv(gym.Env):
             text = repr(action)
         return text[: self.max_reply_chars], len(text)
 
+
+
+def _beast_nearby(perception: Perception) -> bool:
+    return any(f.nearby and f.type == "beast" for f in perception.truth.npcs)
 
 
 def _parse_dict(parsed: ParseResult, reply_chars: int) -> dict[str, Any]:

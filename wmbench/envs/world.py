@@ -2,9 +2,10 @@
 
 Card
 ----
-- **Client.** Each ``World`` owns its own client (``DIRECT``, or ``GUI`` for ``render_mode="human"``) and passes
-  ``physicsClientId`` on every call, so many worlds can live in one process. :meth:`close` disconnects and is
-  idempotent.
+- **Client.** Each ``World`` owns its own client (``DIRECT``, or ``GUI`` for ``render_mode="human"``) and
+  passes ``physicsClientId`` on every call, so many worlds can live in one process. :meth:`close` disconnects
+  and is idempotent. Without a display, ``GUI`` falls back to ``DIRECT`` with a warning (PyBullet would
+  otherwise abort the process); only one ``GUI`` client can exist per process.
 - **Ground.** A large thin static box whose top face is ``z = 0`` (no ``pybullet_data`` needed).
 - **Walls.** Static grey boxes built from :class:`~wmbench.scenarios.records.Wall` records; :meth:`set_walls`
   replaces them (the env calls it on every phase change).
@@ -19,7 +20,11 @@ Implements :class:`wmbench.body.base.WorldHandle`.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import os
+import sys
+import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -66,6 +71,10 @@ class World:
     def __init__(self, frame_dt: float, physics_dt: float, gui: bool = False) -> None:
         self.frame_dt = float(frame_dt)
         self.physics_dt = float(physics_dt)
+        if gui and not display_available():  # PyBullet's GUI would abort the whole process without one
+            warnings.warn("render_mode='human' needs a display (DISPLAY is not set); running headless instead",
+                          RuntimeWarning, stacklevel=3)
+            gui = False
         self.gui = bool(gui)
         self.client: int = p.connect(p.GUI if self.gui else p.DIRECT)
         if self.client < 0:
@@ -98,10 +107,8 @@ class World:
         """Disconnect the client (safe to call twice)."""
         if self._connected:
             self._connected = False
-            try:
+            with contextlib.suppress(p.error):  # already gone (e.g. GUI window closed by the user)
                 p.disconnect(physicsClientId=self.client)
-            except p.error:  # already gone (e.g. GUI window closed by the user)
-                pass
 
     @property
     def connected(self) -> bool:
@@ -168,6 +175,13 @@ class World:
         """``rayTestBatch`` from ``starts`` to ``ends``, skipping the protagonist group."""
         raw = p.rayTestBatch(starts, ends, collisionFilterMask=RAY_MASK, physicsClientId=self.client)
         return [RayHit(r[0], r[2] if r[0] >= 0 else 1.0, r[3]) for r in raw]
+
+
+def display_available() -> bool:
+    """Whether a GUI window can open (on Linux: an X11 or Wayland display is set)."""
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+    return True
 
 
 def _segment_box_entry(

@@ -46,11 +46,13 @@ class ScenarioScore:
 
 @dataclass(frozen=True)
 class DecisionPoints:
-    """Points one decision earned under a scenario's rule, with the branch that gave them."""
+    """Points one decision earned under a scenario's rule, with the branch that gave them. ``points`` is None for
+    a decision that is only a reading in a pattern the scenario is scored on (e.g. one step of a gradient)."""
 
     index: int
-    points: float
+    points: float | None
     why: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"index": self.index, "points": round(float(self.points), 3), "why": self.why}
+        points = None if self.points is None else round(float(self.points), 3)
+        return {"index": self.index, "points": points, "why": self.why}

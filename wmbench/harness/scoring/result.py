@@ -6,8 +6,9 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from wmbench.envs.trace import Trace
-from wmbench.harness.scoring.evidence import hidden_inconsistency, mean
+from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.harness.scoring.evidence import decision_intensity, hidden_inconsistency, mean
+from wmbench.harness.scoring.keywords import KeywordBanks
 from wmbench.harness.scoring.report_types import SCENARIO_MAX_POINTS, DecisionPoints, ScenarioScore
 
 
@@ -30,17 +31,21 @@ def make_score(
 ) -> ScenarioScore:
     """Score = ``score`` if given, else the mean of the decision points; then every applicable cap
     ``(limit, reason)`` in ``caps``; clipped to 0..20."""
-    raw = mean([p.points for p in points]) if score is None else float(score)
+    if score is None:
+        scored = [p.points for p in points if p.points is not None]
+        raw = mean(scored)
+    else:
+        raw = float(score)
     applied = [(limit, reason) for limit, reason in caps if raw > limit]
     final = min([raw, *(limit for limit, _ in applied)])
     final = round(max(0.0, min(SCENARIO_MAX_POINTS, final)), 3)
-    branches = Counter(branch_of(p.why) for p in points)
+    branches = Counter(branch_of(p.why) for p in points if p.points is not None)
     parts = [f"{trace.scenario_id} [{rule}]"]
     if summary:
         parts.append(summary)
-    if points:
+    if branches:
         counted = ", ".join(f"{name} x{n}" for name, n in sorted(branches.items()))
-        parts.append(f"{len(points)} scored decisions ({counted})")
+        parts.append(f"{sum(branches.values())} scored decisions ({counted})")
     parts.append(f"raw {raw:.2f}")
     parts.extend(f"capped at {limit:g}: {reason}" for limit, reason in applied)
     parts.append(f"score {final:g}/20")
@@ -62,3 +67,17 @@ def unmeasured(trace: Trace, category: str, reason: str) -> ScenarioScore:
         explanation=f"{trace.scenario_id}: not measured: {reason}", evidence={"rule": "unmeasured", "reason": reason},
         seed=trace.seed,
     )
+
+
+def intensity_readings(decisions: Sequence[DecisionRecord], banks: KeywordBanks, label: str = "reading"
+                       ) -> tuple[list[float], list[DecisionPoints]]:
+    """Combined intensities of ``decisions`` and one unscored ``DecisionPoints`` reading for each."""
+    values, readings = [], []
+    for d in decisions:
+        i = decision_intensity(d, banks)
+        values.append(i.combined)
+        words = ", ".join(i.terms) or "-"
+        readings.append(DecisionPoints(
+            d.index, None, f"{label}: intensity {i.combined:.2f} (words L{i.keyword_level} [{words}], body {i.body_rank})"
+        ))
+    return values, readings
