@@ -158,3 +158,10 @@ def test_adecide_runs_in_a_worker_thread():
 
     first, second = asyncio.run(both())
     assert first.text == second.text == brain.decide(calm_scene()).text
+
+
+def test_unknown_options_are_named_with_what_the_provider_accepts():
+    with pytest.raises(TypeError, match=r"null: bad options \['temperature'\].*accepts: no options"):
+        get_brain("null", temperature=0.5)
+    with pytest.raises(TypeError, match="accepts: seed"):
+        get_brain("random", sed=1)

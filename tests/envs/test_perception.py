@@ -56,7 +56,7 @@ def test_walls_in_scene_and_truth_match_the_layout(sid, make_env):
         assert (got is None) == (want is None), (word, got, want)
         if want is not None:
             assert got == pytest.approx(want, abs=0.05)
-        truth = env._perception.truth.directions[SCENE_TO_GRAMMAR[word]]
+        truth = env.last_perception.truth.directions[SCENE_TO_GRAMMAR[word]]
         assert truth.safe == (want is None) and truth.reason == ("open" if want is None else "wall")
         assert truth.wall_distance == got
 
@@ -66,7 +66,7 @@ def test_npc_facts_in_scene_and_truth_match_the_sim(sid, make_env):
     env = make_env(sid)
     env.reset(seed=3)
     for _ in range(4):
-        scene, truth = env._perception.scene, env._perception.truth
+        scene, truth = env.last_perception.scene, env.last_perception.truth
         body = env.body.state()
         present = {n.name: n for n in env.crowd.present()}
         assert {f.name for f in truth.npcs} == set(present)
@@ -97,7 +97,7 @@ def test_s09_reports_the_beast_on_both_sides_of_the_8m_boundary(make_env):
     terminated = False
     while not terminated:
         phase = env.phase_index
-        seen.setdefault(phase, (env._perception.scene, env._perception.truth))
+        seen.setdefault(phase, (env.last_perception.scene, env.last_perception.truth))
         _, _, terminated, _, _ = env.step(reply("stands still"))
     (inside, t_in), (outside, t_out) = seen[0], seen[1]
     assert inside["npc_nearby"] is True and inside["npc_direction"] == "front"
@@ -111,13 +111,13 @@ def test_s09_reports_the_beast_on_both_sides_of_the_8m_boundary(make_env):
 def test_s10_despawned_beast_is_gone_from_scene_and_truth(make_env):
     env = make_env("S10")
     env.reset(seed=0)
-    assert env._perception.scene["npc_type"] == "beast"
+    assert env.last_perception.scene["npc_type"] == "beast"
     events = []
     terminated = False
     while not terminated:
         _, _, terminated, _, info = env.step(reply("stands still"))
         events += info["events"]
-    assert "despawn:beast" in events
+    assert "despawn:beast" in events and "escaped" not in events  # a despawn is not an escape
     after = [d for d in env.trace.decisions if d.t >= 1.5]
     assert after
     for record in after:
@@ -145,7 +145,7 @@ def test_primary_is_the_most_threatening_and_npcs_are_ordered(make_env):
     assert [(n["type"], n["behavior"]) for n in scene["npcs"]] == [
         ("beast", "approach"), ("beast", "stop"), ("woman", "stop")]
     assert scene["npc_behavior"] == "approach" and scene["npc_direction"] == "back"
-    truth = env._perception.truth
+    truth = env.last_perception.truth
     assert truth.threat_level == 3
     assert truth.verdicts() == {"left": ("danger", "beast"), "right": ("safe", "open"),
                                 "fwd": ("danger", "human"), "back": ("danger", "beast")}
@@ -159,7 +159,7 @@ def test_a_beast_behind_a_wall_is_not_seen_but_is_heard(make_env):
     scene = scene_of(obs)
     assert scene["npc_nearby"] is False and scene["walls"]["front"] == pytest.approx(2.0, abs=0.01)
     assert scene["sound"] == "low growl from the front"
-    assert env._perception.truth.npcs[0].visible is False
+    assert env.last_perception.truth.npcs[0].visible is False
     assert (obs["ray_hits"] == 2).sum() == 0 and obs["ray_hits"][0] == 1
 
 
@@ -175,6 +175,11 @@ def test_ray_arrays_report_classes_and_distances(make_env):
     assert hits[9] == 1 and rays[9] == pytest.approx(3.0, abs=0.01)          # +90 deg: the wall
     assert hits[27] == 3 and rays[27] == pytest.approx(5.0 - 0.22, abs=0.01)  # -90 deg: the man
     assert hits[18] == 0 and rays[18] == pytest.approx(10.0)
+
+
+def test_ray_fan_needs_at_least_32_rays():
+    with pytest.raises(ValueError, match="32"):
+        RayFan.make(16)
 
 
 @pytest.mark.parametrize("n_rays, cone", [(72, 3), (36, 1), (32, 1), (120, 5)])
@@ -202,6 +207,6 @@ def test_a_timeline_event_at_a_decision_time_is_visible_in_that_decision(make_en
     env = make_env(scenario)
     env.reset(seed=0)
     env.step(reply("stands still"))
-    _, _, _, _, info = env.step(reply("stands still"))
+    obs, _, _, _, info = env.step(reply("stands still"))
     assert info["events"] == ["switch:b:charge"]
-    assert json.loads(env._observation()["scene"])["npc_behavior"] == "charge"
+    assert scene_of(obs)["npc_behavior"] == "charge"

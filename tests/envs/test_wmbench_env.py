@@ -10,10 +10,12 @@ import warnings
 
 import gymnasium as gym
 import numpy as np
+import pybullet as p
 import pytest
 from gymnasium.utils.env_checker import check_env
 
 from tests.envs.conftest import one_phase, reply
+from wmbench.body.registry import BODY_NAMES, get_body
 from wmbench.envs.registration import env_id
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.scenarios import NpcSpec, Wall, all_scenarios
@@ -56,7 +58,8 @@ def test_unknown_scenario_and_body_fail_clearly():
 
 @pytest.mark.parametrize("sid", ALL_IDS)
 def test_check_env_passes(sid, monkeypatch):
-    monkeypatch.delenv("DISPLAY", raising=False)  # the render check also makes a "human" env: keep it headless
+    # the render check also makes a "human" env: keep it headless
+    monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
     env = gym.make(env_id(sid))
     try:
@@ -65,6 +68,18 @@ def test_check_env_passes(sid, monkeypatch):
             check_env(env.unwrapped)
     finally:
         env.close()
+
+
+@pytest.mark.parametrize("body_name", BODY_NAMES)
+def test_check_env_passes_for_every_available_body(body_name, make_env):
+    try:
+        body = get_body(body_name)
+    except ImportError as exc:
+        pytest.skip(f"body {body_name!r} not available yet: {exc}")
+    env = make_env("S12", body=body)
+    check_env(env, skip_render_check=True)
+    run(env, REPLIES)
+    assert env.trace.body == body_name and len(env.trace.decisions) == len(REPLIES)
 
 
 @pytest.mark.parametrize("sid", ALL_IDS)
@@ -134,7 +149,7 @@ def test_running_into_a_wall_stops_at_it_and_is_recorded(make_env):
     per_decision = [sum(e.kind == "collision:wall" for e in d.events) for d in env.trace.decisions]
     assert per_decision == [0, 1, 1]  # 4.5 m/s reaches the wall (2.7 m incl. clearance) in the 2nd decision
     assert env.trace.decisions[1].events[0].detail == "wall_fwd"
-    assert env._memory.recent()[-1]["outcome"] == "blocked by wall on front"
+    assert env.last_perception.scene["recent_decisions"][-1]["outcome"] == "blocked by wall on front"
 
 
 def test_a_charge_that_reaches_the_body_catches_it(make_env):
@@ -143,7 +158,7 @@ def test_a_charge_that_reaches_the_body_catches_it(make_env):
     _, _, terminated, _, info = env.step(reply("freezes"))
     assert terminated and "caught" in info["events"]
     assert env.trace.decisions[-1].realized["min_threat_distance"] <= 0.8
-    assert env._memory.recent()[-1]["outcome"] == "caught"
+    assert env.last_perception.scene["recent_decisions"][-1]["outcome"] == "caught"
     _, _, again, _, info = env.step(reply("freezes"))  # stepping after the end never raises
     assert again and info["events"] == [] and len(env.trace.decisions) == 1
 
@@ -153,7 +168,7 @@ def test_fleeing_a_beast_records_escaped(make_env):
     env.reset(seed=0)
     _, _, _, _, info = env.step(reply("sprints backward away from the beast"))
     assert "escaped" in info["events"]
-    assert env._memory.recent()[-1]["outcome"] == "escaped"
+    assert env.last_perception.scene["recent_decisions"][-1]["outcome"] == "escaped"
 
 
 def test_phases_rebuild_the_world_and_clear_memory(make_env):
@@ -249,3 +264,16 @@ def test_close_is_idempotent_and_reset_reopens(make_env):
     env.close()
     obs, _ = env.reset(seed=0)
     assert json.loads(obs["scene"])["walls"]["front"] == pytest.approx(3.0)
+
+
+def test_resets_and_phases_leak_no_bodies_or_clients(make_env):
+    env = make_env("S24")  # several phases with NPCs
+    counts = []
+    for seed in range(3):
+        run(env, REPLIES, seed=seed, steps=12)
+        client = env.world.client
+        expected = 1 + len(env.world.wall_body_ids) + len(env.crowd.present())
+        counts.append(p.getNumBodies(physicsClientId=client) == expected)
+    assert all(counts)
+    env.close()
+    assert not p.isConnected(physicsClientId=client)

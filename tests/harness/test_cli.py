@@ -59,7 +59,8 @@ def test_bad_argument_is_argparse_exit_2(capsys):
 
 
 def test_parse_options_reads_json_values_and_keeps_text():
-    assert parse_options(["temperature=0", "stop=[\"x\"]", "api_key=sk-abc", "flag=true", "url=http://h:1/v1"]) == {
+    items = ["temperature=0", 'stop=["x"]', "api_key=sk-abc", "flag=true", "url=http://h:1/v1"]
+    assert parse_options(items) == {
         "temperature": 0, "stop": ["x"], "api_key": "sk-abc", "flag": True, "url": "http://h:1/v1"}
 
 

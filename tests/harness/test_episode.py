@@ -11,7 +11,8 @@ import pytest
 from wmbench.brain.base import BrainReply
 from wmbench.harness.episode import EpisodeResult, run_episode
 
-GOOD_REPLY = "PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)\nMOTION: a person walks"
+GOOD_REPLY = ("PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)\n"
+              "MOTION: a person walks")
 
 
 @dataclass
@@ -24,7 +25,7 @@ class FakeTrace:
 
 
 class FakeEnv:
-    """Ends after ``n_steps`` decisions; optionally raises at decision ``fail_at``; records what it was given."""
+    """Ends after ``n_steps`` decisions; raises at decision ``fail_at`` if set; records what it was given."""
 
     def __init__(self, n_steps: int = 4, fail_at: int | None = None) -> None:
         self.n_steps, self.fail_at = n_steps, fail_at
@@ -50,7 +51,8 @@ class FakeEnv:
             raise RuntimeError("physics exploded")
         self.actions.append(action)
         self.trace.decisions.append({"parse": {"ok": action.startswith("PREDICT")}})
-        self.trace.events.append({"t": 0.0, "kind": "phase:a" if len(self.actions) == 1 else "collision:wall"})
+        kind = "phase:a" if len(self.actions) == 1 else "collision:wall"
+        self.trace.events.append({"t": 0.0, "kind": kind})
         return self._obs(), 0.0, len(self.actions) >= self.n_steps, False, {}
 
     def record_brain_meta(self, meta: dict[str, Any]) -> None:
@@ -82,7 +84,7 @@ class ScriptedBrain:
         if index in self.raises:
             raise ConnectionError("socket closed")
         if index in self.errors:
-            return BrainReply(text="partial garbage", latency_s=0.1, provider="fake", error="timeout after 30s")
+            return BrainReply(text="partial garbage", latency_s=0.1, provider="fake", error="timeout")
         return BrainReply(text=self.text, latency_s=0.01, provider="fake")
 
     def close(self) -> None:

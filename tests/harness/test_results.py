@@ -21,12 +21,12 @@ from wmbench.harness.results import (
 )
 
 
-def _result(scenario: str = "S01", seed: int = 0, *, error: str | None = None, brain: str = "null") -> EpisodeResult:
+def _result(scenario: str = "S01", seed: int = 0, *, error: str | None = None) -> EpisodeResult:
     trace = {"scenario_id": scenario, "seed": seed, "body": "smpl", "decisions": [
         {"parse": {"ok": True}}, {"parse": {"ok": False}},
     ], "events": [{"t": 0.5, "kind": "collision:wall", "detail": ""}, {"t": 1.0, "kind": "collision:wall"}],
         "phase_starts": [0], "meta": {}}
-    return EpisodeResult(scenario=scenario, seed=seed, body="smpl", brain=brain, trace=trace, wall_s=0.25,
+    return EpisodeResult(scenario=scenario, seed=seed, body="smpl", brain="null", trace=trace, wall_s=0.25,
                          n_decisions=2, failed_decisions=0, parse_errors=1, error=error)
 
 
@@ -101,7 +101,8 @@ def test_redactor_removes_env_secrets_option_secrets_and_key_shapes():
     for secret in ("envsecret123", "my-own-secret-value", "sk-proj-abcdefghijkl", "abc.def-123456"):
         assert secret not in cleaned
     assert cleaned.count(REDACTED) == 4 and "/home/me" in cleaned
-    data = redactor.data({"brain_options": {"api_key": "short", "temperature": 0.5}, "note": "x sk-abcdefghij"})
+    config = {"brain_options": {"api_key": "short", "temperature": 0.5}, "note": "x sk-abcdefghij"}
+    data = redactor.data(config)
     assert data == {"brain_options": {"api_key": REDACTED, "temperature": 0.5}, "note": f"x {REDACTED}"}
 
 

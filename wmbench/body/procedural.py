@@ -71,6 +71,7 @@ class GaitParams:
     strike_pitch: float   # foot pitch at contact (+ toes up = heel strike, - = forefoot strike)
     toe_off_pitch: float  # heel raise at the end of stance
     heel_off: float       # fraction of stance at which the heel starts to rise
+    follow: float         # swing-foot speed at toe-off/touchdown, in stance lengths per swing (heel kick)
     twist: float          # pelvis yaw amplitude
     obliquity: float      # pelvis roll amplitude
 
@@ -78,7 +79,7 @@ class GaitParams:
 _GAIT_TABLE: dict[str, tuple[float, ...]] = {
     #                 0.0    0.5    1.4    3.0     4.5     6.5     10.0   m/s
     "step_hz":       (1.3,   1.45,  1.8,   2.6,    2.8,    3.0,    3.6),
-    "duty":          (0.64,  0.63,  0.60,  0.38,   0.32,   0.25,   0.21),
+    "duty":          (0.64,  0.63,  0.60,  0.40,   0.33,   0.25,   0.21),
     "lift":          (0.0,   0.05,  0.09,  0.20,   0.30,   0.40,   0.46),
     "lift_peak":     (0.5,   0.5,   0.5,   0.4,    0.35,   0.33,   0.3),
     "bob":           (0.0,   0.008, 0.018, -0.025, -0.03,  -0.035, -0.035),
@@ -88,6 +89,7 @@ _GAIT_TABLE: dict[str, tuple[float, ...]] = {
     "strike_pitch":  (0.0,   0.1,   0.22,  0.12,   0.05,   -0.08,  -0.15),
     "toe_off_pitch": (0.0,   0.4,   0.85,  0.85,   0.9,    0.95,   0.95),
     "heel_off":      (0.6,   0.6,   0.55,  0.45,   0.4,    0.35,   0.3),
+    "follow":        (0.15,  0.15,  0.17,  0.7,    0.9,    1.1,    1.2),
     "twist":         (0.0,   0.04,  0.08,  0.10,   0.12,   0.14,   0.15),
     "obliquity":     (0.0,   0.02,  0.05,  0.04,   0.035,  0.03,   0.03),
 }
@@ -144,9 +146,9 @@ _STYLE_POSTURES: dict[str, dict[str, float]] = {
     "freeze": dict(gait_scale=0.0, pelvis_drop=0.03, torso_lean=0.02, shoulder_raise=0.22, shoulder_protract=0.08,
                    arm_abduction=0.0, arm_forward=0.15, elbow_flex=0.7, forearm_inward=0.4, arm_swing_scale=0.0,
                    breath_hz=0.5, breath_depth=0.002, sway=0.0),
-    "defensive": dict(pelvis_drop=0.05, torso_lean=-0.12, lean_per_speed=0.0, arm_forward=0.55, arm_abduction=0.15,
-                      elbow_flex=1.95, forearm_inward=0.45, arm_swing_scale=0.15, shoulder_raise=0.08,
-                      shoulder_protract=0.1, head_pitch=0.08),
+    "defensive": dict(pelvis_drop=0.05, torso_lean=-0.12, lean_per_speed=0.0, arm_forward=0.6,
+                      arm_abduction=0.1, elbow_flex=2.0, forearm_inward=0.8, arm_swing_scale=0.15,
+                      shoulder_raise=0.08, shoulder_protract=0.1, head_pitch=0.08),
     "crouch": dict(pelvis_drop=0.30, torso_lean=0.45, head_pitch=-0.3, arm_forward=0.35, elbow_flex=0.7,
                    arm_abduction=0.2, stride_scale=0.8, arm_swing_scale=0.5),
     "terror": dict(lean_per_speed=0.07, arm_swing_scale=1.4, shoulder_raise=0.15, breath_hz=0.6, breath_depth=0.035),
@@ -158,7 +160,7 @@ _STYLE_POSTURES: dict[str, dict[str, float]] = {
     "caution": dict(stride_scale=0.78, pelvis_drop=0.03, head_scan=0.55, torso_lean=0.06, lean_per_speed=0.01,
                     arm_forward=0.12, elbow_flex=0.45, arm_swing_scale=0.5),
     "vigilant": dict(stride_scale=0.85, head_scan=0.7, shoulder_raise=0.05, arm_swing_scale=0.6, elbow_flex=0.35),
-    "relief": dict(shoulder_raise=-0.12, shoulder_protract=0.18, slump=0.18, head_pitch=0.38, breath_hz=0.16,
+    "relief": dict(shoulder_raise=-0.12, shoulder_protract=0.18, slump=0.25, head_pitch=0.5, breath_hz=0.16,
                    breath_depth=0.05, sway=0.03, arm_abduction=0.04, elbow_flex=0.08, arm_swing_scale=0.8,
                    lean_per_speed=0.01),
     "calm": dict(arm_swing_scale=0.8, elbow_flex=0.12, arm_abduction=0.09, breath_hz=0.22, breath_depth=0.025,
@@ -227,6 +229,7 @@ class _Stride:
     strike: float          # contact pitch, already scaled by amplitude and forward-roll
     toe_off: float
     heel_off: float
+    follow: float
     dx: float              # travel unit vector (root-local)
     dz: float
 
@@ -259,9 +262,7 @@ def _stance_foot(geo: _FootGeometry, st: _Stride, side: float, s: float) -> tupl
 
 #: Where a foot lands, as a fraction of the stance travel ahead of the pelvis (the rest is behind it); the
 #: heel-off roll lets the trailing ankle end closer to the body, so a little less than half is ahead.
-_STANCE_AHEAD = 0.42
-#: Swing-foot speed at toe-off and touchdown, as a fraction of the stance (ground) speed.
-_SWING_END_SPEED = 0.25
+_STANCE_AHEAD = 0.35
 
 
 def _foot_target(geo: _FootGeometry, st: _Stride, side: float, leg_phase: float) -> tuple[tuple, float]:
@@ -271,9 +272,9 @@ def _foot_target(geo: _FootGeometry, st: _Stride, side: float, leg_phase: float)
     u = (leg_phase - st.duty) / (1.0 - st.duty)
     (x0, y0, z0), p0 = _stance_foot(geo, st, side, 1.0)
     (x1, y1, z1), p1 = _stance_foot(geo, st, side, 0.0)
-    # Cubic Hermite along the ground, leaving and arriving with a fraction of the stance speed (the foot keeps
-    # moving back a little after toe-off and is already moving back a little as it lands).
-    vel = -_SWING_END_SPEED * st.stance_travel * (1.0 - st.duty) / st.duty
+    # Cubic Hermite along the ground, leaving and arriving while still moving back: the foot follows through
+    # after toe-off (a heel kick when running) and is already pulled back as it lands.
+    vel = -st.follow * st.stance_travel
     u2, u3 = u * u, u * u * u
     h00, h10, h01, h11 = 2 * u3 - 3 * u2 + 1, u3 - 2 * u2 + u, -2 * u3 + 3 * u2, u3 - u2
     x = h00 * x0 + h01 * x1 + (h10 + h11) * vel * st.dx
@@ -320,11 +321,9 @@ def _reach_drops(thigh: float, shin: float, hip_drop: float, hip_width: float, g
         gait = _table_gait(v)
         st = _stride(gait, v, Posture(), 1.0)
         need = gait.drop
-        for k in range(60):
-            phase = k / 60.0
+        for k in range(41):
+            phase = st.duty * k / 41.0
             ankle, _ = _foot_target(geo, st, 1.0, phase)
-            if phase >= st.duty:
-                continue
             horiz2 = (ankle[0] - hip_width) ** 2 + ankle[2] ** 2
             hip_max = ankle[1] + math.sqrt(max(reach * reach - horiz2, 0.0))
             pelvis = stand - gait.drop + gait.bob * math.cos(4.0 * math.pi * (phase - 0.5 * st.duty))
@@ -347,7 +346,7 @@ def _stride(gait: GaitParams, speed: float, posture: Posture, amp: float) -> _St
     return _Stride(
         stance_travel=gait.duty * stride * posture.gait_scale, duty=gait.duty, lift=gait.lift * amp,
         lift_exp=math.log(0.5) / math.log(gait.lift_peak), strike=gait.strike_pitch * roll,
-        toe_off=gait.toe_off_pitch * roll, heel_off=gait.heel_off, dx=tx, dz=tz,
+        toe_off=gait.toe_off_pitch * roll, heel_off=gait.heel_off, follow=gait.follow, dx=tx, dz=tz,
     )
 
 
@@ -492,6 +491,7 @@ class _Stream:
         self.posture = Posture()
         self.gait_speed = -1.0
         self.gait = builder.gait_at(0.0)
+        self.started = False
 
     def set_intent(self, intent: MotionIntent, immediate: bool = False) -> None:
         target = posture_for(intent)
@@ -499,9 +499,9 @@ class _Stream:
             self.glance_side = 1.0 if self.rng.random() < 0.5 else -1.0
         self.vec_from = np.array([getattr(self.posture, f) for f in _POSTURE_FIELDS])
         self.vec_to = np.array([getattr(target, f) for f in _POSTURE_FIELDS])
-        self.styles_from = self.styles_to if self.blend < 0.5 or not immediate else intent.styles
         self.styles_from = self._label_styles()
         self.styles_to = intent.styles
+        immediate = immediate or not self.started  # nothing shown yet: nothing to blend from
         self.blend = 1.0 if immediate else 0.0
         self.posture = target if immediate else self.posture
 
@@ -509,6 +509,7 @@ class _Stream:
         return self.styles_to if self.blend >= 0.5 else self.styles_from
 
     def step(self, speed: float) -> MotionFrame:
+        self.started = True
         if self.blend < 1.0:
             self.blend = min(self.blend + self.dt / BLEND_SECONDS, 1.0)
             w = _smoothstep(self.blend)

@@ -11,26 +11,35 @@ affect state per episode (cleared by :meth:`ReferenceBrain.reset`).
 2. **Threat**: the most threatening beast seen (charge > approach > wander/cross > stop > retreat, then
    nearest) or heard (``sound``: roar = charge, growl = approach, rustling = wander); else an approaching
    human.
-3. **Escape direction**: never a danger direction. Ranked by: not remembered as blocked; no beast, heard beast
-   or human within 3 m that way; (at the start of an encounter) remembered as the way that escaped; away from
-   the threat (opposite, then lateral); then a fixed order (flight: back, left, right, fwd; calm: fwd, left,
-   right, back).
+3. **Escape direction**: never a danger direction. Ranked by: not remembered as blocked; no beast, heard
+   beast or human within 3 m that way; no wall there at the previous decision (a wall end the narrow sensing
+   cones no longer see); (first decision of an encounter only) remembered as the way that escaped; away from
+   the threat (opposite, then lateral); then keep going (fwd, left, right, back — turning around last).
    Memory frame rule: ``recent_decisions`` directions are read in the *current* frame, newest first, back to
    and including the most recent decision that turned the body (travel left/right/back that was not a
-   back-step); older ones were said in a frame the body has since left and are ignored.
-4. **Intensity**: charge → sprint, escalating terror → desperate → frantic → panic while it persists (heard or
-   seen); approach ≤ 5 m → run in fear, farther/heard → cautious jog/walk; standing beast first seen ≥ 6 m →
-   freeze, then back away; near → back away; wander/cross → move off its path; approaching human → defensive
-   back-step; nothing → calm walk. Every direction dangerous with a beast near → freeze crouched, ready to
-   squeeze past. Earlier encounters (this episode, or a flight remembered in ``recent_decisions``) sensitise:
-   no freeze, one step more intense.
-5. **De-escalation** after a beast threat clears: vigilant ×2 → cautious ×2 → relieved ×2 → calm (shorter
-   after a mild threat, none after a human). A new beast threat re-activates at full intensity at once.
+   back-step); older ones were said in a frame the body has since left and are ignored. (Seeded memories
+   are the newest entries, so they are always read.)
+4. **Intensity**: charge → sprint, escalating terror → desperate → frantic → panic while it persists (seen or
+   heard). Approach: farther than 4.5 m (or only heard) → cautious back-step walk facing it; ≤ 4.5 m → run in
+   fear; ≤ 3.5 m → sprint in terror; the level never drops while the same beast keeps coming and climbs one
+   rung every two decisions once above a cautious retreat. Standing beast first seen ≥ 3 m → freeze, then
+   back away (walk, facing it); wander/cross → move off (jog when crossing or within 4 m); retreating →
+   back away. Every direction dangerous → freeze crouched, ready to squeeze past (never into a wall).
+   Approaching human → defensive back-step (walk, hands raised); stopped human or nothing → calm walk.
+   Earlier encounters (this episode, or a flight remembered in ``recent_decisions``) sensitise: no freeze,
+   one rung higher per earlier encounter (two at most), and the wording recalls the last chase.
+5. **De-escalation** after a beast threat clears: vigilant ×2 → cautious ×2 → relieved ×2 → calm after
+   fear or worse; cautious ×6 → relieved ×2 after a milder one; relieved ×8 when the beast was last seen
+   walking off; nothing after a human. While recovering, the walk leads away from where the beast was last
+   sensed (carried through the body's turns). A new beast threat re-activates at full intensity at once; a
+   beast last *seen* near the 8 m edge that is back within 6 decisions is the same encounter (it slipped out
+   of range), one that vanished closer was gone.
 6. **Clean slate**: when the scene's memory is cleared (``recent_decisions`` shares nothing with the previous
    scene's), the affect state is cleared too — the brain invents no memory.
 
-Simplified: the NPC's motion across decisions is not tracked (a crossing beast is fled like a wandering one:
-away from where it is now), and clearance beyond the 6 m wall range is unknown, so open directions rank equal.
+Simplified: an NPC's motion is not extrapolated (a crossing beast is fled like a wandering one: away from
+where it is now); clearance beyond the 6 m wall range is unknown, so open directions rank equal; a phase
+change that keeps memory is not noticed (remembered walls and threat directions may be stale for a decision).
 """
 
 from __future__ import annotations
@@ -331,7 +340,7 @@ def find_threat(reading: SceneReading) -> Threat | None:
 
 def choose_direction(
     verdicts: dict[str, tuple[str, str]], reading: SceneReading, away_from: str | None, *,
-    trust_escape_memory: bool = False,
+    trust_escape_memory: bool = False, recent_walls: frozenset[str] = frozenset(),
 ) -> str | None:
     """The best safe direction (None if every direction is dangerous); ranking in the module card."""
     safe = [d for d in DIRECTIONS if verdicts[d][0] == "safe"]
@@ -350,7 +359,8 @@ def choose_direction(
     def rank(d: str) -> tuple[int, ...]:
         remembered_escape = trust_escape_memory and d in reading.memory.escaped
         blocked = d in reading.memory.blocked
-        return (blocked, d in occupied, not remembered_escape, relation(d), PREFERENCE_ORDER.index(d))
+        return (blocked, d in occupied, d in recent_walls, not remembered_escape, relation(d),
+                PREFERENCE_ORDER.index(d))
 
     return min(safe, key=rank)
 
@@ -371,6 +381,7 @@ class AffectState:
     last_seen_distance: float | None = None  # of the beast when last sensed (None: it was only heard)
     last_threat_direction: str | None = None  # where the beast was last sensed, in the current frame
     decisions_since_threat: int = 0  # decisions since the last beast threat ended
+    recent_walls: frozenset[str] = frozenset()  # walls sensed last decision, in the current frame
     recovery: tuple[Mood, ...] = ()  # de-escalation stages still to go
     previous_memory: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
@@ -413,13 +424,23 @@ class ReferenceBrain:
             plan = self._react_to_beast(threat, verdicts, reading)
         else:
             plan = self._go_about(threat, verdicts, reading)
-        if plan.gait is Gait.TRAVEL and self._state.last_threat_direction is not None:
-            # the body turns to face its travel direction: carry the remembered threat into the new frame
-            self._state.last_threat_direction = turned(self._state.last_threat_direction, plan.direction)
+        self._carry_into_next_frame(plan, reading)
         motion = compose_motion(plan, variant=self._state.decisions)
         self._state.decisions += 1
         text = grammar.format_reply(verdicts, motion)  # type: ignore[arg-type]
         return ReferenceDecision(verdicts=verdicts, threat=threat, plan=plan, text=text)
+
+    def _carry_into_next_frame(self, plan: MotionPlan, reading: SceneReading) -> None:
+        """Remember the walls just sensed and where the beast was, in the frame of the next decision (the
+        body turns to face its travel direction; back-steps and staying put keep the frame)."""
+        st = self._state
+        facing = plan.direction if plan.gait is Gait.TRAVEL else None
+        st.recent_walls = frozenset(turned(d, facing) for d, w in reading.walls.items() if w is not None)
+        if st.last_threat_direction is not None:
+            st.last_threat_direction = turned(st.last_threat_direction, facing)
+
+    def _choose(self, verdicts: dict, reading: SceneReading, away_from: str | None, **kw: Any) -> str | None:
+        return choose_direction(verdicts, reading, away_from, recent_walls=self._state.recent_walls, **kw)
 
     # -- affect -------------------------------------------------------------------------------------
 
@@ -493,7 +514,7 @@ class ReferenceBrain:
             mood, speed = Mood.WARY, "jog" if brisk else "walk"
         else:  # standing (after the first look) or walking off: back away, keeping it in view
             mood, speed = Mood.WARY, "walk"
-        away = choose_direction(verdicts, reading, threat.direction, trust_escape_memory=st.beast_streak == 1)
+        away = self._choose(verdicts, reading, threat.direction, trust_escape_memory=st.beast_streak == 1)
         if away is None:  # every direction is dangerous: do not run into a wall; crouch and look for a gap
             cornered = Mood.TERROR if mood.intensity >= Mood.TERROR.intensity else Mood.FEAR
             return MotionPlan(cornered, Gait.CORNERED, "still", None, recalls_past=sens > 0)
@@ -539,13 +560,13 @@ class ReferenceBrain:
         if not recovering:
             st.last_threat_direction = None
         if threat is not None:  # an approaching human: proportionate, defensive, never terror
-            away = choose_direction(verdicts, reading, threat.direction)
+            away = self._choose(verdicts, reading, threat.direction)
             if away == "back" and threat.direction == "fwd":
                 return MotionPlan(Mood.DEFENSIVE, Gait.BACKSTEP, "walk", "back")
             if away is None:
                 return MotionPlan(Mood.DEFENSIVE, Gait.STAND, "still", None)
             return MotionPlan(Mood.DEFENSIVE, Gait.TRAVEL, "walk", away)
-        way = choose_direction(verdicts, reading, remembered)
+        way = self._choose(verdicts, reading, remembered)
         if way is None:
             return MotionPlan(mood, Gait.STAND, "still", None)
         if way == "back" and remembered == "fwd" and mood.intensity >= Mood.CAUTIOUS.intensity:

@@ -81,7 +81,7 @@ class Gait(str, enum.Enum):
 class MotionPlan:
     """What the body should do this decision. ``direction`` is a grammar word (fwd/left/right/back) for a
     moving gait and None for one that stays in place; ``speed`` is "still" exactly when the gait stays.
-    ``recalls_past`` adds a phrase about an earlier encounter (only when there was one)."""
+    ``recalls_past`` appends a phrase about an earlier encounter (only when there was one)."""
 
     mood: Mood
     gait: Gait
@@ -132,7 +132,7 @@ MOOD_WORDS: dict[Mood, MoodWords] = {
         feelings=("with cautious, measured care", "alert, cautious but steadier now",
                   "cautious and quietly watchful", "in a careful, cautious mood"),
         details=("eyes scanning the surroundings", "pausing now and then to listen",
-                 "shoulders slightly raised", "treading soft and deliberate",
+                 "shoulders slightly raised", "hands loose but ready",
                  "glancing back over the shoulder now and then", "breathing deeply to stay composed"),
     ),
     Mood.DEFENSIVE: MoodWords(
@@ -217,13 +217,15 @@ STILL_MOODS: dict[Gait, tuple[Mood, ...]] = {
 STILL_OPENINGS: dict[Gait, tuple[str, ...]] = {
     Gait.FREEZE: ("freezes in place", "freezes rigid", "freezes on the spot"),
     Gait.CORNERED: ("freezes and crouches low", "freezes, crouching low", "freezes in a low crouch"),
-    Gait.STAND: ("stands at ease", "stands quietly in place", "stands relaxed"),
+    Gait.STAND: ("stands quietly in place", "stands in place, waiting", "stands and waits"),
 }
 #: The two details of a cornered body: it is looking for the way out, not giving up.
 CORNERED_DETAILS: tuple[str, ...] = (
-    "assessing the gap, ready to squeeze past", "eyes searching for an opening", "ready to squeeze past",
-    "weight on the balls of the feet",
+    "eyes searching for a gap, ready to squeeze past",
+    "weight on the balls of the feet, ready to squeeze past",
+    "muscles coiled, assessing the gap, ready to squeeze past",
 )
+CORNERED_WATCH: tuple[str, ...] = ("heart pounding", "breath held tight", "eyes fixed on the beast")
 #: Back-step openings (the body keeps facing the threat); a defensive back-step always "steps back".
 BACKSTEP_OPENINGS: tuple[str, ...] = ("backs away", "steps back", "backs away step by step")
 DEFENSIVE_BACKSTEP = "steps back"
@@ -262,8 +264,7 @@ def compose_motion(plan: MotionPlan, variant: int = 0) -> str:
     else:  # staying in place: no adverb of manner, the opening names the posture
         action = _pick(STILL_OPENINGS[plan.gait], variant)
         if plan.gait is Gait.CORNERED:
-            first, second = _pick(CORNERED_DETAILS, variant), _pick(CORNERED_DETAILS, variant + 1)
-    if plan.recalls_past:
-        second = _pick(RECALL_DETAILS, variant)
+            first, second = _pick(CORNERED_DETAILS, variant), _pick(CORNERED_WATCH, variant)
+    recall = f", {_pick(RECALL_DETAILS, variant)}" if plan.recalls_past else ""
     joiner = " " if feeling.startswith(_PREPOSITIONS) else ", "
-    return f"{SUBJECT} {action}{joiner}{feeling}, {first}, {second}"
+    return f"{SUBJECT} {action}{joiner}{feeling}, {first}, {second}{recall}"

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import inspect
 from dataclasses import dataclass
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
@@ -118,7 +119,23 @@ def _build_builtin(provider: BrainProvider, argument: str, options: dict[str, An
     factory = _load_target(provider.target, provider.pattern)
     if provider.argument is not None:
         options = {provider.argument: argument, **options}
+    _check_options(factory, options, provider.pattern)
     return factory(**options)
+
+
+def _check_options(factory: Any, options: dict[str, Any], pattern: str) -> None:
+    """A clear TypeError for options the provider does not take (instead of a bare signature error)."""
+    try:
+        signature = inspect.signature(factory)
+    except (TypeError, ValueError):  # no introspectable signature: let the call itself decide
+        return
+    try:
+        signature.bind(**options)
+    except TypeError as exc:
+        accepted = [name for name, p in signature.parameters.items()
+                    if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY)]
+        raise TypeError(f"{pattern}: bad options {sorted(options)} ({exc}); it accepts: "
+                        f"{', '.join(accepted) or 'no options'}") from None
 
 
 def _load_target(target: str, pattern: str) -> Any:

@@ -37,7 +37,11 @@ def decision_outcome(
     *, caught: bool, blocked: bool, escaped: bool, asked: str | None, moved: str | None
 ) -> str:
     """The outcome phrase of a decision (scene words), first match wins:
-    ``caught`` > ``blocked by wall on <dir>`` > ``escaped`` > ``moved <dir>`` > ``stood still``."""
+    ``caught`` > ``blocked by wall on <dir>`` > ``escaped`` > ``moved <dir>`` > ``stood still``.
+
+    ``escaped`` (decided by the env): a beast nearby at the decision's start is still present but out of
+    range (or out of sight) at its end, and no beast is nearby; a beast that despawned was not escaped from.
+    """
     if caught:
         return "caught"
     if blocked:

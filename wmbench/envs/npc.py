@@ -15,7 +15,8 @@ Card
   ``spawn:<npc>``, ``despawn:<npc>``.
 - **Jitter.** Each NPC's start position is scaled along the ray from the origin by a seeded factor in
   ``[1 - jitter, 1 + jitter]`` (one draw per NPC spec, in record order, so mirrored scenarios stay mirrors).
-- Simplified: NPCs do not collide with each other or push the protagonist.
+- Simplified: NPCs do not collide with each other or push the protagonist; each NPC is a disc against the
+  walls (beast 0.45 m, humans 0.22 m), so a long beast moving sideways may touch a wall with its head.
 """
 
 from __future__ import annotations

@@ -52,6 +52,8 @@ from wmbench.envs.trace import (
 from wmbench.envs.world import World
 
 RAY_RANGE = 10.0
+#: The fewest rays a fan may have (DESIGN: at least 32 over 360°).
+MIN_RAYS = 32
 WALL_CONE_HALF_ANGLE = math.radians(7.5)
 #: An NPC this close (m) counts as visible even when the line-of-sight ray starts inside it.
 TOUCH_RANGE = 1.0
@@ -77,8 +79,8 @@ class RayFan:
 
     @classmethod
     def make(cls, n_rays: int) -> RayFan:
-        if n_rays < 4:
-            raise ValueError(f"n_rays must be at least 4 (one per direction), got {n_rays}")
+        if not isinstance(n_rays, int) or n_rays < MIN_RAYS:
+            raise ValueError(f"n_rays must be an integer >= {MIN_RAYS}, got {n_rays!r}")
         angles = tuple(2 * math.pi * i / n_rays for i in range(n_rays))
         cones = {}
         for word, centre in SCENE_DIRECTION_ANGLES.items():

@@ -15,8 +15,8 @@ import pybullet as p
 
 from wmbench.body.base import BodyState
 
-CAMERA_BACK = 5.0
-CAMERA_UP = 6.0
+CAMERA_BACK = 4.0
+CAMERA_UP = 4.5
 LOOK_AHEAD = 2.5
 FOV_DEG = 70.0
 
@@ -26,6 +26,14 @@ class CameraSpec:
     width: int = 320
     height: int = 240
     fov_deg: float = FOV_DEG
+
+
+def follow(client: int, body: BodyState) -> None:
+    """Point the GUI's camera (``human`` mode) at ``body`` from above and behind."""
+    yaw_deg = math.degrees(body.heading) - 90.0
+    target = (body.position[0], body.position[1], 0.5)
+    p.resetDebugVisualizerCamera(cameraDistance=math.hypot(CAMERA_BACK, CAMERA_UP), cameraYaw=yaw_deg,
+                                 cameraPitch=-45.0, cameraTargetPosition=target, physicsClientId=client)
 
 
 def capture(client: int, body: BodyState, camera: CameraSpec | None = None) -> np.ndarray:

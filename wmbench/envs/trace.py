@@ -1,8 +1,8 @@
 """Episode traces: everything that happened, per decision, in plain JSON-able records.
 
 Scorers are pure functions of traces, so everything a scorer needs is here: the scene the brain saw, the
-ground truth the sim computed (never shown to the brain), the reply, its parse, the intent, the body before and
-after, and the events. ``Trace.to_dict``/``Trace.from_dict`` round-trip through JSON.
+ground truth the sim computed (never shown to the brain), the reply, its parse, the intent, the body before
+and after, and the events. ``Trace.to_dict``/``Trace.from_dict`` round-trip through JSON.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class NpcFact:
 
 @dataclass(frozen=True)
 class Truth:
-    """Per-decision ground truth: the four directions, the NPCs, the most threatening one, the threat level."""
+    """Per-decision ground truth: four directions, the NPCs, the most threatening one, the threat level."""
 
     directions: dict[str, DirectionTruth]
     npcs: tuple[NpcFact, ...] = ()
@@ -75,13 +75,16 @@ class DecisionRecord:
     scene: dict[str, Any]
     truth: Truth
     reply: str
-    parse: dict[str, Any]                 # {"ok", "code", "message", "prediction": {dir: [verdict, reason]}, "motion"}
-    intent: dict[str, Any] | None         # MotionIntent.to_dict()
-    body_before: dict[str, Any]           # BodyState.to_dict()
+    #: {"ok", "code", "message", "prediction": {dir: [verdict, reason, raw]}, "motion", "reply_chars"}
+    parse: dict[str, Any]
+    intent: dict[str, Any] | None  # MotionIntent.to_dict()
+    body_before: dict[str, Any]  # BodyState.to_dict()
     body_after: dict[str, Any]
     events: tuple[Event, ...] = ()
-    realized: dict[str, Any] = field(default_factory=dict)  # {"direction", "distance", "mean_speed", "speed_class", "posture", "min_threat_distance"}
-    brain: dict[str, Any] = field(default_factory=dict)     # latency_s, tokens, retries, provider, error (set by the harness)
+    #: {"direction", "distance", "mean_speed", "speed_class", "posture", "min_threat_distance"}
+    realized: dict[str, Any] = field(default_factory=dict)
+    #: latency_s, tokens, retries, provider, error (set by the harness)
+    brain: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -93,7 +96,7 @@ class Trace:
     body: str
     decisions: list[DecisionRecord] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
-    phase_starts: list[int] = field(default_factory=list)   # decision index at which each phase began
+    phase_starts: list[int] = field(default_factory=list)  # decision index at which each phase began
     meta: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -117,7 +120,8 @@ class Trace:
         ]
         return cls(
             scenario_id=d["scenario_id"], seed=d["seed"], body=d["body"], decisions=decisions,
-            events=[Event(**e) for e in d["events"]], phase_starts=list(d["phase_starts"]), meta=dict(d["meta"]),
+            events=[Event(**e) for e in d["events"]], phase_starts=list(d["phase_starts"]),
+            meta=dict(d["meta"]),
         )
 
     def event_kinds(self) -> list[str]:

@@ -15,7 +15,8 @@ Card
   :class:`~wmbench.envs.trace.DecisionRecord` to :attr:`trace`; ``info["events"]`` lists this step's event
   kinds (a phase change's ``phase:<name>`` and phase-start events included).
 - **Episode**: the scenario's phases in order (world rebuilt, body back at the phase's start pose, memory kept
-  or cleared). ``terminated`` after the last phase or when caught; never ``truncated``.
+  or cleared); a phase lasts ``ceil(duration / decision_dt)`` decisions. ``terminated`` after the last phase
+  or when caught; never ``truncated``. Stepping a finished episode returns its last observation again.
 - **Reward** is always 0.0: scoring is a separate, pure function of the trace (``wmbench.harness``).
 - **Render**: ``rgb_array`` returns a 320x240 TinyRenderer frame from above/behind; ``human`` opens the
   PyBullet GUI and plays frames in real time.
@@ -161,7 +162,7 @@ class WMBenchEnv(gym.Env):
 
         phase_over = self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
         after = self._perceive()
-        escaped = _beast_nearby(before) and not caught and not _beast_nearby(after)
+        escaped = not caught and _escaped(before, after)
         if escaped:
             events.append(Event(round(t_end, 6), "escaped"))
         outcome = decision_outcome(caught=caught, blocked=collided, escaped=escaped,
@@ -202,6 +203,7 @@ class WMBenchEnv(gym.Env):
             sync()
         if self.render_mode == "rgb_array":
             return camera.capture(self._world.client, self.body.state())
+        camera.follow(self._world.client, self.body.state())
         return None
 
     def close(self) -> None:
@@ -220,6 +222,11 @@ class WMBenchEnv(gym.Env):
             raise RuntimeError("record_brain_meta: no decision recorded yet (call step first)")
         last = self.trace.decisions[-1]
         self.trace.decisions[-1] = replace(last, brain={**last.brain, **dict(meta)})
+
+    @property
+    def last_perception(self) -> Perception | None:
+        """What the current observation was built from: the scene dict, the truth and the ray arrays."""
+        return self._perception
 
     @property
     def phase_index(self) -> int:
@@ -268,7 +275,6 @@ class WMBenchEnv(gym.Env):
         world, crowd, body = self._world, self._crowd, self.body
         dt = self.frame_dt
         human = self.render_mode == "human"
-        sync = getattr(body, "sync_visuals", None) if human else None
         events: list[Event] = []
         collided = caught = False
         state = body.state()
@@ -292,8 +298,8 @@ class WMBenchEnv(gym.Env):
                 events.append(Event(t, "collision:wall", report.wall_name or ""))
             tracker.observe(xy[0], xy[1], state.posture, dt, crowd.nearest_beast_distance(*xy))
             catcher = crowd.catcher(*xy)
-            if sync is not None:
-                sync()
+            if human:  # play in real time in the GUI
+                self.render()
                 time.sleep(max(0.0, dt - (time.perf_counter() - tick)))
             if catcher is not None:
                 caught = True
@@ -343,8 +349,14 @@ class WMBenchEnv(gym.Env):
 
 
 
-def _beast_nearby(perception: Perception) -> bool:
-    return any(f.nearby and f.type == "beast" for f in perception.truth.npcs)
+def _escaped(before: Perception, after: Perception) -> bool:
+    """A beast that was nearby is still there but out of range, and no beast is nearby any more.
+    (A beast that despawned was not escaped from.)"""
+    was_near = {f.name for f in before.truth.npcs if f.nearby and f.type == "beast"}
+    beasts_now = {f.name: f for f in after.truth.npcs if f.type == "beast"}
+    if any(f.nearby for f in beasts_now.values()):
+        return False
+    return any(name in beasts_now for name in was_near)
 
 
 def _parse_dict(parsed: ParseResult, reply_chars: int) -> dict[str, Any]:

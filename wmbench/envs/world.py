@@ -72,7 +72,7 @@ class World:
         self.frame_dt = float(frame_dt)
         self.physics_dt = float(physics_dt)
         if gui and not display_available():  # PyBullet's GUI would abort the whole process without one
-            warnings.warn("render_mode='human' needs a display (DISPLAY is not set); running headless instead",
+            warnings.warn("render_mode='human' needs a display (DISPLAY is not set); running headless",
                           RuntimeWarning, stacklevel=3)
             gui = False
         self.gui = bool(gui)

@@ -2,16 +2,16 @@
 
 ::
 
-    wmbench run --brain reference --body smpl --scenarios all --seeds 1     # the benchmark -> runs/.../scores.json
-    wmbench list [--category C03]                                         # the scenarios
-    wmbench show S12                                                      # one scenario's card
-    wmbench serve --brain hf/./my-model --port 8000                       # a brain behind an HTTP endpoint
-    wmbench export-onnx ./my-model ./my-model-onnx                        # a transformers model -> ONNX
+    wmbench run --brain reference --body smpl --scenarios all --seeds 1   # the benchmark -> scores.json
+    wmbench list [--category C03]                                       # the scenarios
+    wmbench show S12                                                    # one scenario's card
+    wmbench serve --brain hf/./my-model --port 8000                     # a brain behind an HTTP endpoint
+    wmbench export-onnx ./my-model ./my-model-onnx                      # a transformers model -> ONNX
 
-Each subcommand is a :class:`Command` in :data:`COMMANDS` (``configure`` adds its arguments, ``run`` does the
-work and returns the exit code); later subcommands (``live``, ``report``, ``bench``) register the same way with
-:func:`register_command`. Mistakes a user can make (unknown scenario, brain or body, a bad option) print one
-line and exit with code 2 — no traceback. Ctrl-C during ``run`` keeps what finished and exits with 130.
+Each subcommand is a :class:`Command` in :data:`COMMANDS` (``configure`` adds its arguments, ``run`` does
+the work and returns the exit code); later subcommands (``live``, ``report``, ``bench``) register the same way
+with :func:`register_command`. Mistakes a user can make (unknown scenario, brain or body, a bad option)
+print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` keeps what finished, exit code 130.
 """
 
 from __future__ import annotations
@@ -93,7 +93,7 @@ def _configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                    help="episodes run in parallel (default: min(2, CPUs))")
     p.add_argument("--out", type=Path, default=None,
-                   help="run directory (default: runs/<brain>-<body>-<timestamp>); an existing one is resumed")
+                   help="run directory (default: runs/<brain>-<body>-<timestamp>); an existing one resumes")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="brain option, repeatable (e.g. temperature=0 api_key=...); values are read as JSON "

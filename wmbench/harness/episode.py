@@ -8,15 +8,17 @@ The loop (sim time stands still while the brain thinks)::
         obs, ... = env.step(reply.text)         # "" when the brain failed: scored as a miss
         env.unwrapped.record_brain_meta(reply.meta())
 
-A brain that fails on a decision (``reply.error`` set, or ``decide`` raising despite the protocol) costs that
-decision only: it is counted in ``failed_decisions`` and the episode goes on with an empty reply. Anything else
-that goes wrong (the env raising, ``brain.reset`` raising) ends the episode as an :class:`EpisodeResult` with
-``error`` set — the suite goes on, and the scorer gives that scenario 0 with the error as its explanation.
+A brain that fails on a decision (``reply.error`` set, or ``decide`` raising despite the protocol) costs
+that decision only: it is counted in ``failed_decisions`` and the episode goes on with an empty reply.
+Anything else that goes wrong (the env raising, ``brain.reset`` raising) ends the episode as an
+:class:`EpisodeResult` with ``error`` set — the suite goes on, and the scorer gives that scenario 0 with the
+error as its explanation.
 The env is always closed.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 import traceback
@@ -36,7 +38,7 @@ EnvFactory = Callable[..., Any]
 
 @dataclass(frozen=True)
 class EpisodeResult:
-    """A finished episode. ``trace`` is ``Trace.to_dict()`` (possibly partial, or None, when ``error`` is set)."""
+    """A finished episode. ``trace`` is ``Trace.to_dict()`` (partial or None when ``error`` is set)."""
 
     scenario: str
     seed: int
@@ -104,7 +106,8 @@ def run_episode(
                     raise RuntimeError(f"episode did not end after {MAX_DECISIONS} decisions")
                 reply = _decide(brain, json.loads(obs["scene"]))
                 failed += reply.error is not None
-                obs, _reward, terminated, truncated, _info = env.step(reply.text if reply.error is None else "")
+                action = reply.text if reply.error is None else ""
+                obs, _reward, terminated, truncated, _info = env.step(action)
                 env.unwrapped.record_brain_meta(reply.meta())
                 n_decisions += 1
                 done = bool(terminated or truncated)
@@ -146,7 +149,7 @@ def _decide(brain: Brain, scene: dict[str, Any]) -> BrainReply:
 
 
 def _trace_dict(env: Any) -> dict[str, Any] | None:
-    """The env's trace as a dict, or None when there is no env or no readable trace (e.g. it failed to build)."""
+    """The env's trace as a dict, or None when there is no env or no readable trace."""
     if env is None:
         return None
     try:
@@ -158,10 +161,8 @@ def _trace_dict(env: Any) -> dict[str, Any] | None:
 def _close(env: Any) -> None:
     if env is None:
         return
-    try:
+    with contextlib.suppress(Exception):  # a failing close must not turn a finished episode into a crash
         env.close()
-    except Exception:  # a failing close must not turn a finished episode into a crash
-        pass
 
 
 def _short_traceback(exc: BaseException, limit: int = 6) -> str:

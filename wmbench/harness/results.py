@@ -7,9 +7,10 @@
      "error": null}
 
 Each line is written in one piece, flushed and ``fsync``-ed, so a killed run loses at most the line being
-written. The reader ignores a truncated last line (that episode simply runs again; any other unreadable line is
-skipped with a warning), and the writer cuts such a tail off before appending. :meth:`EpisodeLog.done_keys` says which (scenario, seed, body, brain) are finished, so
-a rerun resumes and never duplicates.
+written. The reader ignores a truncated last line (that episode simply runs again; any other unreadable line
+is skipped with a warning), and the writer cuts such a tail off before appending.
+:meth:`EpisodeLog.done_keys` says which (scenario, seed, body, brain) are finished, so a rerun resumes and
+never duplicates.
 
 Nothing secret is written: :class:`Redactor` replaces API keys (values of ``*KEY*``/``*TOKEN*``/``*SECRET*``
 environment variables and options, and anything shaped like ``sk-...``, ``hf_...`` or a bearer token) with

@@ -44,10 +44,9 @@ from wmbench.harness.results import (
     write_run_config,
 )
 from wmbench.harness.selection import EpisodeSpec, SuitePlan, plan_suite
-from wmbench.harness.suite_scoring import score_lines
-from wmbench.scenarios import Scenario
+from wmbench.scenarios import Scenario, get_scenario
 
-#: Brain spec prefixes served over the network: threads are enough (the work is waiting), processes are not needed.
+#: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
 REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
 
 
@@ -55,7 +54,7 @@ class RunConfigError(ValueError):
     """The run cannot start: unknown scenario, brain or body, or an out directory holding another run."""
 
 
-class RunInterrupted(Exception):  # noqa: N818  (it is an outcome, not a bug)
+class RunInterrupted(Exception):
     """Ctrl-C: the run stopped; ``done`` of ``total`` episodes are in ``out`` and a rerun resumes."""
 
     def __init__(self, done: int, total: int, out: Path) -> None:
@@ -88,7 +87,7 @@ MEASURERS: dict[str, Measurer] = {}
 def register_measurer(mode: str, measurer: Measurer, *, overwrite: bool = False) -> Measurer:
     """Plug in the measurement of one non-bench mode; ``run_suite`` then scores those scenarios too."""
     if mode == "bench":
-        raise ValueError("bench scenarios are run by run_suite itself; register measurers for other modes only")
+        raise ValueError("bench scenarios are run by run_suite itself; register measurers for other modes")
     if mode in MEASURERS and not overwrite:
         raise ValueError(f"a measurer for mode {mode!r} is already registered")
     MEASURERS[mode] = measurer
@@ -219,13 +218,14 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
             finished += 1
             bar.update(1)
             if result.error:
-                bar.write(f"episode {result.scenario} seed {result.seed} failed: {result.error.splitlines()[0]}")
+                headline = result.error.splitlines()[0]
+                bar.write(f"episode {result.scenario} seed {result.seed} failed: {headline}")
     except KeyboardInterrupt:
         raise RunInterrupted(finished, total, out) from None
     except BrokenProcessPool as err:
         raise RuntimeError(
-            f"a worker process died ({err}); {finished} of {total} episodes are kept in {out}. Rerun to resume; "
-            f"--workers 1 shows which scenario crashes"
+            f"a worker process died ({err}); {finished} of {total} episodes are kept in {out}. "
+            f"Rerun to resume; --workers 1 shows which scenario crashes"
         ) from None
     finally:
         bar.close()
@@ -275,12 +275,13 @@ def _results_in_processes(todo: Sequence[EpisodeSpec], brain: str, options: Mapp
     context = multiprocessing.get_context("spawn")  # fork is unsafe with threads and with pybullet clients
     pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context,
                                initializer=_init_worker, initargs=(brain, dict(options)))
-    yield from _drain(pool, [pool.submit(_run_in_worker, spec, body, dict(env_kwargs), brain) for spec in todo])
+    futures = [pool.submit(_run_in_worker, spec, body, dict(env_kwargs), brain) for spec in todo]
+    yield from _drain(pool, futures)
 
 
 def _drain(pool: Executor, futures: Sequence[Future[EpisodeResult]]) -> Iterator[EpisodeResult]:
     """Results as they finish. On Ctrl-C: cancel what has not started, let what is running finish and yield
-    it (an episode is a few seconds of work; threads and processes cannot be stopped mid-call), then re-raise."""
+    it (an episode is seconds of work; threads and processes cannot be stopped mid-call), then re-raise."""
     yielded: set[Future[EpisodeResult]] = set()
     try:
         for future in as_completed(futures):
@@ -356,3 +357,45 @@ def _score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context:
         "not_measured_notes": notes,
     }
     return scores
+
+
+def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence[Any]] | None = None
+                ) -> dict[str, Any]:
+    """The scores.json dict for episode lines (in the order given) plus already-measured scores by scenario.
+
+    An error episode — or a trace the scorer cannot handle — scores 0 with the error as its explanation.
+    """
+    from wmbench.harness.scoring import summarize
+
+    by_scenario: dict[str, list[Any]] = {}
+    for line in lines:
+        by_scenario.setdefault(line["scenario"], []).append(score_line(line))
+    for scenario_id, scores in (extra or {}).items():
+        by_scenario.setdefault(scenario_id, []).extend(scores)
+    return summarize(by_scenario)
+
+
+def score_line(line: Mapping[str, Any]) -> Any:
+    """One episode line -> its ``ScenarioScore``."""
+    from wmbench.envs.trace import Trace
+    from wmbench.harness.scoring import score_trace
+
+    if line.get("error") or not line.get("trace"):
+        why = f"episode failed: {line.get('error') or 'no trace'}"
+        return error_score(line["scenario"], line["seed"], why)
+    try:
+        return score_trace(Trace.from_dict(line["trace"]))
+    except Exception as err:
+        return error_score(line["scenario"], line["seed"], f"scoring failed: {type(err).__name__}: {err}")
+
+
+def error_score(scenario_id: str, seed: int, why: str) -> Any:
+    """0 of 20 for an episode that failed, with the reason as its explanation (first line of it)."""
+    from wmbench.harness.scoring.report_types import ScenarioScore
+
+    headline = why.splitlines()[0] if why else "unknown error"
+    return ScenarioScore(
+        scenario_id=scenario_id, category=get_scenario(scenario_id).category, score=0.0, measured=True,
+        explanation=f"{scenario_id}: scored 0: {headline}", evidence={"rule": "episode_error", "error": why},
+        seed=seed,
+    )

@@ -76,7 +76,8 @@ def parse_seed_list(text: str) -> tuple[int, ...]:
             else:
                 seeds.append(int(item))
         except ValueError:
-            raise ValueError(f"bad seed {item!r} in {text!r}; expected integers like 0,1,2 or a range 0-4") from None
+            raise ValueError(
+                f"bad seed {item!r} in {text!r}; expected integers like 0,1,2 or a range 0-4") from None
     return resolve_seeds(seeds)
 
 

@@ -1,19 +1,19 @@
 """C02 Entity Recognition (S06–S10): classification of the NPC in PREDICT against the primary NPC truth.
 
-Rule, per decision with an NPC nearby (the truth's primary NPC — the most threatening one in range):
-**all correct 20** = the PREDICT item at the NPC's true direction names its type (``beast``; ``human`` for a
-woman/man) AND its behaviour (``charging``, ``approaching``, ``stopped``, …: in that item's text, else in MOTION
-next to a type word; exactly the true behaviour, no other) AND its distance (``5m``/``4.8 m`` in the item, else
-in MOTION) within 1 m or 20 %; **type correct 15** = the type at the right direction; **partial 10** = ``danger``
-flagged at the right direction without the type, or the type named at a wrong direction, or the behaviour or the
-distance right; **wrong 0** otherwise and for a parse error. A neutral human nearby that PREDICT calls a beast
-lowers all-correct to type-correct (S07: woman ahead is neutral, beast at the side is the threat).
-Per decision with no NPC nearby (beyond 8 m, or despawned): **clear 20** if no direction is predicted
-``danger(beast)``, **phantom 0** otherwise — and clear decisions earn only if the brain identified the type
-(type correct or better) in at least one nearby decision of the episode (when it had any): a brain that never
-sees the beast does not get credit for "seeing" it gone.
-Scenario = mean over decisions; for S09 (the 8 m boundary) and S10 (despawn) the nearby and the clear decisions
-are averaged separately and the two means weighted equally, so both sides of the boundary / of the despawn count.
+Rule, per decision with an NPC nearby (the truth's primary NPC — the most threatening one in range): **all
+correct 20** = the PREDICT item at the NPC's true direction names its type (``beast``; ``human`` for a
+woman/man) AND its behaviour (``charging``, ``approaching``, ``stopped``, …: in that item's text, else in
+MOTION next to a type word; exactly the true behaviour, no other) AND its distance (``5m``/``4.8 m`` in the
+item, else in MOTION) within 1 m or 20 %; **type correct 15** = the type at the right direction; **partial
+10** = ``danger`` flagged at the right direction without the type, or the type named at a wrong direction, or
+the behaviour or the distance right; **wrong 0** otherwise and for a parse error. A neutral human nearby that
+PREDICT calls a beast lowers all-correct to type-correct (S07: woman ahead is neutral, beast at the side is
+the threat). Per decision with no NPC nearby (beyond 8 m, or despawned): **clear 20** if no direction is
+predicted ``danger(beast)``, **phantom 0** otherwise — and clear decisions earn only if the brain identified
+the type (type correct or better) in at least one nearby decision of the episode (when it had any): a brain
+that never sees the beast does not get credit for "seeing" it gone. Scenario = mean over decisions; for S09
+(the 8 m boundary) and S10 (despawn) the nearby and the clear decisions are averaged separately and the two
+means weighted equally, so both sides of the boundary / of the despawn count.
 """
 
 from __future__ import annotations

@@ -1,17 +1,15 @@
 """C03 Predictive Reasoning (S11–S15): does the prediction match the decision, and the decision the world?
 
-Rule, per *threatened* decision (a beast nearby), in this order:
-**contradictory 0** = caught, a wall collision, or the body moved into a sector the truth marks dangerous or that
-its own PREDICT marks ``danger`` (a parse error is a miss: 0 too);
-**optimal 20** = PREDICT exact (every direction right: the threat and the walls) AND the body escaped — moved into
-a truly safe sector (S12/S13: and its start-frame displacement went right / left, the only open side, so the two
-must mirror) — or, when the truth has no safe direction at all (S14's dead end with the beast at the mouth), held
-still to assess without contact;
-**reasonable 15** = escaped (or held, as above) with a partially right PREDICT (spatial partial);
-**suboptimal 5** = no contact but no escape (stood while a way was open, or went the wrong way for S12/S13), or a
-PREDICT that is largely wrong.
-Scenario = mean over threatened decisions; caught anywhere in the episode caps it at ``CAUGHT_CAP`` (5).
-No threatened decision at all -> not measured (the scenario never showed its threat).
+Rule, per *threatened* decision (a beast nearby), in this order: **contradictory 0** = caught, a wall
+collision, or the body moved into a sector the truth marks dangerous or that its own PREDICT marks ``danger``
+(a parse error is a miss: 0 too); **optimal 20** = PREDICT exact (every direction right: the threat and the
+walls) AND the body escaped — moved into a truly safe sector (S12/S13: and its start-frame displacement went
+right / left, the only open side, so the two must mirror) — or, when the truth has no safe direction at all
+(S14's dead end with the beast at the mouth), held still to assess without contact; **reasonable 15** =
+escaped (or held, as above) with a partially right PREDICT (spatial partial); **suboptimal 5** = no contact
+but no escape (stood while a way was open, or went the wrong way for S12/S13), or a PREDICT that is largely
+wrong. Scenario = mean over threatened decisions; caught anywhere in the episode caps it at ``CAUGHT_CAP``
+(5). No threatened decision at all -> not measured (the scenario never showed its threat).
 """
 
 from __future__ import annotations

@@ -2,21 +2,22 @@
 
 Rules:
 - **S16** (beast vs woman approaching at 3 m) and **S17** (beast approach vs charge), paired conditions: the
-  decisions are split by what is present — S16: a beast (threat) vs only a human (mild); S17: the beast charging
-  (threat) vs approaching (mild) — and each condition's mean keyword intensity (0–1) and mean realized speed rank
-  (still 0 … sprint 4, /4) are compared, threat minus mild. **big 20** = keyword difference >= ``BIG_KEYWORD_DIFF``
-  AND speed difference >= ``BIG_SPEED_DIFF`` (e.g. sprint vs walk); **some 10** = either difference >=
-  ``SOME_*_DIFF`` and neither the wrong way by as much; **none 0** otherwise. Caps: caught ->
-  ``CAUGHT_CAP``; moving into a dangerous sector under the threat -> ``C04_INTO_DANGER_CAP``. A missing condition
-  -> not measured.
+  decisions are split by what is present — S16: a beast (threat) vs only a human (mild); S17: the beast
+  charging (threat) vs approaching (mild) — and each condition's mean keyword intensity (0–1) and mean
+  realized speed rank (still 0 … sprint 4, /4) are compared, threat minus mild. **big 20** = keyword
+  difference >= ``BIG_KEYWORD_DIFF`` AND speed difference >= ``BIG_SPEED_DIFF`` (e.g. sprint vs walk); **some
+  10** = either difference >= ``SOME_*_DIFF`` and neither the wrong way by as much; **none 0** otherwise.
+  Caps: caught -> ``CAUGHT_CAP``; moving into a dangerous sector under the threat -> ``C04_INTO_DANGER_CAP``.
+  A missing condition -> not measured.
 - **S18** (wall ahead + beast at the side) and **S19** (beast 5 m + woman 2 m + wall 1 m), per decision with a
-  beast nearby: **avoided 20** = moved into a sector the truth marks safe from all of them (not the beast's, not the
-  wall's, not the close human's) without contact; **held 5** = stood still without contact; **into_danger 0** =
-  moved into any dangerous sector, collided or was caught (parse error 0). Mean; caught caps at ``CAUGHT_CAP``.
-- **S20** (a woman standing 5 m away), per decision: **calm 20** = words no stronger than the low tier AND realized
-  speed <= walk; **mild 10** = words no stronger than medium AND speed <= jog; **threat_reaction 0** = stronger
-  words (flee, sprint, terror, …) or a run/sprint, a collision, or a parse error. Mean over decisions (those with
-  the human present when there are any).
+  beast nearby: **avoided 20** = moved into a sector the truth marks safe from all of them (not the beast's,
+  not the wall's, not the close human's) without contact; **held 5** = stood still without contact;
+  **into_danger 0** = moved into any dangerous sector, collided or was caught (parse error 0). Mean; caught
+  caps at ``CAUGHT_CAP``.
+- **S20** (a woman standing 5 m away), per decision: **calm 20** = words no stronger than the low tier AND
+  realized speed <= walk; **mild 10** = words no stronger than medium AND speed <= jog; **threat_reaction 0**
+  = stronger words (flee, sprint, terror, …) or a run/sprint, a collision, or a parse error. Mean over
+  decisions (those with the human present when there are any).
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.harness.scoring.evidence import KEYWORD_INTENSITY_MAX as KW_MAX
+from wmbench.harness.scoring.evidence import MAX_SPEED_RANK as SPEED_MAX
 from wmbench.harness.scoring.evidence import (
     SPEED_RANKS,
     beast_behavior,
@@ -40,8 +43,6 @@ from wmbench.harness.scoring.evidence import (
     threatened,
     trace_caught,
 )
-from wmbench.harness.scoring.evidence import KEYWORD_INTENSITY_MAX as KW_MAX
-from wmbench.harness.scoring.evidence import MAX_SPEED_RANK as SPEED_MAX
 from wmbench.harness.scoring.keywords import LEVEL_LOW, LEVEL_MEDIUM, KeywordBanks
 from wmbench.harness.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.harness.scoring.result import make_score, unmeasured

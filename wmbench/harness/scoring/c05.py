@@ -1,31 +1,33 @@
 """C05 Emotional Escalation (S21–S25): how the reaction's intensity moves over time.
 
-Each decision's intensity is the combined 0–1 value of its words (MOTION intensity tier plus further strong terms)
-and its body (realized speed class; a tense posture counts as a jog) — words alone cannot carry a gradient the
-body does not show. A parse error reads as intensity 0. Thresholds: :mod:`thresholds`.
+Each decision's intensity is the combined 0–1 value of its words (MOTION intensity tier plus further strong
+terms) and its body (realized speed class; a tense posture counts as a jog) — words alone cannot carry a
+gradient the body does not show. A parse error reads as intensity 0. Thresholds: :mod:`thresholds`.
 
 Rules:
 - **S21** (charge sustained): the decisions with the beast present form a series; the spec's gradient —
-  **increasing 20** (last third above the first by ``RISE_MIN`` and high), **stable_high 10**, **decreasing 5**,
-  **flat_low 0** — except that a rise from a low start (first third below ``HEIGHTENED_MIN``: the brain did not
-  react when the charge began) is **late_rise 10**.
-- **S22** (approach, then charge): the last ``JUMP_WINDOW`` approach decisions vs the first ``JUMP_WINDOW`` charge
-  decisions: **jump 20** = up by ``JUMP_MIN`` to a high level from a below-high approach; **rise 15** = the charge
-  segment's mean above the approach's by ``RISE_MIN`` and high (a rise but no jump at the switch); **stable_high
-  10** (both segments high); **decreasing 5**; **flat_low 0**. Without both segments: the S21 gradient.
+  **increasing 20** (last third above the first by ``RISE_MIN`` and high), **stable_high 10**, **decreasing
+  5**, **flat_low 0** — except that a rise from a low start (first third below ``HEIGHTENED_MIN``: the brain
+  did not react when the charge began) is **late_rise 10**.
+- **S22** (approach, then charge): the last ``JUMP_WINDOW`` approach decisions vs the first ``JUMP_WINDOW``
+  charge decisions: **jump 20** = up by ``JUMP_MIN`` to a high level from a below-high approach; **rise 15** =
+  the charge segment's mean above the approach's by ``RISE_MIN`` and high (a rise but no jump at the switch);
+  **stable_high 10** (both segments high); **decreasing 5**; **flat_low 0**. Without both segments: the S21
+  gradient.
 - **S23** (charge, stop, despawn): peak = highest intensity while charging; the series after the last charging
   decision must come down: **gradual 20** (passes through an intermediate level, never rising by more than
   ``MONOTONE_TOL``, ends settled <= ``MILD_MAX``), **uneven 15** (intermediate but rising on the way),
-  **instant 5** (straight to calm), **stays_high 5** (never settles), **no_reaction 0** (peak below ``HIGH_MIN``).
-- **S24** (appear/vanish x3): each appearance (a run of decisions with the beast present) gets a reaction latency
-  (decisions until intensity >= ``HIGH_MIN`` with no move into danger) and strength (that intensity):
-  **sensitized 20** = every appearance reacted, never slower and never weaker than the one before, and the last
-  faster or stronger (by ``STRONGER_BY``) than the first; **stable 10** = every appearance reacted, no trend;
-  **habituating 5** = a later one slower/weaker or missed; **no_reaction 0**. Fewer than 2 appearances -> not
-  measured.
-- **S25** (woman approaches and stops x3): fraction of decisions that are calm (intensity <= ``MILD_MAX``, speed <=
-  walk, no contact): >= 0.9 **calm 20**, >= 0.6 **mostly_calm 10**, >= 0.3 **uneasy 5**, else **escalated 0**.
-Caught anywhere caps S21–S24 at ``CAUGHT_CAP``.
+  **instant 5** (straight to calm), **stays_high 5** (never settles), **no_reaction 0** (peak below
+  ``HIGH_MIN``).
+- **S24** (appear/vanish x3): each appearance (a run of decisions with the beast present) gets a reaction
+  latency (decisions until intensity >= ``HIGH_MIN`` with no move into danger) and strength (that intensity):
+  **sensitized 20** = every appearance reacted, never slower and never weaker than the one before, and the
+  last faster or stronger (by ``STRONGER_BY``) than the first; **stable 10** = every appearance reacted, no
+  trend; **habituating 5** = a later one slower/weaker or missed; **no_reaction 0**. Fewer than 2 appearances
+  -> not measured.
+- **S25** (woman approaches and stops x3): fraction of decisions that are calm (intensity <= ``MILD_MAX``,
+  speed <= walk, no contact): >= 0.9 **calm 20**, >= 0.6 **mostly_calm 10**, >= 0.3 **uneasy 5**, else
+  **escalated 0**. Caught anywhere caps S21–S24 at ``CAUGHT_CAP``.
 """
 
 from __future__ import annotations
@@ -45,7 +47,13 @@ from wmbench.harness.scoring.evidence import (
     trace_caught,
 )
 from wmbench.harness.scoring.keywords import KeywordBanks
-from wmbench.harness.scoring.patterns import DEESCALATION_POINTS, GRADIENT_POINTS, deescalation, gradient, runs
+from wmbench.harness.scoring.patterns import (
+    DEESCALATION_POINTS,
+    GRADIENT_POINTS,
+    deescalation,
+    gradient,
+    runs,
+)
 from wmbench.harness.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.harness.scoring.result import intensity_readings, make_score, unmeasured
 from wmbench.harness.scoring.thresholds import (

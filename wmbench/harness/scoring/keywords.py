@@ -1,15 +1,16 @@
 """Keyword banks and the word matcher the keyword-compatible evidence is built on.
 
-The banks live in ``keyword_banks.json`` beside this module: the spec's intensity levels (low/medium/high, kept
-verbatim) extended with more words and an ``extreme`` tier, emotion families, vigilance words, memory-claim words,
-descriptor words (adverbs, adjectives, body details), NPC type and behaviour words. ``load_banks(extra_path)``
-merges a user JSON of the same shape (lists are unioned, families may be added).
+The banks live in ``keyword_banks.json`` beside this module: the spec's intensity levels (low/medium/high,
+kept verbatim) extended with more words and an ``extreme`` tier, emotion families, vigilance words,
+memory-claim words, descriptor words (adverbs, adjectives, body details), NPC type and behaviour words.
+``load_banks(extra_path)`` merges a user JSON of the same shape (lists are unioned, families may be added).
 
 Matching is by words, not substrings: a text is split into clauses (at ``, . ; : ! ?``) and lower-case word
 tokens; a bank term (one or more words) matches consecutive tokens, each token equal to the term's word or the
 word plus a common inflection (``run`` ~ ``runs``/``running``, ``move`` ~ ``moving``, ``wary`` ~ ``warily``).
 "understand" never matches "stand". A match preceded within ``NEGATION_WINDOW`` tokens of its clause by a
-negator ("not", "no", "without", "instead", ...) is *negated* and does not count: "does not run" is not running.
+negator ("not", "no", "without", "instead", ...) is *negated* and does not count: "does not run" is not
+running.
 """
 
 from __future__ import annotations

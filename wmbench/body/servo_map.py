@@ -1,0 +1,252 @@
+"""The servo map: a declarative table from the 22 HumanML3D joints to the robot's 20 servo angles.
+
+Card
+----
+- **One row per servo** (:class:`ServoSpec`): the URDF joint it drives, how its angle is *measured* from the
+  22 joint positions (:data:`MEASURES`), which skeleton joints the measure reads, the frame the measure is
+  taken in, the joint axis, and ``command = sign * gain * measured + offset`` clamped to ``[lower, upper]``,
+  plus the servo's max speed (rad/s) and torque limit (N·m). The URDF takes its joint limits, efforts and
+  velocities from this table, so the two never disagree.
+- **Hardware convention.** Every servo is mounted the same way: pitch joints turn about +y (left), roll
+  joints about +x (forward), yaw joints about +z (up), in the robot's frame (x forward, y left, z up). The
+  anatomical measures (flexion forward = +) are adapted to the hardware by ``sign``; rows whose robot zero is
+  not the skeleton's rest angle carry an ``offset`` computed from the rest pose.
+- **Frames.** ``root``: the motion frame's root frame (facing +z, left +x, y up) — the robot's base stays
+  upright and faces the heading, so leg and trunk angles are read there. ``chest``: the robot's chest as the
+  torso servos will put it (``R_z(torso_yaw) R_y(torso_pitch)``), so arm and neck angles are relative to the
+  chest the robot really has.
+- **Chains.** Torso yaw -> pitch; neck yaw -> pitch; shoulder pitch -> roll -> elbow; hip pitch -> roll ->
+  yaw (about the thigh) -> knee -> ankle. For a pitch-then-roll pair the limb direction ``d`` (unit, frame
+  components fwd/left/up) gives ``pitch = atan2(d_fwd, -d_up)`` and ``roll = asin(d_left)`` exactly.
+
+Simplifications: no humeral rotation (an inward-turned forearm is not reproduced); the hip yaw is read from
+the foot's heading in the root frame (exact for a vertical thigh); the neck pitch ignores the neck yaw; the
+pelvis's own twist/tilt is not reproduced (the base stays upright and faces the heading).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES
+
+#: How an angle is read from joint positions (``d`` = unit vector sources[0] -> sources[1] in the row's frame).
+MEASURES: dict[str, str] = {
+    "swing_pitch": "forward swing of a hanging limb: atan2(d_fwd, -d_up)",
+    "swing_roll": "sideways swing of a hanging limb (towards the left = +): asin(d_left)",
+    "lean_pitch": "forward lean of an upward segment: atan2(d_fwd, d_up)",
+    "line_yaw": "yaw of a right-to-left line (left = + turn): atan2(-d_fwd, d_left)",
+    "heading_yaw": "yaw of a forward-pointing segment (left = + turn): atan2(d_left, d_fwd)",
+    "hinge": "angle between segments a->b and b->c (0 = straight), frame-free",
+}
+FRAMES: tuple[str, ...] = ("root", "chest")
+AXES: dict[str, tuple[float, float, float]] = {"pitch": (0.0, 1.0, 0.0), "roll": (1.0, 0.0, 0.0),
+                                               "yaw": (0.0, 0.0, 1.0)}
+#: A measured angle may leave its limits by this much (rad) before it counts as a violation (the PD motor
+#: is a soft constraint; commands themselves never leave the limits).
+LIMIT_TOLERANCE_RAD = 0.02
+#: A heading_yaw segment whose floor projection (unit vector) is shorter than this reads as yaw 0.
+MIN_HEADING_LENGTH = 0.05
+
+
+@dataclass(frozen=True)
+class ServoSpec:
+    """One servo: ``command = clip(sign * gain * measure(sources, frame) + offset, lower, upper)``."""
+
+    name: str
+    measure: str
+    sources: tuple[str, ...]
+    frame: str
+    axis: tuple[float, float, float]
+    sign: float
+    offset: float
+    gain: float
+    lower: float
+    upper: float
+    max_speed: float
+    effort: float
+
+    def __post_init__(self) -> None:
+        if self.measure not in MEASURES:
+            raise ValueError(f"servo {self.name!r}: measure must be one of {sorted(MEASURES)}, got {self.measure!r}")
+        if self.frame not in FRAMES:
+            raise ValueError(f"servo {self.name!r}: frame must be one of {FRAMES}, got {self.frame!r}")
+        need = 3 if self.measure == "hinge" else 2
+        if len(self.sources) != need:
+            raise ValueError(f"servo {self.name!r}: measure {self.measure!r} reads {need} joints, "
+                             f"got {len(self.sources)}: {self.sources}")
+        unknown = [s for s in self.sources if s not in JOINT_NAMES]
+        if unknown:
+            raise ValueError(f"servo {self.name!r}: unknown skeleton joints {unknown}")
+        if not self.lower < self.upper:
+            raise ValueError(f"servo {self.name!r}: lower ({self.lower}) must be < upper ({self.upper})")
+        if self.max_speed <= 0 or self.effort <= 0:
+            raise ValueError(f"servo {self.name!r}: max_speed and effort must be > 0")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# ------------------------------------------------------------------------------------------------ measuring
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    n = float(np.linalg.norm(v))
+    return v / n if n > 1e-9 else np.array([0.0, -1.0, 0.0])
+
+
+def measure_angle(measure: str, points: tuple[np.ndarray, ...], frame: np.ndarray) -> float:
+    """One measure (see :data:`MEASURES`). ``frame`` rows are the frame's fwd, left, up axes in motion space."""
+    if measure == "hinge":
+        a, b, c = points
+        u, w = _unit(b - a), _unit(c - b)
+        return math.acos(max(-1.0, min(1.0, float(u @ w))))
+    f, left, up = (frame @ _unit(points[1] - points[0])).tolist()
+    if measure == "swing_pitch":
+        return math.atan2(f, -up)
+    if measure == "swing_roll":
+        return math.asin(max(-1.0, min(1.0, left)))
+    if measure == "lean_pitch":
+        return math.atan2(f, up)
+    if measure == "line_yaw":
+        return math.atan2(-f, left)
+    if math.hypot(f, left) < MIN_HEADING_LENGTH:  # pointing straight up/down: no heading to read
+        return 0.0
+    return math.atan2(left, f)  # heading_yaw
+
+
+#: The root frame as rows (fwd, left, up) in motion space (facing +z, left +x, y up).
+ROOT_FRAME = np.array([[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]])
+
+
+def chest_frame(torso_yaw: float, torso_pitch: float) -> np.ndarray:
+    """Rows (fwd, left, up) of the robot chest after ``R_z(yaw) R_y(pitch)``, in motion space."""
+    cy, sy, cp, sp = math.cos(torso_yaw), math.sin(torso_yaw), math.cos(torso_pitch), math.sin(torso_pitch)
+    # robot coordinates (x fwd, y left, z up): columns of R_z(yaw) @ R_y(pitch)
+    fwd = (cy * cp, sy * cp, -sp)
+    left = (-sy, cy, 0.0)
+    up = (cy * sp, sy * sp, cp)
+    robot = np.array([fwd, left, up])       # rows, robot coordinates
+    return robot @ ROOT_FRAME               # -> motion coordinates (robot fwd/left/up = motion z/x/y)
+
+
+def _rest_measure(measure: str, sources: tuple[str, ...]) -> float:
+    rest = DEFAULT_SKELETON.rest_pose()
+    points = tuple(rest[JOINT_NAMES.index(s)] for s in sources)
+    return measure_angle(measure, points, ROOT_FRAME)
+
+
+# ------------------------------------------------------------------------------------------------ the table
+
+def _row(name: str, measure: str, sources: tuple[str, ...], frame: str, axis: str, sign: float,
+         limits: tuple[float, float], max_speed: float, effort: float, gain: float = 1.0,
+         zero_at_rest: bool = False) -> ServoSpec:
+    offset = -sign * gain * _rest_measure(measure, sources) if zero_at_rest else 0.0
+    return ServoSpec(name, measure, sources, frame, AXES[axis], sign, round(offset, 6), gain, *limits,
+                     max_speed, effort)
+
+
+def _limb_rows(side: str) -> list[ServoSpec]:
+    s = f"{side}_"
+    out = 1.0 if side == "left" else -1.0    # sideways-out sign for the roll limits
+    roll = (lambda lo, hi: (lo, hi) if out > 0 else (-hi, -lo))
+    return [
+        _row(s + "shoulder_pitch", "swing_pitch", (s + "shoulder", s + "elbow"), "chest", "pitch", -1.0,
+             (-3.0, 1.0), 7.0, 40.0),
+        _row(s + "shoulder_roll", "swing_roll", (s + "shoulder", s + "elbow"), "chest", "roll", 1.0,
+             roll(-0.3, 2.8), 7.0, 40.0),
+        _row(s + "elbow", "hinge", (s + "shoulder", s + "elbow", s + "wrist"), "root", "pitch", -1.0,
+             (-2.6, 0.0), 8.0, 25.0),
+        _row(s + "hip_pitch", "swing_pitch", (s + "hip", s + "knee"), "root", "pitch", -1.0,
+             (-2.0, 0.6), 9.0, 120.0),
+        _row(s + "hip_roll", "swing_roll", (s + "hip", s + "knee"), "root", "roll", 1.0,
+             roll(-0.4, 0.8), 6.0, 80.0),
+        _row(s + "hip_yaw", "heading_yaw", (s + "ankle", s + "foot"), "root", "yaw", 1.0,
+             (-0.6, 0.6), 5.0, 40.0),
+        _row(s + "knee", "hinge", (s + "hip", s + "knee", s + "ankle"), "root", "pitch", 1.0,
+             (0.0, 2.5), 11.0, 120.0),
+        _row(s + "ankle", "hinge", (s + "knee", s + "ankle", s + "foot"), "root", "pitch", -1.0,
+             (-0.6, 0.9), 9.0, 60.0, zero_at_rest=True),
+    ]
+
+
+#: The robot's 20 servos. Torso rows come first: the chest frame of later rows is built from them.
+SERVO_TABLE: tuple[ServoSpec, ...] = (
+    _row("torso_yaw", "line_yaw", ("right_collar", "left_collar"), "root", "yaw", 1.0, (-0.6, 0.6), 4.0, 120.0),
+    _row("torso_pitch", "lean_pitch", ("spine1", "neck"), "root", "pitch", 1.0, (-0.3, 0.8), 4.0, 150.0,
+         zero_at_rest=True),
+    _row("neck_yaw", "heading_yaw", ("neck", "head"), "chest", "yaw", 1.0, (-1.3, 1.3), 6.0, 10.0),
+    _row("neck_pitch", "lean_pitch", ("neck", "head"), "chest", "pitch", 1.0, (-0.6, 0.8), 6.0, 10.0,
+         zero_at_rest=True),
+    *_limb_rows("left"),
+    *_limb_rows("right"),
+)
+
+
+class ServoMap:
+    """The table as arrays, and the mapping 22 joints -> raw servo targets (see the module card)."""
+
+    def __init__(self, rows: tuple[ServoSpec, ...] = SERVO_TABLE) -> None:
+        names = [r.name for r in rows]
+        if len(set(names)) != len(names):
+            raise ValueError(f"servo names must be unique, got {names}")
+        for required in ("torso_yaw", "torso_pitch"):
+            if any(r.frame == "chest" for r in rows) and required not in names:
+                raise ValueError(f"rows measured in the chest frame need a {required!r} row")
+        self.rows = tuple(rows)
+        self.names = tuple(names)
+        self.lower = np.array([r.lower for r in rows])
+        self.upper = np.array([r.upper for r in rows])
+        self.max_speed = np.array([r.max_speed for r in rows])
+        self.effort = np.array([r.effort for r in rows])
+        self._sources = [tuple(JOINT_NAMES.index(s) for s in r.sources) for r in rows]
+        self._yaw = names.index("torso_yaw") if "torso_yaw" in names else -1
+        self._pitch = names.index("torso_pitch") if "torso_pitch" in names else -1
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def raw_targets(self, joints: np.ndarray) -> np.ndarray:
+        """Servo targets (rad) for one (22, 3) root-local frame, before clamping to the limits."""
+        joints = np.asarray(joints, dtype=float)
+        if joints.shape != (len(JOINT_NAMES), 3):
+            raise ValueError(f"joints must have shape ({len(JOINT_NAMES)}, 3), got {joints.shape}")
+        out = np.zeros(len(self.rows))
+        chest = None
+        for k, (row, idx) in enumerate(zip(self.rows, self._sources)):
+            if row.frame == "chest" and chest is None:
+                yaw = float(np.clip(out[self._yaw], self.lower[self._yaw], self.upper[self._yaw]))
+                pitch = float(np.clip(out[self._pitch], self.lower[self._pitch], self.upper[self._pitch]))
+                chest = chest_frame(yaw, pitch)
+            frame = chest if row.frame == "chest" else ROOT_FRAME
+            measured = measure_angle(row.measure, tuple(joints[i] for i in idx), frame)
+            out[k] = row.sign * row.gain * measured + row.offset
+        return out
+
+    def clamp(self, targets: np.ndarray) -> np.ndarray:
+        return np.clip(targets, self.lower, self.upper)
+
+    def violations(self, angles: np.ndarray, tolerance: float = LIMIT_TOLERANCE_RAD) -> int:
+        """How many of ``angles`` lie outside their limits by more than ``tolerance``."""
+        angles = np.asarray(angles, dtype=float)
+        return int(np.count_nonzero((angles < self.lower - tolerance) | (angles > self.upper + tolerance)))
+
+    def to_dicts(self) -> list[dict[str, Any]]:
+        return [r.to_dict() for r in self.rows]
+
+    @classmethod
+    def from_dicts(cls, rows: list[dict[str, Any]]) -> ServoMap:
+        """A map from plain rows (e.g. loaded from JSON); fields as in :class:`ServoSpec`."""
+        specs = []
+        for i, d in enumerate(rows):
+            try:
+                specs.append(ServoSpec(**{**d, "sources": tuple(d["sources"]), "axis": tuple(d["axis"])}))
+            except (KeyError, TypeError) as exc:
+                raise ValueError(f"servo row {i} is malformed ({exc}); expected the ServoSpec fields") from exc
+        return cls(tuple(specs))
+
+
+SERVO_MAP = ServoMap()
