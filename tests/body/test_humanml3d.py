@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -57,7 +58,7 @@ def test_layout_adds_up_to_263():
              LAYOUT.rotations_6d, LAYOUT.local_velocity, LAYOUT.foot_contact]
     sizes = [p.stop - p.start for p in parts]
     assert sizes == [1, 2, 1, 63, 126, 66, 4]
-    assert all(a.stop == b.start for a, b in zip(parts, parts[1:]))
+    assert all(a.stop == b.start for a, b in itertools.pairwise(parts))
     assert parts[0].start == 0 and LAYOUT.size == N_FEATURES == 263
 
 
@@ -86,7 +87,8 @@ def test_round_trip_holds_for_any_facing_smoothing(clips, smoothing):
 
 
 def test_recovery_starts_at_origin_facing_plus_z(clips):
-    recovered = features_to_joints(joints_to_features(rotate_about_y(clips["walk"], 2.0) + [3.0, 0.0, -1.0]))
+    moved = rotate_about_y(clips["walk"], 2.0) + np.array([3.0, 0.0, -1.0])
+    recovered = features_to_joints(joints_to_features(moved))
     np.testing.assert_allclose(recovered[0, 0, [0, 2]], 0.0, atol=1e-12)
     assert facing_yaw(recovered, facing_smoothing_s=0.0)[0] == pytest.approx(0.0, abs=0.05)
     assert recovered[-1, 0, 2] > 3.0, "a forward walk goes on along +z"

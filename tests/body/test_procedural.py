@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -10,7 +11,7 @@ import pytest
 from wmbench.body.intent_types import STYLE_TAGS, MotionIntent, SpeedClass
 from wmbench.body.motion_generator import POSTURES, MotionFrame, MotionGenerator
 from wmbench.body.procedural import ProceduralGenerator
-from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES
+from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, PARENTS, Skeleton
 
 FPS = 30.0
 J = {name: i for i, name in enumerate(JOINT_NAMES)}
@@ -51,7 +52,7 @@ def knee_flexion(joints: np.ndarray, hip: int, knee: int, ankle: int) -> np.ndar
     return np.arccos(np.clip(cos, -1.0, 1.0))
 
 
-# --- protocol and frame format -------------------------------------------------------------------------------
+# --- protocol and frame format -----------------------------------------------------------------------------
 
 
 def test_implements_the_protocol():
@@ -79,7 +80,7 @@ def test_standing_frame_faces_plus_z_with_left_at_plus_x():
     assert joints[J["head"], 1] == joints[:, 1].max()
 
 
-# --- gait against speed ----------------------------------------------------------------------------------------
+# --- gait against speed ------------------------------------------------------------------------------------
 
 
 def gait_measures(speed_class: SpeedClass) -> dict[str, float]:
@@ -102,7 +103,7 @@ def gaits() -> dict[SpeedClass, dict[str, float]]:
 @pytest.mark.parametrize("measure", ["steps_per_s", "stride", "ankle_range", "knee_flexion"])
 def test_gait_grows_with_speed_class(gaits, measure):
     values = [gaits[c][measure] for c in MOVING]
-    assert all(a < b for a, b in zip(values, values[1:])), f"{measure} not increasing: {values}"
+    assert all(a < b for a, b in itertools.pairwise(values)), f"{measure} not increasing: {values}"
 
 
 def test_cadence_matches_human_numbers(gaits):
@@ -155,7 +156,7 @@ def test_bad_speeds_are_survived():
     assert np.all(np.isfinite(gen.next_frame(1e9).joints))
 
 
-# --- bone lengths and determinism ------------------------------------------------------------------------------
+# --- bone lengths and determinism --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("style", sorted(STYLE_TAGS))
@@ -201,7 +202,7 @@ def test_seed_changes_the_random_rhythms():
     assert not np.allclose(joints_of(run(it, 30, seed=1)), joints_of(run(it, 30, seed=2)))
 
 
-# --- styles ----------------------------------------------------------------------------------------------------
+# --- styles ------------------------------------------------------------------------------------------------
 
 
 def test_freeze_holds_still():
@@ -287,7 +288,7 @@ def test_posture_labels(styles, speed_class, label):
     assert run(intent(speed_class, *styles), 10)[-1].posture == label
 
 
-# --- transitions ---------------------------------------------------------------------------------------------
+# --- transitions -------------------------------------------------------------------------------------------
 
 
 def test_new_intent_blends_in_over_a_fifth_of_a_second():
@@ -303,7 +304,18 @@ def test_new_intent_blends_in_over_a_fifth_of_a_second():
     assert np.abs(np.diff(joints, axis=0)).max() < 0.15, "no jumps between frames"
 
 
-# --- clips ---------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("stop_after", [20, 23, 26, 29])
+def test_a_sudden_stop_eases_the_feet_out_instead_of_snapping(stop_after):
+    gen = ProceduralGenerator()
+    gen.set_intent(intent(SpeedClass.SPRINT))
+    frames = [gen.next_frame(6.5).joints for _ in range(stop_after)]
+    frames += [gen.next_frame(0.0).joints for _ in range(15)]  # the body hit a wall
+    stopping = np.abs(np.diff(np.stack(frames[stop_after - 1:]), axis=0))
+    assert stopping.max() < 0.45, "a snap to standing would move a foot ~0.7 m in one frame"
+    assert stopping[-1].max() < 1e-3, "and then it stands"
+
+
+# --- clips -------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("speed_class", MOVING)
@@ -335,7 +347,7 @@ def test_clip_still_stays_put_and_leaves_the_stream_alone():
     reference = ProceduralGenerator()
     reference.set_intent(intent(SpeedClass.WALK))
     expected = [reference.next_frame(1.4).joints for _ in range(6)]
-    np.testing.assert_array_equal(np.stack(before + [after]), np.stack(expected))
+    np.testing.assert_array_equal(np.stack([*before, after]), np.stack(expected))
 
 
 @pytest.mark.parametrize("bad", [0, -1, 2.5])
@@ -344,7 +356,20 @@ def test_clip_rejects_bad_lengths(bad):
         ProceduralGenerator().clip(intent(), bad)
 
 
+def test_drives_a_smaller_skeleton_with_its_own_bone_lengths():
+    child = Skeleton(JOINT_NAMES, PARENTS, DEFAULT_SKELETON.rest_offsets * 0.8)
+    gen = ProceduralGenerator(skeleton=child)
+    for it in (intent(SpeedClass.RUN, "fear"), intent(SpeedClass.STILL, "defensive")):
+        gen.set_intent(it)
+        frames = np.stack([gen.next_frame(it.speed).joints for _ in range(40)])
+        assert np.abs(child.measure_bone_lengths(frames) - child.bone_lengths()).max() < 1e-3
+        assert frames[:, :, 1].min() > 0.0
+    assert frames[:, 0, 1].max() < 0.8
+
+
 def test_rejects_bad_construction_and_intents():
+    with pytest.raises(ValueError, match="22-joint"):
+        ProceduralGenerator(skeleton=Skeleton(("a", "b"), (-1, 0), np.ones((2, 3))))
     with pytest.raises(ValueError, match="fps"):
         ProceduralGenerator(fps=0.0)
     with pytest.raises(TypeError, match="MotionIntent"):

@@ -18,6 +18,7 @@ from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.grammar import Decision, parse_reply
 from wmbench.brain.reference import ReferenceBrain, read_sound, turned
 from wmbench.brain.reference_wording import (
+    BACKSTEP_MOODS,
     MOOD_SPEEDS,
     STILL_MOODS,
     Gait,
@@ -122,6 +123,12 @@ def test_reference_brain_is_a_brain_and_replies_with_metadata():
     assert (reply.provider, reply.model, reply.error) == ("reference", "reference-v1", None)
     assert reply.latency_s >= 0.0
     assert reply.text.startswith("PREDICT: ") and "\nMOTION: " in reply.text
+
+
+def test_registry_builds_the_reference_brain():
+    from wmbench.brain.registry import get_brain
+
+    assert isinstance(get_brain("reference"), ReferenceBrain)
 
 
 BAD_SCENES = [
@@ -256,8 +263,12 @@ def test_random_scene_sequences_predict_the_truth_and_never_move_into_danger(sce
             assert decision.plan.gait is Gait.FREEZE  # staying put with a way out only on first sight
         plan = decision.plan
         assert intent.speed_class.value == plan.speed
-        supported = MOOD_SPEEDS[plan.mood] if plan.gait.moves else STILL_MOODS[plan.gait]
-        assert (plan.speed if plan.gait.moves else plan.mood) in supported
+        if plan.gait is Gait.TRAVEL:
+            assert plan.speed in MOOD_SPEEDS[plan.mood]
+        elif plan.gait is Gait.BACKSTEP:
+            assert plan.mood in BACKSTEP_MOODS
+        else:
+            assert plan.mood in STILL_MOODS[plan.gait]
 
 
 # ---------------------------------------------------------------------------------------------- intensity
@@ -407,7 +418,7 @@ def every_plan() -> list[MotionPlan]:
     for mood, speeds in MOOD_SPEEDS.items():
         for recall in (False, True) if mood.intensity >= Mood.WARY.intensity else (False,):  # beast moods
             plans += [MotionPlan(mood, Gait.TRAVEL, s, d, recall) for s in speeds for d in DIRS]
-            if "walk" in speeds:
+            if mood in BACKSTEP_MOODS:
                 plans.append(MotionPlan(mood, Gait.BACKSTEP, "walk", "back", recall))
     for gait, moods in STILL_MOODS.items():
         plans += [MotionPlan(m, gait, "still", None, gait is Gait.CORNERED) for m in moods]
@@ -438,3 +449,19 @@ def test_every_sentence_reads_back_as_its_plan_with_three_descriptors(plan):
             rest = rest.replace(INTENDED[plan.direction], "")
         rest = rest.replace("glancing back", "").replace("looking around", "")  # looks, not directions
         assert not OTHER_DIRECTION.search(rest), text
+        assert_intensity_words(plan, text)
+
+
+MEDIUM_WORDS = ("walk quickly", "step back", "steps back", "retreat", "cautious")
+MIN_HIGH_WORDS = {Mood.TERROR: 2, Mood.DESPERATE: 3, Mood.FRANTIC: 4, Mood.PANIC: 5}
+
+
+def assert_intensity_words(plan: MotionPlan, text: str) -> None:
+    """The spec's keyword banks see the mood's level: medium words for caution, none for calm/relief, and
+    one more distinct high word per rung of the escalation ladder."""
+    if plan.mood in (Mood.CAUTIOUS, Mood.VIGILANT, Mood.WARY):
+        assert "cautious" in text, text
+    if plan.mood in (Mood.CALM, Mood.RELIEVED):
+        assert high_word_count(text) == 0 and not any(w in text for w in MEDIUM_WORDS), text
+    if plan.gait is Gait.TRAVEL and plan.mood in MIN_HIGH_WORDS:
+        assert high_word_count(text) >= MIN_HIGH_WORDS[plan.mood], text

@@ -80,18 +80,23 @@ def test_run_writes_scores_and_prints_the_summary(tmp_path, capsys):
 
 
 def test_no_api_key_is_written_to_the_run_directory(tmp_path, monkeypatch, capsys):
+    pytest.importorskip("openai")
     env_key, option_key = "sk-envkey-0123456789abcdef", "sk-optkey-0123456789abcdef"
     monkeypatch.setenv("OPENAI_API_KEY", env_key)
     out = tmp_path / "run"
-    code = main(["run", "--scenarios", "S01", "--brain", "null", "--out", str(out), "--workers", "1",
-                 "--no-progress", "--option", f"api_key={option_key}"])
+    # an endpoint nobody listens on: every decision fails fast and is recorded, the run still completes
+    code = main(["run", "--scenarios", "S01", "--brain", "openai/test-model", "--out", str(out), "--workers", "1",
+                 "--no-progress", "--option", f"api_key={option_key}", "--option", "base_url=http://127.0.0.1:9/v1",
+                 "--option", "max_retries=0", "--option", "timeout_s=2", "--option", "cache=false"])
     capsys.readouterr()
-    # the null brain may refuse an unknown option (exit 2) or accept it; either way nothing secret is on disk
-    assert code in (0, 2)
-    files = [p for p in out.rglob("*") if p.is_file()] if out.exists() else []
+    assert code == 0
+    files = [p for p in out.rglob("*") if p.is_file()]
+    assert {p.name for p in files} >= {"run.json", "episodes.jsonl", "scores.json"}
     for path in files:
         text = path.read_text()
         assert env_key not in text and option_key not in text, path
-    if code == 0:
-        run = json.loads((out / "run.json").read_text())
-        assert run["brain_options"]["api_key"] == "<redacted>"
+    run = json.loads((out / "run.json").read_text())
+    assert run["brain_options"]["api_key"] == "<redacted>"
+    assert run["brain_options"]["base_url"] == "http://127.0.0.1:9/v1"
+    line = json.loads((out / "episodes.jsonl").read_text().splitlines()[0])
+    assert line["summary"]["failed_decisions"] == line["summary"]["decisions"] > 0

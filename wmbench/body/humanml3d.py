@@ -2,19 +2,19 @@
 
 Layout of one feature row (frame t of T joint frames; there are T - 1 rows because velocities need t + 1):
 
-====================  =====  ==================================================================================
-slice                 size   content
-====================  =====  ==================================================================================
-root_rot_velocity     1      rotation about y from t to t + 1, stored as in HumanML3D: *half* the change of the
-                             world->root rotation angle (a left turn, facing yaw growing, gives values < 0)
-root_linear_velocity  2      root (pelvis) x, z displacement t -> t + 1, in the root frame of t + 1 (metres/frame)
-root_height           1      pelvis height y
-ric                   63     joints 1..21 relative to the root's floor point, rotated into the root frame
-rotations_6d          126    joints 1..21: first two columns of a 3x3 rotation (see below)
-local_velocity        66     all 22 joints' displacement t -> t + 1, in the root frame of t
-foot_contact          4      left ankle, left foot, right ankle, right foot: 1 when the joint moves less than
-                             :data:`FOOT_CONTACT_SPEED` between t and t + 1
-====================  =====  ==================================================================================
+====================  ====  ==================================================================================
+slice                 size  content
+====================  ====  ==================================================================================
+root_rot_velocity     1     rotation about y from t to t + 1, stored as in HumanML3D: *half* the change of
+                            the world->root rotation angle (a left turn, facing yaw growing, gives values < 0)
+root_linear_velocity  2     root (pelvis) x, z displacement t -> t + 1 in the root frame of t + 1 (m/frame)
+root_height           1     pelvis height y
+ric                   63    joints 1..21 relative to the root's floor point, rotated into the root frame
+rotations_6d          126   joints 1..21: first two columns of a 3x3 rotation (see below)
+local_velocity        66    all 22 joints' displacement t -> t + 1, in the root frame of t
+foot_contact          4     left ankle, left foot, right ankle, right foot: 1 when the joint moves less than
+                            :data:`FOOT_CONTACT_SPEED` between t and t + 1
+====================  ====  ==================================================================================
 
 **Root frame.** The facing direction is ``up x across`` with ``across = (right hip - left hip) + (right
 shoulder - left shoulder)``, smoothed over time with a Gaussian (HumanML3D smooths it over 20 frames at 20
@@ -72,7 +72,8 @@ class FeatureLayout:
 
 LAYOUT = FeatureLayout(
     root_rot_velocity=slice(0, 1), root_linear_velocity=slice(1, 3), root_height=slice(3, 4),
-    ric=slice(4, 67), rotations_6d=slice(67, 193), local_velocity=slice(193, 259), foot_contact=slice(259, 263),
+    ric=slice(4, 67), rotations_6d=slice(67, 193), local_velocity=slice(193, 259),
+    foot_contact=slice(259, 263),
 )
 N_FEATURES = LAYOUT.size
 
@@ -89,7 +90,7 @@ def _check_joints(joints: np.ndarray, min_frames: int) -> np.ndarray:
 
 
 def _gaussian_smooth(x: np.ndarray, sigma: float) -> np.ndarray:
-    """Smooth ``x`` (T, k) along time with a Gaussian of ``sigma`` frames, edges held (like mode='nearest')."""
+    """Smooth ``x`` (T, k) along time with a Gaussian of ``sigma`` frames, edges held (mode 'nearest')."""
     if sigma <= 0.0 or len(x) < 2:
         return x
     radius = int(4.0 * sigma + 0.5)
@@ -104,7 +105,8 @@ def _gaussian_smooth(x: np.ndarray, sigma: float) -> np.ndarray:
 def facing_yaw(joints: np.ndarray, *, fps: float = 30.0, facing_smoothing_s: float = 1.0) -> np.ndarray:
     """(T,) facing yaw in radians (0 = +z, + = turned towards +x, i.e. left) from hips and shoulders."""
     joints = _check_joints(joints, 1)
-    across = (joints[:, _RIGHT_HIP] - joints[:, _LEFT_HIP]) + (joints[:, _RIGHT_SHOULDER] - joints[:, _LEFT_SHOULDER])
+    hips = joints[:, _RIGHT_HIP] - joints[:, _LEFT_HIP]
+    across = hips + joints[:, _RIGHT_SHOULDER] - joints[:, _LEFT_SHOULDER]
     forward = np.stack((across[:, 2], -across[:, 0]), axis=1)  # up x across, in (x, z)
     norm = np.linalg.norm(forward, axis=1, keepdims=True)
     forward = np.where(norm > 1e-9, forward / np.maximum(norm, 1e-12), (0.0, 1.0))
@@ -123,9 +125,12 @@ def _from_root_frame(vectors: np.ndarray, yaw: np.ndarray) -> np.ndarray:
     return _to_root_frame(vectors, -yaw)
 
 
-def initial_alignment(joints: np.ndarray, *, fps: float = 30.0, facing_smoothing_s: float = 1.0) -> np.ndarray:
-    """``joints`` moved so that frame 0's root is at x = z = 0 and faces +z (its root frame becomes the world),
-    which is where :func:`features_to_joints` starts a recovered motion."""
+def initial_alignment(
+    joints: np.ndarray, *, fps: float = 30.0, facing_smoothing_s: float = 1.0
+) -> np.ndarray:
+    """``joints`` moved so that frame 0's root is at x = z = 0 and faces +z (its root frame becomes the
+    world), which is where :func:`features_to_joints` starts a recovered motion. Use the same ``fps`` and
+    ``facing_smoothing_s`` as for :func:`joints_to_features`."""
     joints = _check_joints(joints, 1)
     yaw0 = facing_yaw(joints, fps=fps, facing_smoothing_s=facing_smoothing_s)[0]
     shifted = joints - np.array([joints[0, 0, 0], 0.0, joints[0, 0, 2]])
@@ -138,7 +143,7 @@ def _rotation_between(u: np.ndarray, v: np.ndarray) -> np.ndarray:
     c = np.sum(u * v, axis=-1)
     zero = np.zeros_like(c)
     skew = np.stack((zero, -k[..., 2], k[..., 1], k[..., 2], zero, -k[..., 0], -k[..., 1], k[..., 0], zero),
-                    axis=-1).reshape(k.shape + (3,))
+                    axis=-1).reshape((*k.shape, 3))
     opposite = c < -1.0 + 1e-9
     safe = np.where(opposite, 1.0, 1.0 + c)
     rot = c[..., None, None] * np.eye(3) + skew + k[..., :, None] * k[..., None, :] / safe[..., None, None]
@@ -202,8 +207,8 @@ def joints_to_features(
 def features_to_joints(features: np.ndarray) -> np.ndarray:
     """(T, 263) HumanML3D features -> (T, 22, 3) global joints, recovered from the root data and ``ric``.
 
-    The root starts at x = z = 0 facing +z; its yaw is the running sum of the stored rotation velocities and its
-    floor position the running sum of the stored linear velocities turned back into the world.
+    The root starts at x = z = 0 facing +z; its yaw is the running sum of the stored rotation velocities and
+    its floor position the running sum of the stored linear velocities turned back into the world.
     """
     feats = np.asarray(features, dtype=float)
     if feats.ndim != 2 or feats.shape[1] != N_FEATURES:

@@ -1,10 +1,11 @@
 """The motion-generator contract: a MotionIntent in, 22-joint frames out.
 
 A generator is a stream: the body calls :meth:`MotionGenerator.set_intent` once per decision and
-:meth:`MotionGenerator.next_frame` once per motion frame with its *current* ground speed, so stride and cadence
-follow the speed the body really has. Frames are root-local; the body owns the root's translation and heading.
-:meth:`MotionGenerator.clip` renders a whole intent with the root travelling in motion space, for HumanML3D
-features and for comparing generators (C10 S49). Learned text-to-motion models plug in behind this interface.
+:meth:`MotionGenerator.next_frame` once per motion frame with its *current* ground speed, so stride and
+cadence follow the speed the body really has. Frames are root-local; the body owns the root's translation
+and heading. :meth:`MotionGenerator.clip` renders a whole intent with the root travelling in motion space,
+for HumanML3D features and for comparing generators (C10 S49). Learned text-to-motion models plug in behind
+this interface.
 """
 
 from __future__ import annotations
@@ -24,9 +25,10 @@ POSTURES: tuple[str, ...] = ("upright", "crouch", "freeze", "defensive", "lean_f
 class MotionFrame:
     """One motion frame.
 
-    ``joints``: (22, 3) motion-space positions, *root-local* — the pelvis's floor projection is at x = z = 0,
-    the character faces +z, left is +x, the floor is y = 0. ``gait_phase``: position in the gait cycle, [0, 1)
-    (0 = left foot strikes). ``posture``: one of :data:`POSTURES`.
+    ``joints``: (22, 3) motion-space positions, *root-local*: the pelvis's floor projection is at
+    x = z = 0, the character faces +z, left is +x, the floor is y = 0 (a read-only array).
+    ``gait_phase``: position in the gait cycle, [0, 1) (0 = left foot strikes). ``posture``: one of
+    :data:`POSTURES`.
     """
 
     joints: np.ndarray

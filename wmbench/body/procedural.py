@@ -1,15 +1,15 @@
-"""ProceduralGenerator — the default motion generator: a parametric gait plus style postures, no learned model.
+"""ProceduralGenerator: the default motion generator, a parametric gait plus style postures (no model).
 
 Card
 ----
 - **Gait.** One cycle = two steps; phase 0 = left foot strikes. Cadence and stride come from the body's
-  current speed (walk 1.4 m/s ≈ 1.8 steps/s, jog ≈ 2.6, run ≈ 2.8, sprint 6.5 m/s ≈ 3.0), so a planted foot
-  moves back at exactly the ground speed and does not slide. The stance fraction falls from ~0.6 (walk) to
-  ~0.28 (sprint), which leaves a flight phase when running. Feet follow a heel-strike / flat / heel-off roll in
-  stance and a lifted swing arc (higher and earlier with speed, so knee flexion grows); hip and knee come from
-  two-bone IK, so every bone keeps its length exactly. The pelvis bobs (up at mid-stance when walking, down
-  when running), twists and tilts with the stride; shoulders counter-rotate; arms swing in counter-phase with
-  the legs, elbows bend more as speed grows.
+  current speed (walk 1.4 m/s: 1.8 steps/s, jog 2.6, run 2.8, sprint 6.5 m/s: 3.0), so a planted foot moves
+  back at exactly the ground speed and does not slide. The stance fraction falls from 0.6 (walk) to 0.25
+  (sprint), which leaves a flight phase when running. Feet follow a heel-strike / flat / heel-off roll in
+  stance and a lifted swing arc (higher, earlier and with more heel kick as speed grows, so knee flexion
+  grows); knee and ankle come from two-bone IK, so every bone keeps its length exactly. The pelvis bobs
+  (up at mid-stance when walking, down when running), twists and tilts with the stride; shoulders
+  counter-rotate; arms swing in counter-phase with the legs, elbows bend more as speed grows.
 - **Styles** (``MotionIntent.styles``) set a posture: crouch (pelvis 0.3 m lower, flexed knees, torso
   forward), freeze (no gait, raised tense shoulders, arms close, shallow breath), defensive (forearms up in
   front of the chest, slight backward lean), fear/terror/desperate/hurry (forward lean growing with speed,
@@ -17,7 +17,9 @@ Card
   head down, slow deep breathing sway), caution/vigilant (head scanning left-right, shorter steps), tense,
   calm (relaxed arms), backstep (short steps). When several styles set the same field the one earlier in
   :data:`STYLE_PRIORITY` wins. ``climb`` has no character posture (it is for the drone).
-- **Transitions.** A new intent blends the posture parameters (not the joint positions) over 0.2 s.
+- **Transitions.** A new intent blends the posture parameters (not the joint positions) over 0.2 s. The
+  gait follows the body's speed exactly up to :data:`GAIT_SPEED_RATE` (a sprint start in 0.15 s is
+  followed); a faster change, like a dead stop at a wall, eases out over a few frames.
 - **Travel.** Feet step along the intent's travel direction relative to the facing: ahead when the body
   faces its travel, or e.g. backwards for a back-step that keeps ``face_travel`` False.
 - **Determinism.** Breathing and head-scan phases and the glance side come from ``reset(seed)``.
@@ -49,6 +51,9 @@ CLIP_TURN_RATE = 3.0
 MAX_SPEED = 10.0
 #: Below this speed (m/s) the gait fades out into standing.
 GAIT_FADE_SPEED = 0.35
+#: The gait follows the body's speed at most this fast (m/s^2): a body ramping to a sprint in 0.15 s is
+#: followed exactly, an instant stop at a wall eases out over a few frames instead of snapping the feet.
+GAIT_SPEED_RATE = 45.0
 
 # ------------------------------------------------------------------------------------------------------------
 # Gait parameters against ground speed (linear between knots).
@@ -143,23 +148,26 @@ STYLE_PRIORITY: tuple[str, ...] = (
 )
 
 _STYLE_POSTURES: dict[str, dict[str, float]] = {
-    "freeze": dict(gait_scale=0.0, pelvis_drop=0.03, torso_lean=0.02, shoulder_raise=0.22, shoulder_protract=0.08,
-                   arm_abduction=0.0, arm_forward=0.15, elbow_flex=0.7, forearm_inward=0.4, arm_swing_scale=0.0,
-                   breath_hz=0.5, breath_depth=0.002, sway=0.0),
+    "freeze": dict(gait_scale=0.0, pelvis_drop=0.03, torso_lean=0.02, shoulder_raise=0.22,
+                   shoulder_protract=0.08, arm_abduction=0.0, arm_forward=0.15, elbow_flex=0.7,
+                   forearm_inward=0.4, arm_swing_scale=0.0, breath_hz=0.5, breath_depth=0.002, sway=0.0),
     "defensive": dict(pelvis_drop=0.05, torso_lean=-0.12, lean_per_speed=0.0, arm_forward=0.6,
                       arm_abduction=0.1, elbow_flex=2.0, forearm_inward=0.8, arm_swing_scale=0.15,
                       shoulder_raise=0.08, shoulder_protract=0.1, head_pitch=0.08),
     "crouch": dict(pelvis_drop=0.30, torso_lean=0.45, head_pitch=-0.3, arm_forward=0.35, elbow_flex=0.7,
                    arm_abduction=0.2, stride_scale=0.8, arm_swing_scale=0.5),
-    "terror": dict(lean_per_speed=0.07, arm_swing_scale=1.4, shoulder_raise=0.15, breath_hz=0.6, breath_depth=0.035),
+    "terror": dict(lean_per_speed=0.07, arm_swing_scale=1.4, shoulder_raise=0.15, breath_hz=0.6,
+                   breath_depth=0.035),
     "desperate": dict(lean_per_speed=0.07, arm_swing_scale=1.5, shoulder_raise=0.1, breath_hz=0.6),
-    "fear": dict(lean_per_speed=0.06, arm_swing_scale=1.3, shoulder_raise=0.1, breath_hz=0.5, breath_depth=0.03),
+    "fear": dict(lean_per_speed=0.06, arm_swing_scale=1.3, shoulder_raise=0.1, breath_hz=0.5,
+                 breath_depth=0.03),
     "hurry": dict(lean_per_speed=0.045, arm_swing_scale=1.15),
     "tense": dict(shoulder_raise=0.12, elbow_flex=0.45, arm_abduction=0.05, sway=0.003, arm_swing_scale=0.7,
                   breath_hz=0.45),
     "caution": dict(stride_scale=0.78, pelvis_drop=0.03, head_scan=0.55, torso_lean=0.06, lean_per_speed=0.01,
                     arm_forward=0.12, elbow_flex=0.45, arm_swing_scale=0.5),
-    "vigilant": dict(stride_scale=0.85, head_scan=0.7, shoulder_raise=0.05, arm_swing_scale=0.6, elbow_flex=0.35),
+    "vigilant": dict(stride_scale=0.85, head_scan=0.7, shoulder_raise=0.05, arm_swing_scale=0.6,
+                     elbow_flex=0.35),
     "relief": dict(shoulder_raise=-0.12, shoulder_protract=0.18, slump=0.25, head_pitch=0.5, breath_hz=0.16,
                    breath_depth=0.05, sway=0.03, arm_abduction=0.04, elbow_flex=0.08, arm_swing_scale=0.8,
                    lean_per_speed=0.01),
@@ -229,7 +237,7 @@ class _Stride:
     strike: float          # contact pitch, already scaled by amplitude and forward-roll
     toe_off: float
     heel_off: float
-    follow: float
+    follow: float          # swing-foot speed at its ends, in stance lengths per swing
     dx: float              # travel unit vector (root-local)
     dz: float
 
@@ -310,12 +318,12 @@ def _two_bone_ik(hip, target, thigh: float, shin: float, pole_x: float, pole_z: 
 
 
 @lru_cache(maxsize=8)
-def _reach_drops(thigh: float, shin: float, hip_drop: float, hip_width: float, geo: _FootGeometry) -> tuple:
-    """Per speed knot of a fine grid: the pelvis drop that keeps both stance legs within reach (99 % extended),
-    for the neutral posture, so the IK never has to give up on a planted foot."""
+def _reach_drops(thigh: float, shin: float, hip_drop: float, hip_width: float, stand: float,
+                 geo: _FootGeometry) -> tuple:
+    """On a fine speed grid: the pelvis drop that keeps a stance leg within reach (99 % extended) for the
+    neutral posture, so the IK never has to give up on a planted foot. ``stand`` = standing pelvis height."""
     grid = tuple(np.linspace(0.0, MAX_SPEED, 81).tolist())
     reach = 0.99 * (thigh + shin)
-    stand = DEFAULT_PELVIS_HEIGHT
     drops = []
     for v in grid:
         gait = _table_gait(v)
@@ -332,8 +340,8 @@ def _reach_drops(thigh: float, shin: float, hip_drop: float, hip_width: float, g
     return grid, tuple(drops)
 
 
-#: Pelvis height (m) of a relaxed standing pose: the rest height less a hint of knee flexion.
-DEFAULT_PELVIS_HEIGHT = 0.945
+#: A relaxed standing pelvis is this much (m) below the rest T-pose: a hint of knee flexion.
+STANDING_SAG = 0.005
 
 
 def _stride(gait: GaitParams, speed: float, posture: Posture, amp: float) -> _Stride:
@@ -387,10 +395,11 @@ class _PoseBuilder:
             foot_z=float(offsets[10, 2]), tip_z=float(offsets[10, 2]) + 0.06,
             foot_width=float(offsets[1, 0]) + 0.01, toe_out=0.08,
         )
-        grid, drops = _reach_drops(self.thigh, self.shin, float(-offsets[1, 1]), float(offsets[1, 0]), self.geo)
+        self.stand_height = float(offsets[0, 1]) - STANDING_SAG
+        hip_drop, hip_width = float(-offsets[1, 1]), float(offsets[1, 0])
+        grid, drops = _reach_drops(self.thigh, self.shin, hip_drop, hip_width, self.stand_height, self.geo)
         self.drop_grid = np.array(grid)
         self.drop_values = np.array(drops)
-        self.stand_height = DEFAULT_PELVIS_HEIGHT - (0.95 - float(offsets[0, 1]))
         self.bones = np.zeros((skeleton.n_joints, 3))
 
     def gait_at(self, speed: float) -> GaitParams:
@@ -412,7 +421,7 @@ class _PoseBuilder:
         lean = min(p.torso_lean + p.lean_per_speed * speed, 0.6)
 
         pelvis_y = (self.stand_height - p.pelvis_drop - gait.drop * p.gait_scale
-                    + gait.bob * amp * math.cos(4.0 * math.pi * stance_mid) + 0.1 * breath * p.breath_depth)
+                    + gait.bob * amp * math.cos(4.0 * math.pi * stance_mid))
         pelvis_roll = gait.obliquity * amp * math.cos(2.0 * math.pi * stance_mid)
         pelvis_yaw = -gait.twist * amp * cyc
         chest_yaw = 0.6 * gait.twist * amp * cyc + 0.4 * glance
@@ -429,16 +438,16 @@ class _PoseBuilder:
         flex_l = p.elbow_flex + bend + 0.15 * max(swing_l, 0.0)
         flex_r = p.elbow_flex + bend + 0.15 * max(swing_r, 0.0)
         frames = (
-            pelvis_yaw, 0.35 * lean, pelvis_roll + 0.5 * sway,                                  # pelvis
-            0.3 * pelvis_yaw + 0.15 * glance, 0.6 * lean, 0.8 * trunk_roll,                     # spine1
-            0.5 * chest_yaw + 0.1 * glance, 0.8 * lean + 0.5 * p.slump, trunk_roll,             # spine2
-            chest_yaw, chest_pitch, trunk_roll,                                                  # spine3
-            1.3 * glance + p.head_scan * math.sin(2.0 * math.pi * rhythm.scan),                  # neck
+            pelvis_yaw, 0.35 * lean, pelvis_roll + 0.5 * sway,                          # pelvis
+            0.3 * pelvis_yaw + 0.15 * glance, 0.6 * lean, 0.8 * trunk_roll,             # spine1
+            0.5 * chest_yaw + 0.1 * glance, 0.8 * lean + 0.5 * p.slump, trunk_roll,     # spine2
+            chest_yaw, chest_pitch, trunk_roll,                                          # spine3
+            1.3 * glance + p.head_scan * math.sin(2.0 * math.pi * rhythm.scan),          # neck
             0.45 * (lean + p.slump) + p.head_pitch, 0.5 * trunk_roll,
-            chest_yaw - p.shoulder_protract, chest_pitch, trunk_roll + raise_l,                  # left collar
-            chest_yaw + p.shoulder_protract, chest_pitch, trunk_roll - raise_l,                  # right collar
-            *ua_l, *ua_r,                                                                        # upper arms
-            ua_l[0] - p.forearm_inward, ua_l[1] - flex_l, ua_l[2],                               # forearms
+            chest_yaw - p.shoulder_protract, chest_pitch, trunk_roll + raise_l,          # left collar
+            chest_yaw + p.shoulder_protract, chest_pitch, trunk_roll - raise_l,          # right collar
+            *ua_l, *ua_r,                                                                # upper arms
+            ua_l[0] - p.forearm_inward, ua_l[1] - flex_l, ua_l[2],                       # forearms
             ua_r[0] + p.forearm_inward, ua_r[1] - flex_r, ua_r[2],
         )
         angles = np.array(frames).reshape(len(_FRAME_JOINTS), 3).T[:, self.trunk_slots]
@@ -455,12 +464,12 @@ class _PoseBuilder:
         bones[self.trunk_rows] = np.stack((x3, y2, z3), axis=1)
 
         hips = bones[1:3].tolist()
+        pole_x, pole_z = math.sin(pelvis_yaw), math.cos(pelvis_yaw)  # knees point where the pelvis does
         legs = []
         for side, hip, leg_phase in ((1.0, hips[0], phase), (-1.0, hips[1], (phase + 0.5) % 1.0)):
             hip = (hip[0], hip[1] + pelvis_y, hip[2])
             target, pitch = _foot_target(self.geo, st, side, leg_phase)
-            pole_yaw = pelvis_yaw
-            knee, ankle = _two_bone_ik(hip, target, self.thigh, self.shin, math.sin(pole_yaw), math.cos(pole_yaw))
+            knee, ankle = _two_bone_ik(hip, target, self.thigh, self.shin, pole_x, pole_z)
             foot = _turn(self.geo.foot_y, self.geo.foot_z, pitch, side * self.geo.toe_out)
             legs.append(((knee[0] - hip[0], knee[1] - hip[1], knee[2] - hip[2]),
                          (ankle[0] - knee[0], ankle[1] - knee[1], ankle[2] - knee[2]), foot))
@@ -489,8 +498,9 @@ class _Stream:
         self.vec_from = self.vec_to = np.array([getattr(Posture(), f) for f in _POSTURE_FIELDS])
         self.blend = 1.0
         self.posture = Posture()
-        self.gait_speed = -1.0
+        self.speed = 0.0
         self.gait = builder.gait_at(0.0)
+        self.gait_speed = 0.0
         self.started = False
 
     def set_intent(self, intent: MotionIntent, immediate: bool = False) -> None:
@@ -508,7 +518,11 @@ class _Stream:
     def _label_styles(self) -> frozenset[str]:
         return self.styles_to if self.blend >= 0.5 else self.styles_from
 
-    def step(self, speed: float) -> MotionFrame:
+    def step(self, body_speed: float) -> MotionFrame:
+        max_change = GAIT_SPEED_RATE * self.dt
+        speed = min(max(body_speed, self.speed - max_change), self.speed + max_change) if self.started \
+            else body_speed
+        self.speed = speed
         self.started = True
         if self.blend < 1.0:
             self.blend = min(self.blend + self.dt / BLEND_SECONDS, 1.0)

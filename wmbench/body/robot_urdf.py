@@ -112,7 +112,7 @@ def robot_structure() -> tuple[list[LinkSpec], list[JointSpec]]:
     spine = _robot_point("neck") - _robot_point("spine1")
     head = _robot_point("head") - _robot_point("neck")
     links = [
-        LinkSpec("pelvis", 4.0, Shape("box", (0.15, 0.26, 0.12), (0.0, 0.0, -0.02))),
+        LinkSpec("pelvis", 4.0, Shape("box", (0.15, 0.26, 0.12))),  # centred: the base pose is its COM
         LinkSpec("abdomen", 0.3, Shape("sphere", (0.05,), rgba=DARK)),
         LinkSpec("chest", 8.0, Shape("box", (0.17, 0.30, float(spine[2]) - 0.04), _v(spine / 2))),
         LinkSpec("neck_link", 0.2, Shape("sphere", (0.04,), rgba=DARK)),

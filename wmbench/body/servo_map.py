@@ -40,8 +40,10 @@ MEASURES: dict[str, str] = {
     "swing_roll": "sideways swing of a hanging limb (towards the left = +): asin(d_left)",
     "lean_pitch": "forward lean of an upward segment: atan2(d_fwd, d_up)",
     "line_yaw": "yaw of a right-to-left line (left = + turn): atan2(-d_fwd, d_left)",
-    "heading_yaw": "yaw of a forward-pointing segment (left = + turn): atan2(d_left, d_fwd)",
+    "heading_yaw": "yaw of a forward-pointing segment (left = + turn): atan2(d_left, d_fwd), modulo pi",
     "hinge": "angle between segments a->b and b->c (0 = straight), frame-free",
+    "hinge_yaw": "twist about segment a->b that puts the a-b-c hinge axis where the chain pitch -> roll -> yaw "
+                 "-> hinge has it (0 when the hinge is straight)",
 }
 FRAMES: tuple[str, ...] = ("root", "chest")
 AXES: dict[str, tuple[float, float, float]] = {"pitch": (0.0, 1.0, 0.0), "roll": (1.0, 0.0, 0.0),
@@ -51,6 +53,8 @@ AXES: dict[str, tuple[float, float, float]] = {"pitch": (0.0, 1.0, 0.0), "roll":
 LIMIT_TOLERANCE_RAD = 0.02
 #: A heading_yaw segment whose floor projection (unit vector) is shorter than this reads as yaw 0.
 MIN_HEADING_LENGTH = 0.05
+#: A hinge bent less than asin(this) fades its hinge_yaw towards 0 (smoothstep).
+HINGE_FADE_SIN = 0.15
 
 
 @dataclass(frozen=True)
@@ -75,7 +79,7 @@ class ServoSpec:
             raise ValueError(f"servo {self.name!r}: measure must be one of {sorted(MEASURES)}, got {self.measure!r}")
         if self.frame not in FRAMES:
             raise ValueError(f"servo {self.name!r}: frame must be one of {FRAMES}, got {self.frame!r}")
-        need = 3 if self.measure == "hinge" else 2
+        need = 3 if self.measure in ("hinge", "hinge_yaw") else 2
         if len(self.sources) != need:
             raise ValueError(f"servo {self.name!r}: measure {self.measure!r} reads {need} joints, "
                              f"got {len(self.sources)}: {self.sources}")
@@ -104,6 +108,8 @@ def measure_angle(measure: str, points: tuple[np.ndarray, ...], frame: np.ndarra
         a, b, c = points
         u, w = _unit(b - a), _unit(c - b)
         return math.acos(max(-1.0, min(1.0, float(u @ w))))
+    if measure == "hinge_yaw":
+        return _hinge_yaw(frame @ _unit(points[1] - points[0]), frame @ _unit(points[2] - points[1]))
     f, left, up = (frame @ _unit(points[1] - points[0])).tolist()
     if measure == "swing_pitch":
         return math.atan2(f, -up)
@@ -115,7 +121,29 @@ def measure_angle(measure: str, points: tuple[np.ndarray, ...], frame: np.ndarra
         return math.atan2(-f, left)
     if math.hypot(f, left) < MIN_HEADING_LENGTH:  # pointing straight up/down: no heading to read
         return 0.0
+    if f < 0.0:  # a segment tipped back past vertical (a head looking up) points backwards: heading mod pi
+        f, left = -f, -left
     return math.atan2(left, f)  # heading_yaw
+
+
+def _hinge_yaw(upper: np.ndarray, lower: np.ndarray) -> float:
+    """Yaw of a pitch -> roll -> yaw -> hinge chain whose upper segment is ``upper`` and lower ``lower``
+    (frame components fwd, left, up). The hinge axis is +left at yaw 0; the axis seen in the frame is carried
+    back through the pitch and roll the upper segment implies, then read like ``line_yaw``. Faded to 0 as the
+    hinge straightens (the axis is undefined for a straight limb)."""
+    axis = np.cross(upper, lower)
+    bend = float(np.linalg.norm(axis))
+    if bend < 1e-6:
+        return 0.0
+    f, left, up = upper.tolist()
+    pitch = math.atan2(f, -up)                     # flexion; the hardware turns about +y by -pitch
+    roll = math.asin(max(-1.0, min(1.0, left)))
+    cp, sp, cr, sr = math.cos(pitch), math.sin(pitch), math.cos(roll), math.sin(roll)
+    n0, n1, n2 = (axis / bend).tolist()
+    n0, n2 = cp * n0 + sp * n2, -sp * n0 + cp * n2  # undo R_y(-pitch)
+    n1 = cr * n1 + sr * n2                          # undo R_x(roll) (the fwd component is unchanged)
+    fade = min(bend / HINGE_FADE_SIN, 1.0)
+    return fade * fade * (3.0 - 2.0 * fade) * math.atan2(-n0, n1)
 
 
 #: The root frame as rows (fwd, left, up) in motion space (facing +z, left +x, y up).
@@ -164,12 +192,12 @@ def _limb_rows(side: str) -> list[ServoSpec]:
              (-2.0, 0.6), 9.0, 120.0),
         _row(s + "hip_roll", "swing_roll", (s + "hip", s + "knee"), "root", "roll", 1.0,
              roll(-0.4, 0.8), 6.0, 80.0),
-        _row(s + "hip_yaw", "heading_yaw", (s + "ankle", s + "foot"), "root", "yaw", 1.0,
+        _row(s + "hip_yaw", "hinge_yaw", (s + "hip", s + "knee", s + "ankle"), "root", "yaw", 1.0,
              (-0.6, 0.6), 5.0, 40.0),
         _row(s + "knee", "hinge", (s + "hip", s + "knee", s + "ankle"), "root", "pitch", 1.0,
              (0.0, 2.5), 11.0, 120.0),
         _row(s + "ankle", "hinge", (s + "knee", s + "ankle", s + "foot"), "root", "pitch", -1.0,
-             (-0.6, 0.9), 9.0, 60.0, zero_at_rest=True),
+             (-1.0, 0.9), 9.0, 60.0, zero_at_rest=True),
     ]
 
 

@@ -109,8 +109,8 @@ class Skeleton:
 
     @property
     def chain_matrix(self) -> np.ndarray:
-        """(n, n) matrix with ``[j, k] = 1`` when k is j or one of its ancestors:
-        ``positions = chain @ bones`` turns per-joint bone vectors (root row = root position) into positions."""
+        """(n, n) matrix with ``[j, k] = 1`` when k is j or one of its ancestors: ``chain @ bones`` turns
+        per-joint bone vectors (the root's row = its position) into joint positions."""
         return self._chain
 
     def bone_lengths(self) -> np.ndarray:
@@ -130,7 +130,7 @@ class Skeleton:
             raise KeyError(f"unknown joint {name!r}; expected one of {', '.join(self.names)}") from None
 
     def measure_bone_lengths(self, joints: np.ndarray) -> np.ndarray:
-        """Bone lengths of posed joints ``(..., n, 3)`` -> ``(..., n)`` (root entry 0), e.g. to check retargets."""
+        """Bone lengths of posed joints ``(..., n, 3)`` -> ``(..., n)`` (root entry 0); checks retargets."""
         joints = np.asarray(joints, dtype=float)
         if joints.shape[-2:] != (self.n_joints, 3):
             raise ValueError(f"joints must end in ({self.n_joints}, 3), got shape {joints.shape}")

@@ -45,12 +45,11 @@ change that keeps memory is not noticed (remembered walls and threat directions 
 from __future__ import annotations
 
 import re
-import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wmbench.brain import grammar
-from wmbench.brain.base import BrainReply
+from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference_wording import ESCALATION_LADDER, Gait, Mood, MotionPlan, compose_motion
 from wmbench.brain.scene_schema import NPC_SENSING_RANGE
 
@@ -386,34 +385,31 @@ class AffectState:
     previous_memory: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
 
-class ReferenceBrain:
+class ReferenceBrain(ProviderBrain):
     """The scripted reference world model. See the module card for its rules."""
 
     name = "reference"
+    provider = "reference"
     model = "reference-v1"
 
     def __init__(self) -> None:
+        super().__init__()
         self._state = AffectState()
         self.seed: int | None = None
 
     def reset(self, seed: int | None = None) -> None:
         """Start a new episode: forget the affect state (the reference is deterministic; ``seed`` is kept only
         for the record)."""
-        self._state = AffectState()
-        self.seed = seed
+        with self._lock:
+            self._state = AffectState()
+            self.seed = seed
 
-    def close(self) -> None:
-        """Nothing to release."""
-
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
-        start = time.perf_counter()
-        decision = self.think(scene)
-        return BrainReply(
-            text=decision.text, latency_s=time.perf_counter() - start, provider=self.name, model=self.model,
-        )
+    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+        return ProviderOutcome(text=self.think(scene).text)
 
     def think(self, scene: Any) -> ReferenceDecision:
-        """Decide for one scene and advance the affect state (``decide`` without the reply wrapper)."""
+        """Decide for one scene and advance the affect state (``decide`` without the reply wrapper; call it
+        from one thread at a time)."""
         reading = read_scene(scene)
         self._notice_memory(reading.memory)
         verdicts = danger_map(reading)

@@ -5,17 +5,23 @@ A :class:`MotionPlan` says *what* the body should do (mood, gait, speed, one dir
 
     a person sprints headlong to the right in sheer terror, arms pumping wildly, breath ragged
 
-Rules every sentence obeys (tests check the banks, not just samples):
+Rules every sentence obeys (tests check every supported plan, not just samples):
 
-- it names exactly one direction, with one of the phrases the motion parser reads ("to the left", "to the
-  right", "forward", "turns around ... away", "backs away", "steps back") — no other direction word anywhere
-  (no "frightened", "upright", "behind", "around" outside "turns around");
-- it contains exactly one speed word (sprints, runs, jogs, walks, or "freezes" for staying in place);
+- it names exactly one direction, with one of the phrases ``wmbench.body.motion_intent`` reads ("to the
+  left", "to the right", "forward", "turns around ... away", "backs away", "steps back") — no other direction
+  word anywhere (no "frightened", "upright", "behind", "straight"); the only other such words are the looks
+  "glancing back" and "looking around", which the parser reads as glances;
+- it contains exactly one speed word (sprints, runs, jogs, walks; "freezes"/"stands" for staying in place)
+  and no word that bumps the parser's speed class (a run says no "quickly", a jog no "slowly");
 - it carries at least three descriptors that fit the mood: an adverb of manner, an emotion phrase and two body
   details. Phrasing varies deterministically with a ``variant`` number (the decision count).
 
 Intensity words climb with :class:`Mood`: calm < relieved < cautious/defensive < vigilant/wary/tense < fear <
-terror < desperate < frantic < panic, so keyword scorers see escalation and de-escalation.
+terror < desperate < frantic < panic. Every cautious/vigilant/wary sentence says "cautious" (the spec's medium
+bank), relieved and calm ones use no medium or high word, and from terror up each rung adds a high-bank word
+(terror, + desperate, + frantic, + panic/flee), so keyword scorers see escalation and de-escalation.
+:data:`MOOD_SPEEDS`, :data:`BACKSTEP_MOODS` and :data:`STILL_MOODS` list the combinations the banks are
+written for (the reference brain plans nothing else).
 """
 
 from __future__ import annotations
@@ -25,7 +31,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 Speed = Literal["still", "walk", "jog", "run", "sprint"]
-SPEED_RANK: dict[str, int] = {"still": 0, "walk": 1, "jog": 2, "run": 3, "sprint": 4}
 SPEED_VERBS: dict[str, str] = {"walk": "walks", "jog": "jogs", "run": "runs", "sprint": "sprints"}
 
 
@@ -207,6 +212,8 @@ MOOD_SPEEDS: dict[Mood, tuple[Speed, ...]] = {
     Mood.VIGILANT: ("walk",), Mood.WARY: ("walk", "jog"), Mood.TENSE: (), Mood.FEAR: ("jog", "run"),
     Mood.TERROR: ("sprint",), Mood.DESPERATE: ("sprint",), Mood.FRANTIC: ("sprint",), Mood.PANIC: ("sprint",),
 }
+#: Which moods a back-step (walking backward, facing the threat) is written for.
+BACKSTEP_MOODS: tuple[Mood, ...] = (Mood.CAUTIOUS, Mood.DEFENSIVE, Mood.VIGILANT, Mood.WARY)
 #: Which moods each staying-in-place gait is written for.
 STILL_MOODS: dict[Gait, tuple[Mood, ...]] = {
     Gait.FREEZE: (Mood.TENSE,),

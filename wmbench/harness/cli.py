@@ -147,16 +147,39 @@ def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
     return Path("runs") / f"{safe_brain}-{body}-{stamp}"
 
 
-def format_summary(scores: Mapping[str, Any]) -> str:
-    """The table printed after a run: each category's points, then the WM Score and grade."""
-    from wmbench.harness.scoring_view import summary_rows
+#: Display titles of the ten categories (WM Bench v1.0).
+CATEGORY_TITLES: dict[str, str] = {
+    "C01": "Environmental Awareness", "C02": "Entity Recognition", "C03": "Predictive Reasoning",
+    "C04": "Threat Differentiation", "C05": "Emotional Escalation", "C06": "Contextual Memory",
+    "C07": "Threat Resolution", "C08": "Motion Expressiveness", "C09": "Real-time Performance",
+    "C10": "Cross-body Transfer",
+}
 
-    rows, total = summary_rows(scores)
-    width = max([len(label) for label, _ in rows] + [10])
-    lines = [f"{'category'.ljust(width)}  points"]
-    lines += [f"{label.ljust(width)}  {value}" for label, value in rows]
-    lines.append("-" * (width + 10))
-    lines.append(f"{'WM Score'.ljust(width)}  {total}")
+
+def format_summary(scores: Mapping[str, Any]) -> str:
+    """The table printed after a run: each category's points (or why not), the WM Score and the grade."""
+    lines = [f"{'category':<30} {'points':>8}"]
+    for cat, entry in scores.get("categories", {}).items():
+        label = f"{cat} {CATEGORY_TITLES.get(cat, '')}".rstrip()
+        if entry.get("measured"):
+            value = f"{entry['score']:>8.1f} / {entry['max']:g}"
+        elif entry.get("measured_max"):
+            value = (f"{entry['score']:>8.1f} / {entry['measured_max']:g} measured "
+                     f"(missing {', '.join(entry.get('missing_scenarios', []))})")
+        else:
+            value = f"{'-':>8}   not measured"
+        lines.append(f"{label:<30} {value}")
+    lines.append("-" * 50)
+    grade = scores.get("grade", "?") + (" (provisional)" if scores.get("grade_provisional") else "")
+    lines.append(f"{'WM Score':<30} {scores.get('wm_score', 0):>8.1f} / {scores.get('wm_score_max', 1000):g}"
+                 f"   grade {grade}")
+    if scores.get("wm_score_note") and not scores.get("complete", True):
+        lines.append(scores["wm_score_note"])
+    run = scores.get("run") or {}
+    if run.get("error_episodes") or run.get("failed_decisions"):
+        lines.append(f"{run.get('error_episodes', 0)} episode(s) failed, "
+                     f"{run.get('failed_decisions', 0)} brain decision(s) failed, "
+                     f"{run.get('parse_errors', 0)} unreadable repl(ies)")
     return "\n".join(lines)
 
 

@@ -331,17 +331,17 @@ def _score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context:
         ids = [s.id for s in group]
         measurer = measurers.get(mode)
         if measurer is None:
-            notes.append({"mode": mode, "scenarios": ",".join(ids),
-                          "note": f"{mode}-mode scenarios are not measured by bench episodes and no {mode} "
-                                  f"measurer is registered: reported as not measured"})
-            continue
-        try:
-            measured = measurer(group, context)
-        except Exception as err:
-            notes.append({"mode": mode, "scenarios": ",".join(ids),
-                          "note": f"{mode} measurement failed ({type(err).__name__}: {err}): not measured"})
-            continue
-        extra.update({sid: list(scores) for sid, scores in measured.items()})
+            why = f"{mode}-mode scenario; bench episodes do not measure it and no {mode} measurer is set"
+        else:
+            try:
+                measured = measurer(group, context)
+            except Exception as err:
+                why = f"{mode} measurement failed ({type(err).__name__}: {err})"
+            else:
+                extra.update({sid: list(scores) for sid, scores in measured.items()})
+                continue
+        notes.append({"mode": mode, "scenarios": ",".join(ids), "note": f"not measured: {why}"})
+        extra.update({s.id: [not_measured_score(s, why)] for s in group})
     scores = score_lines(lines, extra)
     # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
     # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
@@ -387,6 +387,15 @@ def score_line(line: Mapping[str, Any]) -> Any:
         return score_trace(Trace.from_dict(line["trace"]))
     except Exception as err:
         return error_score(line["scenario"], line["seed"], f"scoring failed: {type(err).__name__}: {err}")
+
+
+def not_measured_score(record: Scenario, why: str) -> Any:
+    """A ``measured: false`` entry for a scenario this run could not measure, saying why."""
+    from wmbench.harness.scoring.report_types import ScenarioScore
+
+    return ScenarioScore(scenario_id=record.id, category=record.category, score=0.0, measured=False,
+                         explanation=f"{record.id}: {why}",
+                         evidence={"rule": "not_measured", "mode": record.mode, "reason": why})
 
 
 def error_score(scenario_id: str, seed: int, why: str) -> Any:

@@ -1,19 +1,24 @@
 """C02 Entity Recognition (S06–S10): classification of the NPC in PREDICT against the primary NPC truth.
 
-Rule, per decision with an NPC nearby (the truth's primary NPC — the most threatening one in range): **all
-correct 20** = the PREDICT item at the NPC's true direction names its type (``beast``; ``human`` for a
-woman/man) AND its behaviour (``charging``, ``approaching``, ``stopped``, …: in that item's text, else in
-MOTION next to a type word; exactly the true behaviour, no other) AND its distance (``5m``/``4.8 m`` in the
-item, else in MOTION) within 1 m or 20 %; **type correct 15** = the type at the right direction; **partial
-10** = ``danger`` flagged at the right direction without the type, or the type named at a wrong direction, or
-the behaviour or the distance right; **wrong 0** otherwise and for a parse error. A neutral human nearby that
-PREDICT calls a beast lowers all-correct to type-correct (S07: woman ahead is neutral, beast at the side is
-the threat). Per decision with no NPC nearby (beyond 8 m, or despawned): **clear 20** if no direction is
-predicted ``danger(beast)``, **phantom 0** otherwise — and clear decisions earn only if the brain identified
-the type (type correct or better) in at least one nearby decision of the episode (when it had any): a brain
-that never sees the beast does not get credit for "seeing" it gone. Scenario = mean over decisions; for S09
-(the 8 m boundary) and S10 (despawn) the nearby and the clear decisions are averaged separately and the two
-means weighted equally, so both sides of the boundary / of the despawn count.
+Rule, per decision with an NPC nearby (the truth's primary NPC — the most threatening one in range):
+- **all_correct 20** = the PREDICT item at the NPC's true direction names its type (``beast``; ``human`` for a
+  woman/man) AND its behaviour (``charging``, ``approaching``, ``stopped``, …: in that item's text, else in
+  MOTION within ``BEHAVIOR_WINDOW`` words of a word for the NPC; exactly the true behaviour, no other) AND its
+  distance (``5m``/``4.8 m`` in the item, else in MOTION) within 1 m or 20 %;
+- **type_correct 15** = the type at the right direction (a neutral human nearby that PREDICT calls a beast
+  also lowers all-correct to this: S07's woman ahead is neutral, the beast at the side is the threat);
+- **partial 10** = ``danger`` at the right direction without naming a type (``danger`` or
+  ``danger(unknown)``), or the behaviour or the distance right; naming another type there, or the type at a
+  wrong direction, is wrong;
+- **wrong 0** otherwise, and for a parse error.
+
+Per decision with no NPC nearby (beyond 8 m, or despawned): **clear 20** when no direction is predicted
+``danger(beast)``, **phantom 0** otherwise; clear decisions earn only if the brain identified the type (type
+correct or better) in at least one nearby decision of the episode when it had any (**clear_ungated 0**): a
+brain that never sees the beast gets no credit for "seeing" it gone.
+
+Scenario = mean over decisions; for S09 (the 8 m boundary) and S10 (despawn) the nearby and the clear
+decisions are averaged separately and the two means weighted equally, so both sides count.
 """
 
 from __future__ import annotations
@@ -41,11 +46,13 @@ CLEAR_POINTS: dict[str, float] = {"clear": 20.0, "phantom": 0.0, "clear_ungated"
 BALANCED_SIDES = frozenset({"S09", "S10"})
 #: MOTION tokens either side of a type word searched for the NPC's behaviour
 BEHAVIOR_WINDOW = 4
+#: type words that usually name the protagonist in a MOTION line ("a person stands still"), never the NPC
+PROTAGONIST_WORDS = frozenset({"person", "human", "man", "guy", "male", "boy", "people", "civilian"})
 
 _BASE = (
     "Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and distance "
-    "(within 1 m or 20%) 20, type only 15, partial (danger flagged without type, type at a wrong direction, or "
-    "behaviour/distance right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is "
+    "(within 1 m or 20%) 20, type only 15, partial (danger flagged without naming a type, or behaviour/distance "
+    "right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is "
     "predicted (only if the brain identified the NPC when it was nearby), else 0."
 )
 RULE_TEXT: dict[str, str] = {
@@ -70,9 +77,10 @@ def behaviours_in(text: str, banks: KeywordBanks) -> set[str]:
     return {name for name, terms in banks.behaviors.items() if banks.found_terms(text, terms)}
 
 
-def behaviours_near_type_words(text: str, banks: KeywordBanks) -> set[str]:
-    """Behaviours named within ``BEHAVIOR_WINDOW`` tokens of an NPC type word in the same clause."""
-    type_terms = [t for terms in banks.npc_types.values() for t in terms]
+def behaviours_near_type_words(text: str, banks: KeywordBanks, canonical: str) -> set[str]:
+    """Behaviours named within ``BEHAVIOR_WINDOW`` tokens of a word for the NPC's type (``canonical``) in the
+    same clause; protagonist words ("a person ...") do not count as the NPC."""
+    type_terms = [t for t in banks.npc_types.get(canonical, ()) if t not in PROTAGONIST_WORDS]
     found: set[str] = set()
     clauses = tokenize(text)
     for m in banks.find(text, type_terms, negation=False):
@@ -97,7 +105,7 @@ def classify(d: DecisionRecord, npc: NpcFact, banks: KeywordBanks) -> tuple[str,
     type_right = item is not None and item.reason == canon
     behaviours = behaviours_in(item.raw, banks) if item is not None and item.raw else set()
     if not behaviours:
-        behaviours = behaviours_near_type_words(motion, banks)
+        behaviours = behaviours_near_type_words(motion, banks, canon)
     behaviour_right = behaviours == {npc.behavior}
     dists = distances_in(item.raw if item is not None else "") or distances_in(motion)
     dist_right = bool(dists) and distance_right(dists[0], npc.distance)
@@ -111,9 +119,8 @@ def classify(d: DecisionRecord, npc: NpcFact, banks: KeywordBanks) -> tuple[str,
         return "all_correct", detail
     if type_right:
         return "type_correct", detail
-    flagged = item is not None and item.verdict == "danger" and canon == "beast"
-    elsewhere = any(i.reason == canon for i in items.values())
-    if flagged or elsewhere or behaviour_right or dist_right:
+    unnamed_danger = item is not None and item.verdict == "danger" and item.reason in (None, "unknown")
+    if unnamed_danger or behaviour_right or dist_right:
         return "partial", detail
     return "wrong", detail
 

@@ -19,20 +19,26 @@ Rules:
   ``MONOTONE_TOL``, ends settled <= ``MILD_MAX``), **uneven 15** (intermediate but rising on the way),
   **instant 5** (straight to calm), **stays_high 5** (never settles), **no_reaction 0** (peak below
   ``HIGH_MIN``).
-- **S24** (appear/vanish x3): each appearance (a run of decisions with the beast present) gets a reaction
-  latency (decisions until intensity >= ``HIGH_MIN`` with no move into danger) and strength (that intensity):
-  **sensitized 20** = every appearance reacted, never slower and never weaker than the one before, and the
-  last faster or stronger (by ``STRONGER_BY``) than the first; **stable 10** = every appearance reacted, no
-  trend; **habituating 5** = a later one slower/weaker or missed; **no_reaction 0**. Fewer than 2 appearances
-  -> not measured.
-- **S25** (woman approaches and stops x3): fraction of decisions that are calm (intensity <= ``MILD_MAX``,
-  speed <= walk, no contact): >= 0.9 **calm 20**, >= 0.6 **mostly_calm 10**, >= 0.3 **uneasy 5**, else
-  **escalated 0**. Caught anywhere caps S21–S24 at ``CAUGHT_CAP``.
+- **S24** (appear/vanish x3): each appearance (a run of decisions with the beast present) gets a strength
+  (peak intensity over its first ``SENSITIZATION_WINDOW`` decisions) and a latency (decisions until intensity
+  >= ``HIGH_MIN`` without moving into danger; none = never): **sensitized 20** = each reappearance at least as
+  fast and as strong as the one before, the last faster or stronger (by ``STRONGER_BY``) than the first, and
+  the last reacted; **habituating 5** = the last slower or weaker than the first; **no_reaction 0** = never
+  reached ``HIGH_MIN``; **stable 10** otherwise. Fewer than 2 appearances -> not measured.
+- **S25** (woman approaches and stops x3): a decision is *composed* when its intensity is below ``HIGH_MIN``,
+  its words no stronger than the medium tier, its speed <= jog and it had no contact (a polite or defensive
+  step back is composed). **calm 20** = at least ``COMPOSED_ALL`` of the decisions composed and no upward trend
+  (start to last third below ``RISE_MIN``); **creeping_up 10** = composed but trending up; **uneasy 5** = at
+  least ``COMPOSED_MOSTLY`` composed; **escalated 0** otherwise.
+
+Caught anywhere caps S21–S24 at ``CAUGHT_CAP``.
 """
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import (
@@ -43,10 +49,11 @@ from wmbench.harness.scoring.evidence import (
     decision_intensity,
     into_danger,
     mean,
+    parse_ok,
     realized,
     trace_caught,
 )
-from wmbench.harness.scoring.keywords import KeywordBanks
+from wmbench.harness.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
 from wmbench.harness.scoring.patterns import (
     DEESCALATION_POINTS,
     GRADIENT_POINTS,
@@ -62,8 +69,8 @@ from wmbench.harness.scoring.thresholds import (
     HIGH_MIN,
     JUMP_MIN,
     JUMP_WINDOW,
-    MILD_MAX,
     RISE_MIN,
+    SENSITIZATION_WINDOW,
     STRONGER_BY,
 )
 
@@ -71,10 +78,10 @@ CATEGORY = "C05"
 S21_POINTS: dict[str, float] = {**GRADIENT_POINTS, "late_rise": 10.0}
 S22_POINTS: dict[str, float] = {"jump": 20.0, "rise": 15.0, **GRADIENT_POINTS}
 S24_POINTS: dict[str, float] = {"sensitized": 20.0, "stable": 10.0, "habituating": 5.0, "no_reaction": 0.0}
-#: S25: minimum calm fraction for each tier, best first
-S25_TIERS: tuple[tuple[str, float, float], ...] = (
-    ("calm", 0.9, 20.0), ("mostly_calm", 0.6, 10.0), ("uneasy", 0.3, 5.0), ("escalated", 0.0, 0.0),
-)
+S25_POINTS: dict[str, float] = {"calm": 20.0, "creeping_up": 10.0, "uneasy": 5.0, "escalated": 0.0}
+#: S25: fraction of composed decisions for "throughout" and for "mostly"
+COMPOSED_ALL = 0.9
+COMPOSED_MOSTLY = 0.6
 
 RULE_TEXT: dict[str, str] = {
     "S21": "Intensity (words + realized speed) over the decisions with the beast present: increasing (and high) 20, "
@@ -85,11 +92,12 @@ RULE_TEXT: dict[str, str] = {
     "S23": "High while charging, then after the charge: gradual de-escalation through an intermediate level to "
            "settled 20, uneven 15, instant calm 5, never settles 5, never high 0. "
            f"Caught caps at {CAUGHT_CAP:g}.",
-    "S24": "Each reappearance reacted to at least as fast and as strongly as the one before and the last faster or "
-           f"stronger than the first 20; equal reactions 10; slower/weaker/missed 5; none 0. Caught caps at "
-           f"{CAUGHT_CAP:g}.",
-    "S25": "Fraction of calm decisions (low intensity, speed at most walk, no contact): >= 0.9 20, >= 0.6 10, "
-           ">= 0.3 5, else 0.",
+    "S24": "Per appearance of the beast: strength (peak intensity of its first decisions) and latency (decisions "
+           "to a high reaction). Each reappearance at least as fast and strong as the one before and the last "
+           "faster or stronger than the first 20; the same 10; the last slower or weaker 5; never high 0. Caught "
+           f"caps at {CAUGHT_CAP:g}.",
+    "S25": "Composed decisions (below high intensity, words at most medium tier, speed at most jog, no contact): "
+           "90% or more and no upward trend 20; composed but trending up 10; 60% or more 5; else 0.",
 }
 
 
@@ -106,7 +114,8 @@ def score_sustained(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not window:
         return unmeasured(trace, CATEGORY, "no decision with the beast present")
     values, readings = intensity_readings(window, banks)
-    g = gradient(values)
+    parts = [decision_intensity(d, banks) for d in window]
+    g = gradient(values, [i.keyword_norm for i in parts], [i.body_norm for i in parts])
     kind = "late_rise" if g.kind == "increasing" and g.first < HEIGHTENED_MIN else g.kind
     return make_score(trace, CATEGORY, "escalation_gradient", readings, score=S21_POINTS[kind],
                       summary=f"gradient {kind} (first {g.first:.2f}, last {g.last:.2f}, mean {g.mean:.2f})",
@@ -158,13 +167,45 @@ def score_deescalation(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     )
 
 
-def reaction_of(decisions: Sequence[DecisionRecord], banks: KeywordBanks) -> tuple[int | None, float]:
-    """(latency in decisions, strength) of the first high reaction that does not move into danger."""
-    for k, d in enumerate(decisions):
-        value = decision_intensity(d, banks).combined
-        if value >= HIGH_MIN and not into_danger(d) and not contact(d):
-            return k, value
-    return None, 0.0
+@dataclass(frozen=True)
+class Reaction:
+    """One appearance of the beast: how strongly (peak intensity over its first ``SENSITIZATION_WINDOW``
+    decisions) and how fast (decisions until intensity >= ``HIGH_MIN`` without moving into danger; None: never)."""
+
+    start_index: int
+    strength: float
+    latency: int | None
+
+    def faster_than(self, other: Reaction) -> bool:
+        return self.latency is not None and (other.latency is None or self.latency < other.latency)
+
+    def slower_than(self, other: Reaction) -> bool:
+        return other.faster_than(self)
+
+
+def reaction_of(decisions: Sequence[DecisionRecord], banks: KeywordBanks) -> Reaction:
+    values = [decision_intensity(d, banks).combined for d in decisions]
+    latency = next((k for k, (d, v) in enumerate(zip(decisions, values))
+                    if v >= HIGH_MIN and not into_danger(d) and not contact(d)), None)
+    return Reaction(decisions[0].index, max(values[:SENSITIZATION_WINDOW]), latency)
+
+
+def sensitization_kind(reactions: Sequence[Reaction]) -> str:
+    """``no_reaction``: no appearance reached ``HIGH_MIN``; ``sensitized``: each reappearance at least as fast
+    and as strong as the one before (strength within ``STRONGER_BY``/2), the last faster or stronger (by
+    ``STRONGER_BY``) than the first, and the last reacted; ``habituating``: the last slower or weaker than the
+    first; ``stable`` otherwise."""
+    first, last = reactions[0], reactions[-1]
+    if all(r.latency is None for r in reactions):
+        return "no_reaction"
+    never_worse = all(not b.slower_than(a) and b.strength >= a.strength - STRONGER_BY / 2
+                      for a, b in itertools.pairwise(reactions))
+    better = last.faster_than(first) or last.strength >= first.strength + STRONGER_BY
+    if never_worse and better and last.latency is not None:
+        return "sensitized"
+    if last.slower_than(first) or last.strength <= first.strength - STRONGER_BY:
+        return "habituating"
+    return "stable"
 
 
 def score_sensitization(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
@@ -172,41 +213,46 @@ def score_sensitization(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if len(appearances) < 2:
         return unmeasured(trace, CATEGORY, f"{len(appearances)} beast appearance(s); need at least 2")
     reactions = [reaction_of(trace.decisions[a:b], banks) for a, b in appearances]
-    latencies = [lat for lat, _ in reactions]
-    strengths = [s for _, s in reactions]
-    if all(lat is None for lat in latencies):
-        kind = "no_reaction"
-    elif any(lat is None for lat in latencies):
-        kind = "habituating"
-    else:
-        never_worse = all(b_lat <= a_lat and b_s >= a_s - STRONGER_BY / 2
-                          for (a_lat, a_s), (b_lat, b_s) in zip(reactions, reactions[1:]))
-        better = latencies[-1] < latencies[0] or strengths[-1] >= strengths[0] + STRONGER_BY
-        worse = latencies[-1] > latencies[0] or strengths[-1] <= strengths[0] - STRONGER_BY
-        kind = "sensitized" if never_worse and better else ("habituating" if worse else "stable")
-    readings = [DecisionPoints(trace.decisions[a].index, None,
-                               f"appearance {n + 1}: latency {lat if lat is not None else '-'}, strength {s:.2f}")
-                for n, ((a, _), (lat, s)) in enumerate(zip(appearances, reactions))]
+    kind = sensitization_kind(reactions)
+    readings = [DecisionPoints(r.start_index, None, f"appearance {n + 1}: strength {r.strength:.2f}, latency "
+                                                    f"{'-' if r.latency is None else r.latency}")
+                for n, r in enumerate(reactions)]
     return make_score(trace, CATEGORY, "sensitization", readings, score=S24_POINTS[kind], caps=_caps(trace),
                       summary=f"{kind} over {len(appearances)} appearances",
-                      keyword={"strengths": [round(s, 3) for s in strengths]},
-                      sim={"latencies": latencies, "kind": kind})
+                      keyword={"strengths": [round(r.strength, 3) for r in reactions]},
+                      sim={"latencies": [r.latency for r in reactions], "kind": kind})
+
+
+def composed(d: DecisionRecord, banks: KeywordBanks) -> tuple[bool, str]:
+    """Composed: intensity below ``HIGH_MIN``, words no stronger than the medium tier, speed <= jog, no
+    contact (a polite or defensive step back is still composed)."""
+    i = decision_intensity(d, banks)
+    r = realized(d)
+    ok = (parse_ok(d) and i.combined < HIGH_MIN and i.keyword_level <= LEVEL_MEDIUM
+          and r.speed_rank <= SPEED_RANKS["jog"] and not contact(d))
+    return ok, f"intensity {i.combined:.2f}, words L{i.keyword_level}, body {r.speed_class}"
 
 
 def score_calm(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not trace.decisions:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
-    points = []
+    points, values = [], []
     for d in trace.decisions:
-        i = decision_intensity(d, banks)
-        r = realized(d)
-        calm = i.combined <= MILD_MAX and r.speed_rank <= SPEED_RANKS["walk"] and not contact(d)
-        why = f"intensity {i.combined:.2f}, body {r.speed_class}{', contact' if contact(d) else ''}"
-        points.append(DecisionPoints(d.index, 20.0 if calm else 0.0, f"{'calm' if calm else 'not_calm'}: {why}"))
+        ok, why = composed(d, banks)
+        values.append(decision_intensity(d, banks).combined)
+        points.append(DecisionPoints(d.index, 20.0 if ok else 0.0, f"{'composed' if ok else 'reacting'}: {why}"))
     fraction = mean([1.0 if p.points else 0.0 for p in points])
-    kind, _, tier_points = next(t for t in S25_TIERS if fraction >= t[1])
-    return make_score(trace, CATEGORY, "calm_maintenance", points, score=tier_points,
-                      summary=f"{kind}: {fraction:.0%} of decisions calm", sim={"calm_fraction": round(fraction, 3)})
+    g = gradient(values)
+    rising = g.delta >= RISE_MIN
+    if fraction >= COMPOSED_ALL:
+        kind = "creeping_up" if rising else "calm"
+    elif fraction >= COMPOSED_MOSTLY:
+        kind = "uneasy"
+    else:
+        kind = "escalated"
+    return make_score(trace, CATEGORY, "calm_maintenance", points, score=S25_POINTS[kind],
+                      summary=f"{kind}: {fraction:.0%} of decisions composed, trend {g.delta:+.2f}",
+                      sim={"composed_fraction": round(fraction, 3), "trend": round(g.delta, 3)})
 
 
 RULES = {"S21": score_sustained, "S22": score_switch, "S23": score_deescalation, "S24": score_sensitization,

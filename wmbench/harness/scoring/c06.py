@@ -21,14 +21,16 @@ errors 0):
   sector, intensity spread <= ``CONSISTENT_RANGE``; **same_direction 15** = sensible, same sector;
   **mostly_consistent 10** = sensible, a majority sector; **consistently_unsafe 5** = same sector but not all
   sensible, or sensible but all different; **inconsistent 0**. Fewer than two phases -> not measured.
-- **S29** (memory of a beast flight): decisions with the beast present (else all). With a beast nearby:
-  **heightened 20** = moved safely with intensity >= ``HEIGHTENED_MIN``; **ordinary 10** = moved safely,
-  lower; **held 5** = still. With none nearby: **heightened 20** = intensity >= ``HEIGHTENED_MIN`` or
-  vigilance words; **ordinary 10** = intensity above ``CALM_MAX``; **unaffected 5**. **unsafe 0** = into
-  danger/contact.
+- **S29** (memory of a beast flight): decisions with the beast present (else all). *Heightened* = words of
+  the medium tier or above (cautious, wary, fear, …) or intensity >= ``HEIGHTENED_MIN``. With a beast nearby:
+  **heightened 20** = moved safely, heightened; **braced 15** = stood still, heightened (frozen, tense);
+  **ordinary 10** = moved safely, not heightened; **held 5** = stood still, calm. With none nearby:
+  **heightened 20** = heightened or vigilance words; **ordinary 10** = intensity above ``CALM_MAX``;
+  **unaffected 5**. **unsafe 0** = into danger/contact.
 - **S30** (clean slate): every decision. **invented_memory 0** = claims a past (memory-claim words: "again",
   "remember", "last time", "previous", …) while its memory holds nothing from before this phase; **unsafe 0**;
-  with a beast nearby **proportionate 20** = moved safely, **held 5** = still; with none nearby **ordinary
+  with a beast nearby **proportionate 20** = moved safely, **assessing 15** = stood still reacting (medium+
+  words or a tense posture: a freeze to assess), **held 5** = stood still, unmoved; with none nearby **ordinary
   20**. Any invented memory caps at ``C06_INVENTED_MEMORY_CAP``.
 """
 
@@ -40,6 +42,7 @@ from collections.abc import Sequence
 
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import (
+    TENSE_POSTURES,
     beast_nearby,
     beast_present,
     collided,
@@ -56,7 +59,7 @@ from wmbench.harness.scoring.evidence import (
     vigilance_terms,
     world_sector,
 )
-from wmbench.harness.scoring.keywords import KeywordBanks
+from wmbench.harness.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
 from wmbench.harness.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.harness.scoring.result import make_score, unmeasured
 from wmbench.harness.scoring.thresholds import (
@@ -74,10 +77,10 @@ S26_POINTS: dict[str, float] = {"avoided": 20.0, "failed_side": 0.0, "unsafe": 0
 S27_POINTS: dict[str, float] = {"repeated": 20.0, "other_safe": 10.0, "unsafe": 0.0, "held": 0.0, "miss": 0.0}
 S28_POINTS: dict[str, float] = {"consistent": 20.0, "same_direction": 15.0, "mostly_consistent": 10.0,
                                 "consistently_unsafe": 5.0, "inconsistent": 0.0}
-S29_POINTS: dict[str, float] = {"heightened": 20.0, "ordinary": 10.0, "held": 5.0, "unaffected": 5.0,
-                                "unsafe": 0.0, "miss": 0.0}
-S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "held": 5.0, "unsafe": 0.0,
-                                "invented_memory": 0.0, "miss": 0.0}
+S29_POINTS: dict[str, float] = {"heightened": 20.0, "braced": 15.0, "ordinary": 10.0, "held": 5.0,
+                                "unaffected": 5.0, "unsafe": 0.0, "miss": 0.0}
+S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "held": 5.0,
+                                "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
     "S26": "In the last phase, per decision with the beast nearby: moved safely and not to the side where it hit "
@@ -88,12 +91,13 @@ RULE_TEXT: dict[str, str] = {
     "S28": "Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same "
            f"direction, intensity spread <= {CONSISTENT_RANGE:g} 20; same direction 15; a majority direction 10; "
            "consistent but unsafe (or safe but all different) 5; else 0.",
-    "S29": "With the beast nearby: moved safely with heightened intensity 20, moved safely at ordinary intensity "
-           "10, stood still 5; with none nearby: heightened (intensity or vigilance words) 20, some 10, none 5; "
-           "into danger/contact 0.",
-    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario at "
-           f"{C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood still 5; with none "
-           "nearby 20; into danger/contact 0.",
+    "S29": "Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved safely "
+           "and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still calmly 5; "
+           "with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into danger or "
+           "contact 0.",
+    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario "
+           f"at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood still reacting "
+           "(a freeze to assess) 15, stood still unmoved 5; with none nearby 20; into danger or contact 0.",
 }
 
 
@@ -243,10 +247,11 @@ def score_history(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
         elif contact(d) or into_danger(d):
             kind, why = "unsafe", "moved into danger, collided or caught"
         elif beast_nearby(d):
+            heightened = i >= HEIGHTENED_MIN or decision_intensity(d, banks).keyword_level >= LEVEL_MEDIUM
             if moved_safe(d):
-                kind = "heightened" if i >= HEIGHTENED_MIN else "ordinary"
+                kind = "heightened" if heightened else "ordinary"
             else:
-                kind = "held"
+                kind = "braced" if heightened else "held"
             why = f"beast nearby, intensity {i:.2f}, moved {realized(d).direction or 'nowhere'}"
         else:
             kind = "heightened" if i >= HEIGHTENED_MIN or vigilant else ("ordinary" if i > CALM_MAX else "unaffected")
@@ -276,8 +281,10 @@ def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
         elif contact(d) or into_danger(d):
             kind, why = "unsafe", "moved into danger, collided or caught"
         elif beast_nearby(d):
-            kind = "proportionate" if moved_safe(d) else "held"
-            why = f"beast nearby, moved {realized(d).direction or 'nowhere'}"
+            reacting = decision_intensity(d, banks).keyword_level >= LEVEL_MEDIUM or realized(d).posture in (
+                TENSE_POSTURES)
+            kind = "proportionate" if moved_safe(d) else ("assessing" if reacting else "held")
+            why = f"beast nearby, moved {realized(d).direction or 'nowhere'}, posture {realized(d).posture}"
         else:
             kind, why = "ordinary", "no beast nearby, no contact"
         points.append(DecisionPoints(d.index, S30_POINTS[kind], f"{kind}: {why}"))

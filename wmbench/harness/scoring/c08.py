@@ -9,7 +9,8 @@ Per scored decision: points = richness × emotion factor × body factor (parse e
 - Body: the realized style fits -> 1, else ``BODY_MISMATCH_FACTOR``.
 
 Scenarios (fitting / contradicting emotion; body style; which decisions):
-- **S36** fear or panic / relief, calm; realized run or sprint; decisions with the beast nearby.
+- **S36** fear or panic / relief, calm; realized run or sprint; decisions with the beast present (charging,
+  near or already behind).
 - **S37** caution / panic; realized walk; the recovery after the beast is gone.
 - **S38** freeze / relief, calm; realized still; the first ``FIRST_SIGHT_WINDOW`` decisions from the first sight.
 - **S39** relief / fear, panic; realized still or walk (slow); the recovery.
@@ -26,7 +27,7 @@ from dataclasses import dataclass
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import (
     SPEED_RANKS,
-    beast_nearby,
+    beast_present,
     descriptor_terms,
     emotion_families,
     facing_kept,
@@ -77,7 +78,7 @@ def _backstep(d: DecisionRecord) -> bool:
 
 
 def _threatened(trace: Trace) -> list[DecisionRecord]:
-    return [d for d in trace.decisions if beast_nearby(d)]
+    return [d for d in trace.decisions if beast_present(d)]
 
 
 def _recovery(trace: Trace) -> list[DecisionRecord]:
@@ -107,7 +108,7 @@ class Expression:
 
 EXPRESSIONS: dict[str, Expression] = {
     "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint", _flight, _threatened,
-                      "beast nearby"),
+                      "beast present"),
     "S37": Expression(("caution",), ("panic",), "walk", _walk, _recovery, "recovery after the beast"),
     "S38": Expression(("freeze",), ("relief", "calm"), "still", _still, _first_sight, "first sight of the beast"),
     "S39": Expression(("relief",), ("fear", "panic"), "still or walk", _slow, _recovery, "recovery after the beast"),

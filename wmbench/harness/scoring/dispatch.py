@@ -2,8 +2,10 @@
 
 The rule is chosen by scenario id (``RULES`` of the category module); a user scenario of a C01–C08 category
 with another id gets its category's generic rule. C09/C10 are measured by the harness elsewhere, so a trace of
-theirs (or of an unknown category) comes back ``measured`` False with the reason. Nothing here raises on bad
-input: an unreadable trace is reported as not measured, with the error.
+theirs (or of an unknown category) comes back ``measured`` False with the reason. A brain caught by the beast
+before the scenario reached what its rule scores (e.g. before the despawn in S31) is measured and gets 0 —
+being caught is the failure. Nothing here raises on bad input: an unreadable trace is reported as not
+measured, with the error.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from dataclasses import replace
 
 from wmbench.envs.trace import Trace
 from wmbench.harness.scoring import c01, c02, c03, c04, c05, c06, c07, c08
+from wmbench.harness.scoring.evidence import hidden_inconsistency, trace_caught
 from wmbench.harness.scoring.keywords import KeywordBanks, load_banks
 from wmbench.harness.scoring.report_types import ScenarioScore
 from wmbench.harness.scoring.result import unmeasured
@@ -69,7 +72,24 @@ def score_trace(trace: Trace, banks: KeywordBanks | None = None) -> ScenarioScor
     rule = RULES.get(sid) if official_category(sid) == category else None
     rule = rule or CATEGORY_MODULES[category].GENERIC_RULE
     try:
-        return rule(trace, banks or load_banks())
+        result = rule(trace, banks or load_banks())
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
         return unmeasured(trace, category, f"the trace could not be read by the {sid} rule: "
                                            f"{type(exc).__name__}: {exc}")
+    if not result.measured and trace_caught(trace):
+        return caught_before_scoring(trace, category, result)
+    return result
+
+
+def caught_before_scoring(trace: Trace, category: str, unscorable: ScenarioScore) -> ScenarioScore:
+    """A brain caught before the scenario reached what its rule scores failed it: measured, 0 points."""
+    reason = unscorable.evidence.get("reason", "")
+    return ScenarioScore(
+        scenario_id=trace.scenario_id, category=category, score=0.0, measured=True,
+        explanation=f"{trace.scenario_id}: caught by the beast before the scenario could be scored ({reason}); "
+                    f"score 0/20",
+        evidence={"rule": "caught_before_scoring", "reason": reason, "keyword": {},
+                  "sim": {"caught": True, "hidden_inconsistency": hidden_inconsistency(trace.decisions)},
+                  "decisions": []},
+        seed=trace.seed,
+    )

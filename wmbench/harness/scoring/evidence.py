@@ -25,14 +25,14 @@ DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
 SPEED_RANKS: dict[str, int] = {"still": 0, "walk": 1, "jog": 2, "run": 3, "sprint": 4}
 MAX_SPEED_RANK = 4
 #: postures that show tension even when standing (they lift the body's share of intensity to a jog's)
-TENSE_POSTURES = frozenset({"freeze", "frozen", "crouch", "crouched", "defensive", "tense"})
+TENSE_POSTURES = frozenset({"freeze", "crouch", "defensive"})
 TENSE_POSTURE_RANK = 2
 #: intensity = KEYWORD_WEIGHT * keyword part + BODY_WEIGHT * body part (both 0..1)
 KEYWORD_WEIGHT = 0.5
 BODY_WEIGHT = 0.5
 #: keyword intensity: strongest tier (0..4) plus this much per further distinct high/extreme term, capped
-ESCALATION_BONUS_PER_TERM = 0.5
-ESCALATION_BONUS_CAP = 1.0
+ESCALATION_BONUS_PER_TERM = 0.25
+ESCALATION_BONUS_CAP = 2.0
 KEYWORD_INTENSITY_MAX = LEVEL_NONE + max(INTENSITY_LEVELS.values()) + ESCALATION_BONUS_CAP
 #: displacement below this (m) has no direction
 MIN_DISPLACEMENT_M = 0.1
@@ -369,6 +369,10 @@ class Intensity:
     @property
     def keyword_norm(self) -> float:
         return self.keyword_value / KEYWORD_INTENSITY_MAX
+
+    @property
+    def body_norm(self) -> float:
+        return self.body_rank / MAX_SPEED_RANK
 
     def to_dict(self) -> dict[str, Any]:
         return {"keyword_level": self.keyword_level, "keyword_value": round(self.keyword_value, 3),

@@ -10,7 +10,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wmbench.harness.scoring.evidence import mean
-from wmbench.harness.scoring.thresholds import CALM_MAX, HIGH_MIN, MILD_MAX, MONOTONE_TOL, RISE_MIN
+from wmbench.harness.scoring.thresholds import (
+    BODY_RISE_MIN,
+    CALM_MAX,
+    FALL_TOL,
+    HIGH_MIN,
+    KEYWORD_RISE_MIN,
+    MILD_MAX,
+    MONOTONE_TOL,
+    RISE_MIN,
+    START_WINDOW,
+)
 
 #: the spec's escalation_gradient points
 GRADIENT_POINTS: dict[str, float] = {"increasing": 20.0, "stable_high": 10.0, "decreasing": 5.0, "flat_low": 0.0}
@@ -22,13 +32,17 @@ DEESCALATION_POINTS: dict[str, float] = {
 
 @dataclass(frozen=True)
 class Gradient:
-    """Trend of a series: mean of its first third vs its last third."""
+    """Trend of a series: its start (mean of the first ``START_WINDOW`` values) vs its end (mean of the last
+    third) — an escalation that rises and then holds at a plateau is still increasing. ``keyword_rise`` and
+    ``body_rise`` are the same start-to-end change of the two parts of the intensity (0–1 each)."""
 
     kind: str
     first: float
     last: float
     delta: float
     mean: float
+    keyword_rise: float = 0.0
+    body_rise: float = 0.0
 
     @property
     def points(self) -> float:
@@ -36,17 +50,31 @@ class Gradient:
 
     def to_dict(self) -> dict[str, float | str]:
         return {"kind": self.kind, "first": round(self.first, 3), "last": round(self.last, 3),
-                "delta": round(self.delta, 3), "mean": round(self.mean, 3)}
+                "delta": round(self.delta, 3), "mean": round(self.mean, 3),
+                "keyword_rise": round(self.keyword_rise, 3), "body_rise": round(self.body_rise, 3)}
 
 
-def gradient(series: Sequence[float]) -> Gradient:
-    """``increasing``: last third above the first by ``RISE_MIN`` and ending high; ``stable_high``: high on
-    average and not falling; ``decreasing``: falling by ``RISE_MIN``; else ``flat_low``."""
+def _rise(values: Sequence[float]) -> float:
+    k = max(1, len(values) // 3)
+    return mean(values[-k:]) - mean(values[:START_WINDOW]) if values else 0.0
+
+
+def gradient(series: Sequence[float], keyword: Sequence[float] | None = None,
+             body: Sequence[float] | None = None) -> Gradient:
+    """``increasing``: the end high (>= ``HIGH_MIN``) and risen from the start — the combined intensity by
+    ``RISE_MIN``, or (when the parts are given) the words by ``KEYWORD_RISE_MIN`` or the body by
+    ``BODY_RISE_MIN`` with neither part falling by more than ``FALL_TOL`` (words can escalate while the body
+    already sprints); ``stable_high``: high on average and not falling by ``RISE_MIN``; ``decreasing``: the end
+    below the start by ``RISE_MIN``; else ``flat_low``."""
     values = list(series)
     k = max(1, len(values) // 3)
-    first, last, avg = mean(values[:k]), mean(values[-k:]), mean(values)
+    first, last, avg = mean(values[:START_WINDOW]), mean(values[-k:]), mean(values)
     delta = last - first
-    if delta >= RISE_MIN and last >= HIGH_MIN:
+    kw_rise = _rise(list(keyword)) if keyword is not None else 0.0
+    body_rise = _rise(list(body)) if body is not None else 0.0
+    part_rise = ((kw_rise >= KEYWORD_RISE_MIN or body_rise >= BODY_RISE_MIN)
+                 and kw_rise > -FALL_TOL and body_rise > -FALL_TOL)
+    if last >= HIGH_MIN and (delta >= RISE_MIN or part_rise):
         kind = "increasing"
     elif avg >= HIGH_MIN and delta > -RISE_MIN:
         kind = "stable_high"
@@ -54,7 +82,7 @@ def gradient(series: Sequence[float]) -> Gradient:
         kind = "decreasing"
     else:
         kind = "flat_low"
-    return Gradient(kind, first, last, delta, avg)
+    return Gradient(kind, first, last, delta, avg, kw_rise, body_rise)
 
 
 @dataclass(frozen=True)

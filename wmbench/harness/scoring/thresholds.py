@@ -2,7 +2,8 @@
 
 Intensities are the combined 0–1 values of :func:`evidence.decision_intensity` (half words, half body):
 roughly 0.1 "stands calmly", 0.23 "walks on, relieved", 0.33 "walks cautiously", 0.45 "jogs away",
-0.8 "sprints away", 0.85 "sprints in fear", 1.0 "desperate, frantic sprint in terror".
+0.8 "sprints away", 0.85 "sprints in fear", 0.88 "sprints in sheer terror, eyes wide with fear",
+0.96 "sprints frantically in blind panic, frantic and desperate with terror, fleeing".
 """
 
 from __future__ import annotations
@@ -15,8 +16,15 @@ CALM_MAX = 0.25
 MILD_MAX = 0.35
 #: at or above: a heightened reaction (more than ordinary) — S29
 HEIGHTENED_MIN = 0.4
-#: a rise or fall of at least this much between the first and last third of a series is a trend
-RISE_MIN = 0.08
+#: a rise or fall of at least this much between the start and the last third of a series is a trend
+RISE_MIN = 0.06
+#: decisions averaged for the start of a series
+START_WINDOW = 2
+#: a rise of the keyword part (0–1) or the body part (0–1) alone that counts as escalation, and how far the
+#: other part may fall meanwhile
+KEYWORD_RISE_MIN = 0.08
+BODY_RISE_MIN = 0.2
+FALL_TOL = 0.05
 #: S22: rise across the approach -> charge switch that counts as a jump
 JUMP_MIN = 0.2
 #: decisions either side of a switch compared for a jump
@@ -25,6 +33,8 @@ JUMP_WINDOW = 2
 MONOTONE_TOL = 0.05
 #: S24 sensitization: a stronger reaction must beat the first by this much
 STRONGER_BY = 0.05
+#: S24: decisions from an appearance whose peak intensity is its strength
+SENSITIZATION_WINDOW = 2
 #: S31: decisions right after a despawn checked for vigilance
 VIGILANCE_WINDOW = 2
 #: S34: decisions after a new beast appears within which the reaction must come for full points
