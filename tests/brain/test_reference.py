@@ -8,6 +8,7 @@ grammar (``parse_reply``) and motion parser (``parse_motion``), as the env reads
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -24,6 +25,7 @@ from wmbench.brain.reference_wording import (
     Gait,
     Mood,
     MotionPlan,
+    NpcMention,
     compose_motion,
 )
 
@@ -293,6 +295,12 @@ def test_approach_is_a_cautious_retreat_far_and_a_run_near_while_charge_is_a_spr
     assert charge_intent.speed_class.value == "sprint" and "fear" in charge_intent.styles
 
 
+def test_a_beast_appearing_mid_episode_startles_for_two_decisions():
+    standing = scene(npcs=(npc("beast", "stop", 7.0, "fwd"),))
+    decisions = decide_all(ReferenceBrain(), [scene(), standing, standing, standing])
+    assert [d.plan.gait for d in decisions[1:]] == [Gait.FREEZE, Gait.FREEZE, Gait.BACKSTEP]
+
+
 def test_first_sight_of_a_standing_beast_freezes_then_backs_away():
     standing = scene(npcs=(npc("beast", "stop", 7.0, "fwd"),))
     first, second = decide_all(ReferenceBrain(), [standing, standing])
@@ -413,7 +421,17 @@ SPEED_WORDS = {"sprint": r"\bsprints\b", "run": r"\bruns\b", "jog": r"\bjogs\b",
                "walk": r"\b(walks|backs away|steps back)\b", "still": r"\b(freezes|stands)\b"}
 
 
+MENTIONS = [NpcMention(noun, behavior, 4.83) for noun, behavior in (
+    ("beast", "charge"), ("beast", "approach"), ("beast", "stop"), ("beast", "wander"), ("beast", "cross"),
+    ("beast", "retreat"), ("woman", "approach"), ("man", "stop"))]
+
+
 def every_plan() -> list[MotionPlan]:
+    """Every plan the banks are written for, each once without and once with an NPC named."""
+    return [replace(p, npc=m) for i, p in enumerate(_plans()) for m in (None, MENTIONS[i % len(MENTIONS)])]
+
+
+def _plans() -> list[MotionPlan]:
     plans = []
     for mood, speeds in MOOD_SPEEDS.items():
         for recall in (False, True) if mood.intensity >= Mood.WARY.intensity else (False,):  # beast moods
@@ -426,7 +444,8 @@ def every_plan() -> list[MotionPlan]:
 
 
 def plan_id(plan: MotionPlan) -> str:
-    return f"{plan.mood.value}-{plan.gait.value}-{plan.speed}-{plan.direction}-{int(plan.recalls_past)}"
+    npc = plan.npc and plan.npc.behavior
+    return f"{plan.mood.value}-{plan.gait.value}-{plan.speed}-{plan.direction}-{int(plan.recalls_past)}-{npc}"
 
 
 @pytest.mark.parametrize("plan", every_plan(), ids=plan_id)

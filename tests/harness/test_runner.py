@@ -1,4 +1,4 @@
-"""run_suite: parallel == sequential, resume == uninterrupted, failures recorded (never a crash), measurers."""
+"""run_suite: parallel == sequential, resume == uninterrupted, failures recorded (no crash), measurers."""
 
 from __future__ import annotations
 
@@ -14,7 +14,6 @@ from wmbench.brain.base import BrainReply
 from wmbench.brain.registry import get_brain
 from wmbench.harness import episode as episode_module
 from wmbench.harness import runner
-from wmbench.harness.results import EpisodeLog
 from wmbench.harness.runner import (
     MeasureContext,
     RunConfigError,
@@ -105,7 +104,8 @@ def test_brain_errors_mid_episode_are_recorded_failed_decisions(tmp_path, monkey
     assert all(line["error"] is None for line in lines)
     failed = sum(line["summary"]["failed_decisions"] for line in lines)
     assert failed > 0 and scores["run"]["failed_decisions"] == failed
-    errors = [d["brain"]["error"] for line in lines for d in line["trace"]["decisions"] if d["brain"]["error"]]
+    decisions = [d for line in lines for d in line["trace"]["decisions"]]
+    errors = [d["brain"]["error"] for d in decisions if d["brain"]["error"]]
     assert len(errors) == failed and any("TimeoutError" in e for e in errors) and "HTTP 503" in errors
 
 
@@ -188,7 +188,7 @@ def test_measurers_plug_in_by_mode(tmp_path):
 
     def live(scenarios, context):
         seen.append(([s.id for s in scenarios], context))
-        return {s.id: [ScenarioScore(s.id, s.category, 15.0, explanation="fps 50", seed=0)] for s in scenarios}
+        return {s.id: [ScenarioScore(s.id, s.category, 15.0, explanation="fps", seed=0)] for s in scenarios}
 
     scores = _run(tmp_path, scenarios="S01,S41", measurers={"live": live})
     assert seen[0][0] == ["S41"] and seen[0][1].brain == "null" and seen[0][1].out == tmp_path

@@ -7,13 +7,12 @@
     b.step(t, motion="a person sprints left in terror", move="left", speed="sprint")
     trace = b.build()
 
-``truth`` follows the sim's rules (``docs/simulation.md``): per direction ``danger(beast)`` for a nearby beast in
-that sector, else ``danger(wall)`` for a sensed wall, else ``danger(human)`` for a nearby human within 2 m, else
-``safe(open)``; the primary NPC is the most threatening nearby one. ``step`` moves the body like a kinematic
-character (speed class x decision time along the chosen relative direction, turning to face travel unless
-``face_travel`` is False) and records the realized motion the way the env does. The parse dict has the env's
-shape (``{dir: [verdict, reason]}``, no raw text), so scorers must read raw items from the reply.
-"""
+``truth`` follows the sim's rules (``docs/simulation.md``): per direction ``danger(beast)`` for a nearby beast
+in that sector, else ``danger(wall)`` for a sensed wall, else ``danger(human)`` for a nearby human within 2 m,
+else ``safe(open)``; the primary NPC is the most threatening nearby one. ``step`` moves the body like a
+kinematic character (speed class x decision time along the chosen relative direction, turning to face travel
+unless ``face_travel`` is False) and records the realized motion the way the env does. The parse dict has the
+env's shape (``{dir: [verdict, reason]}``, no raw text), so scorers must read raw items from the reply."""
 
 from __future__ import annotations
 

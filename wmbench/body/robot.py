@@ -112,7 +112,7 @@ class ServoRobot:
         self._world = world
         cid = world.client
         self._id = p.loadURDF(str(robot_urdf_path()), [position[0], position[1], 1.0], _yaw_quat(heading),
-                              useFixedBase=True, physicsClientId=cid)
+                              useFixedBase=True, flags=p.URDF_USE_INERTIA_FROM_FILE, physicsClientId=cid)
         names = {p.getJointInfo(self._id, j, physicsClientId=cid)[1].decode(): j
                  for j in range(p.getNumJoints(self._id, physicsClientId=cid))}
         missing = [n for n in self.servo_map.names if n not in names]

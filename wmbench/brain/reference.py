@@ -19,15 +19,18 @@ affect state per episode (cleared by :meth:`ReferenceBrain.reset`).
    and including the most recent decision that turned the body (travel left/right/back that was not a
    back-step); older ones were said in a frame the body has since left and are ignored. (Seeded memories
    are the newest entries, so they are always read.)
-4. **Intensity**: charge → sprint, escalating terror → desperate → frantic → panic while it persists (seen or
-   heard). Approach: farther than 4.5 m (or only heard) → cautious back-step walk facing it; ≤ 4.5 m → run in
-   fear; ≤ 3.5 m → sprint in terror; the level never drops while the same beast keeps coming and climbs one
-   rung every two decisions once above a cautious retreat. Standing beast first seen ≥ 3 m → freeze, then
-   back away (walk, facing it); wander/cross → move off (jog when crossing or within 4 m); retreating →
-   back away. Every direction dangerous → freeze crouched, ready to squeeze past (never into a wall).
+4. **Intensity**: charge → sprint, escalating fear → terror → desperate → frantic → panic, one rung per
+   decision while it persists (seen or heard). Approach: farther than 4.5 m (or only heard) → cautious
+   back-step walk facing it; ≤ 4.5 m → run in fear; ≤ 3.5 m → sprint in terror; the level never drops
+   while the same beast keeps coming and climbs one rung every two decisions once above a cautious retreat.
+   Standing beast first seen ≥ 3 m → freeze (one decision; two when it appears mid-episode — a startle),
+   then back away (walk, facing it); wander/cross → move off (jog when crossing or within 4 m); retreating
+   → back away. Every direction dangerous → freeze crouched, ready to squeeze past (never into a wall).
    Approaching human → defensive back-step (walk, hands raised); stopped human or nothing → calm walk.
    Earlier encounters (this episode, or a flight remembered in ``recent_decisions``) sensitise: no freeze,
-   one rung higher per earlier encounter (two at most), and the wording recalls the last chase.
+   one rung higher per earlier encounter (two at most; a standing beast is backed away from in fear), and
+   the wording recalls the last flight. The MOTION names the NPC in view with its behaviour and distance
+   ("the charging beast at 4.8 m").
 5. **De-escalation** after a beast threat clears: vigilant ×2 → cautious ×2 → relieved ×2 → calm after
    fear or worse; cautious ×6 → relieved ×2 after a milder one; relieved ×8 when the beast was last seen
    walking off; nothing after a human. While recovering, the walk leads away from where the beast was last
@@ -50,7 +53,14 @@ from typing import Any
 
 from wmbench.brain import grammar
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
-from wmbench.brain.reference_wording import ESCALATION_LADDER, Gait, Mood, MotionPlan, compose_motion
+from wmbench.brain.reference_wording import (
+    ESCALATION_LADDER,
+    Gait,
+    Mood,
+    MotionPlan,
+    NpcMention,
+    compose_motion,
+)
 from wmbench.brain.scene_schema import NPC_SENSING_RANGE
 
 DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
@@ -71,6 +81,10 @@ APPROACH_RUN_DISTANCE = 4.5
 APPROACH_SPRINT_DISTANCE = 3.5
 #: A standing beast first seen at least this far (m) away (out of lunging range) makes the body freeze first.
 FREEZE_DISTANCE = 3.0
+#: How many decisions the first-sight freeze lasts: one for a beast in view from the start, two (a startle)
+#: for one that appears while the episode is under way.
+FREEZE_DECISIONS = 1
+STARTLE_DECISIONS = 2
 #: A beast last sensed at least this far (m) away that is back within this many decisions is the same
 #: encounter (it had only slipped out of range); one that vanished closer was gone.
 LOST_FROM_VIEW_DISTANCE = 7.0
@@ -111,6 +125,7 @@ class Sighting:
     behavior: str
     distance: float
     direction: str
+    noun: str = "beast"   # the scene's word for it: beast, woman, man
 
 
 @dataclass(frozen=True)
@@ -149,6 +164,12 @@ class SceneReading:
     @property
     def humans(self) -> tuple[Sighting, ...]:
         return tuple(s for s in self.sightings if s.kind == "human")
+
+    @property
+    def primary(self) -> Sighting | None:
+        """The most threatening NPC in view (the official ``npc_*`` rule): beasts, by behaviour, nearest."""
+        return min(self.sightings, default=None, key=lambda s: (
+            s.kind != "beast", -BEAST_BEHAVIOR_RANK.get(s.behavior, 1), s.distance))
 
 
 @dataclass(frozen=True)
@@ -204,7 +225,9 @@ def _sighting(kind: Any, behavior: Any, distance: Any, direction: Any) -> Sighti
     if k not in ("beast", "human"):
         return None
     b = behavior.strip().lower() if isinstance(behavior, str) else "stop"
-    return Sighting(kind=k, behavior=b, distance=dist, direction=d)
+    noun = kind.strip().lower() if k == "human" and kind.strip().lower() in ("woman", "man") else (
+        "stranger" if k == "human" else "beast")
+    return Sighting(kind=k, behavior=b, distance=dist, direction=d, noun=noun)
 
 
 def _read_sightings(scene: dict) -> tuple[Sighting, ...]:
@@ -381,6 +404,7 @@ class AffectState:
     last_threat_direction: str | None = None  # where the beast was last sensed, in the current frame
     decisions_since_threat: int = 0  # decisions since the last beast threat ended
     recent_walls: frozenset[str] = frozenset()  # walls sensed last decision, in the current frame
+    encounter_began_at: int = 0    # decision count when the current encounter began
     recovery: tuple[Mood, ...] = ()  # de-escalation stages still to go
     previous_memory: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
@@ -420,6 +444,9 @@ class ReferenceBrain(ProviderBrain):
             plan = self._react_to_beast(threat, verdicts, reading)
         else:
             plan = self._go_about(threat, verdicts, reading)
+        primary = reading.primary
+        if primary is not None:  # name what is in view, with its behaviour and distance
+            plan = replace(plan, npc=NpcMention(primary.noun, primary.behavior, primary.distance))
         self._carry_into_next_frame(plan, reading)
         motion = compose_motion(plan, variant=self._state.decisions)
         self._state.decisions += 1
@@ -456,6 +483,7 @@ class ReferenceBrain(ProviderBrain):
         st = self._state
         st.sensitization = min(2, st.encounters)
         st.encounters += 1
+        st.encounter_began_at = st.decisions
         st.peak = st.approach_peak = st.approach_hot = 0
         st.recovery = ()
 
@@ -500,11 +528,13 @@ class ReferenceBrain(ProviderBrain):
         if behavior == "stop" and self._first_sight(threat):
             return MotionPlan(Mood.TENSE, Gait.FREEZE, "still", None)
         if behavior == "charge":
-            mood, speed = ESCALATION_LADDER[min(_TOP, st.charge_streak + sens)], "sprint"
+            mood, speed = ESCALATION_LADDER[min(_TOP, st.charge_streak - 1 + sens)], "sprint"
         elif behavior == "approach":
             mood, speed = self._approach_response(near)
         elif behavior in ("wander", "cross") and sens:
             mood, speed = Mood.FEAR, "run"
+        elif sens:  # standing or walking off, but it has happened before: back away in fear, watching it
+            mood, speed = Mood.FEAR, "walk"
         elif behavior in ("wander", "cross"):  # move off its path, briskly if it is close or passing
             brisk = behavior == "cross" or near <= WANDER_JOG_DISTANCE
             mood, speed = Mood.WARY, "jog" if brisk else "walk"
@@ -516,6 +546,8 @@ class ReferenceBrain(ProviderBrain):
             return MotionPlan(cornered, Gait.CORNERED, "still", None, recalls_past=sens > 0)
         if speed == "walk" and away == "back" and threat.direction == "fwd":
             return MotionPlan(mood, Gait.BACKSTEP, "walk", "back", recalls_past=sens > 0)
+        if mood is Mood.FEAR and speed == "walk":  # a fearful retreat that has to turn away goes at a jog
+            speed = "jog"
         return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)  # type: ignore[arg-type]
 
     def _approach_response(self, distance: float) -> tuple[Mood, str]:
@@ -529,10 +561,11 @@ class ReferenceBrain(ProviderBrain):
         return APPROACH_LADDER[min(len(APPROACH_LADDER) - 1, st.approach_peak + st.sensitization + climb)]
 
     def _first_sight(self, threat: Threat) -> bool:
-        """A standing beast, seen out of lunging range at the very start of a first encounter: freeze."""
+        """A standing beast, seen out of lunging range in the first moments of a first encounter: freeze."""
         st = self._state
         far = threat.distance is not None and threat.distance >= FREEZE_DISTANCE
-        return far and threat.seen and not st.sensitization and st.beast_streak == 1
+        hold = STARTLE_DECISIONS if st.encounter_began_at > 0 else FREEZE_DECISIONS
+        return far and threat.seen and not st.sensitization and st.beast_streak <= hold
 
     def _lost_from_view_recently(self) -> bool:
         """A beast last *seen* at the edge of sensing range a few decisions ago has most likely just slipped

@@ -83,16 +83,31 @@ class Gait(str, enum.Enum):
 
 
 @dataclass(frozen=True)
+class NpcMention:
+    """The NPC a sentence names: its ``noun`` (beast, woman, man), ``behavior`` and ``distance`` (m)."""
+
+    noun: str
+    behavior: str
+    distance: float
+
+    def phrase(self) -> str:
+        adjective = BEHAVIOR_ADJECTIVES.get(self.behavior, "")
+        return " ".join(w for w in ("the", adjective, self.noun) if w) + f" at {self.distance:.1f} m"
+
+
+@dataclass(frozen=True)
 class MotionPlan:
     """What the body should do this decision. ``direction`` is a grammar word (fwd/left/right/back) for a
     moving gait and None for one that stays in place; ``speed`` is "still" exactly when the gait stays.
-    ``recalls_past`` appends a phrase about an earlier encounter (only when there was one)."""
+    ``recalls_past`` appends a phrase about an earlier encounter (only when there was one); ``npc`` names the
+    NPC in view with its behaviour and distance."""
 
     mood: Mood
     gait: Gait
     speed: Speed
     direction: str | None
     recalls_past: bool = False
+    npc: NpcMention | None = None
 
     def __post_init__(self) -> None:
         if self.gait.moves and (self.direction is None or self.speed == "still"):
@@ -170,37 +185,40 @@ MOOD_WORDS: dict[Mood, MoodWords] = {
                  "barely breathing", "fingers trembling slightly"),
     ),
     Mood.FEAR: MoodWords(
-        manners=("urgently", "nervously", "hard"),
-        feelings=("in fear", "gripped by fear", "with fearful urgency", "afraid and alert"),
+        manners=("urgently", "nervously", "anxiously"),
+        feelings=("in fear, afraid", "gripped by fear, afraid", "afraid, shaking with fear",
+                  "in fear, afraid to look away"),
         details=("heart pounding", "breathing hard", "glancing back over the shoulder", "arms pumping",
-                 "eyes wide with fear", "jaw clenched"),
+                 "eyes wide", "jaw clenched"),
     ),
-    # From here on every feeling carries all the high-intensity words of the rungs below it (terror <
-    # + desperate < + frantic < + panic and flee), so a keyword reader sees the climb.
+    # From here on every rung says all the high-intensity words of the rungs below it and adds more (fear <
+    # terror < + desperate < + frantic < + panic, flee, for dear life), so a keyword reader sees the climb.
     Mood.TERROR: MoodWords(
-        manners=("headlong", "wildly", "flat out"),
-        feelings=("in sheer terror", "in wide-eyed terror", "in breathless terror"),
-        details=("arms pumping wildly", "eyes wide with fear", "breath ragged", "heart hammering",
+        manners=("headlong", "flat out", "headlong"),
+        feelings=("in sheer terror and fear", "in wide-eyed terror, afraid", "gripped by fear and terror"),
+        details=("arms pumping wildly", "eyes wide", "breath ragged", "heart hammering",
                  "glancing back over the shoulder", "face pale"),
     ),
     Mood.DESPERATE: MoodWords(
-        manners=("desperately", "all out", "with every ounce of strength"),
-        feelings=("in desperate terror", "desperate, in raw terror", "desperately, in mounting terror"),
+        manners=("all out", "headlong", "flat out"),
+        feelings=("desperate, in terror and fear, afraid", "in desperate terror, afraid, full of fear",
+                  "desperately afraid, in terror and fear"),
         details=("lungs burning", "legs driving hard", "gasping for air", "arms flailing", "sweat streaming",
                  "glancing back over the shoulder in dread"),
     ),
     Mood.FRANTIC: MoodWords(
-        manners=("frantically", "madly", "wildly"),
-        feelings=("in frantic, desperate terror", "frantic and desperate with terror",
-                  "in a frantic, desperate scramble of terror"),
-        details=("lungs burning", "stumbling but pushing on", "face twisted with fear", "gasping for air",
+        manners=("all out", "headlong", "flat out"),
+        feelings=("in frantic, desperate terror and fear, afraid, fleeing",
+                  "frantic and desperate with terror and fear, afraid, fleeing",
+                  "fleeing in a frantic, desperate scramble of terror and fear, afraid"),
+        details=("lungs burning", "stumbling but pushing on", "face twisted", "gasping for air",
                  "arms flailing wildly", "heart about to burst"),
     ),
     Mood.PANIC: MoodWords(
-        manners=("frantically", "blindly", "recklessly"),
-        feelings=("in blind panic, frantic and desperate with terror, fleeing",
-                  "panic-stricken, desperate and frantic with terror, fleeing",
-                  "fleeing in utter panic, frantic, desperate, mad with terror"),
+        manners=("all out", "headlong", "flat out"),
+        feelings=("in blind panic, frantic, desperate, terrified, in terror and fear, fleeing for dear life",
+                  "panic-stricken, frantic and desperate, terrified, in mortal terror and fear, fleeing",
+                  "fleeing for dear life in blind panic, frantic, desperate, afraid, in terror and horror"),
         details=("gasping and sobbing for breath", "limbs flailing", "sheer panic in the eyes",
                  "lungs on fire", "pushing past exhaustion", "sweat pouring down the face"),
     ),
@@ -209,11 +227,11 @@ MOOD_WORDS: dict[Mood, MoodWords] = {
 #: Which speeds each mood is written for (moving gaits); the brain plans only these combinations.
 MOOD_SPEEDS: dict[Mood, tuple[Speed, ...]] = {
     Mood.CALM: ("walk",), Mood.RELIEVED: ("walk",), Mood.CAUTIOUS: ("walk",), Mood.DEFENSIVE: ("walk",),
-    Mood.VIGILANT: ("walk",), Mood.WARY: ("walk", "jog"), Mood.TENSE: (), Mood.FEAR: ("jog", "run"),
+    Mood.VIGILANT: ("walk",), Mood.WARY: ("walk", "jog"), Mood.TENSE: (), Mood.FEAR: ("jog", "run", "sprint"),
     Mood.TERROR: ("sprint",), Mood.DESPERATE: ("sprint",), Mood.FRANTIC: ("sprint",), Mood.PANIC: ("sprint",),
 }
 #: Which moods a back-step (walking backward, facing the threat) is written for.
-BACKSTEP_MOODS: tuple[Mood, ...] = (Mood.CAUTIOUS, Mood.DEFENSIVE, Mood.VIGILANT, Mood.WARY)
+BACKSTEP_MOODS: tuple[Mood, ...] = (Mood.CAUTIOUS, Mood.DEFENSIVE, Mood.VIGILANT, Mood.WARY, Mood.FEAR)
 #: Which moods each staying-in-place gait is written for.
 STILL_MOODS: dict[Gait, tuple[Mood, ...]] = {
     Gait.FREEZE: (Mood.TENSE,),
@@ -238,8 +256,14 @@ BACKSTEP_OPENINGS: tuple[str, ...] = ("backs away", "steps back", "backs away st
 DEFENSIVE_BACKSTEP = "steps back"
 #: Said when an earlier encounter (this episode, or one remembered in recent_decisions) colours the response.
 RECALL_DETAILS: tuple[str, ...] = (
-    "remembering the last chase", "the earlier flight fresh in mind", "haunted by the last encounter",
+    "remembering the last flight", "the earlier flight fresh in mind", "haunted by the last flight",
 )
+#: How an NPC's behaviour is named next to it ("the charging beast at 4.8 m"): words the motion parser
+#: does not read as the body's own speed or direction.
+BEHAVIOR_ADJECTIVES: dict[str, str] = {
+    "stop": "stationary", "approach": "approaching", "charge": "charging", "wander": "roaming",
+    "cross": "crossing", "retreat": "withdrawing",
+}
 #: Direction phrases for a travelling body; ``{verb}`` is the speed verb, ``{manner}`` the adverb.
 TRAVEL_TEMPLATES: dict[str, str] = {
     "left": "{verb} {manner} to the left",
@@ -273,5 +297,6 @@ def compose_motion(plan: MotionPlan, variant: int = 0) -> str:
         if plan.gait is Gait.CORNERED:
             first, second = _pick(CORNERED_DETAILS, variant), _pick(CORNERED_WATCH, variant)
     recall = f", {_pick(RECALL_DETAILS, variant)}" if plan.recalls_past else ""
+    npc = f", {plan.npc.phrase()}" if plan.npc is not None else ""
     joiner = " " if feeling.startswith(_PREPOSITIONS) else ", "
-    return f"{SUBJECT} {action}{joiner}{feeling}, {first}, {second}{recall}"
+    return f"{SUBJECT} {action}{joiner}{feeling}{npc}, {first}, {second}{recall}"

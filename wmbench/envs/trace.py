@@ -7,7 +7,8 @@ and after, and the events. ``Trace.to_dict``/``Trace.from_dict`` round-trip thro
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+import copy
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
 #: threat levels used by the ground truth
@@ -100,7 +101,9 @@ class Trace:
     meta: dict[str, Any] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The trace as plain data: the same result as ``dataclasses.asdict(self)`` (a deep copy), built
+        several times faster by :func:`plain_copy` (tracing dominated short episodes' wall time)."""
+        return plain_copy(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Trace:
@@ -126,3 +129,36 @@ class Trace:
 
     def event_kinds(self) -> list[str]:
         return [e.kind for e in self.events]
+
+
+_ATOMS = (str, int, float, bool, type(None))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def plain_copy(obj: Any) -> Any:
+    """``dataclasses.asdict`` semantics, faster: dataclasses become dicts (field order), lists, tuples and
+    dicts are copied recursively, immutable atoms are shared, anything else is ``copy.deepcopy``-ed."""
+    kind = type(obj)
+    if kind in _ATOMS:
+        return obj
+    if kind is dict:
+        return {plain_copy(k): plain_copy(v) for k, v in obj.items()}
+    if kind is list:
+        return [plain_copy(v) for v in obj]
+    if kind is tuple:
+        return tuple(plain_copy(v) for v in obj)
+    names = _FIELD_NAMES.get(kind)
+    if names is None and is_dataclass(obj) and not isinstance(obj, type):
+        names = _FIELD_NAMES.setdefault(kind, tuple(f.name for f in fields(obj)))
+    if names is not None:
+        return {name: plain_copy(getattr(obj, name)) for name in names}
+    if isinstance(obj, tuple) and hasattr(obj, "_fields"):  # namedtuple, as asdict rebuilds it
+        return kind(*[plain_copy(v) for v in obj])
+    if isinstance(obj, (list, tuple)):
+        return kind(plain_copy(v) for v in obj)
+    if isinstance(obj, dict):
+        items = {plain_copy(k): plain_copy(v) for k, v in obj.items()}
+        if hasattr(obj, "default_factory"):  # defaultdict
+            return kind(obj.default_factory, items)
+        return kind(items)
+    return copy.deepcopy(obj)

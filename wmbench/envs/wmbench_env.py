@@ -20,28 +20,36 @@ Card
 - **Reward** is always 0.0: scoring is a separate, pure function of the trace (``wmbench.harness``).
 - **Render**: ``rgb_array`` returns a 320x240 TinyRenderer frame from above/behind; ``human`` opens the
   PyBullet GUI and plays frames in real time.
+- **Live mode** (frame-level API, used by ``wmbench.harness.live``; never mixed with ``step`` in one
+  episode): :meth:`observe` gives the scene_context now without advancing; :meth:`apply_reply` parses a reply
+  and sets the body's intent from the next frame on (closing the decision before it); :meth:`advance_frame`
+  runs one motion frame through the same per-frame code as ``step``. A live decision lasts from its reply to
+  the next one (or to the phase's end, a catch or :meth:`finish_decision`) and is then recorded in
+  :attr:`trace` like a bench decision. Frames before the first reply hold the initial still intent; a new
+  phase starts standing at its start pose, as in bench mode.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import string
 import time
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from wmbench.body.base import Body
+from wmbench.body.base import Body, BodyState, FrameReport
 from wmbench.body.intent_types import MotionIntent
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.registry import get_body
 from wmbench.brain.grammar import ParseResult, parse_reply
 from wmbench.envs import render as camera
 from wmbench.envs.memory import DecisionMemory, decision_outcome, scene_direction
-from wmbench.envs.npc import NpcCrowd
+from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
 from wmbench.envs.realized import RealizedTracker
 from wmbench.envs.trace import DecisionRecord, Event, Trace
@@ -116,6 +124,7 @@ class WMBenchEnv(gym.Env):
         self._phase_frame = 0
         self._frames = 0
         self._terminated = False
+        self._live: _OpenDecision | None = None
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -129,6 +138,7 @@ class WMBenchEnv(gym.Env):
         self._memory = DecisionMemory()
         self._frames = 0
         self._terminated = False
+        self._live = None
         self.trace = Trace(scenario_id=self.scenario.id, seed=seed, body=self.body.name,
                            meta={"decision_dt": self.decision_dt, "frame_rate": self.frame_rate,
                                  "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays})
@@ -144,10 +154,10 @@ class WMBenchEnv(gym.Env):
             raise RuntimeError("WMBenchEnv.step called before reset()")
         if self._terminated:
             return self._observation(), 0.0, True, False, {**self._info([]), "after_end": True}
-        reply, reply_chars = self._reply_text(action)
-        parsed = parse_reply(reply if isinstance(action, (str, bytes, bytearray)) else action)
-        motion = parsed.motion if isinstance(getattr(parsed, "motion", None), str) else None
-        intent = parse_motion(motion) if motion else MotionIntent.still()
+        if self._live is not None:
+            raise RuntimeError("WMBenchEnv.step cannot follow apply_reply in the same episode (live mode); "
+                               "call reset() first")
+        reply, reply_chars, parsed, motion, intent = self._read_action(action)
 
         before = self._perception
         assert before is not None
@@ -156,30 +166,10 @@ class WMBenchEnv(gym.Env):
         self.body.apply_intent(intent)
         tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]))
         events, collided, caught = self._run_frames(tracker)
-        realized = tracker.result()
-        body_after = self.body.state()
-        t_end = self._frames * self.frame_dt
-
         phase_over = self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
-        after = self._perceive()
-        escaped = not caught and _escaped(before, after)
-        if escaped:
-            events.append(Event(round(t_end, 6), "escaped"))
-        outcome = decision_outcome(caught=caught, blocked=collided, escaped=escaped,
-                                   asked=scene_direction(intent.direction) if intent.moving else None,
-                                   moved=scene_direction(realized.direction))
-        self._memory.add(t_start, motion or "", intent.direction if intent.moving else None, outcome)
-        prediction = getattr(parsed, "prediction", None)
-        self._memory.remember_prediction(getattr(prediction, "raw", None) or None)
-
-        index = len(self.trace.decisions)
-        self.trace.decisions.append(DecisionRecord(
-            index=index, phase=self._phase_index, t=round(t_start, 6), scene=before.scene, truth=before.truth,
-            reply=reply, parse=_parse_dict(parsed, reply_chars), intent=intent.to_dict(),
-            body_before=body_before.to_dict(), body_after=body_after.to_dict(), events=tuple(events),
-            realized=realized.to_dict(),
-        ))
-        self.trace.events.extend(events)
+        decision = _OpenDecision(t_start, before, reply, reply_chars, parsed, motion, intent, body_before,
+                                 tracker, events, collided)
+        index, after = self._record_decision(decision, caught)
         step_events = list(events)
 
         if caught:
@@ -244,6 +234,91 @@ class WMBenchEnv(gym.Env):
     def crowd(self) -> NpcCrowd | None:
         return self._crowd
 
+    @property
+    def terminated(self) -> bool:
+        """Whether the episode has ended (last phase over, or caught)."""
+        return self._terminated
+
+    # ------------------------------------------------------------------ live mode (frame-level API)
+    def observe(self) -> dict[str, Any]:
+        """The scene_context now (a fresh perception; sim time does not advance), as the brain receives it.
+
+        The perception is remembered: the next :meth:`apply_reply` records it as the scene its decision saw.
+        """
+        self._require_reset("observe")
+        self._perception = self._perceive()
+        return json.loads(self._perception.scene_json())
+
+    def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
+        """Parse a reply and set the body's intent; it moves the body from the next :meth:`advance_frame` on.
+
+        The decision in progress (if any) is closed and recorded first. The new decision's scene is the last
+        :meth:`observe` (the snapshot the brain answered). ``brain_meta`` goes to its record's ``brain``.
+        """
+        self._require_reset("apply_reply")
+        if self._terminated:
+            raise RuntimeError("apply_reply: the episode has ended; call reset() first")
+        self.finish_decision()
+        reply, reply_chars, parsed, motion, intent = self._read_action(action)
+        assert self._perception is not None and self._crowd is not None
+        body_before = self.body.state()
+        self.body.apply_intent(intent)
+        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]))
+        self._live = _OpenDecision(self._frames * self.frame_dt, self._perception, reply, reply_chars, parsed,
+                                   motion, intent, body_before, tracker, [], False, dict(brain_meta or {}))
+        return AppliedReply(len(self.trace.decisions), _parse_dict(parsed, reply_chars), intent)
+
+    def advance_frame(self) -> list[Event]:
+        """One motion frame (same code as ``step``'s frames); ends the phase or the episode when due.
+
+        Returns the frame's events (timeline, ``collision:wall`` once per decision, ``caught``, and a new
+        phase's events). After the episode has ended it does nothing and returns ``[]``.
+        """
+        self._require_reset("advance_frame")
+        if self._terminated:
+            return []
+        assert self._crowd is not None
+        state = self.body.state()
+        frame = self._frame((state.position[0], state.position[1]))
+        events = list(frame.events)
+        live = self._live
+        if frame.report.collided and (live is None or not live.collided):
+            events.append(Event(frame.t, "collision:wall", frame.report.wall_name or ""))
+            if live is not None:
+                live.collided = True
+        if live is not None:
+            x, y = frame.xy
+            threat = self._crowd.nearest_beast_distance(x, y)
+            live.tracker.observe(x, y, frame.state.posture, self.frame_dt, threat)
+        if frame.catcher is not None:
+            events.append(Event(frame.t, "caught", frame.catcher.name))
+        if live is not None:
+            live.events.extend(events)
+        else:
+            self.trace.events.extend(events)
+        if frame.catcher is not None:
+            self.finish_decision(caught=True)
+            self._terminated = True
+        elif self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index]):
+            self.finish_decision()
+            if self._phase_index + 1 >= len(self.scenario.phases):
+                self._terminated = True
+            else:
+                events += self._enter_phase(self._phase_index + 1)
+        return events
+
+    def finish_decision(self, caught: bool = False) -> int | None:
+        """Close and record the live decision in progress (if any); returns its index."""
+        if self._live is None:
+            return None
+        decision, self._live = self._live, None
+        index, _after = self._record_decision(decision, caught)
+        return index
+
+    def _require_reset(self, what: str) -> None:
+        if self._world is None or self._memory is None:
+            raise RuntimeError(f"WMBenchEnv.{what} called before reset()")
+
     # ------------------------------------------------------------------ internals
     def _phase_frames(self, phase: Phase) -> int:
         decisions = max(1, math.ceil(phase.duration / self.decision_dt - _TOL))
@@ -272,40 +347,87 @@ class WMBenchEnv(gym.Env):
 
     def _run_frames(self, tracker: RealizedTracker) -> tuple[list[Event], bool, bool]:
         assert self._world is not None and self._crowd is not None
-        world, crowd, body = self._world, self._crowd, self.body
         dt = self.frame_dt
         human = self.render_mode == "human"
         events: list[Event] = []
         collided = caught = False
-        state = body.state()
+        state = self.body.state()
         xy = (state.position[0], state.position[1])
         for _ in range(self.frames_per_decision):
             tick = time.perf_counter()
-            crowd.step(dt, self._phase_frame * dt, xy)
-            report = body.on_frame()
-            if body.needs_physics:
-                for _ in range(self.substeps):
-                    body.on_physics_step()
-                    world.step_physics()
-            self._phase_frame += 1
-            self._frames += 1
-            t = round(self._frames * dt, 6)
-            state = body.state()
-            xy = (state.position[0], state.position[1])
-            events += [Event(t, kind) for kind in crowd.fire_events(self._phase_frame * dt, xy)]
-            if report.collided and not collided:
+            frame = self._frame(xy)
+            xy = frame.xy
+            events += frame.events
+            if frame.report.collided and not collided:
                 collided = True
-                events.append(Event(t, "collision:wall", report.wall_name or ""))
-            tracker.observe(xy[0], xy[1], state.posture, dt, crowd.nearest_beast_distance(*xy))
-            catcher = crowd.catcher(*xy)
+                events.append(Event(frame.t, "collision:wall", frame.report.wall_name or ""))
+            tracker.observe(xy[0], xy[1], frame.state.posture, dt, self._crowd.nearest_beast_distance(*xy))
             if human:  # play in real time in the GUI
                 self.render()
                 time.sleep(max(0.0, dt - (time.perf_counter() - tick)))
-            if catcher is not None:
+            if frame.catcher is not None:
                 caught = True
-                events.append(Event(t, "caught", catcher.name))
+                events.append(Event(frame.t, "caught", frame.catcher.name))
                 break
         return events, collided, caught
+
+    def _frame(self, xy: tuple[float, float]) -> _FrameStep:
+        """One motion frame, shared by bench and live mode: NPCs move, the body moves (physics sub-steps
+        only when it needs them), then the timeline fires. ``xy``: the protagonist's position before it."""
+        assert self._world is not None and self._crowd is not None
+        world, crowd, body = self._world, self._crowd, self.body
+        dt = self.frame_dt
+        crowd.step(dt, self._phase_frame * dt, xy)
+        report = body.on_frame()
+        if body.needs_physics:
+            for _ in range(self.substeps):
+                body.on_physics_step()
+                world.step_physics()
+        self._phase_frame += 1
+        self._frames += 1
+        t = round(self._frames * dt, 6)
+        state = body.state()
+        xy = (state.position[0], state.position[1])
+        events = [Event(t, kind) for kind in crowd.fire_events(self._phase_frame * dt, xy)]
+        return _FrameStep(t, state, xy, events, report, crowd.catcher(*xy))
+
+    def _read_action(self, action: Any) -> tuple[str, int, ParseResult, str | None, MotionIntent]:
+        """An action as text (clipped), its parse, its MOTION (or None) and the intent (still if none)."""
+        reply, reply_chars = self._reply_text(action)
+        parsed = parse_reply(reply if isinstance(action, (str, bytes, bytearray)) else action)
+        motion = parsed.motion if isinstance(getattr(parsed, "motion", None), str) else None
+        intent = parse_motion(motion) if motion else MotionIntent.still()
+        return reply, reply_chars, parsed, motion, intent
+
+    def _record_decision(self, decision: _OpenDecision, caught: bool) -> tuple[int, Perception]:
+        """Close a decision: realized motion, outcome and memory, its DecisionRecord and its events in the
+        trace. Returns its index and the perception at its end."""
+        assert self._memory is not None
+        realized = decision.tracker.result()
+        body_after = self.body.state()
+        t_end = self._frames * self.frame_dt
+        after = self._perceive()
+        escaped = not caught and _escaped(decision.before, after)
+        events, intent = decision.events, decision.intent
+        if escaped:
+            events.append(Event(round(t_end, 6), "escaped"))
+        outcome = decision_outcome(caught=caught, blocked=decision.collided, escaped=escaped,
+                                   asked=scene_direction(intent.direction) if intent.moving else None,
+                                   moved=scene_direction(realized.direction))
+        self._memory.add(decision.t_start, decision.motion or "", intent.direction if intent.moving else None,
+                         outcome)
+        prediction = getattr(decision.parsed, "prediction", None)
+        self._memory.remember_prediction(getattr(prediction, "raw", None) or None)
+        index = len(self.trace.decisions)
+        self.trace.decisions.append(DecisionRecord(
+            index=index, phase=self._phase_index, t=round(decision.t_start, 6), scene=decision.before.scene,
+            truth=decision.before.truth, reply=decision.reply,
+            parse=_parse_dict(decision.parsed, decision.reply_chars), intent=intent.to_dict(),
+            body_before=decision.body_before.to_dict(), body_after=body_after.to_dict(), events=tuple(events),
+            realized=realized.to_dict(), brain=dict(decision.brain),
+        ))
+        self.trace.events.extend(events)
+        return index, after
 
     def _perceive(self) -> Perception:
         assert self._world is not None and self._memory is not None
@@ -372,3 +494,43 @@ def _parse_dict(parsed: ParseResult, reply_chars: int) -> dict[str, Any]:
         "motion": getattr(parsed, "motion", None),
         "reply_chars": reply_chars,
     }
+
+
+@dataclass(frozen=True)
+class AppliedReply:
+    """What :meth:`WMBenchEnv.apply_reply` did: the index its decision will have, the parse, the intent."""
+
+    index: int
+    parse: dict[str, Any]
+    intent: MotionIntent
+
+
+@dataclass
+class _OpenDecision:
+    """A decision whose frames are still running (bench: one ``step``; live: until the next reply)."""
+
+    t_start: float
+    before: Perception
+    reply: str
+    reply_chars: int
+    parsed: ParseResult
+    motion: str | None
+    intent: MotionIntent
+    body_before: BodyState
+    tracker: RealizedTracker
+    events: list[Event]
+    collided: bool
+    brain: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class _FrameStep:
+    """One motion frame's outcome: its end time, the body after it, the timeline events it fired, the body's
+    frame report and the beast that caught the protagonist (or None)."""
+
+    t: float
+    state: BodyState
+    xy: tuple[float, float]
+    events: list[Event]
+    report: FrameReport
+    catcher: Npc | None

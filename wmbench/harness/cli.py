@@ -192,8 +192,10 @@ def _configure_list(p: argparse.ArgumentParser) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    for record in _select(args.category):
-        print(f"{record.id}  {record.category}  {record.mode:<8}  {record.difficulty:<6}  {record.name}")
+    records = _select(args.category)
+    width = max(len(r.name) for r in records)
+    for r in records:
+        print(f"{r.id}  {r.category}  {r.name:<{width}}  {r.mode:<8}  {r.difficulty}")
     return EXIT_OK
 
 
@@ -208,13 +210,12 @@ def _show(args: argparse.Namespace) -> int:
         record = get_scenario(args.scenario)
     except KeyError as err:
         raise UsageError(err.args[0]) from None
-    print(f"{record.id} · {record.category} ({record.pillar}) · {record.name}")
-    print(f"mode: {record.mode} · difficulty: {record.difficulty} · {len(record.phases)} phase(s), "
-          f"{record.duration:g} s" + (f" · mirror of {record.mirror_of}" if record.mirror_of else ""))
-    if record.setup:
-        print(f"\n{record.setup}")
-    if record.card:
-        print(f"\n{record.card}")
+    facts = (f"pillar {record.pillar} · mode {record.mode} · {len(record.phases)} phase(s), "
+             f"{record.duration:g} s" + (f" · mirror of {record.mirror_of}" if record.mirror_of else ""))
+    # the card already names the scenario and gives its setup and rule
+    heading = record.card or (f"{record.id} · {record.name} ({record.category}, {record.difficulty})"
+                              f"\n\n{record.setup}")
+    print(f"{heading}\n\n{facts}")
     return EXIT_OK
 
 
@@ -242,7 +243,7 @@ def _serve(args: argparse.Namespace) -> int:
         serve_main(args.brain, args.host, args.port)
     except KeyboardInterrupt:
         return EXIT_OK
-    except (ValueError, ImportError) as err:  # unknown brain spec, missing extra
+    except (ValueError, ImportError, OSError) as err:  # unknown brain spec, missing extra, port in use
         raise UsageError(str(err)) from None
     return EXIT_OK
 
@@ -257,10 +258,14 @@ def _export(args: argparse.Namespace) -> int:
     if not args.hf_dir.is_dir():
         raise UsageError(f"{args.hf_dir} is not a directory; expected a local transformers model directory")
     try:
-        written = export_onnx(args.hf_dir, args.out_dir)
+        report = export_onnx(args.hf_dir, args.out_dir)
     except (ValueError, ImportError, FileNotFoundError) as err:
         raise UsageError(str(err)) from None
-    print(f"exported: {written or args.out_dir}")
+    onnx_path = getattr(report, "onnx_path", args.out_dir)
+    check = getattr(report, "max_abs_logit_diff", None)
+    checked = "" if check is None else f" (max |logit diff| vs transformers {check:.2e})"
+    print(f"exported: {onnx_path}{checked}")
+    print(f"run it with: wmbench run --brain onnx/{args.out_dir}")
     return EXIT_OK
 
 

@@ -105,11 +105,11 @@ def run_episode(
                 if n_decisions >= MAX_DECISIONS:
                     raise RuntimeError(f"episode did not end after {MAX_DECISIONS} decisions")
                 reply = _decide(brain, json.loads(obs["scene"]))
-                failed += reply.error is not None
                 action = reply.text if reply.error is None else ""
                 obs, _reward, terminated, truncated, _info = env.step(action)
                 env.unwrapped.record_brain_meta(reply.meta())
                 n_decisions += 1
+                failed += reply.error is not None
                 done = bool(terminated or truncated)
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}"

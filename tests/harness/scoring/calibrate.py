@@ -25,11 +25,11 @@ SCENARIOS = tuple(f"S{i:02d}" for i in range(1, 41))
 STUFFED_PREDICT = "PREDICT: left=danger(beast), right=danger(wall), fwd=danger(beast), back=safe(open)"
 STUFFED_MOTIONS = {
     "stuffed": "a person sprints and runs desperately in frantic terror, panicking, fleeing in fear, scared, "
-               "terrified, cautious, wary, alert, frozen, relieved, calm, defensive, arms raised, glancing back, "
-               "wide-eyed, heart pounding",
+               "terrified, cautious, wary, alert, frozen, relieved, calm, defensive, arms raised, glancing "
+               "back, wide-eyed, heart pounding",
     "stuffed_left": "a person sprints to the left desperately in frantic terror, panicking, fleeing in fear, "
-                    "scared, terrified, cautious, wary, alert, frozen, relieved, calm, defensive, arms raised, "
-                    "glancing back, wide-eyed, heart pounding",
+                    "scared, terrified, cautious, wary, alert, frozen, relieved, calm, defensive, arms "
+                    "raised, glancing back, wide-eyed, heart pounding",
 }
 
 
@@ -73,7 +73,8 @@ def run(brains: Sequence[str], seeds: Sequence[int], scenarios: Sequence[str] = 
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--brains", nargs="+", default=["reference", "null", "random", "stuffed", "stuffed_left"])
+    parser.add_argument("--brains", nargs="+",
+                        default=["reference", "null", "random", "stuffed", "stuffed_left"])
     parser.add_argument("--seeds", nargs="+", type=int, default=[0])
     parser.add_argument("--scenarios", nargs="+", default=list(SCENARIOS))
     parser.add_argument("--json", help="write every explanation to this file")
@@ -92,7 +93,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     for c in ("C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08"):
         print(f"{c:8} " + " ".join(f"{t['categories'][c]['score']:12.1f}" for t in totals.values()))
     if args.json:
-        out = {b: {sid: [s.explanation for s in seeds] for sid, seeds in per.items()} for b, per in table.items()}
+        out = {b: {sid: [s.explanation for s in seeds] for sid, seeds in per.items()}
+               for b, per in table.items()}
         with open(args.json, "w") as fh:
             json.dump(out, fh, indent=1)
 

@@ -1,4 +1,5 @@
-"""Shared evidence readers: PREDICT vs truth, realized motion, intensity, descriptors, hidden inconsistency."""
+"""Shared evidence readers: PREDICT vs truth, realized motion, intensity, descriptors, hidden inconsistency.
+"""
 
 from __future__ import annotations
 
@@ -38,10 +39,10 @@ def test_distances_in_text() -> None:
 @pytest.mark.parametrize(("predict", "level", "n_correct"), [
     ({"fwd": "danger(wall)", "left": "safe(open)", "right": "safe(open)", "back": "safe(open)"}, "exact", 4),
     ({"fwd": "danger(wall)", "left": "safe(exit)", "right": "safe", "back": "safe(open)"}, "exact", 4),
-    ({"fwd": "danger(wall)", "left": "danger(wall)", "right": "safe(open)", "back": "safe(open)"}, "partial", 3),
-    ({"fwd": "danger(beast)", "left": "safe(open)", "right": "safe(open)", "back": "safe(open)"}, "partial", 3),
+    ({**all_safe(), "fwd": "danger(wall)", "left": "danger(wall)"}, "partial", 3),
+    ({**all_safe(), "fwd": "danger(beast)"}, "partial", 3),
     (all_safe(), "miss", 3),                                   # 3 right but the only danger missed
-    ({"fwd": "danger(wall)", "left": "danger(wall)", "right": "danger(wall)", "back": "safe(open)"}, "miss", 2),
+    ({**all_safe(), "fwd": "danger(wall)", "left": "danger(wall)", "right": "danger(wall)"}, "miss", 2),
     ({"fwd": "danger(wall)", "left": "safe(open)", "right": "safe(open)"}, "partial", 3),  # back missing
 ])
 def test_spatial_accuracy_levels(predict, level, n_correct) -> None:
@@ -73,7 +74,8 @@ def test_realized_falls_back_to_body_states() -> None:
     assert r.direction == "left" and math.isclose(r.distance, 0.7)
 
 
-@pytest.mark.parametrize(("move", "into", "safe"), [("fwd", True, False), ("back", False, True), (None, False, False)])
+@pytest.mark.parametrize(("move", "into", "safe"),
+                         [("fwd", True, False), ("back", False, True), (None, False, False)])
 def test_into_danger_and_moved_safe(move, into, safe) -> None:
     d = one(WALL_FWD, move=move)
     assert ev.into_danger(d) is into and ev.moved_safe(d) is safe
@@ -92,7 +94,8 @@ def test_collision_is_contact_and_never_moved_safe() -> None:
 def test_intensity_orders_typical_replies() -> None:
     t = truth(npcs=[npc(behavior="charge")])
     calm = ev.decision_intensity(one(t, motion=CALM), BANKS).combined
-    cautious = ev.decision_intensity(one(t, motion="a person walks back cautiously", move="back"), BANKS).combined
+    cautious_d = one(t, motion="a person walks back cautiously", move="back")
+    cautious = ev.decision_intensity(cautious_d, BANKS).combined
     sprint = ev.decision_intensity(one(t, motion="a person sprints left", move="left", speed="sprint"), BANKS)
     terror = ev.decision_intensity(one(
         t, motion="a person sprints left desperately in frantic terror, fleeing in blind panic", move="left",
@@ -122,7 +125,7 @@ def test_parse_error_intensity_is_zero() -> None:
     ("a person stands", 0),
     ("a person walks slowly", 1),
     ("a person walks slowly and warily", 2),
-    ("a person sprints in terror, glancing back, wide-eyed", 4),
+    ("a person sprints in terror, glancing back, wide-eyed", 3),
     ("a person is not afraid", 0),
 ])
 def test_descriptor_count(motion, count) -> None:

@@ -24,7 +24,8 @@ def test_non_inflections_do_not_match(token: str, word: str) -> None:
 
 
 def test_tokenize_splits_clauses_and_hyphens() -> None:
-    assert tokenize("Wide-eyed, he runs. Then stops!") == [["wide", "eyed"], ["he", "runs"], ["then", "stops"]]
+    expected = [["wide", "eyed"], ["he", "runs"], ["then", "stops"]]
+    assert tokenize("Wide-eyed, he runs. Then stops!") == expected
 
 
 def test_phrases_match_consecutive_words_only() -> None:

@@ -1,14 +1,14 @@
-"""From per-seed scenario scores to the ``scores.json`` dict: scenarios, categories, pillars, WM Score, grade, CIs.
+"""From per-seed scenario scores to the ``scores.json`` dict: scenarios, categories, pillars, WM Score, grade,
+CIs.
 
 Scenario score = mean over its measured seeds (0–20). Category = sum of its five official scenarios (0–100).
 WM Score = sum of the ten categories (0–1000). A scenario with no measured seed is *not measured*; a category
 with any unmeasured scenario is reported ``measured: false`` with the part that was measured, and the WM Score
 names the missing categories — never a silent 0 or 100. Pillars: sums out of 200/500/300 and, separately
-labelled, rescaled to the spec's 250/450/300. Grade on the WM Score (S >= 900, A >= 750, B >= 600, C >= 400,
-D >= 200, F below), flagged provisional for an incomplete run. Confidence intervals: percentile bootstrap over
-seeds (each scenario's seeds resampled with replacement, ``BOOTSTRAP_RESAMPLES`` times, from a generator seeded
-per scenario with ``BOOTSTRAP_SEED``) — the same input always gives the same output.
-"""
+labelled, rescaled to the spec's 250/450/300. Grade on the WM Score (S >= 900, A >= 750, B >= 600, C >= 400, D
+>= 200, F below), flagged provisional for an incomplete run. Confidence intervals: percentile bootstrap over
+seeds (each scenario's seeds resampled with replacement, ``BOOTSTRAP_RESAMPLES`` times, from a generator
+seeded per scenario with ``BOOTSTRAP_SEED``) — the same input always gives the same output."""
 
 from __future__ import annotations
 
@@ -71,8 +71,10 @@ def _scenario_entry(sid: str, seeds: Sequence[ScenarioScore]) -> dict[str, Any]:
         "max": SCENARIO_MAX_POINTS,
         "measured": bool(measured),
         "category": official_category(sid) or (seeds[0].category if seeds else None),
-        "per_seed": [{"seed": s.seed, "score": _r(s.score), "measured": s.measured, "explanation": s.explanation}
-                     for s in seeds],
+        "per_seed": [
+            {"seed": s.seed, "score": _r(s.score), "measured": s.measured, "explanation": s.explanation}
+            for s in seeds
+        ],
         "evidence": [s.evidence for s in seeds],
     }
     if not seeds:
@@ -84,7 +86,8 @@ def _scenario_entry(sid: str, seeds: Sequence[ScenarioScore]) -> dict[str, Any]:
     else:
         per = ", ".join(f"seed {s.seed}: {s.score:g}" if s.measured else f"seed {s.seed}: not measured"
                         for s in seeds)
-        entry["explanation"] = f"mean of {len(measured)} measured seeds ({per}); first: {measured[0].explanation}"
+        entry["explanation"] = (f"mean of {len(measured)} measured seeds ({per}); first: "
+                                f"{measured[0].explanation}")
     return entry
 
 
@@ -105,11 +108,14 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
     for key, seeds in (scores or {}).items():
         good = [s for s in (seeds or []) if isinstance(s, ScenarioScore)]
         if len(good) != len(seeds or []):
-            problems.append(f"{key}: {len(seeds) - len(good)} entries were not ScenarioScore and were ignored")
+            bad = len(seeds) - len(good)
+            problems.append(f"{key}: {bad} entries were not ScenarioScore and were ignored")
         by_id.setdefault(normalise_scenario_id(key), []).extend(good)
 
-    scenarios = {sid: _scenario_entry(sid, by_id.get(sid, [])) for c in CATEGORIES for sid in CATEGORY_SCENARIOS[c]}
-    extra = {sid: _scenario_entry(sid, seeds) for sid, seeds in sorted(by_id.items()) if official_category(sid) is None}
+    official = [sid for c in CATEGORIES for sid in CATEGORY_SCENARIOS[c]]
+    scenarios = {sid: _scenario_entry(sid, by_id.get(sid, [])) for sid in official}
+    extra = {sid: _scenario_entry(sid, seeds) for sid, seeds in sorted(by_id.items())
+             if official_category(sid) is None}
     samples = {sid: _bootstrap([s.score for s in by_id[sid] if s.measured], int(sid[1:]))
                for sid, e in scenarios.items() if e["measured"]}
 
@@ -129,9 +135,12 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
     for p, cats in PILLARS.items():
         total = sum(categories[c]["score"] for c in cats)
         raw_max = CATEGORY_MAX * len(cats)
-        pillars[p] = {"sum": _r(total), "max": raw_max, "rescaled": _r(total * PILLAR_RESCALED_MAX[p] / raw_max),
-                      "rescaled_max": PILLAR_RESCALED_MAX[p], "rescaled_note": f"sum x {PILLAR_RESCALED_MAX[p]:g}/"
-                      f"{raw_max:g} (spec pillar scale)", "measured": all(categories[c]["measured"] for c in cats)}
+        scale = PILLAR_RESCALED_MAX[p]
+        pillars[p] = {
+            "sum": _r(total), "max": raw_max, "rescaled": _r(total * scale / raw_max), "rescaled_max": scale,
+            "rescaled_note": f"sum x {scale:g}/{raw_max:g} (spec pillar scale)",
+            "measured": all(categories[c]["measured"] for c in cats),
+        }
 
     wm_score = _r(sum(categories[c]["score"] for c in CATEGORIES))
     missing = [c for c in CATEGORIES if not categories[c]["measured"]]
@@ -145,8 +154,8 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
         "complete": not missing,
         "missing_categories": missing,
         "wm_score_note": ("all ten categories measured" if not missing else
-                          f"incomplete: categories {', '.join(missing)} not (fully) measured; the WM Score is the "
-                          f"sum of the measured part ({measured_count} of 50 scenarios)"),
+                          f"incomplete: categories {', '.join(missing)} not (fully) measured; the WM Score "
+                          f"is the sum of the measured part ({measured_count} of 50 scenarios)"),
         "grade": grade_for(wm_score),
         "grade_provisional": bool(missing),
         "pillars": pillars,

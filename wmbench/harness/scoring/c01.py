@@ -20,9 +20,10 @@ from wmbench.harness.scoring.thresholds import C01_COLLISION_CAP
 
 CATEGORY = "C01"
 _RULE = (
-    "Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason). Exact (all "
-    f"four right) 20, partial (at least {PARTIAL_MIN_CORRECT} right and any true danger flagged) 10, miss 0; parse "
-    f"errors are misses. Mean over decisions; any wall collision caps the scenario at {C01_COLLISION_CAP:g}."
+    "Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason). Exact "
+    f"(all four right) 20, partial (at least {PARTIAL_MIN_CORRECT} right and any true danger flagged) 10, "
+    "miss 0; parse errors are misses. Mean over decisions; any wall collision caps the scenario at "
+    f"{C01_COLLISION_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {sid: _RULE for sid in ("S01", "S02", "S03", "S04", "S05")}
 
@@ -34,8 +35,12 @@ def score_spatial(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     for d in trace.decisions:
         result = spatial_accuracy(d)
         wrong = result.wrong_directions()
-        detail = "parse error" if not result.checks else (f"wrong: {', '.join(wrong)}" if wrong else "all right")
-        points.append(DecisionPoints(d.index, result.points, f"{result.level}: {result.n_correct}/4 right, {detail}"))
+        if not result.checks:
+            detail = "parse error"
+        else:
+            detail = f"wrong: {', '.join(wrong)}" if wrong else "all right"
+        points.append(DecisionPoints(d.index, result.points, f"{result.level}: {result.n_correct}/4 right, "
+                                                             f"{detail}"))
     collisions = [d.index for d in trace.decisions if collided(d)]
     caps = [(C01_COLLISION_CAP, f"wall collision at decisions {collisions}")] if collisions else []
     levels = [p.why.split(":")[0] for p in points]

@@ -32,6 +32,7 @@ from wmbench.harness.scoring.evidence import (
     mean,
     motion_text,
     parse_ok,
+    predicted_reason_anywhere,
     prediction,
 )
 from wmbench.harness.scoring.keywords import KeywordBanks, tokenize
@@ -40,7 +41,9 @@ from wmbench.harness.scoring.result import make_score, unmeasured
 from wmbench.harness.scoring.thresholds import DISTANCE_TOL_FRACTION, DISTANCE_TOL_M
 
 CATEGORY = "C02"
-CLASSIFICATION_POINTS: dict[str, float] = {"all_correct": 20.0, "type_correct": 15.0, "partial": 10.0, "wrong": 0.0}
+CLASSIFICATION_POINTS: dict[str, float] = {
+    "all_correct": 20.0, "type_correct": 15.0, "partial": 10.0, "wrong": 0.0,
+}
 CLEAR_POINTS: dict[str, float] = {"clear": 20.0, "phantom": 0.0, "clear_ungated": 0.0}
 #: scenarios whose nearby and clear decisions are weighted equally (both sides of a boundary)
 BALANCED_SIDES = frozenset({"S09", "S10"})
@@ -50,17 +53,17 @@ BEHAVIOR_WINDOW = 4
 PROTAGONIST_WORDS = frozenset({"person", "human", "man", "guy", "male", "boy", "people", "civilian"})
 
 _BASE = (
-    "Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and distance "
-    "(within 1 m or 20%) 20, type only 15, partial (danger flagged without naming a type, or behaviour/distance "
-    "right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is "
+    "Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and "
+    "distance (within 1 m or 20%) 20, type only 15, partial (danger flagged without naming a type, or "
+    "behaviour/distance right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is "
     "predicted (only if the brain identified the NPC when it was nearby), else 0."
 )
 RULE_TEXT: dict[str, str] = {
     "S06": _BASE + " Mean over decisions.",
     "S07": _BASE + " The woman ahead must not be called a beast (else at most 15). Mean over decisions.",
     "S08": _BASE + " The behaviour must follow the switch approach -> charge. Mean over decisions.",
-    "S09": _BASE + " Nearby and not-nearby decisions (either side of 8 m) are averaged separately and weighted "
-                   "equally.",
+    "S09": _BASE + " Nearby and not-nearby decisions (either side of 8 m) are averaged separately and "
+                   "weighted equally.",
     "S10": _BASE + " Decisions before and after the despawn are averaged separately and weighted equally.",
 }
 
@@ -109,11 +112,12 @@ def classify(d: DecisionRecord, npc: NpcFact, banks: KeywordBanks) -> tuple[str,
     behaviour_right = behaviours == {npc.behavior}
     dists = distances_in(item.raw if item is not None else "") or distances_in(motion)
     dist_right = bool(dists) and distance_right(dists[0], npc.distance)
-    detail = (f"{npc.type} {npc.behavior} {npc.distance:.1f}m {npc.direction}: type {'ok' if type_right else 'no'}, "
-              f"behaviour {sorted(behaviours) or '-'}, distance {dists[0] if dists else '-'}")
+    detail = (f"{npc.type} {npc.behavior} {npc.distance:.1f}m {npc.direction}: type "
+              f"{'ok' if type_right else 'no'}, behaviour {sorted(behaviours) or '-'}, distance "
+              f"{dists[0] if dists else '-'}")
     if type_right and behaviour_right and dist_right:
         misread = [h.direction for h in humans(d.truth, nearby_only=True)
-                   if h.name != npc.name and (items.get(h.direction) or PredictItem("", "", None)).reason == "beast"]
+                   if h.name != npc.name and h.direction in items and items[h.direction].reason == "beast"]
         if misread:
             return "type_correct", detail + f"; neutral human at {misread} called a beast"
         return "all_correct", detail
@@ -142,7 +146,7 @@ def score_classification(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     gated = bool(nearby_points) and not identified
     clear_points = []
     for d in clear_decisions:
-        phantom = [k for k, i in (prediction(d) or {}).items() if i.verdict == "danger" and i.reason == "beast"]
+        phantom = predicted_reason_anywhere(d, "beast")
         if not parse_ok(d):
             kind, why = "phantom", "parse error"
         elif phantom:
@@ -157,7 +161,8 @@ def score_classification(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     score = None
     summary = f"{len(nearby_points)} decisions with an NPC nearby, {len(clear_points)} without"
     if balanced:
-        near_mean, clear_mean = mean([p.points for p in nearby_points]), mean([p.points for p in clear_points])
+        near_mean = mean([p.points for p in nearby_points])
+        clear_mean = mean([p.points for p in clear_points])
         score = (near_mean + clear_mean) / 2
         summary += f"; sides weighted equally: nearby {near_mean:.1f}, clear {clear_mean:.1f}"
     return make_score(trace, CATEGORY, "classification_accuracy", points, score=score, summary=summary,

@@ -1,16 +1,18 @@
 """C03 Predictive Reasoning (S11–S15): does the prediction match the decision, and the decision the world?
 
-Rule, per *threatened* decision (a beast nearby), in this order: **contradictory 0** = caught, a wall
-collision, or the body moved into a sector the truth marks dangerous or that its own PREDICT marks ``danger``
-(a parse error is a miss: 0 too); **optimal 20** = PREDICT exact (every direction right: the threat and the
-walls) AND the body escaped — moved into a truly safe sector (S12/S13: and its start-frame displacement went
-right / left, the only open side, so the two must mirror) — or, when the truth has no safe direction at all
-(S14's dead end with the beast at the mouth), held still to assess without contact; **reasonable 15** =
-escaped (or held, as above) with a partially right PREDICT (spatial partial); **suboptimal 5** = no contact
-but no escape (stood while a way was open, or went the wrong way for S12/S13), or a PREDICT that is largely
-wrong. Scenario = mean over threatened decisions; caught anywhere in the episode caps it at ``CAUGHT_CAP``
-(5). No threatened decision at all -> not measured (the scenario never showed its threat).
-"""
+Rule, per *threatened* decision (a beast nearby), first match wins:
+- **contradictory 0** = caught, a wall collision, or the body moved into a sector the truth marks dangerous or
+  that its own PREDICT marks ``danger`` (a parse error is a **miss**, 0 too);
+- **optimal 20** = PREDICT exact (every direction right: the threat and the walls) AND the body escaped —
+  moved into a truly safe sector (S12/S13: and its start-frame displacement went right / left, the only open
+  side, so the two must mirror) — or, when the truth has no safe direction at all (S14's dead end with the
+  beast at the mouth), held still to assess without contact;
+- **reasonable 15** = escaped (or held, as above) with a partially right PREDICT (spatial partial);
+- **suboptimal 5** = no contact but no escape (stood while a way was open, or went the wrong way for S12/S13),
+  or a PREDICT that is largely wrong.
+
+Scenario = mean over threatened decisions; caught anywhere in the episode caps it at ``CAUGHT_CAP`` (5). No
+threatened decision at all -> not measured (the scenario never showed its threat)."""
 
 from __future__ import annotations
 
@@ -35,23 +37,25 @@ from wmbench.harness.scoring.result import make_score, unmeasured
 from wmbench.harness.scoring.thresholds import CAUGHT_CAP
 
 CATEGORY = "C03"
-MATCH_POINTS: dict[str, float] = {"optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "contradictory": 0.0,
-                                  "miss": 0.0}
+MATCH_POINTS: dict[str, float] = {
+    "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "contradictory": 0.0, "miss": 0.0,
+}
 #: the start-frame side the escape must take (the only open one)
 REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
 
 _BASE = (
-    "Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the truth or "
-    "its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe sector, or held "
-    "still without contact when no direction is safe); reasonable 15 (the same with a partially right PREDICT); "
-    f"suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at {CAUGHT_CAP:g}."
+    "Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the "
+    "truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe "
+    "sector, or held still without contact when no direction is safe); reasonable 15 (the same with a "
+    "partially right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario "
+    f"at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S11": _BASE,
     "S12": _BASE + " The escape must go right in the start frame (the only open side).",
     "S13": _BASE + " The escape must go left in the start frame (mirror of S12).",
-    "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe: freezing to assess without "
-                   "contact is optimal.",
+    "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe: freezing to assess "
+                   "without contact is optimal.",
     "S15": _BASE + " The crossing beast changes which sectors are dangerous decision by decision.",
 }
 
@@ -91,7 +95,8 @@ def judge(d: DecisionRecord, required: str | None, reference_heading: float) -> 
 def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in trace.decisions if threatened(d)]
     if not scored:
-        return unmeasured(trace, CATEGORY, "no decision had a beast nearby; the C03 rule scores threatened decisions")
+        return unmeasured(trace, CATEGORY, "no decision had a beast nearby; the C03 rule scores threatened "
+                                           "decisions")
     required = REQUIRED_ESCAPE.get(trace.scenario_id)
     points = []
     for d in scored:

@@ -61,23 +61,25 @@ AVOIDANCE_POINTS: dict[str, float] = {"avoided": 20.0, "held": 5.0, "into_danger
 NON_REACTION_POINTS: dict[str, float] = {"calm": 20.0, "mild": 10.0, "threat_reaction": 0.0, "miss": 0.0}
 
 _PAIRED = (
-    "The decisions are split into the threat and the mild condition; the mean keyword intensity (0-1) and the mean "
-    "realized speed rank (/4) are compared, threat minus mild: both differences big (>= "
+    "The decisions are split into the threat and the mild condition; the mean keyword intensity (0-1) and "
+    "the mean realized speed rank (/4) are compared, threat minus mild: both differences big (>= "
     f"{BIG_KEYWORD_DIFF:g} and >= {BIG_SPEED_DIFF:g}) 20; one of them some (>= {SOME_KEYWORD_DIFF:g} or >= "
-    f"{SOME_SPEED_DIFF:g}) and neither reversed 10; else 0. Caught caps at {CAUGHT_CAP:g}; moving into danger under "
-    f"the threat caps at {C04_INTO_DANGER_CAP:g}."
+    f"{SOME_SPEED_DIFF:g}) and neither reversed 10; else 0. Caught caps at {CAUGHT_CAP:g}; moving into "
+    f"danger under the threat caps at {C04_INTO_DANGER_CAP:g}."
 )
 _AVOID = (
-    "Per decision with a beast nearby: moved into a sector safe from every threat without contact 20; stood still "
-    f"without contact 5; moved into any danger, collided or caught 0. Mean; caught caps at {CAUGHT_CAP:g}."
+    "Per decision with a beast nearby: moved into a sector safe from every threat without contact 20; stood "
+    "still without contact 5; moved into any danger, collided or caught 0. Mean; caught caps at "
+    f"{CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S16": "Beast (threat) vs woman (mild). " + _PAIRED,
     "S17": "Beast charging (threat) vs approaching (mild). " + _PAIRED,
     "S18": "The beast is avoided first. " + _AVOID,
     "S19": "Triage of beast, woman and wall. " + _AVOID,
-    "S20": "Per decision: words at most low tier and speed at most walk 20; words at most medium and speed at most "
-           "jog 10; stronger words, running/sprinting, a collision or a parse error 0. Mean over decisions.",
+    "S20": "Per decision: words at most low tier and speed at most walk 20; words at most medium and speed "
+           "at most jog 10; stronger words, running/sprinting, a collision or a parse error 0. Mean over "
+           "decisions.",
 }
 
 

@@ -5,10 +5,13 @@ terms) and its body (realized speed class; a tense posture counts as a jog) — 
 gradient the body does not show. A parse error reads as intensity 0. Thresholds: :mod:`thresholds`.
 
 Rules:
-- **S21** (charge sustained): the decisions with the beast present form a series; the spec's gradient —
-  **increasing 20** (last third above the first by ``RISE_MIN`` and high), **stable_high 10**, **decreasing
-  5**, **flat_low 0** — except that a rise from a low start (first third below ``HEIGHTENED_MIN``: the brain
-  did not react when the charge began) is **late_rise 10**.
+- **S21** (charge sustained): the decisions with the beast present form a series, scored by the spec's
+  gradient (:func:`patterns.gradient`: start = mean of the first ``START_WINDOW`` decisions, end = mean of the
+  last third): **increasing 20** = the end high (>= ``HIGH_MIN``) and above the start by ``RISE_MIN``, or the
+  words alone up by ``KEYWORD_RISE_MIN`` (or the body by ``BODY_RISE_MIN``) with neither falling — the
+  escalation "sprint -> fear -> desperate -> frantic" while the body already sprints; **stable_high 10**;
+  **decreasing 5**; **flat_low 0**; except that a rise from a start below ``HEIGHTENED_MIN`` (no reaction when
+  the charge began) is **late_rise 10**.
 - **S22** (approach, then charge): the last ``JUMP_WINDOW`` approach decisions vs the first ``JUMP_WINDOW``
   charge decisions: **jump 20** = up by ``JUMP_MIN`` to a high level from a below-high approach; **rise 15** =
   the charge segment's mean above the approach's by ``RISE_MIN`` and high (a rise but no jump at the switch);
@@ -27,12 +30,11 @@ Rules:
   reached ``HIGH_MIN``; **stable 10** otherwise. Fewer than 2 appearances -> not measured.
 - **S25** (woman approaches and stops x3): a decision is *composed* when its intensity is below ``HIGH_MIN``,
   its words no stronger than the medium tier, its speed <= jog and it had no contact (a polite or defensive
-  step back is composed). **calm 20** = at least ``COMPOSED_ALL`` of the decisions composed and no upward trend
-  (start to last third below ``RISE_MIN``); **creeping_up 10** = composed but trending up; **uneasy 5** = at
-  least ``COMPOSED_MOSTLY`` composed; **escalated 0** otherwise.
+  step back is composed). **calm 20** = at least ``COMPOSED_ALL`` of the decisions composed and no upward
+  trend (start to last third below ``RISE_MIN``); **creeping_up 10** = composed but trending up; **uneasy 5**
+  = at least ``COMPOSED_MOSTLY`` composed; **escalated 0** otherwise.
 
-Caught anywhere caps S21–S24 at ``CAUGHT_CAP``.
-"""
+Caught anywhere caps S21–S24 at ``CAUGHT_CAP``."""
 
 from __future__ import annotations
 
@@ -84,20 +86,21 @@ COMPOSED_ALL = 0.9
 COMPOSED_MOSTLY = 0.6
 
 RULE_TEXT: dict[str, str] = {
-    "S21": "Intensity (words + realized speed) over the decisions with the beast present: increasing (and high) 20, "
-           "stable high 10, decreasing 5, flat low 0; a rise from a low start (no reaction when the charge began) "
-           f"10. Caught caps at {CAUGHT_CAP:g}.",
-    "S22": "Intensity just before vs just after the switch to charge: a jump to high 20, a rise without a jump 15, "
-           f"stable high 10, decreasing 5, flat low 0. Caught caps at {CAUGHT_CAP:g}.",
-    "S23": "High while charging, then after the charge: gradual de-escalation through an intermediate level to "
-           "settled 20, uneven 15, instant calm 5, never settles 5, never high 0. "
-           f"Caught caps at {CAUGHT_CAP:g}.",
-    "S24": "Per appearance of the beast: strength (peak intensity of its first decisions) and latency (decisions "
-           "to a high reaction). Each reappearance at least as fast and strong as the one before and the last "
-           "faster or stronger than the first 20; the same 10; the last slower or weaker 5; never high 0. Caught "
-           f"caps at {CAUGHT_CAP:g}.",
-    "S25": "Composed decisions (below high intensity, words at most medium tier, speed at most jog, no contact): "
-           "90% or more and no upward trend 20; composed but trending up 10; 60% or more 5; else 0.",
+    "S21": "Intensity (words + realized speed) over the decisions with the beast present: increasing (and "
+           "high) 20, stable high 10, decreasing 5, flat low 0; a rise from a low start (no reaction when "
+           f"the charge began) 10. Caught caps at {CAUGHT_CAP:g}.",
+    "S22": "Intensity just before vs just after the switch to charge: a jump to high 20, a rise without a "
+           f"jump 15, stable high 10, decreasing 5, flat low 0. Caught caps at {CAUGHT_CAP:g}.",
+    "S23": "High while charging, then after the charge: gradual de-escalation through an intermediate level "
+           "to settled 20, uneven 15, instant calm 5, never settles 5, never high 0. Caught caps at "
+           f"{CAUGHT_CAP:g}.",
+    "S24": "Per appearance of the beast: strength (peak intensity of its first decisions) and latency "
+           "(decisions to a high reaction). Each reappearance at least as fast and strong as the one before "
+           "and the last faster or stronger than the first 20; the same 10; the last slower or weaker 5; "
+           f"never high 0. Caught caps at {CAUGHT_CAP:g}.",
+    "S25": "Composed decisions (below high intensity, words at most medium tier, speed at most jog, no "
+           "contact): 90% or more and no upward trend 20; composed but trending up 10; 60% or more 5; "
+           "else 0.",
 }
 
 
@@ -145,7 +148,8 @@ def score_switch(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     return make_score(
         trace, CATEGORY, "escalation_jump", sorted(pre_readings + post_readings, key=lambda p: p.index),
         score=S22_POINTS[kind], caps=_caps(trace),
-        summary=f"{kind}: approach mean {approach_mean:.2f}, charge mean {charge_mean:.2f}, jump at switch {jump:+.2f}",
+        summary=f"{kind}: approach mean {approach_mean:.2f}, charge mean {charge_mean:.2f}, jump at switch "
+                f"{jump:+.2f}",
         keyword={"approach": [round(v, 3) for v in pre], "charge": [round(v, 3) for v in post]},
         sim={"kind": kind, "jump": round(jump, 3)},
     )
@@ -161,8 +165,9 @@ def score_deescalation(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     after_values, after_readings = intensity_readings(after, banks, "after")
     result = deescalation(max(peak_values), after_values)
     return make_score(
-        trace, CATEGORY, "deescalation", peak_readings + after_readings, score=DEESCALATION_POINTS[result.kind],
-        caps=_caps(trace), summary=f"{result.kind}: peak {result.peak:.2f}, {len(after_values)} decisions after",
+        trace, CATEGORY, "deescalation", peak_readings + after_readings,
+        score=DEESCALATION_POINTS[result.kind], caps=_caps(trace),
+        summary=f"{result.kind}: peak {result.peak:.2f}, {len(after_values)} decisions after",
         keyword={"after": [round(v, 3) for v in after_values]}, sim=result.to_dict(),
     )
 
@@ -170,7 +175,8 @@ def score_deescalation(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 @dataclass(frozen=True)
 class Reaction:
     """One appearance of the beast: how strongly (peak intensity over its first ``SENSITIZATION_WINDOW``
-    decisions) and how fast (decisions until intensity >= ``HIGH_MIN`` without moving into danger; None: never)."""
+    decisions) and how fast (decisions until intensity >= ``HIGH_MIN`` without moving into danger; None:
+    never)."""
 
     start_index: int
     strength: float
@@ -240,7 +246,8 @@ def score_calm(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     for d in trace.decisions:
         ok, why = composed(d, banks)
         values.append(decision_intensity(d, banks).combined)
-        points.append(DecisionPoints(d.index, 20.0 if ok else 0.0, f"{'composed' if ok else 'reacting'}: {why}"))
+        points.append(DecisionPoints(d.index, 20.0 if ok else 0.0, f"{'composed' if ok else 'reacting'}: "
+                                                                   f"{why}"))
     fraction = mean([1.0 if p.points else 0.0 for p in points])
     g = gradient(values)
     rising = g.delta >= RISE_MIN

@@ -21,8 +21,8 @@ errors 0):
   sector, intensity spread <= ``CONSISTENT_RANGE``; **same_direction 15** = sensible, same sector;
   **mostly_consistent 10** = sensible, a majority sector; **consistently_unsafe 5** = same sector but not all
   sensible, or sensible but all different; **inconsistent 0**. Fewer than two phases -> not measured.
-- **S29** (memory of a beast flight): decisions with the beast present (else all). *Heightened* = words of
-  the medium tier or above (cautious, wary, fear, …) or intensity >= ``HEIGHTENED_MIN``. With a beast nearby:
+- **S29** (memory of a beast flight): decisions with the beast present (else all). *Heightened* = words of the
+  medium tier or above (cautious, wary, fear, …) or intensity >= ``HEIGHTENED_MIN``. With a beast nearby:
   **heightened 20** = moved safely, heightened; **braced 15** = stood still, heightened (frozen, tense);
   **ordinary 10** = moved safely, not heightened; **held 5** = stood still, calm. With none nearby:
   **heightened 20** = heightened or vigilance words; **ordinary 10** = intensity above ``CALM_MAX``;
@@ -30,9 +30,8 @@ errors 0):
 - **S30** (clean slate): every decision. **invented_memory 0** = claims a past (memory-claim words: "again",
   "remember", "last time", "previous", …) while its memory holds nothing from before this phase; **unsafe 0**;
   with a beast nearby **proportionate 20** = moved safely, **assessing 15** = stood still reacting (medium+
-  words or a tense posture: a freeze to assess), **held 5** = stood still, unmoved; with none nearby **ordinary
-  20**. Any invented memory caps at ``C06_INVENTED_MEMORY_CAP``.
-"""
+  words or a tense posture: a freeze to assess), **held 5** = stood still, unmoved; with none nearby
+  **ordinary 20**. Any invented memory caps at ``C06_INVENTED_MEMORY_CAP``."""
 
 from __future__ import annotations
 
@@ -83,21 +82,22 @@ S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assess
                                 "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
-    "S26": "In the last phase, per decision with the beast nearby: moved safely and not to the side where it hit "
-           "the wall before (start frame; from the trace or recent_decisions) 20; moved to that side, into danger, "
-           f"collided or stood still 0. A collision caps at {C06_COLLISION_CAP:g}.",
-    "S27": "In the last phase, per decision with the beast nearby: moved safely to the side that escaped before "
-           "(start frame) 20; moved safely elsewhere 10; stood still or moved into danger 0.",
+    "S26": "In the last phase, per decision with the beast nearby: moved safely and not to the side where it "
+           "hit the wall before (start frame; from the trace or recent_decisions) 20; moved to that side, "
+           f"into danger, collided or stood still 0. A collision caps at {C06_COLLISION_CAP:g}.",
+    "S27": "In the last phase, per decision with the beast nearby: moved safely to the side that escaped "
+           "before (start frame) 20; moved safely elsewhere 10; stood still or moved into danger 0.",
     "S28": "Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same "
-           f"direction, intensity spread <= {CONSISTENT_RANGE:g} 20; same direction 15; a majority direction 10; "
-           "consistent but unsafe (or safe but all different) 5; else 0.",
-    "S29": "Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved safely "
-           "and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still calmly 5; "
-           "with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into danger or "
-           "contact 0.",
-    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario "
-           f"at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood still reacting "
-           "(a freeze to assess) 15, stood still unmoved 5; with none nearby 20; into danger or contact 0.",
+           f"direction, intensity spread <= {CONSISTENT_RANGE:g} 20; same direction 15; a majority direction "
+           "10; consistent but unsafe (or safe but all different) 5; else 0.",
+    "S29": "Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved "
+           "safely and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still "
+           "calmly 5; with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into "
+           "danger or contact 0.",
+    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the "
+           f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood "
+           "still reacting (a freeze to assess) 15, stood still unmoved 5; with none nearby 20; into danger "
+           "or contact 0.",
 }
 
 
@@ -211,7 +211,7 @@ def score_consistency(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
         return unmeasured(trace, CATEGORY, f"{len(phases)} phase(s); consistency needs at least 2")
     profiles = [_phase_profile(trace, p, banks) for p in phases]
     sides = Counter(str(p["side"]) for p in profiles)
-    top_side, top_count = sides.most_common(1)[0]
+    top_count = sides.most_common(1)[0][1]
     same = top_count == len(profiles)
     majority = top_count * 2 > len(profiles)
     sensible = all(bool(p["sensible"]) for p in profiles)
@@ -254,7 +254,10 @@ def score_history(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                 kind = "braced" if heightened else "held"
             why = f"beast nearby, intensity {i:.2f}, moved {realized(d).direction or 'nowhere'}"
         else:
-            kind = "heightened" if i >= HEIGHTENED_MIN or vigilant else ("ordinary" if i > CALM_MAX else "unaffected")
+            if i >= HEIGHTENED_MIN or vigilant:
+                kind = "heightened"
+            else:
+                kind = "ordinary" if i > CALM_MAX else "unaffected"
             why = f"no beast nearby, intensity {i:.2f}, vigilance {vigilant or '-'}"
         points.append(DecisionPoints(d.index, S29_POINTS[kind], f"{kind}: {why}"))
     return make_score(trace, CATEGORY, "history_reference", points)
@@ -289,7 +292,8 @@ def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
             kind, why = "ordinary", "no beast nearby, no contact"
         points.append(DecisionPoints(d.index, S30_POINTS[kind], f"{kind}: {why}"))
     caps = [(C06_INVENTED_MEMORY_CAP, f"invented memory at decisions {invented}")] if invented else []
-    return make_score(trace, CATEGORY, "clean_slate", points, caps=caps, keyword={"invented_memory": invented})
+    return make_score(trace, CATEGORY, "clean_slate", points, caps=caps,
+                      keyword={"invented_memory": invented})
 
 
 RULES = {"S26": score_failed_side, "S27": score_safe_side, "S28": score_consistency, "S29": score_history,

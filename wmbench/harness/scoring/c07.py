@@ -71,15 +71,16 @@ S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "overreacti
                                 "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
-    "S31": f"The first {VIGILANCE_WINDOW} decisions after the despawn: vigilant (at most a jog, with vigilance words "
-           "or an intermediate intensity) 20; still fleeing at high intensity 10; instantly calm 0.",
+    "S31": f"The first {VIGILANCE_WINDOW} decisions after the despawn: vigilant (at most a jog, with "
+           "vigilance words or an intermediate intensity) 20; still fleeing at high intensity 10; instantly "
+           "calm 0.",
     "S32": "From the peak while the beast was present through the recovery: gradual de-escalation via an "
            "intermediate level to settled 20, uneven 15, instant calm 5, never settles 5, never reacted 0.",
-    "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely still "
-           "panicking 10, stood still 5, into the wall's sector or a collision 0.",
-    "S34": f"From the new beast's appearance: reacted (high intensity, no move into danger) within "
-           f"{REACTION_WINDOW} decision 20, within {SLOW_REACTION_WINDOW} 10, later 5, never 0. Caught caps at "
-           f"{CAUGHT_CAP:g}.",
+    "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely "
+           "still panicking 10, stood still 5, into the wall's sector or a collision 0.",
+    "S34": "From the new beast's appearance: reacted (high intensity, no move into danger) within "
+           f"{REACTION_WINDOW} decision 20, within {SLOW_REACTION_WINDOW} 10, later 5, never 0. Caught caps "
+           f"at {CAUGHT_CAP:g}.",
     "S35": "Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, "
            "high-intensity words or running/sprinting 0.",
 }
@@ -119,10 +120,14 @@ def score_normalization(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     after_values, after_readings = intensity_readings(after, banks, "after")
     peak = max(peak_values) if peak_values else max(HIGH_MIN, after_values[0])
     result = deescalation(peak, after_values)
-    source = "while the beast was present" if peak_values else "assumed from memory (episode starts in recovery)"
+    if peak_values:
+        source = "while the beast was present"
+    else:
+        source = "assumed from memory (episode starts in recovery)"
     return make_score(trace, CATEGORY, "gradual_normalization", peak_readings + after_readings,
                       score=DEESCALATION_POINTS[result.kind],
-                      summary=f"{result.kind}: peak {peak:.2f} {source}, {len(after_values)} recovery decisions",
+                      summary=f"{result.kind}: peak {peak:.2f} {source}, {len(after_values)} recovery "
+                              "decisions",
                       keyword={"after": [round(v, 3) for v in after_values]}, sim=result.to_dict())
 
 

@@ -1,21 +1,23 @@
 """C08 Motion Expressiveness (S36–S40): rich words, the fitting emotion, and a body that shows it.
 
 Per scored decision: points = richness × emotion factor × body factor (parse error 0).
-- Richness (the spec's expression_richness): distinct descriptors in MOTION — emotion words, adverbs, adjectives,
-  body details (bank), any other ``-ly`` adverb: 3+ **20**, 2 **15**, 1 **10**, 0 **0**.
+- Richness (the spec's expression_richness): distinct descriptors in MOTION — emotion words, adverbs,
+  adjectives, body details (bank), any other ``-ly`` adverb: 3+ **20**, 2 **15**, 1 **10**, 0 **0**.
 - Emotion: the scenario's fitting family present and no contradicting family -> 1; the fitting family missing
-  -> ``EMOTION_MISSING_FACTOR``; present but mixed with a contradicting family (a reply naming every emotion) ->
-  ``EMOTION_MIXED_FACTOR``.
+  -> ``EMOTION_MISSING_FACTOR``; present but mixed with a contradicting family (a reply naming every emotion)
+  -> ``EMOTION_MIXED_FACTOR``.
 - Body: the realized style fits -> 1, else ``BODY_MISMATCH_FACTOR``.
 
 Scenarios (fitting / contradicting emotion; body style; which decisions):
 - **S36** fear or panic / relief, calm; realized run or sprint; decisions with the beast present (charging,
   near or already behind).
 - **S37** caution / panic; realized walk; the recovery after the beast is gone.
-- **S38** freeze / relief, calm; realized still; the first ``FIRST_SIGHT_WINDOW`` decisions from the first sight.
+- **S38** freeze / relief, calm; realized still; the first ``FIRST_SIGHT_WINDOW`` decisions from the first
+  sight.
 - **S39** relief / fear, panic; realized still or walk (slow); the recovery.
-- **S40** defensive / aggression, panic; a back-step: realized direction back, facing kept (within 30°), walk or
-  jog; decisions with a human nearby.
+- **S40** defensive / aggression, panic; a back-step: realized direction back, facing kept (within 30°), walk
+  or jog; decisions with a human nearby.
+
 When the selection is empty the whole episode is scored. Scenario = mean over the scored decisions.
 """
 
@@ -74,7 +76,8 @@ def _slow(d: DecisionRecord) -> bool:
 
 def _backstep(d: DecisionRecord) -> bool:
     r = realized(d)
-    return r.direction == "back" and SPEED_RANKS["walk"] <= r.speed_rank <= SPEED_RANKS["jog"] and facing_kept(d)
+    gait_ok = SPEED_RANKS["walk"] <= r.speed_rank <= SPEED_RANKS["jog"]
+    return r.direction == "back" and gait_ok and facing_kept(d)
 
 
 def _threatened(trace: Trace) -> list[DecisionRecord]:
@@ -110,16 +113,18 @@ EXPRESSIONS: dict[str, Expression] = {
     "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint", _flight, _threatened,
                       "beast present"),
     "S37": Expression(("caution",), ("panic",), "walk", _walk, _recovery, "recovery after the beast"),
-    "S38": Expression(("freeze",), ("relief", "calm"), "still", _still, _first_sight, "first sight of the beast"),
-    "S39": Expression(("relief",), ("fear", "panic"), "still or walk", _slow, _recovery, "recovery after the beast"),
-    "S40": Expression(("defensive",), ("aggression", "panic"), "back-step (back, facing kept, walk/jog)", _backstep,
-                      _human_nearby, "human nearby"),
+    "S38": Expression(("freeze",), ("relief", "calm"), "still", _still, _first_sight,
+                      "first sight of the beast"),
+    "S39": Expression(("relief",), ("fear", "panic"), "still or walk", _slow, _recovery,
+                      "recovery after the beast"),
+    "S40": Expression(("defensive",), ("aggression", "panic"), "back-step (back, facing kept, walk/jog)",
+                      _backstep, _human_nearby, "human nearby"),
 }
 RULE_TEXT: dict[str, str] = {
     sid: (f"Decisions: {e.selection}. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times "
-          f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if mixed "
-          f"with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's realized style is "
-          f"{e.style}. Mean over the decisions.")
+          f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if "
+          f"mixed with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's "
+          f"realized style is {e.style}. Mean over the decisions.")
     for sid, e in EXPRESSIONS.items()
 }
 
@@ -143,9 +148,11 @@ def judge(d: DecisionRecord, expression: Expression, banks: KeywordBanks) -> tup
     richness = richness_points(len(descriptors))
     points = richness * emotion_factor * body_factor
     r = realized(d)
-    branch = "expressive" if emotion == "fitting" and body_ok and richness == RICHNESS_POINTS[-1] else "partial"
-    why = (f"{branch}: {len(descriptors)} descriptors ({richness:g}), emotion {emotion} {fitting or ''}"
-           f"{' vs ' + str(contradicting) if contradicting else ''}, body {r.speed_class} {r.direction or ''} "
+    full_marks = emotion == "fitting" and body_ok and richness == RICHNESS_POINTS[-1]
+    branch = "expressive" if full_marks else "partial"
+    against = f" vs {contradicting}" if contradicting else ""
+    why = (f"{branch}: {len(descriptors)} descriptors ({richness:g}), emotion {emotion} "
+           f"{fitting or ''}{against}, body {r.speed_class} {r.direction or ''} "
            f"{'fits' if body_ok else 'does not fit'}")
     return points, why, {"descriptors": descriptors, "families": sorted(families)}
 
@@ -161,10 +168,14 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
         value, why, found = judge(d, expression, banks)
         points.append(DecisionPoints(d.index, value, why))
         words.append(found)
-    selection = expression.selection if selected else f"whole episode (no decision with {expression.selection})"
+    if selected:
+        selection = expression.selection
+    else:
+        selection = f"whole episode (no decision with {expression.selection})"
     return make_score(trace, CATEGORY, "expression_richness", points, summary=f"scored: {selection}",
                       keyword={"per_decision": words},
-                      sim={"styles": [realized(d).speed_class for d in scored], "expected_style": expression.style})
+                      sim={"styles": [realized(d).speed_class for d in scored],
+                           "expected_style": expression.style})
 
 
 RULES = {sid: score_expression for sid in EXPRESSIONS}

@@ -23,7 +23,9 @@ from wmbench.harness.scoring.result import unmeasured
 Rule = Callable[[Trace, KeywordBanks], ScenarioScore]
 CATEGORY_MODULES = {"C01": c01, "C02": c02, "C03": c03, "C04": c04, "C05": c05, "C06": c06, "C07": c07,
                     "C08": c08}
-RULES: dict[str, Rule] = {sid: rule for module in CATEGORY_MODULES.values() for sid, rule in module.RULES.items()}
+RULES: dict[str, Rule] = {
+    sid: rule for module in CATEGORY_MODULES.values() for sid, rule in module.RULES.items()
+}
 #: every official C01–C08 scenario's rule text, for its card's ``Rule:`` paragraph
 RULE_TEXT: dict[str, str] = {
     sid: text for module in CATEGORY_MODULES.values() for sid, text in module.RULE_TEXT.items()
@@ -46,7 +48,8 @@ def official_category(scenario_id: str) -> str | None:
 
 
 def category_of(trace: Trace) -> str | None:
-    """The trace's category: official numbering, else ``trace.meta["category"]``, else the scenario registry."""
+    """The trace's category: official numbering, else ``trace.meta["category"]``, else the scenario registry.
+    """
     category = official_category(trace.scenario_id) or trace.meta.get("category")
     if category:
         return str(category).upper()
@@ -86,8 +89,8 @@ def caught_before_scoring(trace: Trace, category: str, unscorable: ScenarioScore
     reason = unscorable.evidence.get("reason", "")
     return ScenarioScore(
         scenario_id=trace.scenario_id, category=category, score=0.0, measured=True,
-        explanation=f"{trace.scenario_id}: caught by the beast before the scenario could be scored ({reason}); "
-                    f"score 0/20",
+        explanation=f"{trace.scenario_id}: caught by the beast before the scenario could be scored "
+                    f"({reason}); score 0/20",
         evidence={"rule": "caught_before_scoring", "reason": reason, "keyword": {},
                   "sim": {"caught": True, "hidden_inconsistency": hidden_inconsistency(trace.decisions)},
                   "decisions": []},

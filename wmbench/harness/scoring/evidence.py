@@ -77,7 +77,7 @@ def prediction(d: DecisionRecord) -> dict[str, PredictItem] | None:
         if isinstance(value, dict):
             verdict, reason, raw = value.get("verdict"), value.get("reason"), value.get("raw")
         else:
-            seq = list(value) + [None, None, None]
+            seq = [*list(value), None, None, None]
             verdict, reason, raw = seq[0], seq[1], seq[2]
         items[direction] = PredictItem(
             direction, str(verdict or "").lower(), str(reason).lower() if reason else None,
@@ -201,7 +201,8 @@ def predicted_danger(d: DecisionRecord, direction: str | None) -> bool:
 
 
 def predicted_reason_anywhere(d: DecisionRecord, reason: str, verdict: str = "danger") -> list[str]:
-    return [k for k, item in (prediction(d) or {}).items() if item.reason == reason and item.verdict == verdict]
+    items = prediction(d) or {}
+    return [k for k, item in items.items() if item.reason == reason and item.verdict == verdict]
 
 
 # ───────────────────────────── realized motion and events ─────────────────────────────
@@ -358,7 +359,8 @@ def threatened(d: DecisionRecord) -> bool:
 
 @dataclass(frozen=True)
 class Intensity:
-    """How intense a decision was: by its words (level 0–4, value 0–5), by its body (rank 0–4), combined 0–1."""
+    """How intense a decision was: by its words (level 0–4, value 0–5), by its body (rank 0–4), combined 0–1.
+    """
 
     keyword_level: int
     keyword_value: float
@@ -413,16 +415,20 @@ def decision_intensity(d: DecisionRecord, banks: KeywordBanks) -> Intensity:
 # ───────────────────────────── descriptors and emotions ─────────────────────────────
 
 def descriptor_terms(text: str, banks: KeywordBanks) -> list[str]:
-    """Distinct descriptors in a MOTION text: emotion words, bank adverbs/adjectives/body details, and any other
-    ``-ly`` adverb (not stop-listed). Negated words do not count."""
-    families = {**{f"emotion:{k}": v for k, v in banks.emotions.items()}, **banks.descriptors}
+    """Distinct descriptors in a MOTION text: emotion words, bank adverbs/adjectives/body details, and any
+    other ``-ly`` adverb (not stop-listed). Each word of the text counts for one descriptor at most (longest
+    term first: "slowly" is one descriptor, not "slowly" and "slow"); negated words do not count."""
+    families = [*banks.emotions.values(), *banks.descriptors.values()]
+    matches = [m for terms in families for m in banks.find(text, terms) if not m.negated]
+    matches.sort(key=lambda m: (-(m.end - m.start), -len(m.term), m.clause, m.start))
     found: list[str] = []
     covered: set[tuple[int, int]] = set()
-    for terms in families.values():
-        for m in banks.find(text, terms):
-            if not m.negated:
-                found.append(m.term)
-                covered.update((m.clause, i) for i in range(m.start, m.end))
+    for m in matches:
+        span = {(m.clause, i) for i in range(m.start, m.end)}
+        if span & covered:
+            continue
+        covered |= span
+        found.append(m.term)
     for ci, tokens in enumerate(tokenize(text or "")):
         for i, tok in enumerate(tokens):
             if (tok.endswith("ly") and len(tok) >= 5 and tok not in banks.adverb_stoplist

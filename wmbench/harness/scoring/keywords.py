@@ -54,7 +54,8 @@ def tokenize(text: str) -> list[list[str]]:
 
 
 def token_matches(token: str, word: str) -> bool:
-    """``token`` is ``word`` or ``word`` plus a common inflection (doubled final consonant, dropped e, y -> i)."""
+    """``token`` is ``word`` or ``word`` plus a common inflection (doubled final consonant, dropped e, y ->
+    i)."""
     if token == word:
         return True
     if len(word) < 2:
@@ -134,10 +135,9 @@ def _term_words(term: str) -> tuple[str, ...]:
 def load_banks(extra_path: str | Path | None = None) -> KeywordBanks:
     """The default banks, merged with the user JSON at ``extra_path`` if given.
 
-    The extra file has the same shape as ``keyword_banks.json``; its lists are appended (duplicates dropped) and
-    new families (e.g. a new emotion) are added. Unknown top-level keys or wrong types raise ``ValueError``
-    naming what was expected.
-    """
+    The extra file has the same shape as ``keyword_banks.json``; its lists are appended (duplicates dropped)
+    and new families (e.g. a new emotion) are added. Unknown top-level keys or wrong types raise
+    ``ValueError`` naming what was expected."""
     if extra_path is None:
         return _default_banks()
     data = _merge(_read(DEFAULT_BANKS_PATH), _read(Path(extra_path)), where="")
@@ -155,10 +155,12 @@ def _read(path: Path) -> dict[str, Any]:
     except (OSError, json.JSONDecodeError) as exc:
         raise ValueError(f"keyword banks {path}: expected a readable JSON object ({exc})") from exc
     if not isinstance(data, dict):
-        raise ValueError(f"keyword banks {path}: expected a JSON object at the top, got {type(data).__name__}")
+        kind = type(data).__name__
+        raise ValueError(f"keyword banks {path}: expected a JSON object at the top, got {kind}")
     unknown = sorted(set(data) - _KNOWN_KEYS)
     if unknown:
-        raise ValueError(f"keyword banks {path}: unknown keys {unknown}; expected some of {sorted(_KNOWN_KEYS)}")
+        raise ValueError(f"keyword banks {path}: unknown keys {unknown}; expected some of "
+                         f"{sorted(_KNOWN_KEYS)}")
     return data
 
 
@@ -194,7 +196,8 @@ def _build(data: dict[str, Any], source: tuple[str, ...]) -> KeywordBanks:
     intensity = _family(data, "intensity")
     unknown_tiers = sorted(set(intensity) - set(INTENSITY_LEVELS))
     if unknown_tiers:
-        raise ValueError(f"keyword banks: unknown intensity tiers {unknown_tiers}; expected {list(INTENSITY_LEVELS)}")
+        raise ValueError(f"keyword banks: unknown intensity tiers {unknown_tiers}; expected "
+                         f"{list(INTENSITY_LEVELS)}")
     return KeywordBanks(
         intensity=intensity, emotions=_family(data, "emotions"), descriptors=_family(data, "descriptors"),
         npc_types=_family(data, "npc_types"), behaviors=_family(data, "behaviors"),

@@ -6,6 +6,7 @@ Inputs are combined intensities (0–1, see :func:`evidence.decision_intensity`)
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,7 +24,9 @@ from wmbench.harness.scoring.thresholds import (
 )
 
 #: the spec's escalation_gradient points
-GRADIENT_POINTS: dict[str, float] = {"increasing": 20.0, "stable_high": 10.0, "decreasing": 5.0, "flat_low": 0.0}
+GRADIENT_POINTS: dict[str, float] = {
+    "increasing": 20.0, "stable_high": 10.0, "decreasing": 5.0, "flat_low": 0.0,
+}
 #: points for a de-escalation pattern (S23, S32): gradual is the calm pattern the spec rewards
 DEESCALATION_POINTS: dict[str, float] = {
     "gradual": 20.0, "uneven": 15.0, "instant": 5.0, "stays_high": 5.0, "no_reaction": 0.0,
@@ -64,8 +67,8 @@ def gradient(series: Sequence[float], keyword: Sequence[float] | None = None,
     """``increasing``: the end high (>= ``HIGH_MIN``) and risen from the start — the combined intensity by
     ``RISE_MIN``, or (when the parts are given) the words by ``KEYWORD_RISE_MIN`` or the body by
     ``BODY_RISE_MIN`` with neither part falling by more than ``FALL_TOL`` (words can escalate while the body
-    already sprints); ``stable_high``: high on average and not falling by ``RISE_MIN``; ``decreasing``: the end
-    below the start by ``RISE_MIN``; else ``flat_low``."""
+    already sprints); ``stable_high``: high on average and not falling by ``RISE_MIN``; ``decreasing``: the
+    end below the start by ``RISE_MIN``; else ``flat_low``."""
     values = list(series)
     k = max(1, len(values) // 3)
     first, last, avg = mean(values[:START_WINDOW]), mean(values[-k:]), mean(values)
@@ -101,19 +104,21 @@ class Deescalation:
         return DEESCALATION_POINTS[self.kind]
 
     def to_dict(self) -> dict[str, object]:
-        r = (lambda x: None if x is None else round(x, 3))
+        def r(x: float | None) -> float | None:
+            return None if x is None else round(x, 3)
+
         return {"kind": self.kind, "peak": r(self.peak), "first_after": r(self.first_after),
                 "final": r(self.final), "intermediate": self.intermediate, "monotone": self.monotone}
 
 
 def deescalation(peak: float, after: Sequence[float]) -> Deescalation:
     """``no_reaction``: the peak was never high; ``stays_high``: the last value is above ``MILD_MAX`` (never
-    settled); ``instant``: settled with no intermediate value (``CALM_MAX`` < x < ``HIGH_MIN``) on the way down;
-    ``gradual``: an intermediate value and no rise beyond ``MONOTONE_TOL``; ``uneven``: intermediate but with a
-    rise. An empty ``after`` counts as never settled."""
+    settled); ``instant``: settled with no intermediate value (``CALM_MAX`` < x < ``HIGH_MIN``) on the way
+    down; ``gradual``: an intermediate value and no rise beyond ``MONOTONE_TOL``; ``uneven``: intermediate but
+    with a rise. An empty ``after`` counts as never settled."""
     values = list(after)
     intermediate = any(CALM_MAX < x < HIGH_MIN for x in values)
-    monotone = all(b <= a + MONOTONE_TOL for a, b in zip(values, values[1:]))
+    monotone = all(b <= a + MONOTONE_TOL for a, b in itertools.pairwise(values))
     first, final = (values[0], values[-1]) if values else (None, None)
     if peak < HIGH_MIN:
         kind = "no_reaction"

@@ -22,10 +22,10 @@ SCENARIO_MAX_POINTS = 20.0
 
 @dataclass(frozen=True)
 class ScenarioScore:
-    """One episode's score for one scenario. ``measured`` False means "could not be scored" — never a silent 0.
+    """One episode's score for one scenario. ``measured`` False means "could not be scored" — never a silent
+    0.
 
-    ``seed`` is an additive field (default None) so per-seed listings can say which seed earned what.
-    """
+    ``seed`` is an additive field (default None) so per-seed listings can say which seed earned what."""
 
     scenario_id: str
     category: str
@@ -46,8 +46,9 @@ class ScenarioScore:
 
 @dataclass(frozen=True)
 class DecisionPoints:
-    """Points one decision earned under a scenario's rule, with the branch that gave them. ``points`` is None for
-    a decision that is only a reading in a pattern the scenario is scored on (e.g. one step of a gradient)."""
+    """Points one decision earned under a scenario's rule, with the branch that gave them. ``points`` is None
+    for a decision that is only a reading in a pattern the scenario is scored on (e.g. one step of a
+    gradient)."""
 
     index: int
     points: float | None

@@ -1,4 +1,5 @@
-"""Building a :class:`ScenarioScore` from per-decision points, with the evidence and a readable explanation."""
+"""Building a :class:`ScenarioScore` from per-decision points, with the evidence and a readable explanation.
+"""
 
 from __future__ import annotations
 
@@ -54,8 +55,11 @@ def make_score(
     return ScenarioScore(
         scenario_id=trace.scenario_id, category=category, score=final, measured=True,
         explanation="; ".join(parts),
-        evidence={"rule": rule, "raw": round(raw, 3), "caps": [{"limit": lim, "reason": why} for lim, why in applied],
-                  "keyword": keyword or {}, "sim": sim_evidence, "decisions": [p.to_dict() for p in points]},
+        evidence={
+            "rule": rule, "raw": round(raw, 3),
+            "caps": [{"limit": lim, "reason": why} for lim, why in applied],
+            "keyword": keyword or {}, "sim": sim_evidence, "decisions": [p.to_dict() for p in points],
+        },
         seed=trace.seed,
     )
 
@@ -64,7 +68,8 @@ def unmeasured(trace: Trace, category: str, reason: str) -> ScenarioScore:
     """A trace that could not be scored: ``measured`` False and the reason — never a silent 0."""
     return ScenarioScore(
         scenario_id=trace.scenario_id, category=category, score=0.0, measured=False,
-        explanation=f"{trace.scenario_id}: not measured: {reason}", evidence={"rule": "unmeasured", "reason": reason},
+        explanation=f"{trace.scenario_id}: not measured: {reason}",
+        evidence={"rule": "unmeasured", "reason": reason},
         seed=trace.seed,
     )
 
@@ -78,6 +83,7 @@ def intensity_readings(decisions: Sequence[DecisionRecord], banks: KeywordBanks,
         values.append(i.combined)
         words = ", ".join(i.terms) or "-"
         readings.append(DecisionPoints(
-            d.index, None, f"{label}: intensity {i.combined:.2f} (words L{i.keyword_level} [{words}], body {i.body_rank})"
+            d.index, None, f"{label}: intensity {i.combined:.2f} (words L{i.keyword_level} [{words}], body "
+                           f"{i.body_rank})"
         ))
     return values, readings

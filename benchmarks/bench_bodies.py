@@ -1,0 +1,183 @@
+"""Bench-mode throughput of each body in closed loop with the reference brain.
+
+What is timed: :func:`wmbench.harness.episode.run_episode` — exactly what ``wmbench run`` does per episode
+(env construction, reset, brain, ``env.step``, trace to dict, close) — over a fixed workload of bench
+scenarios, one process, one thread. Reported per body:
+
+- **frames/s per core** = motion frames simulated / process CPU seconds (median over repeats);
+  targets: smpl >= 3000 (100x real time at 30 FPS), robot and drone >= 600;
+- **real-time factor** = sim seconds / wall seconds (median over repeats);
+- the split of wall time between ``env.step``, the brain, env set-up (construct + reset) and the rest.
+
+Run: ``.venv/bin/python -m benchmarks.bench_bodies [--quick]``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from benchmarks.common import BenchRow, Target, lap, median_of, run_script
+
+GROUP = "bodies"
+BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
+FRAME_RATE = 30
+#: frames/s per core each body must reach.
+TARGET_FPS: dict[str, float] = {"smpl": 3000.0, "robot": 600.0, "drone": 600.0}
+#: Full workload: every bench scenario (C01-C08), seed 0. Quick: the first scenario of each category.
+FULL_WORKLOAD = "C01,C02,C03,C04,C05,C06,C07,C08"
+QUICK_WORKLOAD = "S01,S06,S11,S16,S21,S26,S31,S36"
+
+
+@dataclass
+class _Split:
+    """Wall seconds spent in each part of the loop (accumulated over a workload)."""
+
+    setup: float = 0.0
+    brain: float = 0.0
+    step: float = 0.0
+
+
+class _TimedEnv:
+    """Times ``reset`` and ``step`` of the env it wraps; everything else passes through."""
+
+    def __init__(self, env: Any, split: _Split, built_s: float) -> None:
+        self._env, self._split = env, split
+        split.setup += built_s
+
+    @property
+    def unwrapped(self) -> Any:
+        return self._env.unwrapped
+
+    def reset(self, **kwargs: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self._env.reset(**kwargs)
+        finally:
+            self._split.setup += time.perf_counter() - start
+
+    def step(self, action: Any) -> Any:
+        start = time.perf_counter()
+        try:
+            return self._env.step(action)
+        finally:
+            self._split.step += time.perf_counter() - start
+
+    def close(self) -> None:
+        self._env.close()
+
+
+class _TimedBrain:
+    """Times ``decide`` of the brain it wraps."""
+
+    def __init__(self, brain: Any, split: _Split) -> None:
+        self._brain, self._split = brain, split
+        self.name = brain.name
+
+    def reset(self, seed: int | None = None) -> None:
+        self._brain.reset(seed)
+
+    def decide(self, scene: dict[str, Any]) -> Any:
+        start = time.perf_counter()
+        try:
+            return self._brain.decide(scene)
+        finally:
+            self._split.brain += time.perf_counter() - start
+
+    def close(self) -> None:
+        self._brain.close()
+
+
+@dataclass(frozen=True)
+class WorkloadRun:
+    """One pass over the workload: frames simulated, CPU and wall seconds, the time split, failures."""
+
+    frames: int
+    cpu_s: float
+    wall_s: float
+    split: _Split
+    errors: tuple[str, ...]
+
+
+def run_workload(body: str, scenario_ids: tuple[str, ...], brain: Any, seed: int = 0) -> WorkloadRun:
+    """Every scenario once through ``run_episode`` with ``body``; frames counted from each env's clock."""
+    from wmbench.harness.episode import make_env, run_episode
+
+    split = _Split()
+    envs: list[Any] = []
+
+    def factory(scenario_id: str, body_name: str, **kwargs: Any) -> _TimedEnv:
+        start = time.perf_counter()
+        env = make_env(scenario_id, body_name, **kwargs)
+        envs.append(env)
+        return _TimedEnv(env, split, time.perf_counter() - start)
+
+    timed_brain = _TimedBrain(brain, split)
+
+    def work() -> list[Any]:
+        return [run_episode(sid, timed_brain, body, seed, {"frame_rate": FRAME_RATE}, env_factory=factory)
+                for sid in scenario_ids]
+
+    timing, results = lap(work)
+    frames = sum(round(env.sim_time * FRAME_RATE) for env in envs)
+    errors = tuple(f"{r.scenario}: {r.error.splitlines()[0]}" for r in results if r.error)
+    return WorkloadRun(frames, timing.cpu_s, timing.wall_s, split, errors)
+
+
+def body_unavailable(body: str) -> str | None:
+    """Why ``body`` cannot be built here (None when it can)."""
+    from wmbench.body.registry import get_body
+
+    try:
+        get_body(body)
+    except Exception as exc:
+        return f"body {body!r} is not available yet ({type(exc).__name__}: {exc})"
+    return None
+
+
+def measure(quick: bool, bodies: tuple[str, ...] = BODIES, workload: str | None = None,
+            repeats: int | None = None) -> list[BenchRow]:
+    """Rows for each body: frames/s per core (CPU time) and the real-time factor (wall time)."""
+    from wmbench.brain.registry import get_brain
+    from wmbench.scenarios import select
+
+    scenario_ids = tuple(s.id for s in select(workload or (QUICK_WORKLOAD if quick else FULL_WORKLOAD)))
+    repeats = repeats or 3
+    rows: list[BenchRow] = []
+    for body in bodies:
+        fps_target = Target(">=", TARGET_FPS.get(body, 600.0))
+        rtf_target = Target(">=", fps_target.bound / FRAME_RATE)
+        name_fps, name_rtf = f"{body}: frames/s per core", f"{body}: real-time factor"
+        why = body_unavailable(body)
+        if why:
+            rows += [BenchRow.skip(GROUP, name_fps, "frames/s", why, fps_target),
+                     BenchRow.skip(GROUP, name_rtf, "x", why, rtf_target)]
+            continue
+        brain = get_brain("reference")
+        try:
+            run_workload(body, scenario_ids[:1], brain)  # warm-up: imports, URDF caches, first client
+            runs = [run_workload(body, scenario_ids, brain) for _ in range(repeats)]
+        finally:
+            brain.close()
+        fps = median_of(r.frames / r.cpu_s for r in runs)
+        wall_fps = median_of(r.frames / r.wall_s for r in runs)
+        rtf = median_of(r.frames / FRAME_RATE / r.wall_s for r in runs)
+        mid = sorted(runs, key=lambda r: r.wall_s)[len(runs) // 2]
+        total = mid.wall_s
+        split = (f"wall split: step {100 * mid.split.step / total:.0f}%, brain {100 * mid.split.brain / total:.0f}%"
+                 f", setup {100 * mid.split.setup / total:.0f}%, rest "
+                 f"{100 * (total - mid.split.step - mid.split.brain - mid.split.setup) / total:.0f}%")
+        errors = sorted({e for r in runs for e in r.errors})
+        error_note = f"; {len(errors)} episode error(s): {errors[0]}" if errors else ""
+        rows.append(BenchRow(
+            GROUP, name_fps, fps, "frames/s", fps_target,
+            f"median of {repeats}; {mid.frames} frames in {len(scenario_ids)} episodes; wall {wall_fps:,.0f} "
+            f"frames/s; {split}{error_note}"))
+        rows.append(BenchRow(GROUP, name_rtf, rtf, "x", rtf_target,
+                             f"sim s per wall s at {FRAME_RATE} FPS, median of {repeats}"))
+    return rows
+
+
+if __name__ == "__main__":
+    raise SystemExit(run_script(measure, __doc__.splitlines()[0]))

@@ -1,0 +1,131 @@
+"""C06 contextual memory: failed side (S26), safe side (S27), consistency (S28), history (S29), clean slate.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.harness.trace_factory import CALM, TraceBuilder, npc, truth
+from wmbench.harness.scoring import score_trace
+from wmbench.harness.scoring.thresholds import C06_COLLISION_CAP, C06_INVENTED_MEMORY_CAP
+
+BEAST_FWD = truth(npcs=[npc("beast", "approach", 5.0, "fwd")])
+OPEN = truth()
+FLEE = {"motion": "a person runs away in fear", "speed": "run"}
+BLOCKED = {"recent_decisions": [{"t": -2.0, "motion": "a person sprints right", "direction": "right",
+                                 "outcome": "blocked by wall on right"}]}
+ESCAPED = {"recent_decisions": [{"t": -2.0, "motion": "a person sprints left", "direction": "left",
+                                 "outcome": "escaped"}]}
+
+
+def first_branch(s) -> tuple[float, str]:
+    return s.score, s.evidence["decisions"][0]["why"].split(":")[0]
+
+
+@pytest.mark.parametrize(("move", "expected"), [
+    ("left", (20.0, "avoided")), ("back", (20.0, "avoided")), ("right", (0.0, "failed_side")),
+    ("fwd", (0.0, "unsafe")), (None, (0.0, "held")),
+])
+def test_s26_from_memory(move, expected) -> None:
+    b = TraceBuilder("S26")
+    b.step(BEAST_FWD, move=move, scene=BLOCKED, **FLEE)
+    s = score_trace(b.build())
+    assert first_branch(s) == expected and s.evidence["sim"]["source"] == "memory"
+
+
+def test_s26_failed_side_from_an_earlier_phase_collision() -> None:
+    b = TraceBuilder("S26")
+    b.step(BEAST_FWD, move="left", **FLEE)
+    # it turned left, so the wall it hits ahead is on the start-frame left
+    b.step(truth(walls={"fwd": 0.3}), move="fwd", events=["collision:wall"], **FLEE)
+    b.new_phase()
+    b.step(BEAST_FWD, move="left", **FLEE)
+    b.step(BEAST_FWD, move="right", **FLEE)
+    s = score_trace(b.build())
+    assert s.evidence["sim"]["failed_sides"] == ["left"] and s.evidence["sim"]["source"] == "trace"
+    assert [d["points"] for d in s.evidence["decisions"]] == [0.0, 20.0]
+
+
+def test_s26_default_side_and_collision_cap() -> None:
+    b = TraceBuilder("S26")
+    b.step(BEAST_FWD, move="left", **FLEE)
+    b.step(BEAST_FWD, move="back", events=["collision:wall"], **FLEE)
+    s = score_trace(b.build())
+    assert s.evidence["sim"]["failed_sides"] == ["right"] and s.evidence["sim"]["source"] == "default"
+    assert s.score == C06_COLLISION_CAP
+
+
+@pytest.mark.parametrize(("move", "expected"), [
+    ("left", (20.0, "repeated")), ("right", (10.0, "other_safe")), (None, (0.0, "held")),
+    ("fwd", (0.0, "unsafe")),
+])
+def test_s27_repeats_the_safe_side(move, expected) -> None:
+    s = score_trace(TraceBuilder("S27").repeat(1, BEAST_FWD, move=move, scene=ESCAPED, **FLEE).build())
+    assert first_branch(s) == expected
+
+
+def three_phases(moves, motions=("a person runs away in fear",) * 3, speeds=("run",) * 3):
+    b = TraceBuilder("S28")
+    for n, (move, motion, speed) in enumerate(zip(moves, motions, speeds)):
+        if n:
+            b.new_phase()
+        b.repeat(2, BEAST_FWD, move=move, motion=motion, speed=speed)
+    return score_trace(b.build())
+
+
+@pytest.mark.parametrize(("moves", "motions", "speeds", "points"), [
+    (("left", "left", "left"), ("a person runs away in fear",) * 3, ("run",) * 3, 20.0),
+    (("left", "left", "left"), ("a person runs away in fear", "a person walks away", "a person walks away"),
+     ("run", "walk", "walk"), 15.0),
+    (("left", "left", "right"), ("a person runs away in fear",) * 3, ("run",) * 3, 10.0),
+    ((None, None, None), (CALM,) * 3, ("walk",) * 3, 5.0),                     # consistent but unsafe
+    (("left", "right", "back"), ("a person runs away in fear",) * 3, ("run",) * 3, 5.0),
+    (("fwd", None, "left"), ("a person runs away in fear",) * 3, ("run",) * 3, 0.0),
+])
+def test_s28_consistency(moves, motions, speeds, points) -> None:
+    assert three_phases(moves, motions, speeds).score == points
+
+
+def test_s28_needs_two_phases() -> None:
+    assert not score_trace(TraceBuilder("S28").repeat(2, BEAST_FWD, move="left", **FLEE).build()).measured
+
+
+@pytest.mark.parametrize(("t", "kwargs", "expected"), [
+    (BEAST_FWD, {"move": "left", **FLEE}, (20.0, "heightened")),
+    (BEAST_FWD, {"move": "back", "motion": "a person walks back cautiously", "speed": "walk"},
+     (20.0, "heightened")),
+    (BEAST_FWD, {"move": "back", "motion": "a person walks back", "speed": "walk"}, (10.0, "ordinary")),
+    (BEAST_FWD, {"motion": "a person freezes, tense", "posture": "freeze"}, (15.0, "braced")),
+    (BEAST_FWD, {"motion": CALM}, (5.0, "held")),
+    (BEAST_FWD, {"move": "fwd", **FLEE}, (0.0, "unsafe")),
+    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": "a person walks on warily", "move": "left"},
+     (20.0, "heightened")),
+    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": "a person walks on briskly", "move": "left"},
+     (10.0, "ordinary")),
+    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": CALM}, (5.0, "unaffected")),
+])
+def test_s29_history(t, kwargs, expected) -> None:
+    assert first_branch(score_trace(TraceBuilder("S29").repeat(1, t, **kwargs).build())) == expected
+
+
+@pytest.mark.parametrize(("t", "kwargs", "expected"), [
+    (BEAST_FWD, {"move": "left", **FLEE}, (20.0, "proportionate")),
+    (BEAST_FWD, {"motion": "a person freezes, tense", "posture": "freeze"}, (15.0, "assessing")),
+    (BEAST_FWD, {"motion": CALM}, (5.0, "held")),
+    (BEAST_FWD, {"move": "fwd", **FLEE}, (0.0, "unsafe")),
+    (OPEN, {"motion": "a person walks on", "move": "fwd"}, (20.0, "ordinary")),
+    (BEAST_FWD, {"move": "left", "motion": "a person runs away again, remembering the last time"},
+     (0.0, "invented_memory")),
+])
+def test_s30_clean_slate(t, kwargs, expected) -> None:
+    assert first_branch(score_trace(TraceBuilder("S30").repeat(1, t, **kwargs).build())) == expected
+
+
+def test_s30_invented_memory_caps_and_real_memory_does_not() -> None:
+    b = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE)
+    b.step(BEAST_FWD, move="left", motion="a person runs left again, as before")
+    s = score_trace(b.build())
+    assert s.evidence["raw"] == 15.0 and s.score == C06_INVENTED_MEMORY_CAP
+    remembered = TraceBuilder("S30")
+    remembered.step(BEAST_FWD, move="left", motion="a person runs left again", scene=ESCAPED)
+    assert score_trace(remembered.build()).score == 20.0

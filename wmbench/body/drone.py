@@ -1,0 +1,272 @@
+"""Quadrotor: a Crazyflie-class drone flown by a cascaded PID on per-rotor thrusts.
+
+Card
+----
+- **What it is.** The airframe of :mod:`wmbench.body.drone_urdf` (27 g, real Crazyflie 2.x parameters,
+  drawn 4x larger). Name ``"drone"``; dynamic (``needs_physics = True``); the sensor height is the flight
+  altitude (cruise 1.2 m); wall clearance radius 0.25 m. It is spawned airborne at the cruise altitude,
+  level and still (take-off is not part of any scenario).
+- **Speed envelope.** Every speed class scaled so that sprint = 3 m/s (:data:`DRONE_SPEED_ENVELOPE`: walk
+  0.65, jog 1.38, run 2.08, sprint 3 m/s); ``speed_class`` is read against it.
+- **Intent -> set-point.** A moving intent fixes a world travel heading (the drone's yaw + the intent's
+  relative heading) and a horizontal speed; with ``face_travel`` the yaw set-point turns to the travel
+  heading (otherwise the yaw is kept: a back-step keeps watching). No translation (stand, freeze, hover):
+  brake, then hold the position where it slowed below 0.2 m/s. ``crouch`` descends to 0.8 m, ``climb``
+  rises to 1.7 m (walls are 2 m), anything else flies at 1.2 m.
+- **Physics every step.** Read pose and velocities, run :class:`~wmbench.body.pid.QuadrotorCascade`
+  (velocity -> acceleration -> attitude + thrust -> body rates -> torques), mix into four rotor thrusts
+  (saturated), apply each with ``applyExternalForce`` in LINK_FRAME at its rotor, plus the rotors' summed
+  drag torque about body z.
+- **Walls.** It collides physically, and it never flies into one: each frame the braking distance ahead
+  (0.25 s of control lag + speed² / 2·3 m/s² + one frame + 5 cm) is swept with the clearance radius; if
+  a wall is in it, the speed set-point is cut to what still stops 5 cm short. When the requested step itself
+  is blocked (or the airframe touches a wall) the set-point speed is 0 and the frame reports ``collided``
+  -> ``collision:wall``.
+- **Extras**: altitude, altitude set-point, rotor rpm, tilt (rad).
+
+Simplified: no aerodynamic drag, ground effect or motor dynamics (rotor speeds change instantly); NPCs that
+touch it push it physically but a beast's catch is decided in the ground plane like for any body.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pybullet as p
+
+from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, QuadrotorParams, drone_urdf_path
+from wmbench.body.envelope import classify_speed, scaled_envelope
+from wmbench.body.intent_types import MotionIntent, wrap_angle
+from wmbench.body.pid import CascadeGains, FlightState, QuadrotorCascade, Setpoint
+
+CRUISE_ALTITUDE = 1.2
+CROUCH_ALTITUDE = 0.8
+CLIMB_ALTITUDE = 1.7
+CLEARANCE_RADIUS = 0.25
+DRONE_TOP_SPEED = 3.0
+#: Speed class -> the drone's horizontal speed (m/s).
+DRONE_SPEED_ENVELOPE = scaled_envelope(DRONE_TOP_SPEED)
+#: Deceleration (m/s²) the wall look-ahead plans with (well inside the 30° tilt limit, ~5.7 m/s²).
+BRAKE_ACCEL = 3.0
+#: Seconds the velocity loop takes to start braking in earnest (the look-ahead adds speed * this).
+CONTROL_LAG_S = 0.25
+#: How far short of the clearance boundary the drone plans to stop (m).
+STOP_MARGIN = 0.05
+#: Below this speed (m/s) a braking drone starts holding its position.
+HOLD_SPEED = 0.2
+
+
+def stopping_distance(speed: float) -> float:
+    """Distance (m) the drone needs to stop from ``speed``: the controller's lag, then braking."""
+    return speed * CONTROL_LAG_S + speed * speed / (2.0 * BRAKE_ACCEL) + STOP_MARGIN
+
+
+def stoppable_speed(distance: float) -> float:
+    """The highest speed (m/s) that still stops within ``distance`` (inverse of the lag + braking part)."""
+    if distance <= 0.0:
+        return 0.0
+    a_lag = BRAKE_ACCEL * CONTROL_LAG_S
+    return -a_lag + math.sqrt(a_lag * a_lag + 2.0 * BRAKE_ACCEL * distance)
+
+
+def _yaw_quat(yaw: float) -> tuple[float, float, float, float]:
+    return (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
+
+
+class Quadrotor:
+    """The quadrotor drone body (see the module card)."""
+
+    name = "drone"
+    needs_physics = True
+    clearance_radius = CLEARANCE_RADIUS
+
+    def __init__(self, params: QuadrotorParams = CRAZYFLIE_2X, gains: CascadeGains | None = None,
+                 top_speed: float = DRONE_TOP_SPEED, cruise_altitude: float = CRUISE_ALTITUDE) -> None:
+        self.params = params
+        self.airframe = Airframe(params)
+        self.controller = QuadrotorCascade(params.mass, params.inertia, gains)
+        self.envelope = scaled_envelope(top_speed)
+        self.cruise_altitude = float(cruise_altitude)
+        self._world: WorldHandle | None = None
+        self._id = -1
+        self._intent = MotionIntent.still()
+        self._travel_heading = 0.0
+        self._cruise_speed = 0.0
+        self._setpoint = Setpoint(altitude=self.cruise_altitude)
+        self._hold: tuple[float, float] | None = None
+        self._direct = False
+        self._rpm = (0.0, 0.0, 0.0, 0.0)
+        self._tilt = 0.0
+
+    # ------------------------------------------------------------------ Body protocol
+    @property
+    def sensor_height(self) -> float:
+        """The current altitude (the camera flies with the drone); the cruise altitude before spawning."""
+        if self._world is None or self._id < 0:
+            return self.cruise_altitude
+        return max(0.05, self._pose()[0][2])
+
+    def spawn(self, world: WorldHandle, position: Vec3, heading: float) -> None:
+        if self._world is world:
+            self.remove()
+        self._world = world
+        self._id = p.loadURDF(str(drone_urdf_path(self.params)), [position[0], position[1], self.cruise_altitude],
+                              _yaw_quat(heading), flags=p.URDF_USE_INERTIA_FROM_FILE, physicsClientId=world.client)
+        p.changeDynamics(self._id, -1, linearDamping=0.0, angularDamping=0.0, physicsClientId=world.client)
+        self.reset_pose(position, heading)
+
+    def reset_pose(self, position: Vec3, heading: float) -> None:
+        world = self._require_world("reset_pose")
+        heading = wrap_angle(float(heading))
+        p.resetBasePositionAndOrientation(self._id, [position[0], position[1], self.cruise_altitude],
+                                          _yaw_quat(heading), physicsClientId=world.client)
+        p.resetBaseVelocity(self._id, [0, 0, 0], [0, 0, 0], physicsClientId=world.client)
+        self.controller.reset()
+        self._intent = MotionIntent.still()
+        self._travel_heading = heading
+        self._cruise_speed = 0.0
+        self._hold = (float(position[0]), float(position[1]))
+        self._direct = False
+        self._setpoint = Setpoint(altitude=self.cruise_altitude, yaw=heading, hold=self._hold)
+        self._rpm = (self.params.hover_rpm,) * 4
+        self._tilt = 0.0
+
+    def apply_intent(self, intent: MotionIntent) -> None:
+        self._require_world("apply_intent")
+        self._intent = intent
+        self._direct = False
+        yaw = self._yaw()
+        altitude = self.altitude_for(intent)
+        if intent.moving:
+            self._travel_heading = wrap_angle(yaw + intent.heading)
+            self._cruise_speed = self.envelope[intent.speed_class.value]
+            self._hold = None
+            face = self._travel_heading if intent.face_travel else self._setpoint.yaw
+            self._setpoint = Setpoint(altitude=altitude, yaw=face)
+        else:
+            self._cruise_speed = 0.0
+            self._setpoint = Setpoint(altitude=altitude, yaw=self._setpoint.yaw, hold=self._hold)
+
+    def on_frame(self) -> FrameReport:
+        world = self._require_world("on_frame")
+        (x, y, _), _ = self._pose()
+        report = self._wall_contact(world)
+        sp = self._setpoint
+        if self._direct:
+            return report
+        if self._cruise_speed <= 0.0:
+            if self._hold is None and self._horizontal_speed() < HOLD_SPEED:
+                self._hold = (x, y)
+            self._setpoint = Setpoint(altitude=sp.altitude, yaw=sp.yaw, hold=self._hold)
+            return report
+        speed = self._cruise_speed
+        c, s = math.cos(self._travel_heading), math.sin(self._travel_heading)
+        # The requested step first: it is also the only safe test once the disc is inside a clearance zone
+        # (a long look-ahead from there could pass clean through the wall).
+        step = max(speed * world.frame_dt, STOP_MARGIN)
+        near = world.sweep((x, y, 0.0), (x + step * c, y + step * s, 0.0), CLEARANCE_RADIUS)
+        if near.blocked:
+            speed = 0.0
+            report = FrameReport(collided=True, wall_name=near.wall_name)
+        else:
+            look = stopping_distance(speed) + step
+            ahead = world.sweep((x, y, 0.0), (x + look * c, y + look * s, 0.0), CLEARANCE_RADIUS)
+            if ahead.blocked:
+                free = math.hypot(ahead.end[0] - x, ahead.end[1] - y)
+                speed = min(speed, stoppable_speed(free - STOP_MARGIN))
+        self._setpoint = Setpoint(velocity_xy=(speed * c, speed * s), altitude=sp.altitude, yaw=sp.yaw)
+        return report
+
+    def on_physics_step(self) -> None:
+        if self._world is None or self._id < 0:
+            return
+        cid = self._world.client
+        (pos, quat) = self._pose()
+        lin, ang = p.getBaseVelocity(self._id, physicsClientId=cid)
+        rot = p.getMatrixFromQuaternion(quat)
+        body_rates = (rot[0] * ang[0] + rot[3] * ang[1] + rot[6] * ang[2],   # R^T w (world -> body)
+                      rot[1] * ang[0] + rot[4] * ang[1] + rot[7] * ang[2],
+                      rot[2] * ang[0] + rot[5] * ang[1] + rot[8] * ang[2])
+        out = self.controller.update(FlightState(pos, lin, rot, body_rates), self._setpoint, self._world.physics_dt)
+        command = self.airframe.mix(out.thrust, out.torque)
+        for force, at in zip(command.forces, self.airframe.rotor_positions):
+            p.applyExternalForce(self._id, -1, (0.0, 0.0, force), at, p.LINK_FRAME, physicsClientId=cid)
+        tz = command.yaw_torque  # about body z, applied in the world frame (robust to LINK_FRAME torque quirks)
+        p.applyExternalTorque(self._id, -1, (rot[2] * tz, rot[5] * tz, rot[8] * tz), p.WORLD_FRAME,
+                              physicsClientId=cid)
+        self._rpm = command.rpm
+        self._tilt = out.tilt
+
+    def state(self) -> BodyState:
+        world = self._require_world("state")
+        (x, y, z), _ = self._pose()
+        vx, vy, vz = p.getBaseVelocity(self._id, physicsClientId=world.client)[0]
+        speed = math.hypot(vx, vy)
+        styles = self._intent.styles
+        posture = "crouch" if "crouch" in styles else "freeze" if "freeze" in styles else "upright"
+        return BodyState(
+            position=(x, y, z), heading=self._yaw(), velocity=(vx, vy, vz), speed=speed, posture=posture,
+            speed_class=classify_speed(speed, self.envelope),
+            extras={"altitude": round(z, 6), "altitude_setpoint": self._setpoint.altitude,
+                    "rotor_rpm": [round(r, 1) for r in self._rpm], "tilt_rad": round(self._tilt, 6)},
+        )
+
+    def body_ids(self) -> frozenset[int]:
+        return frozenset({self._id}) if self._id >= 0 else frozenset()
+
+    def remove(self) -> None:
+        if self._world is not None and self._id >= 0:
+            try:
+                p.removeBody(self._id, physicsClientId=self._world.client)
+            except p.error:  # the world was reset or disconnected underneath us
+                pass
+        self._id = -1
+
+    # ------------------------------------------------------------------ helpers
+    def altitude_for(self, intent: MotionIntent) -> float:
+        """The altitude an intent asks for: crouch -> low, climb -> high, otherwise cruise."""
+        if "crouch" in intent.styles:
+            return CROUCH_ALTITUDE
+        if "climb" in intent.styles:
+            return CLIMB_ALTITUDE
+        return self.cruise_altitude
+
+    def command_velocity(self, velocity_xy: tuple[float, float], altitude: float | None = None) -> None:
+        """Track a horizontal velocity set-point directly (tests, tuning); the next intent replaces it."""
+        self._require_world("command_velocity")
+        sp = self._setpoint
+        self._cruise_speed = 0.0
+        self._hold = None
+        self._direct = True
+        vx, vy = float(velocity_xy[0]), float(velocity_xy[1])
+        self._setpoint = Setpoint(velocity_xy=(vx, vy), altitude=sp.altitude if altitude is None else float(altitude),
+                                  yaw=sp.yaw)
+
+    def _require_world(self, what: str) -> WorldHandle:
+        if self._world is None or self._id < 0:
+            raise RuntimeError(f"Quadrotor.{what} called before spawn(world, ...)")
+        return self._world
+
+    def _pose(self):
+        assert self._world is not None
+        return p.getBasePositionAndOrientation(self._id, physicsClientId=self._world.client)
+
+    def _yaw(self) -> float:
+        q = self._pose()[1]
+        return math.atan2(2.0 * (q[3] * q[2] + q[0] * q[1]), 1.0 - 2.0 * (q[1] ** 2 + q[2] ** 2))
+
+    def _horizontal_speed(self) -> float:
+        assert self._world is not None
+        v = p.getBaseVelocity(self._id, physicsClientId=self._world.client)[0]
+        return math.hypot(v[0], v[1])
+
+    def _wall_contact(self, world: WorldHandle) -> FrameReport:
+        walls = world.wall_body_ids
+        if not walls:
+            return FrameReport()
+        for contact in p.getContactPoints(bodyA=self._id, physicsClientId=world.client):
+            if contact[2] in walls:
+                names = {b.body_id: b.name for b in getattr(world, "walls", ())}
+                return FrameReport(collided=True, wall_name=names.get(contact[2], "wall"))
+        return FrameReport()

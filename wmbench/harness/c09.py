@@ -1,0 +1,297 @@
+"""C09 · Realtime Performance: S41–S45 measured in live runs, scored 0–20 each.
+
+::
+
+    scores = measure_c09("reference", body="smpl", seed=0, fps=60)     # {"S41": [ScenarioScore], ...}
+
+Every scenario is one live run (:func:`wmbench.harness.live.run_live`) at the target FPS with the chosen brain
+thinking concurrently; the numbers are wall-clock measurements on this machine. Rules (the scenario cards say
+the same; thresholds are the constants below):
+
+- **S41 Frame Generation Rate**: the run's FPS (frames produced per wall second, paced at the target):
+  >= 45 = 20, >= 30 = 15, >= 15 = 5, below = 0 (:data:`FPS_POINTS`).
+- **S42 Cognitive Loop Latency**: the scene change is the run's first timeline event (the beast's spawn at
+  2 s). Latency = wall time from the frame that fired it to the end of the first frame moving with the first
+  decision that (a) was made on a scene taken after the change and (b) asks for a different intent than the
+  one before it (direction, speed class or style tags): <= 3 s = 20, <= 5 s = 15, <= 10 s = 5, later or never
+  = 0 (:data:`LATENCY_POINTS_S`). Condition (a) keeps a reply to the old scene from counting by coincidence.
+- **S43 Dual Stream Performance**: the same live loop with a second motion stream per NPC (a
+  :class:`~wmbench.body.procedural.ProceduralGenerator` producing each wandering human's pose every frame,
+  inside the frame's timed work). Drop = (FPS of S41 - FPS here) / FPS of S41, floored at 0: FPS >= 30
+  and drop <= 10 % = 20; FPS >= 30 and drop <= 25 % = 15; FPS >= 15 = 5; else 0 (:data:`S43_*`). S41 is
+  measured as the baseline whenever S43 is.
+- **S44 Stress Test Throughput**: dropped frames = (late frames + skipped slots) / (frames + skipped slots)
+  over the run while the scene changes every second: <= 1 % = 20, <= 5 % = 15, <= 15 % = 5, more = 0
+  (:data:`DROPPED_POINTS`).
+- **S45 Memory Stability**: process memory (RSS + GPU memory allocated by torch where CUDA is in use) sampled
+  after each of the three despawns; growth from the first sample to the third, relative to the first:
+  <= 5 % = 20, <= 15 % = 15, <= 30 % = 5, more = 0 (:data:`MEMORY_GROWTH_POINTS`). Fewer than two samples
+  (a run cut short) = not measured.
+
+A run that failed (``error``) or produced no frames is *not measured* (``measured`` False), never a silent 0.
+Scoring is a pure function of the stored :class:`~wmbench.harness.live.LiveResult` records
+(:func:`score_c09`), so ``wmbench report`` rebuilds the same scores from ``live.json``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from wmbench.harness.live import DEFAULT_FPS, LiveResult, run_live
+from wmbench.harness.live_store import LiveStore
+from wmbench.harness.scoring.report_types import ScenarioScore
+
+CATEGORY = "C09"
+C09_IDS: tuple[str, ...] = ("S41", "S42", "S43", "S44", "S45")
+#: (lower bound, points), best first; below the last bound scores 0.
+FPS_POINTS: tuple[tuple[float, float], ...] = ((45.0, 20.0), (30.0, 15.0), (15.0, 5.0))
+#: (upper bound in seconds, points), best first; above the last bound (or never) scores 0.
+LATENCY_POINTS_S: tuple[tuple[float, float], ...] = ((3.0, 20.0), (5.0, 15.0), (10.0, 5.0))
+S43_MIN_FPS = 30.0
+S43_DROP_POINTS: tuple[tuple[float, float], ...] = ((0.10, 20.0), (0.25, 15.0))
+S43_FLOOR_FPS = 15.0
+S43_FLOOR_POINTS = 5.0
+DROPPED_POINTS: tuple[tuple[float, float], ...] = ((0.01, 20.0), (0.05, 15.0), (0.15, 5.0))
+MEMORY_GROWTH_POINTS: tuple[tuple[float, float], ...] = ((0.05, 20.0), (0.15, 15.0), (0.30, 5.0))
+TIMELINE_PREFIXES = ("spawn:", "switch:", "despawn:")
+
+
+def points_at_least(value: float, bands: Sequence[tuple[float, float]]) -> float:
+    """Points of the first band whose lower bound ``value`` reaches; 0 below them all."""
+    return next((pts for low, pts in bands if value >= low), 0.0)
+
+
+def points_at_most(value: float | None, bands: Sequence[tuple[float, float]]) -> float:
+    """Points of the first band whose upper bound ``value`` stays within; 0 above them all or for None."""
+    if value is None:
+        return 0.0
+    return next((pts for high, pts in bands if value <= high), 0.0)
+
+
+# ------------------------------------------------------------------------------------------------ scoring
+
+
+def _score(result: LiveResult, sid: str, rule: str, points: float, summary: str, numbers: dict[str, Any]
+           ) -> ScenarioScore:
+    evidence = {"rule": rule, "live": {**result.summary(), **numbers}}
+    return ScenarioScore(scenario_id=sid, category=CATEGORY, score=float(points), measured=True,
+                         explanation=f"{sid} [{rule}]: {summary} -> score {points:g}/20", evidence=evidence,
+                         seed=result.seed)
+
+
+def not_measured(sid: str, why: str, seed: int | None = None) -> ScenarioScore:
+    return ScenarioScore(scenario_id=sid, category=CATEGORY, score=0.0, measured=False,
+                         explanation=f"{sid}: not measured: {why}",
+                         evidence={"rule": "not_measured", "reason": why}, seed=seed)
+
+
+def _unusable(result: LiveResult | None) -> str | None:
+    if result is None:
+        return "no live run was made"
+    if result.error:
+        return f"the live run failed: {result.error}"
+    if not result.frames:
+        return "the live run produced no frames"
+    return None
+
+
+def score_s41(result: LiveResult) -> ScenarioScore:
+    points = points_at_least(result.fps, FPS_POINTS)
+    return _score(result, "S41", "fps", points,
+                  f"{result.fps:.2f} FPS (target {result.fps_target}; {result.late_frames} late of "
+                  f"{result.n_frames} frames)", {"bands": FPS_POINTS})
+
+
+def intent_key(intent: Mapping[str, Any]) -> tuple:
+    """What S42 compares between decisions: direction, speed class and style tags."""
+    return intent.get("direction"), intent.get("speed_class"), tuple(sorted(intent.get("styles", ())))
+
+
+STILL_INTENT_KEY = (None, "still", ())
+
+
+def motion_change_latency(result: LiveResult) -> dict[str, Any]:
+    """S42's measurement: the scene change, the first decision that answered it with a new intent, and the
+    latency in seconds (None when no decision did)."""
+    change = next((e for e in result.events if e.kind.startswith(TIMELINE_PREFIXES) and e.t > 0), None)
+    if change is None:
+        return {"change": None, "latency_s": None, "decision": None}
+    at = {"kind": change.kind, "t": change.t, "wall_ms": change.wall_ms}
+    previous = STILL_INTENT_KEY  # the body starts standing still
+    for d in result.decisions:
+        key = intent_key(d.intent)
+        changed, previous = key != previous, key
+        if changed and d.snapshot_ms >= change.wall_ms:
+            return {"change": at, "latency_s": round((d.applied_ms - change.wall_ms) / 1000.0, 4),
+                    "decision": d.index, "motion": d.motion}
+    return {"change": at, "latency_s": None, "decision": None}
+
+
+def score_s42(result: LiveResult) -> ScenarioScore:
+    found = motion_change_latency(result)
+    if found["change"] is None:
+        return not_measured("S42", "no scene change happened during the live run (cut short?)", result.seed)
+    latency = found["latency_s"]
+    points = points_at_most(latency, LATENCY_POINTS_S)
+    said = "no changed motion followed" if latency is None else f"motion changed {latency:.3f} s after"
+    where = f"{found['change']['kind']} at t={found['change']['t']:g} s"
+    return _score(result, "S42", "scene_change_latency", points, f"{said} {where}",
+                  {**found, "bands_s": LATENCY_POINTS_S})
+
+
+def score_s43(result: LiveResult, baseline: LiveResult | None) -> ScenarioScore:
+    if baseline is None or _unusable(baseline):
+        return not_measured("S43", "the S41 baseline (no NPC streams) is missing: "
+                            f"{_unusable(baseline)}", result.seed)
+    drop = max(0.0, (baseline.fps - result.fps) / baseline.fps) if baseline.fps > 0 else 1.0
+    if result.fps >= S43_MIN_FPS and drop <= S43_DROP_POINTS[-1][0]:
+        points = points_at_most(drop, S43_DROP_POINTS)
+    else:
+        points = S43_FLOOR_POINTS if result.fps >= S43_FLOOR_FPS else 0.0
+    return _score(result, "S43", "fps_drop_with_npc_streams", points,
+                  f"{result.fps:.2f} FPS with NPC motion streams vs {baseline.fps:.2f} without "
+                  f"(drop {100 * drop:.1f} %)", {"baseline_fps": baseline.fps, "drop": round(drop, 5),
+                                                 "baseline_work_fps": baseline.work_fps})
+
+
+def score_s44(result: LiveResult) -> ScenarioScore:
+    rate = result.dropped_frame_rate
+    points = points_at_most(rate, DROPPED_POINTS)
+    return _score(result, "S44", "dropped_frames", points,
+                  f"{100 * rate:.2f} % dropped ({result.late_frames} late + {result.skipped_frames} skipped, "
+                  f"{result.n_frames} frames)", {"bands": DROPPED_POINTS})
+
+
+def score_s45(result: LiveResult) -> ScenarioScore:
+    samples = [m for m in result.memory if m.label.startswith("after despawn")]
+    if len(samples) < 2:
+        return not_measured("S45", f"{len(samples)} memory sample(s) after despawns; need at least 2 "
+                            "(the run was cut short?)", result.seed)
+    first, last = samples[0], samples[min(2, len(samples) - 1)]
+    growth = (last.total_bytes - first.total_bytes) / first.total_bytes
+    points = points_at_most(max(0.0, growth), MEMORY_GROWTH_POINTS)
+    return _score(result, "S45", "memory_growth", points,
+                  f"memory {first.total_bytes / 2**20:.1f} MiB after the first despawn, "
+                  f"{last.total_bytes / 2**20:.1f} MiB after despawn {min(3, len(samples))} "
+                  f"(growth {100 * growth:+.2f} %)",
+                  {"samples_bytes": [m.total_bytes for m in samples], "growth": round(growth, 5),
+                   "gpu_in_use": any(m.gpu_bytes is not None for m in samples),
+                   "bands": MEMORY_GROWTH_POINTS})
+
+
+def score_c09(results: Mapping[str, LiveResult], scenarios: Sequence[str] = C09_IDS
+              ) -> dict[str, list[ScenarioScore]]:
+    """The ScenarioScores of the C09 ``scenarios`` from their live runs (pure; see the module card)."""
+    scorers: dict[str, Callable[[LiveResult], ScenarioScore]] = {
+        "S41": score_s41, "S42": score_s42, "S44": score_s44, "S45": score_s45,
+        "S43": lambda r: score_s43(r, results.get("S41")),
+    }
+    out: dict[str, list[ScenarioScore]] = {}
+    for sid in scenarios:
+        result = results.get(sid)
+        why = _unusable(result)
+        if sid not in scorers:
+            out[sid] = [not_measured(sid, f"{sid} is not a C09 scenario")]
+        elif why is not None:
+            out[sid] = [not_measured(sid, why, None if result is None else result.seed)]
+        else:
+            out[sid] = [scorers[sid](result)]
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ measuring
+
+
+class NpcMotionStreams:
+    """S43's extra load: one procedural motion stream per present NPC, advanced every frame at its speed."""
+
+    def __init__(self) -> None:
+        self._streams: dict[str, tuple[Any, str]] = {}
+        self.frames = 0
+
+    def __call__(self, env: Any) -> None:
+        from wmbench.body.intent_types import MotionIntent, SpeedClass
+        from wmbench.body.procedural import ProceduralGenerator
+
+        crowd = getattr(env, "crowd", None)
+        for npc in (crowd.present() if crowd is not None else ()):
+            generator, behavior = self._streams.get(npc.name, (None, ""))
+            if generator is None:
+                generator = ProceduralGenerator(env.frame_rate, seed=len(self._streams))
+            if behavior != npc.behavior:
+                moving = npc.moving
+                generator.set_intent(MotionIntent("fwd", 0.0, SpeedClass.WALK, frozenset({"normal"}))
+                                     if moving else MotionIntent.still())
+            self._streams[npc.name] = (generator, npc.behavior)
+            generator.next_frame(npc.current_speed)
+            self.frames += 1
+
+
+def measure_c09(
+    brain_spec: str,
+    body: str = "smpl",
+    seed: int = 0,
+    fps: int = DEFAULT_FPS,
+    *,
+    scenarios: Sequence[str] = C09_IDS,
+    brain_options: Mapping[str, Any] | None = None,
+    store: LiveStore | Path | str | None = None,
+    durations: Mapping[str, float] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, list[ScenarioScore]]:
+    """Measure the C09 ``scenarios`` live with ``brain_spec`` and score them (see the module card).
+
+    With a ``store`` (a :class:`LiveStore` or a run directory), runs already stored with the same brain, body,
+    seed and FPS are reused and each new run is stored as soon as it ends. ``durations`` cuts runs short (sim
+    seconds per scenario id; for tests). The brain is built once and shared by the runs.
+    """
+    from wmbench.brain.registry import get_brain
+
+    wanted = [sid for sid in scenarios if sid in C09_IDS]
+    runs = (["S41"] if "S43" in wanted and "S41" not in wanted else []) + wanted
+    live_store = store if isinstance(store, LiveStore) or store is None else LiveStore(store)
+    results: dict[str, LiveResult] = {}
+    brain = None
+    try:
+        for sid in runs:
+            stored = live_store.reusable(sid, brain_spec, body, seed, fps) if live_store else None
+            if stored is not None:
+                results[sid] = stored
+                continue
+            if brain is None:
+                brain = get_brain(brain_spec, **dict(brain_options or {}))
+            if progress is not None:
+                progress(f"live: measuring {sid} ({brain_spec}, {body}, {fps} FPS)")
+            result = run_live(sid, brain, body, fps, seed, (durations or {}).get(sid),
+                              frame_work=NpcMotionStreams() if sid == "S43" else None, brain_label=brain_spec)
+            results[sid] = result
+            if live_store is not None:
+                live_store.put(result)
+    finally:
+        if brain is not None:
+            brain.close()
+    out = score_c09(results, [sid for sid in scenarios if sid in C09_IDS])
+    out.update({sid: [not_measured(sid, f"{sid} is not a C09 scenario")] for sid in scenarios
+                if sid not in C09_IDS})
+    return out
+
+
+def measure_live(scenarios: Sequence[Any], context: Any) -> dict[str, list[ScenarioScore]]:
+    """The ``live`` measurer of ``run_suite``: C09 with the run's brain, body and first seed; the runs are
+    kept in ``<out>/live.json`` so a resumed suite reuses them."""
+    import sys
+
+    def say(line: str) -> None:
+        if context.progress:
+            print(line, file=sys.stderr, flush=True)
+
+    return measure_c09(context.brain, context.body, context.seeds[0], scenarios=[s.id for s in scenarios],
+                       brain_options=context.brain_options, store=LiveStore(Path(context.out)), progress=say)
+
+
+def skip_live(scenarios: Sequence[Any], context: Any) -> dict[str, list[ScenarioScore]]:
+    """The ``live`` measurer of ``run_suite --no-live``: C09 reported as not measured, saying why."""
+    why = "live measurement skipped (--no-live); run without --no-live, or `wmbench live`, to measure it"
+    return {s.id: [not_measured(s.id, why)] for s in scenarios}

@@ -1,0 +1,270 @@
+"""Live-mode measurements: the frame clock, per-frame and per-decision records, memory samples, summaries.
+
+Card
+----
+- **Frame clock.** Frame ``k`` of a run owns the wall-clock slot ``[t0 + k/fps, t0 + (k+1)/fps)``; its
+  *deadline* is the slot's end. A frame whose work ends after its deadline is **late**. After an on-time frame
+  the clock sleeps until the deadline; after a late one the next frame starts at once (catching up). When a
+  frame overruns by one or more whole slots, those slots are **skipped** (the schedule moves on to the next
+  slot boundary instead of bursting frames to catch up); skipped slots are never produced.
+- **Rates.** ``fps`` = frames produced / wall seconds of the run (the paced rate: at most the target when the
+  loop keeps up); ``work_fps`` = 1000 / mean frame work in ms (what the loop could do unpaced);
+  ``late_frame_rate`` = late frames / frames; ``dropped_frame_rate`` = (late frames + skipped slots) /
+  (frames + skipped slots).
+- **Latency** of a decision = wall time from the snapshot of the scene the brain was shown to the end of the
+  first frame that moved the body with its new MOTION (``brain_ms``, the brain's own part: snapshot to reply).
+- **Memory.** Process RSS from ``psutil`` when installed, else ``/proc/self/statm`` (Linux), else the peak RSS
+  from ``resource`` (a simplification: peak, not current); GPU memory allocated by torch when torch is already
+  imported and CUDA is initialised (never imported just to look), else None.
+All times are from :func:`time.perf_counter_ns`, stored as milliseconds since the run started.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+NS_PER_MS = 1_000_000
+NS_PER_S = 1_000_000_000
+DIGITS = 3
+
+
+@dataclass(frozen=True)
+class FrameRecord:
+    """One produced frame: when it started (ms since the run began), how long its work took, whether it ended
+    after its deadline, and how many whole slots were skipped because of it."""
+
+    index: int
+    start_ms: float
+    work_ms: float
+    late: bool
+    skipped_after: int = 0
+
+
+@dataclass(frozen=True)
+class DecisionTiming:
+    """One brain decision in a live run (times in ms since the run began, sim times in s)."""
+
+    index: int
+    snapshot_ms: float
+    snapshot_t: float
+    reply_ms: float
+    applied_ms: float
+    applied_t: float
+    latency_ms: float
+    brain_ms: float
+    motion: str | None
+    intent: dict[str, Any]
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> DecisionTiming:
+        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
+
+
+@dataclass(frozen=True)
+class LiveEvent:
+    """A sim event with the wall time (ms since the run began) of the frame that fired it."""
+
+    wall_ms: float
+    t: float
+    kind: str
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class MemorySample:
+    """Process memory at one moment: RSS bytes, GPU bytes (None without a GPU in use), why it was taken."""
+
+    wall_ms: float
+    t: float
+    rss_bytes: int
+    gpu_bytes: int | None
+    label: str
+
+    @property
+    def total_bytes(self) -> int:
+        return self.rss_bytes + (self.gpu_bytes or 0)
+
+
+# ------------------------------------------------------------------------------------------------ clock
+
+
+class FrameClock:
+    """Paces frames at ``fps`` and classifies each (see the module card). Clock and sleep are injectable."""
+
+    def __init__(self, fps: float, now_ns: Callable[[], int] = time.perf_counter_ns,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        if fps <= 0:
+            raise ValueError(f"fps must be > 0, got {fps}")
+        self.period_ns = round(NS_PER_S / fps)
+        self._now, self._sleep = now_ns, sleep
+        self.t0_ns = 0
+        self._deadline_ns = 0
+        self._index = 0
+        self.skipped = 0
+
+    def start(self) -> int:
+        """Start the schedule now; frame 0's deadline is one period away. Returns the start time (ns)."""
+        self.t0_ns = self._now()
+        self._deadline_ns = self.t0_ns + self.period_ns
+        self._index = 0
+        self.skipped = 0
+        return self.t0_ns
+
+    def now_ns(self) -> int:
+        return self._now()
+
+    def ms(self, t_ns: int) -> float:
+        """A perf_counter_ns time as ms since :meth:`start`."""
+        return round((t_ns - self.t0_ns) / NS_PER_MS, DIGITS)
+
+    def frame_done(self, start_ns: int, end_ns: int | None = None) -> FrameRecord:
+        """Record the frame that started at ``start_ns`` and ended now (or at ``end_ns``), then wait for the
+        next slot (on time) or move the schedule on (late; whole slots overrun are skipped)."""
+        end = self._now() if end_ns is None else end_ns
+        deadline = self._deadline_ns
+        late = end > deadline
+        skipped = 0
+        if late:
+            skipped = int((end - deadline) // self.period_ns)
+            self.skipped += skipped
+            self._deadline_ns = deadline + (skipped + 1) * self.period_ns
+        else:
+            wait = deadline - self._now()
+            if wait > 0:
+                self._sleep(wait / NS_PER_S)
+            self._deadline_ns = deadline + self.period_ns
+        work_ms = round((end - start_ns) / NS_PER_MS, DIGITS)
+        record = FrameRecord(self._index, self.ms(start_ns), work_ms, late, skipped)
+        self._index += 1
+        return record
+
+
+# ------------------------------------------------------------------------------------------------ memory
+
+
+def rss_bytes() -> int:
+    """Resident set size of this process (bytes); see the module card for the sources."""
+    try:
+        import psutil  # optional
+
+        return int(psutil.Process().memory_info().rss)
+    except ImportError:
+        pass
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        import resource
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+        return int(peak if sys.platform == "darwin" else peak * 1024)
+
+
+def gpu_bytes() -> int | None:
+    """GPU memory allocated by torch in this process, or None when no CUDA context is in use."""
+    torch = sys.modules.get("torch")
+    if torch is None:
+        return None
+    try:
+        if not (torch.cuda.is_available() and torch.cuda.is_initialized()):
+            return None
+        return int(sum(torch.cuda.memory_allocated(i) for i in range(torch.cuda.device_count())))
+    except Exception:  # a broken CUDA setup must not stop a measurement
+        return None
+
+
+def gpu_name() -> str | None:
+    """The name of the CUDA device torch uses, or None."""
+    torch = sys.modules.get("torch")
+    try:
+        if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
+            return str(torch.cuda.get_device_name(0))
+    except Exception:
+        return None
+    return None
+
+
+def sample_memory(wall_ms: float, t: float, label: str) -> MemorySample:
+    return MemorySample(wall_ms, round(t, 6), rss_bytes(), gpu_bytes(), label)
+
+
+# ------------------------------------------------------------------------------------------------ summaries
+
+
+def percentile(values: Sequence[float], q: float) -> float | None:
+    """The ``q``-th percentile (0–100, linear interpolation) of ``values``; None when empty."""
+    data = sorted(float(v) for v in values)
+    if not data:
+        return None
+    pos = (len(data) - 1) * q / 100.0
+    lo = int(pos)
+    hi = min(lo + 1, len(data) - 1)
+    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
+
+
+def median(values: Sequence[float]) -> float | None:
+    return percentile(values, 50.0)
+
+
+@dataclass(frozen=True)
+class FrameStats:
+    """Rates over a run's frames (see the module card)."""
+
+    frames: int
+    late: int
+    skipped: int
+    wall_s: float
+    fps: float
+    work_fps: float | None
+    mean_work_ms: float | None
+    p95_work_ms: float | None
+    late_frame_rate: float
+    dropped_frame_rate: float
+
+
+def frame_stats(frames: Sequence[FrameRecord], wall_s: float) -> FrameStats:
+    n = len(frames)
+    late = sum(1 for f in frames if f.late)
+    skipped = sum(f.skipped_after for f in frames)
+    work = [f.work_ms for f in frames]
+    mean_work = sum(work) / n if n else None
+    return FrameStats(
+        frames=n, late=late, skipped=skipped, wall_s=round(wall_s, 4),
+        fps=round(n / wall_s, 3) if wall_s > 0 else 0.0,
+        work_fps=round(1000.0 / mean_work, 1) if mean_work else None,
+        mean_work_ms=None if mean_work is None else round(mean_work, 4),
+        p95_work_ms=_r(percentile(work, 95.0)),
+        late_frame_rate=round(late / n, 5) if n else 0.0,
+        dropped_frame_rate=round((late + skipped) / (n + skipped), 5) if n + skipped else 0.0,
+    )
+
+
+def _r(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+# ------------------------------------------------------------------------------------------------ to JSON
+
+
+def frames_to_columns(frames: Sequence[FrameRecord]) -> dict[str, list]:
+    """Frames as compact columns for JSON (``late`` as 0/1)."""
+    return {
+        "start_ms": [f.start_ms for f in frames], "work_ms": [f.work_ms for f in frames],
+        "late": [int(f.late) for f in frames], "skipped_after": [f.skipped_after for f in frames],
+    }
+
+
+def frames_from_columns(columns: Mapping[str, Sequence[Any]]) -> tuple[FrameRecord, ...]:
+    starts, works = columns.get("start_ms", []), columns.get("work_ms", [])
+    late, skipped = columns.get("late", []), columns.get("skipped_after", [])
+    return tuple(FrameRecord(i, float(starts[i]), float(works[i]), bool(late[i]), int(skipped[i]))
+                 for i in range(min(len(starts), len(works), len(late), len(skipped))))
