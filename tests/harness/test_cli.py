@@ -96,8 +96,8 @@ def test_no_api_key_is_written_to_the_run_directory(tmp_path, monkeypatch, capsy
     files = [p for p in out.rglob("*") if p.is_file()]
     assert {p.name for p in files} >= {"run.json", "episodes.jsonl", "scores.json"}
     for path in files:
-        text = path.read_text()
-        assert env_key not in text and option_key not in text, path
+        data = path.read_bytes()
+        assert env_key.encode() not in data and option_key.encode() not in data, path
     run = json.loads((out / "run.json").read_text())
     assert run["brain_options"]["api_key"] == "<redacted>"
     assert run["brain_options"]["base_url"] == "http://127.0.0.1:9/v1"

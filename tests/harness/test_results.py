@@ -94,13 +94,16 @@ def test_missing_file_reads_empty(tmp_path):
 
 
 def test_redactor_removes_env_secrets_option_secrets_and_key_shapes():
-    redactor = Redactor.for_options({"api_key": "my-own-secret-value", "temperature": 0},
-                                    environ={"OPENAI_API_KEY": "envsecret123", "HOME": "/home/me"})
-    text = "a envsecret123 b my-own-secret-value c sk-proj-abcdefghijkl d Bearer abc.def-123456 e /home/me"
+    environ = {"OPENAI_API_KEY": "envsecret123", "HOME": "/home/me", "TOKENIZERS_PARALLELISM": "false",
+               "SSH_AUTH_SOCK": "/tmp/ssh-agent.sock"}
+    redactor = Redactor.for_options({"api_key": "my-own-secret-value", "temperature": 0}, environ=environ)
+    text = ("a envsecret123 b my-own-secret-value c sk-proj-abcdefghijkl d Bearer abc.def-123456 e /home/me "
+            '"parallel": false /tmp/ssh-agent.sock')
     cleaned = redactor.text(text)
     for secret in ("envsecret123", "my-own-secret-value", "sk-proj-abcdefghijkl", "abc.def-123456"):
         assert secret not in cleaned
     assert cleaned.count(REDACTED) == 4 and "/home/me" in cleaned
+    assert '"parallel": false /tmp/ssh-agent.sock' in cleaned  # ordinary values stay
     config = {"brain_options": {"api_key": "short", "temperature": 0.5}, "note": "x sk-abcdefghij"}
     data = redactor.data(config)
     assert data == {"brain_options": {"api_key": REDACTED, "temperature": 0.5}, "note": f"x {REDACTED}"}

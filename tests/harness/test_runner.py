@@ -29,7 +29,8 @@ SMALL = "S01,S06"
 
 
 def _run(out: Path, **kwargs: Any) -> dict[str, Any]:
-    options = {"brain": "null", "scenarios": SMALL, "seeds": 1, "workers": 1, "progress": False, **kwargs}
+    options = {"brain": "null", "scenarios": SMALL, "seeds": 1, "workers": 1, "progress": False,
+               "reports": False, **kwargs}
     return run_suite(out=out, **options)
 
 
@@ -161,6 +162,7 @@ def test_ctrl_c_keeps_finished_episodes_and_a_rerun_completes(tmp_path, monkeypa
 def test_remote_brains_run_in_threads_one_brain_per_concurrent_episode(tmp_path, monkeypatch):
     assert executor_kind("openai/gpt-x", 4) == "thread"
     assert executor_kind("reference", 4) == "process" and executor_kind("openai/gpt-x", 1) == "inline"
+    assert executor_kind("hf/./model", 4) == "inline" == executor_kind("onnx/./model", 4)
     built: list[Any] = []
 
     def build(spec, options):
@@ -176,7 +178,7 @@ def test_remote_brains_run_in_threads_one_brain_per_concurrent_episode(tmp_path,
 
 
 def test_non_bench_scenarios_are_not_measured_without_a_measurer(tmp_path):
-    scores = _run(tmp_path, scenarios="S01,S41")
+    scores = _run(tmp_path, scenarios="S01,S41", measurers={})
     s41 = scores["scenarios"]["S41"]
     assert not s41["measured"] and "no live measurer" in s41["explanation"]
     assert scores["run"]["not_measured_notes"][0]["scenarios"] == "S41"

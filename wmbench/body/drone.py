@@ -47,7 +47,7 @@ CLEARANCE_RADIUS = 0.25
 DRONE_TOP_SPEED = 3.0
 #: Speed class -> the drone's horizontal speed (m/s).
 DRONE_SPEED_ENVELOPE = scaled_envelope(DRONE_TOP_SPEED)
-#: Deceleration (m/s²) the wall look-ahead plans with (well inside the 30° tilt limit, ~5.7 m/s²).
+#: Deceleration (m/s²) the wall look-ahead plans with (well inside the 40° tilt limit, ~8.2 m/s²).
 BRAKE_ACCEL = 3.0
 #: Seconds the velocity loop takes to start braking in earnest (the look-ahead adds speed * this).
 CONTROL_LAG_S = 0.25

@@ -49,23 +49,24 @@ CLIP_TURN_RATE = 4.0
 
 # ------------------------------------------------------------------------------------------------ key data
 # Half-cycle keys for the leading (left) leg; "lead"/"trail" become _l/_r (and swap in the mirrored half).
+# "lift" raises the grounded pose (only the run's flight phase uses it: compression comes from the knees).
 _KEY_FIELDS = ("hip", "knee", "ankle", "arm", "elbow")
 WALK_KEYS: tuple[dict[str, tuple[float, float]], ...] = (
     # field: (lead, trail)                       contact
-    {"hip": (0.42, -0.30), "knee": (0.05, 0.20), "ankle": (0.20, -0.35), "arm": (-0.30, 0.30),
+    {"hip": (0.42, -0.30), "knee": (0.05, 0.20), "ankle": (0.20, -0.20), "arm": (-0.30, 0.30),
      "elbow": (0.15, 0.35), "trunk": (0.03, 0.0), "lift": (0.0, 0.0)},
-    {"hip": (0.35, -0.15), "knee": (0.25, 0.55), "ankle": (0.0, -0.40), "arm": (-0.20, 0.20),   # down
-     "elbow": (0.20, 0.30), "trunk": (0.03, 0.0), "lift": (-0.015, 0.0)},
+    {"hip": (0.35, -0.15), "knee": (0.25, 0.55), "ankle": (0.0, -0.30), "arm": (-0.20, 0.20),   # down
+     "elbow": (0.20, 0.30), "trunk": (0.03, 0.0), "lift": (0.0, 0.0)},
     {"hip": (0.05, 0.30), "knee": (0.12, 1.05), "ankle": (0.05, 0.10), "arm": (0.0, 0.0),       # passing
-     "elbow": (0.20, 0.20), "trunk": (0.03, 0.0), "lift": (0.01, 0.0)},
+     "elbow": (0.20, 0.20), "trunk": (0.03, 0.0), "lift": (0.0, 0.0)},
     {"hip": (-0.20, 0.50), "knee": (0.05, 0.45), "ankle": (-0.15, 0.15), "arm": (0.20, -0.20),  # up
-     "elbow": (0.30, 0.15), "trunk": (0.03, 0.0), "lift": (0.02, 0.0)},
+     "elbow": (0.30, 0.15), "trunk": (0.03, 0.0), "lift": (0.0, 0.0)},
 )
 RUN_KEYS: tuple[dict[str, tuple[float, float]], ...] = (
     {"hip": (0.45, -0.20), "knee": (0.30, 1.00), "ankle": (0.05, -0.20), "arm": (-0.60, 0.60),  # contact
      "elbow": (1.20, 1.30), "trunk": (0.12, 0.0), "lift": (0.0, 0.0)},
     {"hip": (0.25, 0.25), "knee": (0.65, 1.80), "ankle": (0.25, 0.0), "arm": (-0.30, 0.30),     # compression
-     "elbow": (1.25, 1.25), "trunk": (0.12, 0.0), "lift": (-0.04, 0.0)},
+     "elbow": (1.25, 1.25), "trunk": (0.12, 0.0), "lift": (0.0, 0.0)},
     {"hip": (-0.30, 0.85), "knee": (0.25, 1.50), "ankle": (-0.45, 0.10), "arm": (0.40, -0.40),  # push-off
      "elbow": (1.30, 1.20), "trunk": (0.12, 0.0), "lift": (0.0, 0.0)},
     {"hip": (-0.35, 0.75), "knee": (0.60, 0.60), "ankle": (-0.30, 0.15), "arm": (0.60, -0.60),  # flight

@@ -72,11 +72,11 @@ class CascadeGains:
     altitude_kp: float = 2.5
     max_climb_rate: float = 1.5
     hold_kp: float = 1.5
-    velocity_xy: PIDGains = PIDGains(kp=5.0, ki=0.1, integral_limit=0.5)
+    velocity_xy: PIDGains = PIDGains(kp=6.0, ki=0.1, integral_limit=0.5)
     velocity_z: PIDGains = PIDGains(kp=6.0, ki=2.0, integral_limit=1.0)
-    max_tilt: float = math.radians(30.0)
-    attitude_kp: tuple[float, float, float] = (12.0, 12.0, 4.0)
-    max_rate: tuple[float, float, float] = (8.0, 8.0, 3.0)
+    max_tilt: float = math.radians(40.0)
+    attitude_kp: tuple[float, float, float] = (12.0, 12.0, 8.0)
+    max_rate: tuple[float, float, float] = (8.0, 8.0, 6.0)
     rate: tuple[PIDGains, PIDGains, PIDGains] = field(default_factory=lambda: (
         PIDGains(kp=40.0, ki=20.0, integral_limit=0.5),
         PIDGains(kp=40.0, ki=20.0, integral_limit=0.5),

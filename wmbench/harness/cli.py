@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_USAGE, EXIT_INTERRUPTED = 0, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
 class UsageError(Exception):
@@ -98,10 +98,12 @@ def _configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="brain option, repeatable (e.g. temperature=0 api_key=...); values are read as JSON "
                         "when they parse, else as text")
+    p.add_argument("--no-live", action="store_true",
+                   help="do not measure C09 with live runs (reported as not measured)")
 
 
 def _run(args: argparse.Namespace) -> int:
-    from wmbench.harness.runner import RunConfigError, RunInterrupted, run_suite
+    from wmbench.harness.runner import RunConfigError, RunFailed, RunInterrupted, run_suite
     from wmbench.harness.selection import parse_seed_list
 
     try:
@@ -114,14 +116,23 @@ def _run(args: argparse.Namespace) -> int:
     out = args.out or default_out_dir(args.brain, args.body)
     try:
         scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
-                           brain_options=options, progress=not args.no_progress)
+                           brain_options=options, progress=not args.no_progress, live=not args.no_live)
     except RunConfigError as err:
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:
         print(f"\nwmbench run: {stop}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except KeyboardInterrupt:  # after the episodes, while scoring: everything is on disk
+        print(f"\nwmbench run: interrupted while scoring; rerun the same command to score {out}",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except RunFailed as err:
+        print(f"wmbench run: failed: {err}", file=sys.stderr)
+        return EXIT_FAILED
     print(format_summary(scores))
     print(f"\nscores: {out / 'scores.json'}")
+    if (Path(out) / "report.html").exists():
+        print(f"report: {Path(out) / 'report.html'}")
     return EXIT_OK
 
 
@@ -288,8 +299,65 @@ def _version() -> str:
         return "unknown"
 
 
+# --------------------------------------------------------------------------------------------- live/report
+
+
+def _configure_live(p: argparse.ArgumentParser) -> None:
+    p.add_argument("scenario", help="scenario id, e.g. S42")
+    p.add_argument("--brain", default="reference", help="brain spec (default: reference)")
+    p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
+    p.add_argument("--fps", type=int, default=60, help="target frame rate: 30, 60, 120 or 240 (default: 60)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
+    p.add_argument("--duration", type=float, default=None, help="stop after this many sim seconds")
+    p.add_argument("--gui", action="store_true", help="show the PyBullet GUI (needs a display)")
+    p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
+    p.add_argument("--out", type=Path, default=None,
+                   help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="brain option")
+
+
+def _live(args: argparse.Namespace) -> int:
+    from wmbench.harness.live_command import LiveCommandError, format_live_result, live_command
+
+    try:
+        options = parse_options(args.option)
+        out = args.out or default_out_dir(f"live-{args.scenario}-{args.brain}", args.body)
+        result = live_command(args.scenario, args.brain, args.body, out, fps=args.fps, seed=args.seed,
+                              duration=args.duration, gui=args.gui, record=args.record, brain_options=options)
+    except (LiveCommandError, ValueError, ImportError) as err:  # bad spec, bad value, missing extra
+        raise UsageError(str(err)) from None
+    print(format_live_result(result))
+    if args.record is not None and args.record.exists():
+        print(f"video: {args.record}")
+    print(f"live: {out / 'live.json'}")
+    return EXIT_OK
+
+
+def _configure_report(p: argparse.ArgumentParser) -> None:
+    p.add_argument("run_dir", type=Path, help="a run directory written by `wmbench run`")
+    p.add_argument("--model-name", default=None, help="leaderboard model_name (default: the brain spec)")
+    p.add_argument("--organization", default="", help="leaderboard organization")
+    p.add_argument("--paper-url", default="", help="leaderboard paper_url")
+    p.add_argument("--demo-url", default="", help="leaderboard demo_url")
+
+
+def _report(args: argparse.Namespace) -> int:
+    from wmbench.harness.live_command import LiveCommandError, report_command
+
+    try:
+        files = report_command(args.run_dir, model_name=args.model_name, organization=args.organization,
+                               paper_url=args.paper_url, demo_url=args.demo_url)
+    except LiveCommandError as err:
+        raise UsageError(str(err)) from None
+    print(f"markdown: {files.markdown}\nleaderboard entry: {files.leaderboard}\nreport: {files.html}")
+    return EXIT_OK
+
+
 for _command in (
     Command("run", "run the benchmark (bench mode) and write scores.json", _configure_run, _run),
+    Command("live", "run one scenario in real time; write live.json (FPS, latency)", _configure_live, _live),
+    Command("report", "rebuild report.md/.html and leaderboard_entry.json of a run directory",
+            _configure_report, _report),
     Command("list", "list the scenarios", _configure_list, _list),
     Command("show", "print a scenario's card", _configure_show, _show),
     Command("serve", "serve a brain over HTTP (OpenAI-compatible)", _configure_serve, _serve),

@@ -46,6 +46,9 @@ _SECRET_VALUE = re.compile(
     r"|(?<=Bearer )[A-Za-z0-9._\-]{8,})"
 )
 _MIN_SECRET_LEN = 6
+#: An environment value must look like a credential to count (long, no spaces, not a path): a short or
+#: ordinary value such as ``TOKENIZERS_PARALLELISM=false`` must never be replaced inside the JSON lines.
+_MIN_ENV_SECRET_LEN = 12
 
 
 @dataclass(frozen=True, order=True)
@@ -68,7 +71,7 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = (), environ: Mapping[str, str] | None = None) -> None:
         env = os.environ if environ is None else environ
         found = {s for s in secrets if isinstance(s, str) and len(s) >= _MIN_SECRET_LEN}
-        found |= {v for k, v in env.items() if _SECRET_NAME.search(k) and len(v) >= _MIN_SECRET_LEN}
+        found |= {v for k, v in env.items() if _SECRET_NAME.search(k) and _looks_like_credential(v)}
         self._secrets = sorted(found, key=len, reverse=True)  # longest first: no half-replaced secrets
 
     @classmethod
@@ -92,6 +95,11 @@ class Redactor:
         if isinstance(value, str):
             return self.text(value)
         return value
+
+
+def _looks_like_credential(value: str) -> bool:
+    long_enough = len(value) >= _MIN_ENV_SECRET_LEN
+    return long_enough and not value.startswith("/") and not any(c.isspace() for c in value)
 
 
 def episode_line(result: EpisodeResult) -> dict[str, Any]:

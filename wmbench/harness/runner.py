@@ -48,10 +48,17 @@ from wmbench.scenarios import Scenario, get_scenario
 
 #: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
 REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
+#: Brains that load a model in-process: one episode at a time, so there is one copy of the model in memory
+#: (simplified: no overlap of simulation and inference; the simulation is a small part of an episode's time).
+LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")
 
 
 class RunConfigError(ValueError):
     """The run cannot start: unknown scenario, brain or body, or an out directory holding another run."""
+
+
+class RunFailed(RuntimeError):
+    """The run could not go on (a worker process died); finished episodes are kept and a rerun resumes."""
 
 
 class RunInterrupted(Exception):
@@ -106,10 +113,14 @@ def run_suite(
     *,
     env_kwargs: Mapping[str, Any] | None = None,
     measurers: Mapping[str, Measurer] | None = None,
+    live: bool = True,
+    reports: bool = True,
 ) -> dict[str, Any]:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
     ``measurers`` maps non-bench modes to their measurer (default: the :data:`MEASURERS` registry).
+    ``live``: measure C09 with short live runs (:mod:`wmbench.harness.c09`, kept in ``live.json``); False
+    reports C09 as not measured. ``reports``: write report.md, report.html and leaderboard_entry.json.
     Raises :class:`RunConfigError` before running anything if the configuration is wrong, and
     :class:`RunInterrupted` on Ctrl-C (finished episodes are kept).
     """
@@ -131,15 +142,44 @@ def run_suite(
             raise RunConfigError(str(err)) from None
         log = EpisodeLog(out / EPISODES_FILE, redactor)
         keys = {_key(spec, body, brain): spec for spec in plan.episodes}
-        todo = sorted(spec for key, spec in keys.items() if key not in log.done_keys())
+        done = log.done_keys()
+        todo = sorted(spec for key, spec in keys.items() if key not in done)
         _run_episodes(todo, brain, options, body, env_kwargs, workers, log, parent_brain,
                       total=len(keys), progress=progress, out=out)
     finally:
         parent_brain.close()
     context = MeasureContext(brain, options, body, plan.seeds, workers, out, progress, env_kwargs)
-    scores = _score_run(plan, log, set(keys), context, MEASURERS if measurers is None else measurers)
+    scores = _score_run(plan, log, set(keys), context, _with_live(measurers, live))
     write_json(out / SCORES_FILE, scores)
+    if reports:
+        _write_reports(out, scores)
     return scores
+
+
+def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str, Measurer]:
+    """The measurers to use: those given, exactly; by default the registry plus C09's live measurer (unless
+    one is registered). Without ``live`` the live mode gets a stand-in that reports C09 as skipped."""
+    from wmbench.harness.c09 import measure_live, skip_live
+
+    chosen = dict(MEASURERS if measurers is None else measurers)
+    if not live:
+        chosen["live"] = skip_live
+    elif measurers is None:
+        chosen.setdefault("live", measure_live)
+    return chosen
+
+
+def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
+    """report.md, report.html, leaderboard_entry.json; a failure warns but never loses the scores."""
+    import warnings
+
+    from wmbench.harness.report import write_reports
+
+    try:
+        write_reports(out, scores)
+    except Exception as err:
+        warnings.warn(f"could not write the report in {out} ({type(err).__name__}: {err}); "
+                      f"scores.json is complete, retry with `wmbench report {out}`", stacklevel=2)
 
 
 # ---------------------------------------------------------------------------------------------- configuration
@@ -188,8 +228,8 @@ def _key(spec: EpisodeSpec, body: str, brain: str) -> EpisodeKey:
 
 
 def executor_kind(brain: str, workers: int) -> str:
-    """``"inline"`` (workers=1), ``"thread"`` (remote brains) or ``"process"``."""
-    if workers <= 1:
+    """``"inline"`` (workers=1, local model brains), ``"thread"`` (remote brains) or ``"process"``."""
+    if workers <= 1 or brain.startswith(LOCAL_MODEL_PREFIXES):
         return "inline"
     return "thread" if brain.startswith(REMOTE_BRAIN_PREFIXES) else "process"
 
@@ -207,8 +247,7 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
                disable=not progress or not sys.stderr.isatty(), dynamic_ncols=True)
     finished = total - len(todo)
     try:
-        if kind == "process":
-            parent_brain.close()  # each worker process builds its own
+        if kind == "process":  # each worker process builds its own brain; the parent's stays idle
             results = _results_in_processes(todo, brain, options, body, env_kwargs, workers)
         else:
             brains = _BrainPool(brain, options, first=parent_brain)
@@ -223,7 +262,7 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
     except KeyboardInterrupt:
         raise RunInterrupted(finished, total, out) from None
     except BrokenProcessPool as err:
-        raise RuntimeError(
+        raise RunFailed(
             f"a worker process died ({err}); {finished} of {total} episodes are kept in {out}. "
             f"Rerun to resume; --workers 1 shows which scenario crashes"
         ) from None

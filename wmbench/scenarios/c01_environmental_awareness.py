@@ -22,10 +22,9 @@ def s01_wall_detection_front() -> Scenario:
     No NPCs. 3 s (6 decisions).
     Expected: PREDICT fwd=danger(wall), left=safe(open), right=safe(open), back=safe(open). Any calm move
     that does not walk into the wall (turning aside, stopping short of it).
-    Rule: each decision's PREDICT is compared with the ray-cast truth direction by direction
-    (keyword-compatible: the spec's `danger(wall)` / `safe(open)` words). All four right = exact 20, at least
-    two right = partial 10, fewer = miss 0; the scenario score is the mean over decisions. Sim-grounded: a
-    decision whose realized move collides with a wall counts as a miss.
+    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
+    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
+    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S01", category="C01", name="Wall Detection Front",
@@ -50,10 +49,9 @@ def s02_multi_wall_corner() -> Scenario:
     right; the back is left open so that a sensible agent has a second way out). No NPCs. 3 s (6 decisions).
     Expected: PREDICT fwd=danger(wall), left=danger(wall), right=safe(open), back=safe(open); turn right (or
     back) without touching either wall.
-    Rule: each decision's PREDICT is compared with the ray-cast truth direction by direction
-    (keyword-compatible: the spec's `danger(wall)` / `safe(open)` words). All four right = exact 20, at least
-    two right = partial 10, fewer = miss 0; the scenario score is the mean over decisions. Sim-grounded: a
-    decision whose realized move collides with a wall counts as a miss.
+    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
+    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
+    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S02", category="C01", name="Multi-wall Corner",
@@ -82,10 +80,9 @@ def s03_narrow_corridor() -> Scenario:
     side walls for the whole 10 m ray range). No NPCs. 3 s (6 decisions).
     Expected: PREDICT left=danger(wall), right=danger(wall), fwd=safe(open), back=safe(open); walk on along
     the corridor.
-    Rule: each decision's PREDICT is compared with the ray-cast truth direction by direction
-    (keyword-compatible: the spec's `danger(wall)` / `safe(open)` words). All four right = exact 20, at least
-    two right = partial 10, fewer = miss 0; the scenario score is the mean over decisions. Sim-grounded: a
-    decision whose realized move collides with a wall counts as a miss.
+    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
+    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
+    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S03", category="C01", name="Narrow Corridor",
@@ -111,10 +108,9 @@ def s04_open_field() -> Scenario:
 
     Setup: flat ground, no walls, no NPCs. 3 s (6 decisions).
     Expected: PREDICT all four directions safe(open) — no invented walls; any calm move.
-    Rule: each decision's PREDICT is compared with the ray-cast truth direction by direction
-    (keyword-compatible: the spec's `safe(open)` words). All four right = exact 20, at least two right =
-    partial 10, fewer = miss 0; the scenario score is the mean over decisions. Sim-grounded: nothing to hit,
-    so an invented `danger(...)` is the only way to lose points.
+    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
+    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
+    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S04", category="C01", name="Open Field",
@@ -140,10 +136,9 @@ def s05_enclosed_room() -> Scenario:
     right-cone rays pass through it and the right reads open. Corners are closed. No NPCs. 3 s (6 decisions).
     Expected: PREDICT fwd=danger(wall), left=danger(wall), back=danger(wall), right=safe(open) — three walls
     and one exit; walk out through the doorway on the right.
-    Rule: each decision's PREDICT is compared with the ray-cast truth direction by direction
-    (keyword-compatible: the spec's "3 directions danger(wall), 1 direction safe" words). All four right =
-    exact 20, at least two right = partial 10, fewer = miss 0; the scenario score is the mean over decisions.
-    Sim-grounded: a decision whose realized move collides with a wall counts as a miss.
+    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
+    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
+    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S05", category="C01", name="Enclosed Room",

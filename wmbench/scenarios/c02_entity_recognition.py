@@ -17,10 +17,10 @@ def s06_beast_identification() -> Scenario:
     Setup: open ground; a beast stands still 5 m straight ahead (behaviour stop). 3 s (6 decisions).
     Expected: beast, stopped, about 5 m, in front — PREDICT fwd=danger(beast), the other three safe(open);
     a wary, quiet move away (back away slowly, keep the beast in view).
-    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
-    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
-    other field right = 10, nothing right = 0; mean over decisions. Sim-grounded: calling the beast anything
-    but `danger(beast)`, or walking into it, is wrong.
+    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and
+    distance (within 1 m or 20%) 20, type only 15, partial (danger flagged without naming a type, or
+    behaviour/distance right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is
+    predicted (only if the brain identified the NPC when it was nearby), else 0. Mean over decisions.
     """
     return Scenario(
         id="S06", category="C02", name="Beast Identification",
@@ -47,10 +47,11 @@ def s07_human_vs_beast() -> Scenario:
     Expected: woman in front = neutral (fwd stays safe(open): she is beyond the 2 m personal-space radius),
     beast on the left = threat (left=danger(beast)); the beast is the primary NPC. Move away from the beast
     (right or back), not away from the woman.
-    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
-    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
-    other field right = 10, nothing right = 0; mean over decisions. Sim-grounded: calling the woman
-    `danger(beast)` or missing the beast on the left makes the decision wrong.
+    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and
+    distance (within 1 m or 20%) 20, type only 15, partial (danger flagged without naming a type, or
+    behaviour/distance right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is
+    predicted (only if the brain identified the NPC when it was nearby), else 0. The woman ahead must not be
+    called a beast (else at most 15). Mean over decisions.
     """
     return Scenario(
         id="S07", category="C02", name="Human vs Beast",
@@ -78,10 +79,11 @@ def s08_approaching_entity_speed() -> Scenario:
     switches to a charge (5.0 m/s). 3 s (6 decisions; at least three of them see the charge).
     Expected: behaviour approach in the first decisions, then charge — the change is named and the threat
     rises (a cautious retreat becomes a sprint away).
-    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
-    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
-    other field right = 10, nothing right = 0; mean over decisions. Sim-grounded: the behaviour word must
-    follow the switch (approach before 1.5 s, charge after); getting caught is a 0.
+    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and
+    distance (within 1 m or 20%) 20, type only 15, partial (danger flagged without naming a type, or
+    behaviour/distance right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is
+    predicted (only if the brain identified the NPC when it was nearby), else 0. The behaviour must follow the
+    switch approach -> charge. Mean over decisions.
     """
     return Scenario(
         id="S08", category="C02", name="Approaching Entity Speed",
@@ -111,11 +113,11 @@ def s09_entity_at_distance() -> Scenario:
     just outside it (not nearby; a standing beast makes no sound). 2.5 s each (10 decisions).
     Expected: inside → npc_nearby true, fwd=danger(beast) at about 7.6 m; outside → npc_nearby false,
     fwd=safe(open), no beast invented. A quiet, watchful response either way.
-    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
-    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
-    other field right = 10, nothing right = 0; in "outside" the right answer is "no NPC" (only then 20).
-    Mean over decisions of both phases. Sim-grounded: truth follows the protagonist's realized position, so
-    backing away from the inside beast legitimately moves it out of range.
+    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and
+    distance (within 1 m or 20%) 20, type only 15, partial (danger flagged without naming a type, or
+    behaviour/distance right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is
+    predicted (only if the brain identified the NPC when it was nearby), else 0. Nearby and not-nearby
+    decisions (either side of 8 m) are averaged separately and weighted equally.
     """
     return Scenario(
         id="S09", category="C02", name="Entity at Distance",
@@ -146,10 +148,11 @@ def s10_entity_disappearance() -> Scenario:
     beast, three after it is gone).
     Expected: beast in front while present; after the despawn npc_nearby false and every direction
     safe(open) — the threat is cleared in PREDICT (the mood may stay wary).
-    Rule: the primary NPC as PREDICT and MOTION describe it — type, behaviour, distance (right within 1 m) and
-    direction — is compared with the sim truth of each decision: all four right = 20, type right = 15, some
-    other field right = 10, nothing right = 0; after the despawn the right answer is "no NPC" (fwd=safe).
-    Mean over decisions. Sim-grounded: a `danger(beast)` after the despawn is a hallucinated threat.
+    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and
+    distance (within 1 m or 20%) 20, type only 15, partial (danger flagged without naming a type, or
+    behaviour/distance right) 10, else 0; parse errors 0. With no NPC nearby: 20 when no danger(beast) is
+    predicted (only if the brain identified the NPC when it was nearby), else 0. Decisions before and after
+    the despawn are averaged separately and weighted equally.
     """
     return Scenario(
         id="S10", category="C02", name="Entity Disappearance",

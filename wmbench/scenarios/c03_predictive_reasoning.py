@@ -21,11 +21,10 @@ def s11_single_threat_avoidance() -> Scenario:
     back open. 3 s (6 decisions; a frozen protagonist would still have about 1.3 m to spare).
     Expected: PREDICT fwd=danger(beast), left/right/back=safe(open); turn around and sprint back, or move
     left/right. Wrong: walk forward, stand still.
-    Rule: per decision, optimal 20 = PREDICT matches the truth in all four directions AND the MOTION direction
-    and the realized displacement both lie in a truth-safe direction; reasonable 15 = safe direction taken but
-    PREDICT partly wrong; suboptimal 5 = no move toward danger but standing still or barely moving;
-    contradictory 0 = moving toward a direction its own PREDICT (or the truth) calls danger, a wall
-    collision, or being caught. Mean over decisions.
+    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
+    the truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
+    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
+    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5.
     """
     return Scenario(
         id="S11", category="C03", name="Single Threat Avoidance",
@@ -53,11 +52,11 @@ def s12_constrained_escape() -> Scenario:
     3 s (6 decisions).
     Expected: PREDICT fwd=danger(beast), left=danger(wall), back=danger(wall), right=safe(open); sprint /
     move / flank right. Wrong: sprint left, walk forward, stand still.
-    Rule: per decision, optimal 20 = PREDICT matches the truth in all four directions AND the MOTION direction
-    and the realized displacement both go right (the one truth-safe direction); reasonable 15 = goes right
-    with PREDICT partly wrong; suboptimal 5 = no move toward danger but standing still; contradictory 0 = a
-    move toward danger, a wall collision, or being caught. Mean over decisions. S12 and S13 are also read as a
-    pair: an agent whose S13 choice is not the mirror of its S12 choice gets at most 15 in S13.
+    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
+    the truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
+    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
+    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5. The
+    escape must go right in the start frame (the only open side).
     """
     return Scenario(
         id="S12", category="C03", name="Constrained Escape",
@@ -91,11 +90,11 @@ def s13_mirror_constraint() -> Scenario:
     Expected: PREDICT fwd=danger(beast), right=danger(wall), back=danger(wall), left=safe(open); sprint /
     move / flank left. Wrong: sprint right, walk forward. A world model's S13 behaviour is the mirror image of
     its S12 behaviour.
-    Rule: per decision, optimal 20 = PREDICT matches the truth in all four directions AND the MOTION direction
-    and the realized displacement both go left (the one truth-safe direction); reasonable 15 = goes left with
-    PREDICT partly wrong; suboptimal 5 = no move toward danger but standing still; contradictory 0 = a move
-    toward danger, a wall collision, or being caught. Mean over decisions; capped at 15 when the S13 choice is
-    not the mirror of the S12 choice for the same seed.
+    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
+    the truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
+    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
+    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5. The
+    escape must go left in the start frame (mirror of S12).
     """
     mirrored = s12_constrained_escape().mirrored("S13", name="Mirror Constraint")
     return replace(
@@ -122,11 +121,11 @@ def s14_dead_end_recognition() -> Scenario:
     Expected: PREDICT fwd/left/right=danger(wall), back=danger(beast) — every direction dangerous; the best
     choice is emergent: freeze and assess (crouch, stay still, watch the beast), try to climb, or squeeze
     past.
-    Rule: per decision, optimal 20 = PREDICT names the three walls and the beast behind AND the agent
-    freezes / crouches / climbs without touching a wall; reasonable 15 = a safe non-move with PREDICT partly
-    wrong; suboptimal 5 = a hesitant step that ends in no collision and is not toward the beast;
-    contradictory 0 = a move into a wall (collision), a charge toward the beast, or being caught. Mean over
-    decisions.
+    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
+    the truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
+    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
+    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5. In the
+    dead end with the beast at the mouth no direction is safe: freezing to assess without contact is optimal.
     """
     return Scenario(
         id="S14", category="C03", name="Dead End Recognition",
@@ -162,11 +161,11 @@ def s15_dynamic_threat_trajectory() -> Scenario:
     Expected: PREDICT left=danger(beast) now and fwd=danger(beast) as it crosses, then right — the danger is
     predicted to move; wait (or back off) and then move left behind it, or dodge back/right early. Wrong:
     walk forward into its path.
-    Rule: per decision, optimal 20 = PREDICT matches the truth in all four directions (tracking the beast's
-    sector as it moves) AND the chosen and realized directions are truth-safe and keep out of the beast's
-    path; reasonable 15 = safe move with PREDICT partly wrong; suboptimal 5 = standing still with no move
-    toward danger; contradictory 0 = a move toward the beast or into its path, or being caught. Mean over
-    decisions.
+    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
+    the truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
+    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
+    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5. The
+    crossing beast changes which sectors are dangerous decision by decision.
     """
     return Scenario(
         id="S15", category="C03", name="Dynamic Threat Trajectory",

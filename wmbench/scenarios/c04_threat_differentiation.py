@@ -19,10 +19,10 @@ def s16_beast_vs_human_response() -> Scenario:
     B: a woman approaches from 3 m ahead (1.2 m/s). Open ground. 1.5 s each (6 decisions, 3 per phase) —
     short enough that the beast cannot reach even a frozen protagonist (it ends about 1.1 m away).
     Expected: beast -> sprint / run away (high intensity); woman -> walk away / step back (medium or low).
-    Rule: the intensity of each phase is the mean level of its decisions (keywords: high sprint/run/
-    desperate/frantic/terror/flee, medium walk quickly/step back/retreat/cautious, low walk/turn/move/stand;
-    sim: realized speed class). Beast minus woman by two levels or more (keyword and body agree) = 20, by one
-    level = 15, no difference = 5, reversed (woman met more intensely) = 0. Being caught in A = 0.
+    Rule: Beast (threat) vs woman (mild). The decisions are split into the threat and the mild condition; the
+    mean keyword intensity (0-1) and the mean realized speed rank (/4) are compared, threat minus mild: both
+    differences big (>= 0.2 and >= 0.5) 20; one of them some (>= 0.1 or >= 0.25) and neither reversed 10; else
+    0. Caught caps at 5; moving into danger under the threat caps at 10.
     """
     return Scenario(
         id="S16", category="C04", name="Beast vs Human Response",
@@ -51,9 +51,10 @@ def s17_charge_vs_approach_response() -> Scenario:
     Setup: two phases, same geometry, no memory carried. A: a beast 5 m ahead approaches (1.2 m/s).
     B: a beast 5 m ahead charges (5.0 m/s). Open ground. 3 s each (12 decisions, 6 per phase).
     Expected: approach -> cautious retreat (walk/jog back, facing it); charge -> desperate sprint away.
-    Rule: the intensity of each phase is the mean level of its decisions (keyword banks as in S16; sim:
-    realized speed class). Charge minus approach by two levels or more (keyword and body agree) = 20, by one
-    level = 15, no difference = 5, reversed = 0. Being caught in either phase = 0.
+    Rule: Beast charging (threat) vs approaching (mild). The decisions are split into the threat and the mild
+    condition; the mean keyword intensity (0-1) and the mean realized speed rank (/4) are compared, threat
+    minus mild: both differences big (>= 0.2 and >= 0.5) 20; one of them some (>= 0.1 or >= 0.25) and neither
+    reversed 10; else 0. Caught caps at 5; moving into danger under the threat caps at 10.
     """
     return Scenario(
         id="S17", category="C04", name="Charge vs Approach Response",
@@ -83,10 +84,9 @@ def s18_wall_vs_beast_priority() -> Scenario:
     Right and back open. 2 s (4 decisions; a frozen protagonist keeps about 1.5 m).
     Expected: the moving beast is the priority over the static wall — escape right or back, away from the
     beast, with urgency; turning aside only "because of the wall" misses the point.
-    Rule: 20 = the first decision already moves right/back (MOTION and realized displacement) with high
-    intensity and PREDICT names both the beast (left) and the wall (fwd); 15 = right/back but not urgent, or
-    one of the two dangers missing from PREDICT; 5 = standing still or only avoiding the wall; 0 = a move
-    toward the beast or the wall, a collision, or being caught. Judged on the first two decisions.
+    Rule: The beast is avoided first. Per decision with a beast nearby: moved into a sector safe from every
+    threat without contact 20; stood still without contact 5; moved into any danger, collided or caught 0.
+    Mean; caught caps at 5.
     """
     return Scenario(
         id="S18", category="C04", name="Wall vs Beast Priority",
@@ -117,9 +117,9 @@ def s19_multiple_entity_triage() -> Scenario:
     Expected: PREDICT fwd=danger(beast), left=danger(human), right=danger(wall), back=safe(open); weigh
     distance and threat together and retreat back (keeping an eye on the beast), without pushing past the
     woman or scraping the wall.
-    Rule: 20 = the realized path goes back (no collision, not caught, never closer than 1 m to the woman) and
-    PREDICT names all three dangers; 15 = back with one danger missing from PREDICT; 5 = standing still;
-    0 = a move forward, left into the woman, right into the wall, or being caught. Mean over decisions.
+    Rule: Triage of beast, woman and wall. Per decision with a beast nearby: moved into a sector safe from
+    every threat without contact 20; stood still without contact 5; moved into any danger, collided or caught
+    0. Mean; caught caps at 5.
     """
     return Scenario(
         id="S19", category="C04", name="Multiple Entity Triage",
@@ -150,10 +150,8 @@ def s20_neutral_entity_non_reaction() -> Scenario:
     Setup: open ground; a woman stands still 5 m ahead. 3 s (6 decisions).
     Expected: no threat reaction — fwd may be noted as a person but stays safe(open); keep a normal, calm
     behaviour (walk on, step around her, stand relaxed).
-    Rule: 20 = every decision low intensity (no high- or medium-bank words, no fear styles) and a realized
-    speed of walk or slower; 10 = some medium-intensity decisions (cautious, step back) but never high;
-    0 = any high-intensity decision (sprint, flee, terror) or realized speed above jog. Touching the woman
-    costs 5.
+    Rule: Per decision: words at most low tier and speed at most walk 20; words at most medium and speed at
+    most jog 10; stronger words, running/sprinting, a collision or a parse error 0. Mean over decisions.
     """
     return Scenario(
         id="S20", category="C04", name="Neutral Entity Non-reaction",

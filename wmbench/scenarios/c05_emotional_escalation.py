@@ -24,9 +24,9 @@ def s21_sustained_threat_escalation() -> Scenario:
     (8 m) but stays audible (`sound`: roar and pounding paws, 20 m hearing) for most of the run — the threat
     persists.
     Expected: sprint -> desperate sprint -> frantic escape: the fear grows while the charge goes on.
-    Rule: intensity per decision as in the module card; 20 = increasing (a positive trend and the last third
-    more intense than the first third, body sprinting throughout), 10 = stable-high, 5 = decreasing, 0 =
-    flat-low. Being caught = 0.
+    Rule: Intensity (words + realized speed) over the decisions with the beast present: increasing (and high)
+    20, stable high 10, decreasing 5, flat low 0; a rise from a low start (no reaction when the charge began)
+    10. Caught caps at 5.
     """
     return Scenario(
         id="S21", category="C05", name="Sustained Threat Escalation",
@@ -54,10 +54,8 @@ def s22_approach_to_charge_escalation() -> Scenario:
     when the charge starts.
     Expected: cautious (watchful retreat, facing the beast) while it approaches, then a sudden jump to a
     sprint when it charges.
-    Rule: intensity per decision as in the module card; 20 = a jump — the mean after the switch is at least
-    two levels above the mean before it, and the pre-switch decisions are not already high; 15 = a jump of
-    one level; 10 = stable-high throughout (no jump because it was high from the start); 5 = decreasing;
-    0 = flat-low or caught.
+    Rule: Intensity just before vs just after the switch to charge: a jump to high 20, a rise without a jump
+    15, stable high 10, decreasing 5, flat low 0. Caught caps at 5.
     """
     return Scenario(
         id="S22", category="C05", name="Approach-to-Charge Escalation",
@@ -86,10 +84,8 @@ def s23_de_escalation_after_threat() -> Scenario:
     8 s (16 decisions: four of charge, four of a standing beast — possibly already out of sight for a fast
     runner — and eight after it is gone).
     Expected: desperate -> cautious -> relieved -> normal: a gradual settling, not an instant switch to calm.
-    Rule: the calm pattern is rewarded here. 20 = high during the charge, then a stepwise descent with at
-    least one intermediate (medium) decision between high and low, ending low or medium; 10 = descends but
-    in a single step (instant calm); 5 = stays high to the end; 0 = rises after the despawn, flat-low from
-    the start, or caught.
+    Rule: High while charging, then after the charge: gradual de-escalation through an intermediate level to
+    settled 20, uneven 15, instant calm 5, never settles 5, never high 0. Caught caps at 5.
     """
     return Scenario(
         id="S23", category="C05", name="De-escalation After Threat",
@@ -125,10 +121,9 @@ def s24_repeated_threat_sensitization() -> Scenario:
     protagonist, whatever it did before. 9 s in all (18 decisions).
     Expected: each reappearance is met faster and/or more intensely than the one before — the agent is
     sensitised (recent_decisions shows the earlier flights).
-    Rule: per appearance, the reaction time (decisions from the spawn to the first medium-or-high response,
-    body moving away) and the peak intensity. 20 = every appearance answered and the third answered faster or
-    more intensely than the first; 10 = every appearance answered, no sensitisation; 5 = some appearance
-    unanswered; 0 = none answered, or caught.
+    Rule: Per appearance of the beast: strength (peak intensity of its first decisions) and latency (decisions
+    to a high reaction). Each reappearance at least as fast and strong as the one before and the last faster
+    or stronger than the first 20; the same 10; the last slower or weaker 5; never high 0. Caught caps at 5.
     """
     trial = Phase(
         name="appearance", duration=3.0, carry_memory=True,
@@ -158,9 +153,8 @@ def s25_low_threat_calm_maintenance() -> Scenario:
     stop 1.5-3 s, approach 3-4.5 s, stop 4.5-6 s, approach 6-7.5 s, stop 7.5-9 s. 9 s (18 decisions); she ends
     about 1.5 m from a protagonist who never moved.
     Expected: no escalation — composure kept throughout (a polite step aside or back at most).
-    Rule: the calm pattern is rewarded here. 20 = every decision low or medium intensity with no upward
-    trend (flat-low is the goal); 10 = never high but trending up; 0 = any high-intensity response (sprint,
-    flee, terror) or a realized speed above jog.
+    Rule: Composed decisions (below high intensity, words at most medium tier, speed at most jog, no contact):
+    90% or more and no upward trend 20; composed but trending up 10; 60% or more 5; else 0.
     """
     switches = tuple(
         TimelineEvent(at, "woman", "switch", behavior=behavior)

@@ -28,9 +28,9 @@ def s26_wall_memory_avoidance() -> Scenario:
     "sprinted right" -> "moved right", then -> "blocked by wall on right". 3 s (6 decisions).
     Expected: left and right look the same to the senses; memory says the right is a dead end, so choose
     the left.
-    Rule: 20 = moves left (MOTION and realized displacement) from the first decision; 15 = left from the
-    second decision on, never right; 5 = never right but never commits to the left; 0 = moves right again
-    (the remembered dead end), any wall collision, or being caught.
+    Rule: In the last phase, per decision with the beast nearby: moved safely and not to the side where it hit
+    the wall before (start frame; from the trace or recent_decisions) 20; moved to that side, into danger,
+    collided or stood still 0. A collision caps at 5.
     """
     return Scenario(
         id="S26", category="C06", name="Wall Memory Avoidance",
@@ -69,8 +69,8 @@ def s27_safe_route_memory() -> Scenario:
     open and look alike. Memory: a similar earlier encounter where sprinting left worked — "moved left",
     then "escaped". 3 s (6 decisions).
     Expected: with no sensory reason to prefer a side, the remembered safe route (left) is preferred.
-    Rule: 20 = the first move goes left (MOTION and realized displacement); 10 = goes right (safe, but the
-    memory is ignored); 5 = stands still; 0 = moves toward the beast or the wall, or is caught.
+    Rule: In the last phase, per decision with the beast nearby: moved safely to the side that escaped before
+    (start frame) 20; moved safely elsewhere 10; stood still or moved into danger 0.
     """
     return Scenario(
         id="S27", category="C06", name="Safe Route Memory",
@@ -104,9 +104,9 @@ def s28_decision_consistency() -> Scenario:
     `t` differ between the trials.
     Expected: similar behaviour every time (the same escape direction and intensity; the wording need not be
     identical).
-    Rule: compare the trials' first moves: 20 = the same escape direction and the same intensity level in all
-    three; 15 = same direction, intensity differing by one level; 10 = two of three agree; 0 = all differ,
-    or any trial moves toward danger or is caught.
+    Rule: Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same
+    direction, intensity spread <= 0.15 20; same direction 15; a majority direction 10; consistent but unsafe
+    (or safe but all different) 5; else 0.
     """
     trial = Phase(
         name="trial", duration=2.5, carry_memory=True,
@@ -137,9 +137,9 @@ def s29_threat_history_reference() -> Scenario:
     S30's; only the memory differs.
     Expected: the past flight shapes the answer — more wary than with a clean slate (retreat early, keep it in
     view, tense), ideally saying so.
-    Rule: compared with the same agent's S30: 20 = S29 is more wary (higher intensity or an earlier retreat)
-    and its wording refers to the earlier flight; 15 = more wary without referring to it; 10 = the same as
-    S30; 0 = less wary than S30, or a move toward the beast.
+    Rule: Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved
+    safely and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still calmly 5;
+    with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into danger or contact 0.
     """
     return Scenario(
         id="S29", category="C06", name="Threat History Reference",
@@ -172,9 +172,9 @@ def s30_clean_slate_test() -> Scenario:
     prior decisions, memory not carried). 3 s (6 decisions).
     Expected: a more generic, proportionate response than S29's (wary, not panicked) and no invented
     memory.
-    Rule: 20 = a proportionate response (medium intensity: watch, back away) and no reference to a past that
-    did not happen ("again", "like before", "remembered"); 10 = proportionate but invents a past, or
-    overreacts (high intensity); 0 = a move toward the beast, or caught.
+    Rule: Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario
+    at 10; otherwise with the beast nearby moved safely 20, stood still reacting (a freeze to assess) 15,
+    stood still unmoved 5; with none nearby 20; into danger or contact 0.
     """
     return Scenario(
         id="S30", category="C06", name="Clean Slate Test",

@@ -18,9 +18,9 @@ def s36_fear_expression_in_sprint() -> Scenario:
 
     Setup: open ground; a beast charges from 6 m ahead (5.0 m/s). 3 s (6 decisions, all judged).
     Expected: not just "runs" but a sprint full of fear — wide eyes, flailing arms, glancing back, stumbling.
-    Rule: descriptor count 3+ = 20 / 2 = 15 / 1 = 10 / 0 = 0 per decision; capped at 10 unless a fear word
-    (fear, terror, panic, desperate, frantic) is present AND the realized speed class is run or sprint with
-    a fear style. Mean over decisions; caught = 0.
+    Rule: Decisions: beast present. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
+    fear/panic words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is run
+    or sprint. Mean over the decisions.
     """
     return Scenario(
         id="S36", category="C08", name="Fear Expression in Sprint",
@@ -45,9 +45,9 @@ def s37_cautious_walk_expression() -> Scenario:
     6 after the despawn are judged).
     Expected: moving on "warily and slowly" — a walk with a different nuance from a normal walk: hunched,
     soft steps, head turning.
-    Rule: descriptor count 3+ = 20 / 2 = 15 / 1 = 10 / 0 = 0 per judged decision; capped at 10 unless a
-    caution word (cautious, wary, careful, alert, vigilant) is present AND the realized speed class is walk
-    (or still) with a caution style. Mean over the judged decisions.
+    Rule: Decisions: recovery after the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if
+    no caution words (times 0.5 if mixed with panic); times 0.5 unless the body's realized style is walk. Mean
+    over the decisions.
     """
     return Scenario(
         id="S37", category="C08", name="Cautious Walk Expression",
@@ -75,9 +75,9 @@ def s38_freezing_response() -> Scenario:
     Setup: open ground, nothing in sight; at 1.0 s a beast appears 7 m ahead, standing still (spawn). 3 s
     (6 decisions; the first two that see the beast are judged).
     Expected: on first sight, freezing — stock-still, holding the breath, muscles tense.
-    Rule: descriptor count 3+ = 20 / 2 = 15 / 1 = 10 / 0 = 0 per judged decision; capped at 10 unless a
-    freeze word (freeze, frozen, stock-still, motionless, holds breath) is present AND the realized speed
-    class is still with a freeze or tense style. Mean over the judged decisions.
+    Rule: Decisions: first sight of the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if
+    no freeze words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is
+    still. Mean over the decisions.
     """
     return Scenario(
         id="S38", category="C08", name="Freezing Response",
@@ -106,9 +106,9 @@ def s39_relief_expression() -> Scenario:
     2.0 s. 5 s (10 decisions; the 6 after the despawn are judged).
     Expected: relief once safety is confirmed — exhaling, shoulders dropping, catching the breath, a slow
     transition back to normal.
-    Rule: descriptor count 3+ = 20 / 2 = 15 / 1 = 10 / 0 = 0 per judged decision; capped at 10 unless a
-    relief word (relief, relieved, exhales, catches breath, relaxes) is present AND the realized speed class
-    is walk or still with a relief or calm style. Mean over the judged decisions.
+    Rule: Decisions: recovery after the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if
+    no relief words (times 0.5 if mixed with fear/panic); times 0.5 unless the body's realized style is still
+    or walk. Mean over the decisions.
     """
     return Scenario(
         id="S39", category="C08", name="Relief Expression",
@@ -141,9 +141,9 @@ def s40_defensive_posture() -> Scenario:
     protagonist who never moved.
     Expected: a defensive posture and back-steps — hands raised, stepping back while facing her; wary but not
     aggressive.
-    Rule: descriptor count 3+ = 20 / 2 = 15 / 1 = 10 / 0 = 0 per decision; capped at 10 unless a defensive
-    word (defensive, guarded, hands raised, steps back) is present AND the body realizes a back-step (moves
-    back at walk speed or slower while still facing her) with a defensive style. Mean over decisions.
+    Rule: Decisions: human nearby. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no defensive
+    words (times 0.5 if mixed with aggression/panic); times 0.5 unless the body's realized style is back-step
+    (back, facing kept, walk/jog). Mean over the decisions.
     """
     return Scenario(
         id="S40", category="C08", name="Defensive Posture",

@@ -23,7 +23,13 @@ from wmbench.harness.scoring.report_types import ScenarioScore
 
 SCENARIOS = tuple(f"S{i:02d}" for i in range(1, 41))
 STUFFED_PREDICT = "PREDICT: left=danger(beast), right=danger(wall), fwd=danger(beast), back=safe(open)"
+STUFFED_WORDS = (
+    "desperately in frantic terror, panicking, fleeing in fear, scared, terrified, cautious, wary, alert, "
+    "frozen, relieved, calm, defensive, arms raised, glancing back, wide-eyed, heart pounding"
+)
 STUFFED_MOTIONS = {
+    "stuffed_back": f"a person turns around and sprints back {STUFFED_WORDS}",
+    "stuffed_right": f"a person sprints to the right {STUFFED_WORDS}",
     "stuffed": "a person sprints and runs desperately in frantic terror, panicking, fleeing in fear, scared, "
                "terrified, cautious, wary, alert, frozen, relieved, calm, defensive, arms raised, glancing "
                "back, wide-eyed, heart pounding",
@@ -57,13 +63,14 @@ def make_brain(name: str) -> Any:
     return get_brain(name)
 
 
-def run(brains: Sequence[str], seeds: Sequence[int], scenarios: Sequence[str] = SCENARIOS) -> dict[str, Any]:
+def run(brains: Sequence[str], seeds: Sequence[int], scenarios: Sequence[str] = SCENARIOS, body: str = "smpl",
+        ) -> dict[str, Any]:
     table: dict[str, dict[str, list[ScenarioScore]]] = {}
     for name in brains:
         per: dict[str, list[ScenarioScore]] = {}
         for sid in scenarios:
             for seed in seeds:
-                result = run_episode(sid, make_brain(name), seed=seed)
+                result = run_episode(sid, make_brain(name), body=body, seed=seed)
                 if result.trace is None:
                     raise RuntimeError(f"{name} {sid} seed {seed}: no trace ({result.error})")
                 per.setdefault(sid, []).append(score_trace(Trace.from_dict(result.trace)))
@@ -77,9 +84,10 @@ def main(argv: Sequence[str] | None = None) -> None:
                         default=["reference", "null", "random", "stuffed", "stuffed_left"])
     parser.add_argument("--seeds", nargs="+", type=int, default=[0])
     parser.add_argument("--scenarios", nargs="+", default=list(SCENARIOS))
+    parser.add_argument("--body", default="smpl", help="body to run (smpl, robot, drone, ...)")
     parser.add_argument("--json", help="write every explanation to this file")
     args = parser.parse_args(argv)
-    table = run(args.brains, args.seeds, args.scenarios)
+    table = run(args.brains, args.seeds, args.scenarios, args.body)
     print("scenario " + " ".join(f"{b[:12]:>12}" for b in args.brains))
     for sid in args.scenarios:
         cells = []

@@ -1,10 +1,10 @@
 """Shared evidence readers: what a decision's words said and what its body did, each against the truth.
 
-Keyword-compatible readings: the PREDICT items (verdict, reason, raw item text), spatial accuracy of a PREDICT
-against the ray-cast truth, the intensity of a MOTION text, its descriptors and emotion families.
-Sim-grounded readings: the realized motion (direction sector, speed class, posture), collisions, ``caught``,
-movement into a sector the truth (or the brain's own PREDICT) marks dangerous, the start-frame sector of a
-displacement, NPC presence, the hidden inconsistency (safe action, wrong PREDICT).
+Keyword-compatible readings: the PREDICT items (:mod:`reply`), spatial accuracy of a PREDICT against the
+ray-cast truth (here), the intensity, descriptors and emotions of a MOTION (:mod:`expression`).
+Sim-grounded readings: the realized motion, collisions, ``caught``, moves into a sector the truth (or the
+brain's own PREDICT) marks dangerous (:mod:`movement`), NPC presence and the hidden inconsistency — safe
+action, wrong PREDICT (here). Everything the category rules use is importable from this module.
 
 A decision whose reply could not be parsed (``parse["ok"]`` false) is a *miss*: no PREDICT, no intensity.
 Its sim facts (collision, caught, where the body went on a salvaged MOTION) still count against it.
@@ -12,113 +12,62 @@ Its sim facts (collision, caught, where the body went on a salvaged MOTION) stil
 
 from __future__ import annotations
 
-import math
-import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from wmbench.envs.trace import DecisionRecord, NpcFact, Trace, Truth
-from wmbench.harness.scoring.keywords import INTENSITY_LEVELS, LEVEL_HIGH, LEVEL_NONE, KeywordBanks, tokenize
+from wmbench.envs.trace import DecisionRecord, NpcFact, Truth
+from wmbench.harness.scoring.expression import (
+    BODY_WEIGHT,
+    ESCALATION_BONUS_CAP,
+    ESCALATION_BONUS_PER_TERM,
+    KEYWORD_INTENSITY_MAX,
+    KEYWORD_WEIGHT,
+    TENSE_POSTURE_RANK,
+    TENSE_POSTURES,
+    Intensity,
+    KeywordIntensity,
+    decision_intensity,
+    descriptor_terms,
+    emotion_families,
+    keyword_intensity,
+    vigilance_terms,
+)
+from wmbench.harness.scoring.movement import (
+    MAX_SPEED_RANK,
+    MIN_DISPLACEMENT_M,
+    SPEED_RANKS,
+    Realized,
+    caught,
+    collided,
+    contact,
+    event_kinds,
+    facing_kept,
+    into_danger,
+    into_predicted_danger,
+    moved_safe,
+    phase_reference_heading,
+    realized,
+    sector_of,
+    trace_caught,
+    world_sector,
+)
+from wmbench.harness.scoring.reply import (
+    PredictItem,
+    distances_in,
+    motion_text,
+    parse_ok,
+    predicted_danger,
+    predicted_reason_anywhere,
+    prediction,
+)
 
 DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
-SPEED_RANKS: dict[str, int] = {"still": 0, "walk": 1, "jog": 2, "run": 3, "sprint": 4}
-MAX_SPEED_RANK = 4
-#: postures that show tension even when standing (they lift the body's share of intensity to a jog's)
-TENSE_POSTURES = frozenset({"freeze", "crouch", "defensive"})
-TENSE_POSTURE_RANK = 2
-#: intensity = KEYWORD_WEIGHT * keyword part + BODY_WEIGHT * body part (both 0..1)
-KEYWORD_WEIGHT = 0.5
-BODY_WEIGHT = 0.5
-#: keyword intensity: strongest tier (0..4) plus this much per further distinct high/extreme term, capped
-ESCALATION_BONUS_PER_TERM = 0.25
-ESCALATION_BONUS_CAP = 2.0
-KEYWORD_INTENSITY_MAX = LEVEL_NONE + max(INTENSITY_LEVELS.values()) + ESCALATION_BONUS_CAP
-#: displacement below this (m) has no direction
-MIN_DISPLACEMENT_M = 0.1
 #: spatial accuracy (spec: exact 20 / partial 10 / miss 0); partial = this many directions right and, when the
 #: truth has any danger, at least one danger direction flagged danger
 SPATIAL_POINTS = {"exact": 20.0, "partial": 10.0, "miss": 0.0}
 PARTIAL_MIN_CORRECT = 3
 SAFE_REASONS = frozenset({"open", "exit", None})
-_SCENE_TO_GRAMMAR = {"front": "fwd", "fwd": "fwd", "forward": "fwd", "ahead": "fwd", "left": "left",
-                     "right": "right", "back": "back", "behind": "back", "backward": "back", "rear": "back"}
-_DISTANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:m|meters?|metres?)\b", re.IGNORECASE)
-_PREDICT_LINE = re.compile(r"predict\s*[:=]\s*(.*)", re.IGNORECASE)
-_MOTION_LINE = re.compile(r"motion\s*[:=]\s*(.*)", re.IGNORECASE)
-
-
-# ───────────────────────────── reply: PREDICT and MOTION ─────────────────────────────
-
-@dataclass(frozen=True)
-class PredictItem:
-    """One ``dir=verdict(reason)`` item as the grammar read it, with its raw text."""
-
-    direction: str
-    verdict: str
-    reason: str | None
-    raw: str = ""
-
-
-def parse_ok(d: DecisionRecord) -> bool:
-    return bool((d.parse or {}).get("ok"))
-
-
-def prediction(d: DecisionRecord) -> dict[str, PredictItem] | None:
-    """The PREDICT items of a parsed reply, or None for a parse error (a miss)."""
-    if not parse_ok(d):
-        return None
-    raw_from_reply = _raw_items_from_reply(d.reply or "")
-    items: dict[str, PredictItem] = {}
-    for key, value in ((d.parse or {}).get("prediction") or {}).items():
-        direction = _SCENE_TO_GRAMMAR.get(str(key).lower())
-        if direction is None:
-            continue
-        if isinstance(value, dict):
-            verdict, reason, raw = value.get("verdict"), value.get("reason"), value.get("raw")
-        else:
-            seq = [*list(value), None, None, None]
-            verdict, reason, raw = seq[0], seq[1], seq[2]
-        items[direction] = PredictItem(
-            direction, str(verdict or "").lower(), str(reason).lower() if reason else None,
-            str(raw) if raw else raw_from_reply.get(direction, ""),
-        )
-    return items
-
-
-def motion_text(d: DecisionRecord) -> str:
-    """The MOTION text (from the parse, else the reply's MOTION line); empty for a parse error."""
-    if not parse_ok(d):
-        return ""
-    motion = (d.parse or {}).get("motion")
-    if isinstance(motion, str) and motion.strip():
-        return motion.strip()
-    for line in (d.reply or "").splitlines():
-        m = _MOTION_LINE.search(line)
-        if m:
-            return m.group(1).strip()
-    return ""
-
-
-def _raw_items_from_reply(reply: str) -> dict[str, str]:
-    body = next((m.group(1) for m in map(_PREDICT_LINE.search, reply.splitlines()) if m), "")
-    items: dict[str, str] = {}
-    depth, start = 0, 0
-    for i, ch in enumerate(body + ","):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if ch == "," and depth <= 0:
-            item = body[start:i].strip()
-            start = i + 1
-            key = re.match(r"\s*([a-zA-Z]+)\s*=", item)
-            direction = _SCENE_TO_GRAMMAR.get(key.group(1).lower()) if key else None
-            if direction and direction not in items:
-                items[direction] = item
-    return items
-
-
-def distances_in(text: str) -> list[float]:
-    """Distances written in metres (``5m``, ``4.8 m``, ``3 metres``), in order."""
-    return [float(m.group(1)) for m in _DISTANCE.finditer(text or "")]
 
 
 # ───────────────────────────── PREDICT vs truth ─────────────────────────────
@@ -194,134 +143,6 @@ def spatial_accuracy(d: DecisionRecord) -> SpatialResult:
     return SpatialResult(level, n_correct, danger_found, checks)
 
 
-def predicted_danger(d: DecisionRecord, direction: str | None) -> bool:
-    items = prediction(d) or {}
-    item = items.get(direction) if direction else None
-    return item is not None and item.verdict == "danger"
-
-
-def predicted_reason_anywhere(d: DecisionRecord, reason: str, verdict: str = "danger") -> list[str]:
-    items = prediction(d) or {}
-    return [k for k, item in items.items() if item.reason == reason and item.verdict == verdict]
-
-
-# ───────────────────────────── realized motion and events ─────────────────────────────
-
-@dataclass(frozen=True)
-class Realized:
-    """What the body did in one decision, as the env measured it (``realized``), with fallbacks."""
-
-    direction: str | None
-    distance: float
-    speed_class: str
-    posture: str
-    min_threat_distance: float | None
-
-    @property
-    def speed_rank(self) -> int:
-        return SPEED_RANKS.get(self.speed_class, 0)
-
-    @property
-    def moved(self) -> bool:
-        return self.direction is not None and self.speed_rank > 0
-
-
-def realized(d: DecisionRecord) -> Realized:
-    """The realized motion; missing fields fall back to the body states (displacement) and the intent."""
-    r = d.realized or {}
-    if "direction" in r:
-        direction = _SCENE_TO_GRAMMAR.get(str(r["direction"]).lower()) if r["direction"] else None
-        distance = float(r.get("distance") or 0.0)
-    else:
-        displacement = _displacement(d)
-        heading = float((d.body_before or {}).get("heading", 0.0))
-        direction = sector_of(displacement, heading) if displacement else None
-        distance = math.hypot(*displacement) if displacement else 0.0
-    speed_class = r.get("speed_class") or (d.body_after or {}).get("speed_class") or "still"
-    return Realized(direction, distance, str(speed_class), str(r.get("posture") or "upright"),
-                    r.get("min_threat_distance"))
-
-
-def _displacement(d: DecisionRecord) -> tuple[float, float] | None:
-    before, after = (d.body_before or {}).get("position"), (d.body_after or {}).get("position")
-    if not before or not after:
-        return None
-    dx, dy = float(after[0]) - float(before[0]), float(after[1]) - float(before[1])
-    return (dx, dy) if math.hypot(dx, dy) >= MIN_DISPLACEMENT_M else None
-
-
-def sector_of(vector: tuple[float, float], reference_heading: float) -> str:
-    """Sector word (fwd/left/right/back) of a world-frame vector relative to ``reference_heading``."""
-    angle = math.atan2(vector[1], vector[0]) - reference_heading
-    angle = math.atan2(math.sin(angle), math.cos(angle))
-    if abs(angle) <= math.pi / 4:
-        return "fwd"
-    if abs(angle) >= 3 * math.pi / 4:
-        return "back"
-    return "left" if angle > 0 else "right"
-
-
-def phase_reference_heading(trace: Trace, phase: int) -> float:
-    """The protagonist's heading at the first decision of ``phase`` (the phase's start frame)."""
-    first = next((d for d in trace.decisions if d.phase == phase), None)
-    return float((first.body_before or {}).get("heading", 0.0)) if first else 0.0
-
-
-def world_sector(d: DecisionRecord, reference_heading: float) -> str | None:
-    """Start-frame sector of this decision's displacement (None when it hardly moved)."""
-    displacement = _displacement(d)
-    return sector_of(displacement, reference_heading) if displacement else None
-
-
-def event_kinds(d: DecisionRecord) -> frozenset[str]:
-    return frozenset(e.kind for e in d.events)
-
-
-def collided(d: DecisionRecord) -> bool:
-    return any(k.startswith("collision") for k in event_kinds(d))
-
-
-def caught(d: DecisionRecord) -> bool:
-    return "caught" in event_kinds(d)
-
-
-def trace_caught(trace: Trace) -> bool:
-    return "caught" in trace.event_kinds() or any(caught(d) for d in trace.decisions)
-
-
-def contact(d: DecisionRecord) -> bool:
-    """A collision with a wall or being caught during this decision."""
-    return collided(d) or caught(d)
-
-
-def into_danger(d: DecisionRecord) -> bool:
-    """The body moved into a sector the truth marks dangerous."""
-    r = realized(d)
-    t = d.truth.directions.get(r.direction) if r.moved else None
-    return t is not None and not t.safe
-
-
-def into_predicted_danger(d: DecisionRecord) -> bool:
-    """The body moved into a sector the brain's own PREDICT marks dangerous."""
-    r = realized(d)
-    return r.moved and predicted_danger(d, r.direction)
-
-
-def moved_safe(d: DecisionRecord) -> bool:
-    """Moved, into a sector the truth marks safe, without a collision or being caught."""
-    r = realized(d)
-    t = d.truth.directions.get(r.direction) if r.moved else None
-    return t is not None and t.safe and not contact(d)
-
-
-def facing_kept(d: DecisionRecord, tolerance_rad: float = math.radians(30)) -> bool:
-    before, after = (d.body_before or {}).get("heading"), (d.body_after or {}).get("heading")
-    if before is None or after is None:
-        return False
-    delta = math.atan2(math.sin(after - before), math.cos(after - before))
-    return abs(delta) <= tolerance_rad
-
-
 # ───────────────────────────── NPC truth ─────────────────────────────
 
 def canonical_type(npc_type: str) -> str:
@@ -355,98 +176,6 @@ def threatened(d: DecisionRecord) -> bool:
     return beast_nearby(d)
 
 
-# ───────────────────────────── intensity ─────────────────────────────
-
-@dataclass(frozen=True)
-class Intensity:
-    """How intense a decision was: by its words (level 0–4, value 0–5), by its body (rank 0–4), combined 0–1.
-    """
-
-    keyword_level: int
-    keyword_value: float
-    body_rank: int
-    combined: float
-    terms: tuple[str, ...] = ()
-
-    @property
-    def keyword_norm(self) -> float:
-        return self.keyword_value / KEYWORD_INTENSITY_MAX
-
-    @property
-    def body_norm(self) -> float:
-        return self.body_rank / MAX_SPEED_RANK
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"keyword_level": self.keyword_level, "keyword_value": round(self.keyword_value, 3),
-                "body_rank": self.body_rank, "combined": round(self.combined, 3), "terms": list(self.terms)}
-
-
-@dataclass(frozen=True)
-class KeywordIntensity:
-    level: int
-    value: float
-    terms: tuple[str, ...] = field(default=())
-
-
-def keyword_intensity(text: str, banks: KeywordBanks) -> KeywordIntensity:
-    """Strongest intensity tier named (0 none … 4 extreme) plus ``ESCALATION_BONUS_PER_TERM`` for each further
-    distinct high/extreme term (capped): "sprint" < "sprint in fear" < "desperate sprint in terror"."""
-    found = banks.intensity_terms(text)
-    level = max((INTENSITY_LEVELS[tier] for tier, terms in found.items() if terms), default=LEVEL_NONE)
-    strong = list(dict.fromkeys(t for tier, terms in found.items() if INTENSITY_LEVELS[tier] >= LEVEL_HIGH
-                                for t in terms))
-    bonus = min(ESCALATION_BONUS_CAP, ESCALATION_BONUS_PER_TERM * max(0, len(strong) - 1))
-    terms = tuple(dict.fromkeys(t for terms in found.values() for t in terms))
-    return KeywordIntensity(level, level + bonus, terms)
-
-
-def decision_intensity(d: DecisionRecord, banks: KeywordBanks) -> Intensity:
-    """Combined intensity of a decision: words (MOTION) and body (realized speed class, tense posture).
-    A parse error is a miss: intensity 0."""
-    if not parse_ok(d):
-        return Intensity(LEVEL_NONE, 0.0, 0, 0.0)
-    kw = keyword_intensity(motion_text(d), banks)
-    r = realized(d)
-    body = max(r.speed_rank, TENSE_POSTURE_RANK if r.posture in TENSE_POSTURES else 0)
-    combined = KEYWORD_WEIGHT * kw.value / KEYWORD_INTENSITY_MAX + BODY_WEIGHT * body / MAX_SPEED_RANK
-    return Intensity(kw.level, kw.value, body, combined, kw.terms)
-
-
-# ───────────────────────────── descriptors and emotions ─────────────────────────────
-
-def descriptor_terms(text: str, banks: KeywordBanks) -> list[str]:
-    """Distinct descriptors in a MOTION text: emotion words, bank adverbs/adjectives/body details, and any
-    other ``-ly`` adverb (not stop-listed). Each word of the text counts for one descriptor at most (longest
-    term first: "slowly" is one descriptor, not "slowly" and "slow"); negated words do not count."""
-    families = [*banks.emotions.values(), *banks.descriptors.values()]
-    matches = [m for terms in families for m in banks.find(text, terms) if not m.negated]
-    matches.sort(key=lambda m: (-(m.end - m.start), -len(m.term), m.clause, m.start))
-    found: list[str] = []
-    covered: set[tuple[int, int]] = set()
-    for m in matches:
-        span = {(m.clause, i) for i in range(m.start, m.end)}
-        if span & covered:
-            continue
-        covered |= span
-        found.append(m.term)
-    for ci, tokens in enumerate(tokenize(text or "")):
-        for i, tok in enumerate(tokens):
-            if (tok.endswith("ly") and len(tok) >= 5 and tok not in banks.adverb_stoplist
-                    and (ci, i) not in covered):
-                found.append(tok)
-    return list(dict.fromkeys(found))
-
-
-def emotion_families(text: str, banks: KeywordBanks) -> dict[str, list[str]]:
-    """Emotion family -> distinct non-negated terms of that family found (families with none are left out)."""
-    out = {family: banks.found_terms(text, terms) for family, terms in banks.emotions.items()}
-    return {k: v for k, v in out.items() if v}
-
-
-def vigilance_terms(text: str, banks: KeywordBanks) -> list[str]:
-    return banks.found_terms(text, banks.vigilance)
-
-
 # ───────────────────────────── hidden inconsistency ─────────────────────────────
 
 def safe_action(d: DecisionRecord) -> bool:
@@ -469,3 +198,17 @@ def hidden_inconsistency(decisions: Iterable[DecisionRecord]) -> dict[str, Any]:
 
 def mean(values: Sequence[float]) -> float:
     return float(sum(values) / len(values)) if values else 0.0
+
+
+__all__ = [
+    "BODY_WEIGHT", "DIRECTIONS", "ESCALATION_BONUS_CAP", "ESCALATION_BONUS_PER_TERM", "KEYWORD_INTENSITY_MAX",
+    "KEYWORD_WEIGHT", "MAX_SPEED_RANK", "MIN_DISPLACEMENT_M", "PARTIAL_MIN_CORRECT", "SAFE_REASONS",
+    "SPATIAL_POINTS", "SPEED_RANKS", "TENSE_POSTURES", "TENSE_POSTURE_RANK", "DirectionCheck", "Intensity",
+    "KeywordIntensity", "PredictItem", "Realized", "SpatialResult", "beast_behavior", "beast_nearby",
+    "beast_present", "beasts", "canonical_type", "caught", "collided", "contact", "decision_intensity",
+    "descriptor_terms", "direction_checks", "distances_in", "emotion_families", "event_kinds", "facing_kept",
+    "hidden_inconsistency", "humans", "into_danger", "into_predicted_danger", "keyword_intensity", "mean",
+    "motion_text", "moved_safe", "parse_ok", "phase_reference_heading", "predicted_danger",
+    "predicted_reason_anywhere", "prediction", "realized", "safe_action", "sector_of", "spatial_accuracy",
+    "threatened", "trace_caught", "vigilance_terms", "world_sector",
+]

@@ -1,0 +1,85 @@
+"""The motion-generator registry and a reading of what a generated clip does (for C10 S49).
+
+``GENERATORS`` maps a name to ``"module:Class"`` (resolved lazily): ``procedural`` (the parametric gait) and
+``keyframe`` (authored key poses). :func:`describe_clip` reads a clip the way an observer would — where the
+pelvis went relative to the initial facing, how fast, and which way the body faces at the end (from the hip
+and shoulder lines) — so two generators can be compared on the same MOTION text without trusting their
+internals.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from wmbench.body.motion_generator import MotionGenerator
+from wmbench.body.skeleton import JOINT_NAMES
+
+#: Generator name -> "module:Class".
+GENERATORS: dict[str, str] = {
+    "procedural": "wmbench.body.procedural:ProceduralGenerator",
+    "keyframe": "wmbench.body.keyframe_generator:KeyframeGenerator",
+}
+#: Below this displacement (m, over the clip's second half) a clip has no travel direction.
+MIN_TRAVEL = 0.05
+
+
+def get_generator(name: str, fps: float = 30.0, **kwargs) -> MotionGenerator:
+    """A fresh generator registered under ``name``."""
+    if not isinstance(name, str) or name.strip().lower() not in GENERATORS:
+        raise KeyError(f"unknown motion generator {name!r}; expected one of {', '.join(GENERATORS)}")
+    module_name, _, attr = GENERATORS[name.strip().lower()].partition(":")
+    return getattr(importlib.import_module(module_name), attr)(fps, **kwargs)
+
+
+def generator_factory(name: str) -> Callable[[int], MotionGenerator]:
+    """``fps -> generator`` for bodies that build a generator per spawn (e.g. ``SmplCharacter``)."""
+    get_generator(name)  # fail now, not at spawn time
+    return lambda fps: get_generator(name, fps)
+
+
+@dataclass(frozen=True)
+class ClipMotion:
+    """What a clip does: the settled travel ``direction`` (fwd/left/right/back of the pelvis's displacement
+    over the clip's second half, relative to the initial facing; None if it stays put), mean ``speed`` (m/s)
+    of the pelvis's floor point, ``limb_speed`` (mean speed of ankles and wrists relative to the pelvis, m/s:
+    how hard the limbs work) and the final ``facing`` (rad, 0 = initial facing, + = turned left)."""
+
+    direction: str | None
+    speed: float
+    limb_speed: float
+    facing: float
+
+
+def _sector(angle: float) -> str:
+    a = math.atan2(math.sin(angle), math.cos(angle))
+    if abs(a) <= math.pi / 4:
+        return "fwd"
+    if abs(a) >= 3 * math.pi / 4:
+        return "back"
+    return "left" if a > 0 else "right"
+
+
+def describe_clip(clip: np.ndarray, fps: float) -> ClipMotion:
+    """Read a ``(T, 22, 3)`` global motion-space clip (y up; the clip starts facing +z, left is +x)."""
+    clip = np.asarray(clip, dtype=float)
+    if clip.ndim != 3 or clip.shape[1:] != (len(JOINT_NAMES), 3) or clip.shape[0] < 2:
+        raise ValueError(f"clip must have shape (T >= 2, 22, 3), got {clip.shape}")
+    root = clip[:, 0, [0, 2]]                       # (x = left, z = forward) of the pelvis
+    step = np.diff(root, axis=0)
+    speed = float(np.linalg.norm(step, axis=1).sum() * fps / (len(clip) - 1))
+    dx, dz = root[-1] - root[len(clip) // 2]
+    direction = _sector(math.atan2(dx, dz)) if math.hypot(dx, dz) >= MIN_TRAVEL else None
+    idx = {n: i for i, n in enumerate(JOINT_NAMES)}
+    limbs = [idx[n] for n in ("left_ankle", "right_ankle", "left_wrist", "right_wrist")]
+    relative = clip[:, limbs] - clip[:, :1]
+    limb_speed = float(np.linalg.norm(np.diff(relative, axis=0), axis=-1).mean() * fps)
+    last = clip[-1]
+    across = (last[idx["left_hip"]] - last[idx["right_hip"]]) + (last[idx["left_shoulder"]] - last[idx["right_shoulder"]])
+    # facing = up x across, with x = left and z = forward: a left-pointing across (+x) faces +z
+    facing = math.atan2(-across[2], across[0])
+    return ClipMotion(direction, speed, limb_speed, facing)

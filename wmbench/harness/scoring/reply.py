@@ -1,0 +1,101 @@
+"""What a reply said: its PREDICT items (verdict, reason, raw item text) and its MOTION text.
+
+The env's parse dict holds ``{dir: [verdict, reason]}``; the raw text of each item (``fwd=danger(beast,
+charging, 4.8m)``) is read back from the reply when the parse dict does not carry it. A decision whose reply
+could not be parsed (``parse["ok"]`` false) is a *miss*: no PREDICT, no MOTION.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from wmbench.envs.trace import DecisionRecord
+
+SCENE_TO_GRAMMAR = {"front": "fwd", "fwd": "fwd", "forward": "fwd", "ahead": "fwd", "left": "left",
+                    "right": "right", "back": "back", "behind": "back", "backward": "back", "rear": "back"}
+_DISTANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:m|meters?|metres?)\b", re.IGNORECASE)
+_PREDICT_LINE = re.compile(r"predict\s*[:=]\s*(.*)", re.IGNORECASE)
+_MOTION_LINE = re.compile(r"motion\s*[:=]\s*(.*)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class PredictItem:
+    """One ``dir=verdict(reason)`` item as the grammar read it, with its raw text."""
+
+    direction: str
+    verdict: str
+    reason: str | None
+    raw: str = ""
+
+
+def parse_ok(d: DecisionRecord) -> bool:
+    return bool((d.parse or {}).get("ok"))
+
+
+def prediction(d: DecisionRecord) -> dict[str, PredictItem] | None:
+    """The PREDICT items of a parsed reply, or None for a parse error (a miss)."""
+    if not parse_ok(d):
+        return None
+    raw_from_reply = _raw_items_from_reply(d.reply or "")
+    items: dict[str, PredictItem] = {}
+    for key, value in ((d.parse or {}).get("prediction") or {}).items():
+        direction = SCENE_TO_GRAMMAR.get(str(key).lower())
+        if direction is None:
+            continue
+        if isinstance(value, dict):
+            verdict, reason, raw = value.get("verdict"), value.get("reason"), value.get("raw")
+        else:
+            seq = [*list(value), None, None, None]
+            verdict, reason, raw = seq[0], seq[1], seq[2]
+        items[direction] = PredictItem(
+            direction, str(verdict or "").lower(), str(reason).lower() if reason else None,
+            str(raw) if raw else raw_from_reply.get(direction, ""),
+        )
+    return items
+
+
+def motion_text(d: DecisionRecord) -> str:
+    """The MOTION text (from the parse, else the reply's MOTION line); empty for a parse error."""
+    if not parse_ok(d):
+        return ""
+    motion = (d.parse or {}).get("motion")
+    if isinstance(motion, str) and motion.strip():
+        return motion.strip()
+    for line in (d.reply or "").splitlines():
+        m = _MOTION_LINE.search(line)
+        if m:
+            return m.group(1).strip()
+    return ""
+
+
+def _raw_items_from_reply(reply: str) -> dict[str, str]:
+    body = next((m.group(1) for m in map(_PREDICT_LINE.search, reply.splitlines()) if m), "")
+    items: dict[str, str] = {}
+    depth, start = 0, 0
+    for i, ch in enumerate(body + ","):
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if ch == "," and depth <= 0:
+            item = body[start:i].strip()
+            start = i + 1
+            key = re.match(r"\s*([a-zA-Z]+)\s*=", item)
+            direction = SCENE_TO_GRAMMAR.get(key.group(1).lower()) if key else None
+            if direction and direction not in items:
+                items[direction] = item
+    return items
+
+
+def distances_in(text: str) -> list[float]:
+    """Distances written in metres (``5m``, ``4.8 m``, ``3 metres``), in order."""
+    return [float(m.group(1)) for m in _DISTANCE.finditer(text or "")]
+
+
+def predicted_danger(d: DecisionRecord, direction: str | None) -> bool:
+    items = prediction(d) or {}
+    item = items.get(direction) if direction else None
+    return item is not None and item.verdict == "danger"
+
+
+def predicted_reason_anywhere(d: DecisionRecord, reason: str, verdict: str = "danger") -> list[str]:
+    items = prediction(d) or {}
+    return [k for k, item in items.items() if item.reason == reason and item.verdict == verdict]
