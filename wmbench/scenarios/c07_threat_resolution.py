@@ -154,8 +154,8 @@ def s35_human_approach_after_beast() -> Scenario:
     5 s (10 decisions).
     Expected: proportionate caution towards the woman — a step back, a wary glance, walking aside — not
     the beast-level terror (over-reaction) and not total indifference right after a beast.
-    Rule: Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, high-
-    intensity words or running/sprinting 0.
+    Rule: Decisions with the woman present after the beast: caution without over-reaction 20, calm 10,
+    high-intensity words or running/sprinting 0.
     """
     return Scenario(
         id="S35", category="C07", name="Human Approach After Beast",
