@@ -18,10 +18,12 @@ Run: ``.venv/bin/python -m benchmarks.bench_brain_plumbing [--quick]``.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +121,34 @@ def _tiny_models(root: Path) -> tuple[Path, Path]:
     return hf_dir, onnx_dir
 
 
+@contextlib.contextmanager
+def _one_torch_thread() -> Iterator[None]:
+    """torch on one thread while measuring (restored after): on a shared 2-core machine a second busy
+    thread makes torch's spinning thread pool, and so the timings, wildly erratic."""
+    import torch
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def _one_thread_session(brain: Any) -> Any:
+    """The ONNX brain with its session rebuilt on one intra-op thread, like torch above (same model file,
+    same providers, so the brain's signature reading still holds)."""
+    import onnxruntime as ort
+
+    options = ort.SessionOptions()
+    options.log_severity_level = 3
+    options.intra_op_num_threads = 1
+    options.inter_op_num_threads = 1
+    brain.session = ort.InferenceSession(str(Path(brain.model) / "model.onnx"), sess_options=options,
+                                         providers=list(brain.providers))
+    return brain
+
+
 def _decode_seconds(brain: Any, prompt: list[int], tokens: int) -> tuple[float, int]:
     start = time.perf_counter()
     new_ids = brain.generate_ids(prompt, max_new_tokens=tokens)
@@ -145,10 +175,10 @@ def measure_tokens(repeats: int, scene: dict[str, Any]) -> list[BenchRow]:
     from wmbench.brain.hf_provider import HFBrain
     from wmbench.brain.onnx_provider import ONNXBrain
 
-    with tempfile.TemporaryDirectory(prefix="wmbench-bench-tiny-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="wmbench-bench-tiny-") as tmp, _one_torch_thread():
         hf_dir, onnx_dir = _tiny_models(Path(tmp))
         brains = {"hf": HFBrain(str(hf_dir), device="cpu"),
-                  "onnx": ONNXBrain(str(onnx_dir), providers=["CPUExecutionProvider"])}
+                  "onnx": _one_thread_session(ONNXBrain(str(onnx_dir), providers=["CPUExecutionProvider"]))}
         prompt = brains["hf"].prompt_ids(scene)
         if prompt != brains["onnx"].prompt_ids(scene):
             raise RuntimeError("hf and onnx providers built different prompt ids for the same scene")
@@ -174,7 +204,7 @@ def measure_tokens(repeats: int, scene: dict[str, Any]) -> list[BenchRow]:
     per_token = {k: (ms[(k, "many")] - ms[(k, "one")]) / (counts[k] - 1) for k in brains}
     reply = {k: ms[(k, "reply")] for k in brains}
     decode = (f"(median for {counts['hf']} greedy tokens - median for 1) / {counts['hf'] - 1} after a "
-              f"{SHORT_CONTEXT}-token context; median of {repeats}, alternating, CPU")
+              f"{SHORT_CONTEXT}-token context; median of {repeats}, alternating, CPU, 1 thread each")
     whole = (f"{len(prompt)}-token real prompt + {produced[('hf', 'reply')]} greedy tokens, prefill "
              f"included; median of {repeats}, CPU")
     return [
