@@ -36,8 +36,9 @@ if ! "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-
   echo "screenshot_report: $browser failed" >&2
   exit 1
 fi
-# console messages look like: [..:INFO:CONSOLE(12)] "Uncaught ReferenceError: x is not defined", source: ...
-if grep -E 'CONSOLE(\([0-9]+\))?\].*("Uncaught|Error)' "$log" >&2; then
+# console lines look like: [..:INFO:CONSOLE:12] "Uncaught ReferenceError: x is not defined", source: ...
+# (older builds: CONSOLE(12)); console.error() is logged at ERROR level
+if grep -E '(ERROR:CONSOLE|CONSOLE[^]]*\] "Uncaught)' "$log" >&2; then
   echo "screenshot_report: JavaScript errors in $html (above)" >&2
   exit 1
 fi

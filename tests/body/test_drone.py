@@ -26,6 +26,7 @@ from wmbench.envs.world import World
 from wmbench.scenarios import Wall
 
 STEPS_PER_FRAME = 8
+BACKSTEP = MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), face_travel=False)
 
 
 @pytest.fixture
@@ -125,7 +126,7 @@ def test_moving_intents_turn_and_fly_within_the_envelope(world, drone):
 
 
 def test_back_step_keeps_the_yaw(world, drone):
-    drone.apply_intent(MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), face_travel=False))
+    drone.apply_intent(BACKSTEP)
     fly(world, drone, 30)
     state = drone.state()
     assert state.position[0] < -0.3 and abs(state.heading) < 0.05
@@ -165,7 +166,8 @@ def test_reset_pose_puts_it_back_hovering(world, drone):
     fly(world, drone, 10)
     drone.reset_pose((2.0, 1.0, 0.0), 1.0)
     state = drone.state()
-    assert state.position == pytest.approx((2.0, 1.0, CRUISE_ALTITUDE)) and state.heading == pytest.approx(1.0)
+    assert state.position == pytest.approx((2.0, 1.0, CRUISE_ALTITUDE))
+    assert state.heading == pytest.approx(1.0)
     fly(world, drone, 30)
     assert math.dist(drone.state().position[:2], (2.0, 1.0)) < 0.05
 

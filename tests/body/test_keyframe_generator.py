@@ -1,7 +1,8 @@
-"""KeyframeGenerator: the protocol, bone lengths, speed classes, determinism, agreement with the procedural one."""
+"""KeyframeGenerator: protocol, bone lengths, speed classes, determinism, agreeing with the procedural one."""
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -85,8 +86,9 @@ def test_speed_classes_are_ordered_by_cadence_and_limb_work():
 
 def test_postures_are_labelled():
     gen = KeyframeGenerator(30)
-    for text, label in (("crouches low", "crouch"), ("freezes", "freeze"), ("raises arms defensively", "defensive"),
-                        ("sighs with relief", "slump"), ("sprints forward in terror", "lean_forward")):
+    cases = (("crouches low", "crouch"), ("freezes", "freeze"), ("raises arms defensively", "defensive"),
+             ("sighs with relief", "slump"), ("sprints forward in terror", "lean_forward"))
+    for text, label in cases:
         assert frames(gen, parse_motion(text))[-1].posture == label
         assert label in POSTURES
 
@@ -111,9 +113,10 @@ def test_transitions_blend_smoothly():
 
 def test_back_steps_play_the_cycle_backwards():
     gen = KeyframeGenerator(30)
-    back = frames(gen, MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), face_travel=False), 6)
+    intent = MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), face_travel=False)
+    back = frames(gen, intent, 6)
     phases = [f.gait_phase for f in back]
-    assert all((b - a) % 1.0 > 0.5 for a, b in zip(phases, phases[1:]))
+    assert all((b - a) % 1.0 > 0.5 for a, b in itertools.pairwise(phases))
 
 
 @pytest.mark.parametrize("text", AGREEMENT_TEXTS)
@@ -142,3 +145,21 @@ def test_bad_input():
     with pytest.raises(ValueError, match="n_frames"):
         KeyframeGenerator().clip(MotionIntent.still(), 0)
     assert KeyframeGenerator().next_frame(float("nan")).joints.shape == (22, 3)
+
+
+def test_the_character_plays_the_keyframe_generator_by_name():
+    from wmbench.body.registry import get_body
+    from wmbench.envs.world import World
+
+    world = World(frame_dt=1 / 30, physics_dt=1 / 240)
+    try:
+        body = get_body("smpl", generator="keyframe")
+        body.spawn(world, (0.0, 0.0, 0.0), 0.0)
+        body.apply_intent(parse_motion("crouches low"))
+        for _ in range(15):
+            body.on_frame()
+        assert isinstance(body._generator, KeyframeGenerator) and body.state().posture == "crouch"
+        with pytest.raises(KeyError, match="keyframe"):
+            get_body("smpl", generator="mocap")
+    finally:
+        world.close()

@@ -9,6 +9,7 @@ import pybullet as p
 import pytest
 
 from wmbench.body.base import Body
+from wmbench.body.generators import GENERATORS
 from wmbench.body.intent_types import MotionIntent, SpeedClass
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.robot import CLEARANCE_RADIUS, ROBOT_SPEED_ENVELOPE, ServoRobot
@@ -19,8 +20,9 @@ from wmbench.envs.world import World
 from wmbench.scenarios import Wall
 
 MIXED = ("sprints forward in terror", "walks slowly left", "crouches low", "freezes", "jogs right cautiously",
-         "steps back keeping eyes on the beast, arms raised defensively", "runs back glancing over the shoulder",
-         "stands in relief", "bolts left in panic", "creeps forward, crouched")
+         "steps back keeping eyes on the beast, arms raised defensively",
+         "runs back glancing over the shoulder", "stands in relief", "bolts left in panic",
+         "creeps forward, crouched")
 
 
 @pytest.fixture
@@ -61,12 +63,16 @@ def test_urdf_has_the_servo_table_joints(world, robot):
     by_name = {i[1].decode(): i for i in info}
     for spec in SERVO_MAP.rows:
         joint = by_name[spec.name]
-        assert (joint[8], joint[9], joint[10], joint[11]) == (spec.lower, spec.upper, spec.effort, spec.max_speed)
+        limits = (joint[8], joint[9], joint[10], joint[11])
+        assert limits == (spec.lower, spec.upper, spec.effort, spec.max_speed)
         assert joint[13] == spec.axis
     assert robot_urdf_path() == robot_urdf_path() and robot_urdf_path().read_text() == robot_urdf_text()
 
 
-def test_no_servo_leaves_its_limits_over_many_mixed_frames(world, robot):
+@pytest.mark.parametrize("generator", sorted(GENERATORS))
+def test_no_servo_leaves_its_limits_over_many_mixed_frames(world, generator):
+    robot = ServoRobot(generator=generator)
+    robot.spawn(world, (0.0, 0.0, 0.0), 0.0)
     errors, commands, angles = [], [], []
     for text in MIXED:
         robot.apply_intent(parse_motion(text))
@@ -82,8 +88,9 @@ def test_no_servo_leaves_its_limits_over_many_mixed_frames(world, robot):
     extras = robot.state().extras
     assert extras["servo_limit_violations"] == 0
     median = float(np.median(errors))
-    print(f"\nrobot servo tracking error over {len(errors)} frames: median {median:.4f} rad "
-          f"({math.degrees(median):.2f} deg), max {max(errors):.4f} rad, RMS {extras['servo_tracking_rms_rad']:.4f} rad")
+    rms = extras["servo_tracking_rms_rad"]
+    print(f"\nrobot ({generator}) servo tracking error over {len(errors)} frames: median {median:.4f} rad "
+          f"({math.degrees(median):.2f} deg), max {max(errors):.4f} rad, RMS {rms:.4f} rad")
     assert median < 0.05 and extras["servo_tracking_rms_rad"] < math.radians(5)
 
 
@@ -126,7 +133,7 @@ def test_turns_towards_travel_and_back_steps_keep_facing(world, robot):
     frames(world, robot, 10)
     state = robot.state()
     assert math.cos(state.heading - math.pi / 2) == pytest.approx(1.0, abs=1e-6) and state.position[1] > 0.2
-    robot.apply_intent(MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), face_travel=False))
+    robot.apply_intent(MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), False))
     frames(world, robot, 15)
     after = robot.state()
     assert after.heading == pytest.approx(state.heading, abs=1e-6) and after.position[1] < state.position[1]

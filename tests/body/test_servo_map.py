@@ -84,7 +84,8 @@ def test_measures_read_what_they_say():
     assert measure_angle("swing_pitch", swing, ROOT_FRAME) == pytest.approx(0.3)
     assert measure_angle("swing_roll", (o, np.array([math.sin(0.2), -math.cos(0.2), 0.0])), ROOT_FRAME) \
         == pytest.approx(0.2)
-    assert measure_angle("lean_pitch", (o, np.array([0.0, 1.0, 1.0])), ROOT_FRAME) == pytest.approx(math.pi / 4)
+    lean = measure_angle("lean_pitch", (o, np.array([0.0, 1.0, 1.0])), ROOT_FRAME)
+    assert lean == pytest.approx(math.pi / 4)
     turned = np.array([math.cos(0.4), 0.0, -math.sin(0.4)])  # a right->left line turned 0.4 rad to the left
     assert measure_angle("line_yaw", (o, turned), ROOT_FRAME) == pytest.approx(0.4)
     assert measure_angle("heading_yaw", (o, fwd + 0.2 * left), ROOT_FRAME) == pytest.approx(math.atan(0.2))
@@ -103,7 +104,8 @@ def test_hinge_yaw_undoes_pitch_and_roll():
     thigh_frame = rot("y", -0.8) @ rot("x", 0.1) @ rot("z", 0.3)
     thigh = thigh_frame @ np.array([0.0, 0.0, -1.0])
     shin = thigh_frame @ rot("y", 1.2) @ np.array([0.0, 0.0, -1.0])
-    to_motion = lambda v: np.array([v[1], v[2], v[0]])  # robot (fwd, left, up) -> motion (x left, y up, z fwd)
+    def to_motion(v):
+        return np.array([v[1], v[2], v[0]])  # robot (fwd, left, up) -> motion (x left, y up, z fwd)
     hip, knee = np.zeros(3), to_motion(thigh)
     ankle = knee + to_motion(shin)
     assert measure_angle("swing_pitch", (hip, knee), ROOT_FRAME) == pytest.approx(0.8)

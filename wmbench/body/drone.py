@@ -30,6 +30,7 @@ touch it push it physically but a beast's catch is decided in the ground plane l
 
 from __future__ import annotations
 
+import contextlib
 import math
 
 import pybullet as p
@@ -111,8 +112,9 @@ class Quadrotor:
         if self._world is world:
             self.remove()
         self._world = world
-        self._id = p.loadURDF(str(drone_urdf_path(self.params)), [position[0], position[1], self.cruise_altitude],
-                              _yaw_quat(heading), flags=p.URDF_USE_INERTIA_FROM_FILE, physicsClientId=world.client)
+        self._id = p.loadURDF(str(drone_urdf_path(self.params)),
+                              [position[0], position[1], self.cruise_altitude], _yaw_quat(heading),
+                              flags=p.URDF_USE_INERTIA_FROM_FILE, physicsClientId=world.client)
         p.changeDynamics(self._id, -1, linearDamping=0.0, angularDamping=0.0, physicsClientId=world.client)
         self.reset_pose(position, heading)
 
@@ -188,11 +190,12 @@ class Quadrotor:
         body_rates = (rot[0] * ang[0] + rot[3] * ang[1] + rot[6] * ang[2],   # R^T w (world -> body)
                       rot[1] * ang[0] + rot[4] * ang[1] + rot[7] * ang[2],
                       rot[2] * ang[0] + rot[5] * ang[1] + rot[8] * ang[2])
-        out = self.controller.update(FlightState(pos, lin, rot, body_rates), self._setpoint, self._world.physics_dt)
+        flight = FlightState(pos, lin, rot, body_rates)
+        out = self.controller.update(flight, self._setpoint, self._world.physics_dt)
         command = self.airframe.mix(out.thrust, out.torque)
         for force, at in zip(command.forces, self.airframe.rotor_positions):
             p.applyExternalForce(self._id, -1, (0.0, 0.0, force), at, p.LINK_FRAME, physicsClientId=cid)
-        tz = command.yaw_torque  # about body z, applied in the world frame (robust to LINK_FRAME torque quirks)
+        tz = command.yaw_torque  # about body z, applied in the world frame (no LINK_FRAME torque quirks)
         p.applyExternalTorque(self._id, -1, (rot[2] * tz, rot[5] * tz, rot[8] * tz), p.WORLD_FRAME,
                               physicsClientId=cid)
         self._rpm = command.rpm
@@ -217,10 +220,8 @@ class Quadrotor:
 
     def remove(self) -> None:
         if self._world is not None and self._id >= 0:
-            try:
+            with contextlib.suppress(p.error):  # the world was reset or disconnected underneath us
                 p.removeBody(self._id, physicsClientId=self._world.client)
-            except p.error:  # the world was reset or disconnected underneath us
-                pass
         self._id = -1
 
     # ------------------------------------------------------------------ helpers
@@ -240,8 +241,8 @@ class Quadrotor:
         self._hold = None
         self._direct = True
         vx, vy = float(velocity_xy[0]), float(velocity_xy[1])
-        self._setpoint = Setpoint(velocity_xy=(vx, vy), altitude=sp.altitude if altitude is None else float(altitude),
-                                  yaw=sp.yaw)
+        target = sp.altitude if altitude is None else float(altitude)
+        self._setpoint = Setpoint(velocity_xy=(vx, vy), altitude=target, yaw=sp.yaw)
 
     def _require_world(self, what: str) -> WorldHandle:
         if self._world is None or self._id < 0:

@@ -122,8 +122,8 @@ def drone_urdf_text(params: QuadrotorParams = CRAZYFLIE_2X) -> str:
     visuals = _visual("hull", f'<box size="{0.03 * s:.4f} {0.03 * s:.4f} {0.01 * s:.4f}"/>', (0.0, 0.0, 0.0),
                       "0.15 0.15 0.18 1")
     for k, yaw in enumerate((math.pi / 4, -math.pi / 4)):
-        visuals += _visual(f"arm{k}", f'<box size="{arm_len:.4f} {0.004 * s:.4f} {0.003 * s:.4f}"/>', (0.0, 0.0, 0.0),
-                           "0.25 0.25 0.28 1", rpy=f"0 0 {yaw:.5f}")
+        box = f'<box size="{arm_len:.4f} {0.004 * s:.4f} {0.003 * s:.4f}"/>'
+        visuals += _visual(f"arm{k}", box, (0.0, 0.0, 0.0), "0.25 0.25 0.28 1", rpy=f"0 0 {yaw:.5f}")
     for i, (sx, sy, _) in enumerate(Airframe.LAYOUT):
         color = "0.9 0.3 0.2 0.8" if sx > 0 else "0.2 0.6 0.9 0.8"  # front rotors red, rear blue
         visuals += _visual(f"rotor{i}", f'<cylinder radius="{0.023 * s:.4f}" length="{0.002 * s:.4f}"/>',

@@ -8,8 +8,9 @@ halfway between neighbouring class speeds, like the env does for the character.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Mapping
 
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, SpeedClass
 
@@ -25,7 +26,7 @@ def scaled_envelope(top_speed: float) -> Mapping[str, float]:
 def classify_speed(speed: float, envelope: Mapping[str, float]) -> str:
     """The class whose envelope speed is nearest (thresholds halfway between class speeds)."""
     ordered = sorted(envelope.items(), key=lambda kv: kv[1])
-    for (name, v), (_, v_next) in zip(ordered, ordered[1:]):
+    for (name, v), (_, v_next) in itertools.pairwise(ordered):
         if speed < (v + v_next) / 2:
             return name
     return ordered[-1][0]

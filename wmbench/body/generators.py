@@ -79,7 +79,8 @@ def describe_clip(clip: np.ndarray, fps: float) -> ClipMotion:
     relative = clip[:, limbs] - clip[:, :1]
     limb_speed = float(np.linalg.norm(np.diff(relative, axis=0), axis=-1).mean() * fps)
     last = clip[-1]
-    across = (last[idx["left_hip"]] - last[idx["right_hip"]]) + (last[idx["left_shoulder"]] - last[idx["right_shoulder"]])
+    across = (last[idx["left_hip"]] - last[idx["right_hip"]]
+              + last[idx["left_shoulder"]] - last[idx["right_shoulder"]])
     # facing = up x across, with x = left and z = forward: a left-pointing across (+x) faces +z
     facing = math.atan2(-across[2], across[0])
     return ClipMotion(direction, speed, limb_speed, facing)

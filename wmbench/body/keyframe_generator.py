@@ -74,7 +74,8 @@ RUN_KEYS: tuple[dict[str, tuple[float, float]], ...] = (
 )
 #: (speed m/s, cadence steps/min), linear between knots.
 CADENCE_TABLE: tuple[tuple[float, float], ...] = (
-    (0.0, 80.0), (0.5, 90.0), (1.4, 110.0), (2.0, 130.0), (3.0, 160.0), (4.5, 170.0), (6.5, 182.0), (10.0, 200.0))
+    (0.0, 80.0), (0.5, 90.0), (1.4, 110.0), (2.0, 130.0), (3.0, 160.0), (4.5, 170.0), (6.5, 182.0),
+    (10.0, 200.0))
 RUN_BLEND = (1.9, 2.7)
 
 
@@ -143,27 +144,37 @@ class StyleOverlay:
 KNOB_DEFAULTS = {"gait_scale": 1.0, "arm_swing": 1.0, "lean_per_speed": 0.02, "scan": 0.0, "glance": 0.0,
                  "breath_hz": 0.25, "breath_depth": 0.02}
 _KNOBS = tuple(KNOB_DEFAULTS)
-STYLE_ORDER: tuple[str, ...] = ("freeze", "defensive", "crouch", "terror", "desperate", "fear", "hurry", "tense",
-                                "caution", "vigilant", "relief", "calm", "backstep", "glance_back")
-_BOTH = (("_l", 1.0), ("_r", 1.0))
+STYLE_ORDER: tuple[str, ...] = ("freeze", "defensive", "crouch", "terror", "desperate", "fear", "hurry",
+                                "tense", "caution", "vigilant", "relief", "calm", "backstep", "glance_back")
+
+
+def _sides(**both: float) -> dict[str, float]:
+    """Channel offsets with per-side channels given once: ``_sides(knee=0.1)`` -> knee_l and knee_r."""
+    out: dict[str, float] = {}
+    for name, value in both.items():
+        if f"{name}_l" in _C:
+            out[f"{name}_l"] = out[f"{name}_r"] = value
+        else:
+            out[name] = value
+    return out
+
+
 STYLE_OVERLAYS: dict[str, StyleOverlay] = {
-    "freeze": StyleOverlay({"raise": 0.2, "elbow_l": 0.8, "elbow_r": 0.8, "shoulder_l": 0.15, "shoulder_r": 0.15,
-                            "neck_pitch": 0.1}, gait_scale=0.0, arm_swing=0.0, breath_hz=0.6, breath_depth=0.004),
-    "defensive": StyleOverlay({"shoulder_l": 0.9, "shoulder_r": 0.9, "elbow_l": 1.9, "elbow_r": 1.9, "trunk": -0.1,
-                               "knee_l": 0.15, "knee_r": 0.15, "hip_l": 0.1, "hip_r": 0.1}, arm_swing=0.2,
-                              lean_per_speed=0.0),
-    "crouch": StyleOverlay({"hip_l": 0.75, "hip_r": 0.75, "knee_l": 1.4, "knee_r": 1.4, "ankle_l": 0.6,
-                            "ankle_r": 0.6, "trunk": 0.45, "neck_pitch": -0.35, "shoulder_l": 0.3,
-                            "shoulder_r": 0.3, "elbow_l": 0.6, "elbow_r": 0.6}, arm_swing=0.5),
-    "terror": StyleOverlay({"raise": 0.12}, arm_swing=1.4, lean_per_speed=0.07, breath_hz=0.6, breath_depth=0.035),
+    "freeze": StyleOverlay(_sides(elbow=0.8, shoulder=0.15, neck_pitch=0.1) | {"raise": 0.2},
+                           gait_scale=0.0, arm_swing=0.0, breath_hz=0.6, breath_depth=0.004),
+    "defensive": StyleOverlay(_sides(shoulder=0.9, elbow=1.9, trunk=-0.1, knee=0.15, hip=0.1),
+                              arm_swing=0.2, lean_per_speed=0.0),
+    "crouch": StyleOverlay(_sides(hip=0.75, knee=1.4, ankle=0.6, trunk=0.45, neck_pitch=-0.35, shoulder=0.3,
+                                  elbow=0.6), arm_swing=0.5),
+    "terror": StyleOverlay({"raise": 0.12}, arm_swing=1.4, lean_per_speed=0.07, breath_hz=0.6,
+                           breath_depth=0.035),
     "desperate": StyleOverlay({"raise": 0.1}, arm_swing=1.4, lean_per_speed=0.07, breath_hz=0.6),
     "fear": StyleOverlay({"raise": 0.08}, arm_swing=1.3, lean_per_speed=0.06, breath_hz=0.5),
     "hurry": StyleOverlay(arm_swing=1.15, lean_per_speed=0.045),
-    "tense": StyleOverlay({"raise": 0.12, "elbow_l": 0.3, "elbow_r": 0.3}, arm_swing=0.7, breath_hz=0.45),
-    "caution": StyleOverlay({"knee_l": 0.1, "knee_r": 0.1, "hip_l": 0.05, "hip_r": 0.05, "elbow_l": 0.25,
-                             "elbow_r": 0.25, "trunk": 0.05}, gait_scale=0.8, arm_swing=0.5, scan=0.55),
-    "vigilant": StyleOverlay({"raise": 0.05, "elbow_l": 0.15, "elbow_r": 0.15}, gait_scale=0.85, arm_swing=0.6,
-                             scan=0.7),
+    "tense": StyleOverlay(_sides(elbow=0.3) | {"raise": 0.12}, arm_swing=0.7, breath_hz=0.45),
+    "caution": StyleOverlay(_sides(knee=0.1, hip=0.05, elbow=0.25, trunk=0.05), gait_scale=0.8, arm_swing=0.5,
+                            scan=0.55),
+    "vigilant": StyleOverlay(_sides(elbow=0.15) | {"raise": 0.05}, gait_scale=0.85, arm_swing=0.6, scan=0.7),
     "relief": StyleOverlay({"slump": 0.25, "neck_pitch": 0.35, "raise": -0.1}, arm_swing=0.8, breath_hz=0.16,
                            breath_depth=0.05),
     "calm": StyleOverlay(arm_swing=0.8, breath_hz=0.22),
@@ -193,7 +204,8 @@ def overlay_vector(styles: frozenset[str]) -> np.ndarray:
 
 def posture_word(styles: frozenset[str], trunk: float) -> str:
     """The frame's posture label (vocabulary of ``motion_generator.POSTURES``)."""
-    for style, word in (("freeze", "freeze"), ("crouch", "crouch"), ("defensive", "defensive"), ("relief", "slump")):
+    labels = (("freeze", "freeze"), ("crouch", "crouch"), ("defensive", "defensive"), ("relief", "slump"))
+    for style, word in labels:
         if style in styles:
             return word
     if trunk >= 0.2:
@@ -231,8 +243,9 @@ class KeyframeKinematics:
     def __init__(self, skeleton: Skeleton = DEFAULT_SKELETON) -> None:
         self.offsets = skeleton.rest_offsets
         rest = skeleton.rest_pose()
-        self.contact_heights = {side: (float(rest[_J[f"{side}_ankle"], 1]), float(rest[_J[f"{side}_foot"], 1]))
-                                for side in ("left", "right")}
+        self.contact_heights = {
+            side: (float(rest[_J[f"{side}_ankle"], 1]), float(rest[_J[f"{side}_foot"], 1]))
+            for side in ("left", "right")}
 
     def joints(self, ch: np.ndarray) -> np.ndarray:
         o = self.offsets
@@ -315,15 +328,17 @@ class _KeyStream:
         v = speed
         amp = _smooth(v / 1.2) * (1.0 + 0.25 * min(max((v - 3.0) / 3.5, 0.0), 1.0)) * knobs["gait_scale"]
         run = _smooth((v - RUN_BLEND[0]) / (RUN_BLEND[1] - RUN_BLEND[0]))
-        gait = (1.0 - run) * catmull_rom_cyclic(_WALK, self.phase) + run * catmull_rom_cyclic(_RUN, self.phase)
+        walk_pose, run_pose = catmull_rom_cyclic(_WALK, self.phase), catmull_rom_cyclic(_RUN, self.phase)
+        gait = (1.0 - run) * walk_pose + run * run_pose
         gait[[_C["shoulder_l"], _C["shoulder_r"]]] *= knobs["arm_swing"]
         ch = offsets + amp * gait
         ch[_C["trunk"]] += knobs["lean_per_speed"] * v
         breath = knobs["breath_depth"] * math.sin(2.0 * math.pi * self.breath)
         ch[_C["raise"]] += 0.5 * breath
         ch[_C["trunk"]] -= 0.5 * breath
-        ch[_C["neck_yaw"]] += knobs["scan"] * math.sin(2.0 * math.pi * self.scan) + 1.2 * knobs["glance"] * self.glance_side
-        ch[_C["chest_yaw"]] += 0.4 * knobs["glance"] * self.glance_side
+        glance = knobs["glance"] * self.glance_side
+        ch[_C["neck_yaw"]] += knobs["scan"] * math.sin(2.0 * math.pi * self.scan) + 1.2 * glance
+        ch[_C["chest_yaw"]] += 0.4 * glance
         joints = self.kin.joints(ch)
         joints.setflags(write=False)
         styles = self.styles_to if self.blend >= 0.5 else self.styles_from

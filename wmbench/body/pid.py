@@ -1,4 +1,4 @@
-"""PID control: a scalar PID with anti-windup, and the quadrotor's cascaded PID (velocity -> attitude -> rates).
+"""PID control: a scalar PID with anti-windup, and the quadrotor's cascade (velocity -> attitude -> rates).
 
 Card
 ----
@@ -115,7 +115,8 @@ class ControlOutput:
 class QuadrotorCascade:
     """The cascaded PID of the module card, for a vehicle of ``mass`` and principal ``inertia``."""
 
-    def __init__(self, mass: float, inertia: tuple[float, float, float], gains: CascadeGains | None = None) -> None:
+    def __init__(self, mass: float, inertia: tuple[float, float, float],
+                 gains: CascadeGains | None = None) -> None:
         self.mass = float(mass)
         self.inertia = inertia
         self.gains = gains or CascadeGains()

@@ -2,10 +2,11 @@
 
 Card
 ----
-- **A rig** (:class:`Rig`) is a joint tree with its own bone lengths (a :class:`~wmbench.body.skeleton.Skeleton`)
-  plus, per non-root joint, the *source segment* of the 22-joint pose whose direction its bone copies
-  (:class:`BoneSource`). A rig bone may span several source bones (a one-piece spine from pelvis to spine3)
-  or extend past the source (a hand continuing the forearm beyond the wrist: ``extend=True``).
+- **A rig** (:class:`Rig`) is a joint tree with its own bone lengths (a
+  :class:`~wmbench.body.skeleton.Skeleton`) plus, per non-root joint, the *source segment* of the 22-joint
+  pose whose direction its bone copies (:class:`BoneSource`). A rig bone may span several source bones
+  (a one-piece spine from pelvis to spine3) or extend past the source (a hand continuing the forearm
+  beyond the wrist: ``extend=True``).
 - **Retarget** (:func:`retarget`): root = the source pelvis scaled by the ratio of the rest root heights
   (:func:`root_scale`, so shorter legs take shorter strides and the feet stay on the floor); then
   down the tree, ``joint = parent + rig_bone_length * unit(source segment)``. Every rig bone keeps its own
@@ -61,7 +62,8 @@ class Rig:
     def __post_init__(self) -> None:
         n = self.skeleton.n_joints
         if len(self.sources) != n:
-            raise ValueError(f"rig {self.name!r}: one source per joint expected ({n}), got {len(self.sources)}")
+            raise ValueError(f"rig {self.name!r}: one source per joint expected ({n}), "
+                             f"got {len(self.sources)}")
         if self.sources[0] is not None or any(s is None for s in self.sources[1:]):
             raise ValueError(f"rig {self.name!r}: only the root (joint 0) may lack a bone source")
 

@@ -19,7 +19,8 @@ Card
   whole-body control) to walk on its own, which is out of scope; driving the base keeps it upright and on the
   planned path while the servos still do real, torque-limited work against gravity and inertia. The feet do
   not collide with the ground (a pair filter), so they cannot drag against the driven base.
-- **How the limbs move.** Per frame the motion generator (default procedural) gives 22 joints at the robot's
+- **How the limbs move.** Per frame the motion generator (default procedural; ``generator="keyframe"`` or
+  a ``generator_factory`` picks another) gives 22 joints at the robot's
   current speed; :data:`~wmbench.body.servo_map.SERVO_MAP` turns them into 20 targets, clamped to the
   limits and rate-limited to each servo's max speed; PyBullet ``POSITION_CONTROL`` tracks them (position
   and velocity gains, velocity feed-forward from the rate-limited command, force = the servo's torque
@@ -37,6 +38,7 @@ robot does not balance (see above); NPCs touching it do not move the base.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable
 from typing import Any
@@ -83,7 +85,10 @@ class ServoRobot:
     clearance_radius = CLEARANCE_RADIUS
 
     def __init__(self, generator_factory: GeneratorFactory | None = None, servo_map: ServoMap = SERVO_MAP,
-                 top_speed: float = ROBOT_TOP_SPEED) -> None:
+                 top_speed: float = ROBOT_TOP_SPEED, generator: str | None = None) -> None:
+        if generator is not None:  # a registered generator by name ("procedural", "keyframe")
+            from wmbench.body.generators import generator_factory as named_factory
+            generator_factory = generator_factory or named_factory(generator)
         self._factory = generator_factory or _default_generator
         self.servo_map = servo_map
         self.envelope = scaled_envelope(top_speed)
@@ -183,7 +188,8 @@ class ServoRobot:
         self._z = self._pelvis_height()
         previous = self._command
         target = self.servo_map.raw_targets(self._frame.joints)
-        self._clamped += int(np.count_nonzero((target < self.servo_map.lower) | (target > self.servo_map.upper)))
+        outside = (target < self.servo_map.lower) | (target > self.servo_map.upper)
+        self._clamped += int(np.count_nonzero(outside))
         limit = self.servo_map.max_speed * dt
         self._command = previous + np.clip(self.servo_map.clamp(target) - previous, -limit, limit)
         self._send_command((self._command - previous) / dt)
@@ -199,14 +205,16 @@ class ServoRobot:
         a, b = self._path
         yaw = a[3] + w * wrap_angle(b[3] - a[3])
         position = (a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1]), a[2] + w * (b[2] - a[2]))
-        p.resetBasePositionAndOrientation(self._id, position, _yaw_quat(yaw), physicsClientId=self._world.client)
+        p.resetBasePositionAndOrientation(self._id, position, _yaw_quat(yaw),
+                                          physicsClientId=self._world.client)
         self._stamp += 1
 
     def state(self) -> BodyState:
         world = self._require_world("state")
         self._measure()
         (x, y, z), quat = p.getBasePositionAndOrientation(self._id, physicsClientId=world.client)
-        heading = math.atan2(2.0 * (quat[3] * quat[2] + quat[0] * quat[1]), 1.0 - 2.0 * (quat[1] ** 2 + quat[2] ** 2))
+        heading = math.atan2(2.0 * (quat[3] * quat[2] + quat[0] * quat[1]),
+                             1.0 - 2.0 * (quat[1] ** 2 + quat[2] ** 2))
         c, s = math.cos(self._travel_heading), math.sin(self._travel_heading)
         rms = math.sqrt(self._sq_error / self._n_error) if self._n_error else 0.0
         return BodyState(
@@ -225,10 +233,8 @@ class ServoRobot:
     def remove(self) -> None:
         if self._world is not None and self._id >= 0:
             cid = self._world.client
-            try:
+            with contextlib.suppress(p.error):  # the world was reset or disconnected underneath us
                 p.removeBody(self._id, physicsClientId=cid)
-            except p.error:  # the world was reset or disconnected underneath us
-                pass
         self._id = -1
 
     # ------------------------------------------------------------------ readings

@@ -195,9 +195,9 @@ def robot_urdf_text() -> str:
     return "".join(parts)
 
 
-@lru_cache(maxsize=1)
 def robot_urdf_path() -> Path:
-    """A file holding :func:`robot_urdf_text` (content-addressed in the temp dir; written atomically once)."""
+    """A file holding :func:`robot_urdf_text` (content-addressed in the temp dir; written atomically when
+    missing, so a cleaned temp dir is refilled)."""
     return write_cached_urdf("robot", robot_urdf_text())
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES
 
-#: How an angle is read from joint positions (``d`` = unit vector sources[0] -> sources[1] in the row's frame).
+#: How an angle is read from joint positions (``d`` = unit vector sources[0] -> sources[1], row's frame).
 MEASURES: dict[str, str] = {
     "swing_pitch": "forward swing of a hanging limb: atan2(d_fwd, -d_up)",
     "swing_roll": "sideways swing of a hanging limb (towards the left = +): asin(d_left)",
@@ -42,8 +42,8 @@ MEASURES: dict[str, str] = {
     "line_yaw": "yaw of a right-to-left line (left = + turn): atan2(-d_fwd, d_left)",
     "heading_yaw": "yaw of a forward-pointing segment (left = + turn): atan2(d_left, d_fwd), modulo pi",
     "hinge": "angle between segments a->b and b->c (0 = straight), frame-free",
-    "hinge_yaw": "twist about segment a->b that puts the a-b-c hinge axis where the chain pitch -> roll -> yaw "
-                 "-> hinge has it (0 when the hinge is straight)",
+    "hinge_yaw": "twist about segment a->b that puts the a-b-c hinge axis where the chain pitch -> roll "
+                 "-> yaw -> hinge has it (0 when the hinge is straight)",
 }
 FRAMES: tuple[str, ...] = ("root", "chest")
 AXES: dict[str, tuple[float, float, float]] = {"pitch": (0.0, 1.0, 0.0), "roll": (1.0, 0.0, 0.0),
@@ -76,7 +76,8 @@ class ServoSpec:
 
     def __post_init__(self) -> None:
         if self.measure not in MEASURES:
-            raise ValueError(f"servo {self.name!r}: measure must be one of {sorted(MEASURES)}, got {self.measure!r}")
+            raise ValueError(f"servo {self.name!r}: measure must be one of {sorted(MEASURES)}, "
+                             f"got {self.measure!r}")
         if self.frame not in FRAMES:
             raise ValueError(f"servo {self.name!r}: frame must be one of {FRAMES}, got {self.frame!r}")
         need = 3 if self.measure in ("hinge", "hinge_yaw") else 2
@@ -103,7 +104,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 
 def measure_angle(measure: str, points: tuple[np.ndarray, ...], frame: np.ndarray) -> float:
-    """One measure (see :data:`MEASURES`). ``frame`` rows are the frame's fwd, left, up axes in motion space."""
+    """One measure (see :data:`MEASURES`); ``frame`` rows: the frame's fwd, left, up axes (motion space)."""
     if measure == "hinge":
         a, b, c = points
         u, w = _unit(b - a), _unit(c - b)
@@ -180,7 +181,8 @@ def _row(name: str, measure: str, sources: tuple[str, ...], frame: str, axis: st
 def _limb_rows(side: str) -> list[ServoSpec]:
     s = f"{side}_"
     out = 1.0 if side == "left" else -1.0    # sideways-out sign for the roll limits
-    roll = (lambda lo, hi: (lo, hi) if out > 0 else (-hi, -lo))
+    def roll(lo, hi):
+        return ((lo, hi) if out > 0 else (-hi, -lo))
     return [
         _row(s + "shoulder_pitch", "swing_pitch", (s + "shoulder", s + "elbow"), "chest", "pitch", -1.0,
              (-3.0, 1.0), 7.0, 40.0),
@@ -203,7 +205,8 @@ def _limb_rows(side: str) -> list[ServoSpec]:
 
 #: The robot's 20 servos. Torso rows come first: the chest frame of later rows is built from them.
 SERVO_TABLE: tuple[ServoSpec, ...] = (
-    _row("torso_yaw", "line_yaw", ("right_collar", "left_collar"), "root", "yaw", 1.0, (-0.6, 0.6), 4.0, 120.0),
+    _row("torso_yaw", "line_yaw", ("right_collar", "left_collar"), "root", "yaw", 1.0, (-0.6, 0.6), 4.0,
+         120.0),
     _row("torso_pitch", "lean_pitch", ("spine1", "neck"), "root", "pitch", 1.0, (-0.3, 0.8), 4.0, 150.0,
          zero_at_rest=True),
     _row("neck_yaw", "heading_yaw", ("neck", "head"), "chest", "yaw", 1.0, (-1.3, 1.3), 6.0, 10.0),
@@ -273,7 +276,8 @@ class ServoMap:
             try:
                 specs.append(ServoSpec(**{**d, "sources": tuple(d["sources"]), "axis": tuple(d["axis"])}))
             except (KeyError, TypeError) as exc:
-                raise ValueError(f"servo row {i} is malformed ({exc}); expected the ServoSpec fields") from exc
+                raise ValueError(f"servo row {i} is malformed ({exc}); expected the ServoSpec fields") \
+                    from exc
         return cls(tuple(specs))
 
 

@@ -74,7 +74,8 @@ class SmplCharacter:
     sensor_height = SENSOR_HEIGHT
     clearance_radius = CLEARANCE_RADIUS
 
-    def __init__(self, generator_factory: GeneratorFactory | None = None, generator: str | None = None) -> None:
+    def __init__(self, generator_factory: GeneratorFactory | None = None,
+                 generator: str | None = None) -> None:
         if generator is not None:  # a registered generator by name ("procedural", "keyframe")
             from wmbench.body.generators import generator_factory as named_factory
             generator_factory = generator_factory or named_factory(generator)

@@ -103,7 +103,7 @@ def _order(x: float, y: float, tie: float) -> int:
 
 
 def speed_rank_agreement(traces_by_body: Mapping[str, Any]) -> float:
-    """Fraction of (decision pair, body pair) comparisons ordered the same way by both bodies (see the card)."""
+    """Fraction of (decision pair, body pair) comparisons both bodies order alike (see the card)."""
     n = _common_length(traces_by_body)
     if n < 2:
         return 1.0
@@ -113,5 +113,6 @@ def speed_rank_agreement(traces_by_body: Mapping[str, Any]) -> float:
     for i, j in itertools.combinations(range(n), 2):
         for a, b in itertools.combinations(speeds, 2):
             total += 1
-            agree += _order(speeds[a][i], speeds[a][j], ties[a]) == _order(speeds[b][i], speeds[b][j], ties[b])
+            order_a = _order(speeds[a][i], speeds[a][j], ties[a])
+            agree += order_a == _order(speeds[b][i], speeds[b][j], ties[b])
     return agree / total

@@ -268,8 +268,13 @@ def run_live(
 
         recorder = VideoRecorder(record)  # fails now, before anything runs, if the extra is missing
     render_mode = "human" if gui else ("rgb_array" if recorder is not None else None)
-    env = WMBenchEnv(scenario, body=body, render_mode=render_mode, frame_rate=fps)
     instance, label, owned = _resolve_brain(brain, brain_options)
+    try:
+        env = WMBenchEnv(scenario, body=body, render_mode=render_mode, frame_rate=fps)
+    except BaseException:
+        if owned:
+            instance.close()
+        raise
     loop = _LiveLoop(env, instance, fps, duration, recorder, on_frame, frame_work)
     worker = _BrainWorker(instance, close_when_done=owned)
     try:

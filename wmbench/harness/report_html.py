@@ -70,6 +70,15 @@ def _pillars(scores: Mapping[str, Any]) -> str:
     return _table(["pillar", "sum", "rescaled (spec 250/450/300)", "fully measured"], rows)
 
 
+def _points(e: Mapping[str, Any]) -> str:
+    """A category's points: of its max, of its measured part, or "not measured"."""
+    if e.get("measured"):
+        return f"{_num(e.get('score'))} / {e.get('max', 100):g}"
+    if e.get("measured_max"):
+        return f"{_num(e.get('score'))} / {e.get('measured_max'):g} measured"
+    return "not measured"
+
+
 def _categories(scores: Mapping[str, Any], titles: Mapping[str, str]) -> str:
     rows = []
     for c, e in (scores.get("categories") or {}).items():
@@ -78,7 +87,7 @@ def _categories(scores: Mapping[str, Any], titles: Mapping[str, str]) -> str:
         missing = ", ".join(e.get("missing_scenarios") or [])
         rows.append(f"<tr class='{'' if e.get('measured') else 'nm'}'><td>{escape(c)}</td>"
                     f"<td>{escape(titles.get(c, ''))}</td>"
-                    f"<td class=num>{_num(e.get('score'))} / {e.get('max', 100):g}</td>"
+                    f"<td class=num>{_points(e)}</td>"
                     f"<td class=num>{escape(ci_text)}</td><td>{escape(missing) or '–'}</td></tr>")
     return _table(["category", "name", "points", "95 % CI", "not measured"], rows)
 
