@@ -26,7 +26,6 @@ Card
 from __future__ import annotations
 
 import contextlib
-import itertools
 import math
 from collections.abc import Callable
 from typing import Any
@@ -35,6 +34,7 @@ import numpy as np
 import pybullet as p
 
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.envelope import classify_speed
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent, wrap_angle
 
 SENSOR_HEIGHT = 1.2
@@ -57,20 +57,12 @@ def _default_generator(fps: int) -> Any:
     return ProceduralGenerator(fps)
 
 
-def _speed_class(speed: float) -> str:
-    """Nearest speed class (thresholds halfway between class speeds)."""
-    ordered = sorted(SPEED_CLASS_SPEEDS.items(), key=lambda kv: kv[1])
-    for (name, v), (_, v_next) in itertools.pairwise(ordered):
-        if speed < (v + v_next) / 2:
-            return name
-    return ordered[-1][0]
-
-
 class SmplCharacter:
     """The 22-joint character body (see the module card)."""
 
     name = "smpl"
     needs_physics = False
+    envelope = SPEED_CLASS_SPEEDS
     sensor_height = SENSOR_HEIGHT
     clearance_radius = CLEARANCE_RADIUS
 
@@ -157,7 +149,7 @@ class SmplCharacter:
             velocity=(self._speed * c, self._speed * s, 0.0),
             speed=self._speed,
             posture=str(getattr(self._frame, "posture", "upright")),
-            speed_class=_speed_class(self._speed),
+            speed_class=classify_speed(self._speed, self.envelope),
         )
 
     def body_ids(self) -> frozenset[int]:

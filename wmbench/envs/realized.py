@@ -5,7 +5,8 @@ Card
 - ``direction``: sector (grammar words fwd/left/right/back) of the net displacement relative to the heading at
   the decision's start; None when the root moved less than :data:`MIN_DISPLACEMENT`.
 - ``distance``: net displacement (m); ``mean_speed``: path length / elapsed time (m/s).
-- ``speed_class``: the class whose speed is nearest, i.e. thresholds halfway between class speeds.
+- ``speed_class``: the class whose speed is nearest in the *body's own* speed envelope (thresholds halfway
+  between class speeds), so a robot's 2.5 m/s sprint reads as a sprint.
 - ``posture``: the posture seen in most frames (ties: the later one).
 - ``min_threat_distance``: smallest ground-plane distance to any present beast during the decision (None if no
   beast was present).
@@ -13,12 +14,13 @@ Card
 
 from __future__ import annotations
 
-import itertools
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from wmbench.body.base import BodyState
+from wmbench.body.envelope import classify_speed as classify_in_envelope
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
 from wmbench.brain.scene_schema import SCENE_TO_GRAMMAR
 from wmbench.envs.perception import sector_of
@@ -26,13 +28,9 @@ from wmbench.envs.perception import sector_of
 MIN_DISPLACEMENT = 0.05
 
 
-def classify_speed(speed: float) -> str:
-    """Speed class name for a ground speed: nearest class speed (thresholds halfway between classes)."""
-    ordered = sorted(SPEED_CLASS_SPEEDS.items(), key=lambda kv: kv[1])
-    for (name, v), (_, v_next) in itertools.pairwise(ordered):
-        if speed < (v + v_next) / 2:
-            return name
-    return ordered[-1][0]
+def classify_speed(speed: float, envelope: Mapping[str, float] = SPEED_CLASS_SPEEDS) -> str:
+    """Speed class name for a ground speed: nearest class speed of ``envelope`` (default: the character's)."""
+    return classify_in_envelope(speed, envelope)
 
 
 def relative_sector(angle: float) -> str:
@@ -61,7 +59,9 @@ class RealizedMotion:
 class RealizedTracker:
     """Accumulates one decision's frames; :meth:`result` gives the :class:`RealizedMotion`."""
 
-    def __init__(self, start: BodyState, threat_distance: float | None) -> None:
+    def __init__(self, start: BodyState, threat_distance: float | None,
+                 envelope: Mapping[str, float] = SPEED_CLASS_SPEEDS) -> None:
+        self.envelope = envelope
         self.start_x, self.start_y = start.position[0], start.position[1]
         self.start_heading = start.heading
         self.x, self.y = self.start_x, self.start_y
@@ -92,5 +92,5 @@ class RealizedTracker:
                 self.postures, key=self.postures.__getitem__)
         else:
             posture = self.last_posture
-        return RealizedMotion(direction, distance, mean_speed, classify_speed(mean_speed), posture,
-                              self.min_threat)
+        speed_class = classify_speed(mean_speed, self.envelope)
+        return RealizedMotion(direction, distance, mean_speed, speed_class, posture, self.min_threat)

@@ -35,6 +35,7 @@ import json
 import math
 import string
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -43,7 +44,7 @@ import numpy as np
 from gymnasium import spaces
 
 from wmbench.body.base import Body, BodyState, FrameReport
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.registry import get_body
 from wmbench.brain.grammar import ParseResult, parse_reply
@@ -164,7 +165,8 @@ class WMBenchEnv(gym.Env):
         t_start = self._frames * self.frame_dt
         body_before = self.body.state()
         self.body.apply_intent(intent)
-        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]))
+        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]),
+                                  self._body_envelope())
         events, collided, caught = self._run_frames(tracker)
         phase_over = self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
         decision = _OpenDecision(t_start, before, reply, reply_chars, parsed, motion, intent, body_before,
@@ -263,7 +265,8 @@ class WMBenchEnv(gym.Env):
         assert self._perception is not None and self._crowd is not None
         body_before = self.body.state()
         self.body.apply_intent(intent)
-        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]))
+        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]),
+                                  self._body_envelope())
         self._live = _OpenDecision(self._frames * self.frame_dt, self._perception, reply, reply_chars, parsed,
                                    motion, intent, body_before, tracker, [], False, dict(brain_meta or {}))
         return AppliedReply(len(self.trace.decisions), _parse_dict(parsed, reply_chars), intent)
@@ -344,6 +347,10 @@ class WMBenchEnv(gym.Env):
         events += [Event(t, kind) for kind in self._crowd.fire_events(0.0, tuple(phase.start_position))]
         self.trace.events.extend(events)
         return events
+
+    def _body_envelope(self) -> Mapping[str, float]:
+        """The body's own speed per class (robot and drone are slower than the character)."""
+        return getattr(self.body, "envelope", SPEED_CLASS_SPEEDS)
 
     def _run_frames(self, tracker: RealizedTracker) -> tuple[list[Event], bool, bool]:
         assert self._world is not None and self._crowd is not None
