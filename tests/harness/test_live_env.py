@@ -119,3 +119,19 @@ def test_live_api_needs_reset():
     with pytest.raises(RuntimeError, match="reset"):
         e.observe()
     e.close()
+
+
+def test_the_decision_being_acted_out_shows_in_the_scene_with_its_outcome_so_far(env):
+    e = env("S41", frame_rate=60)
+    assert e.observe()["recent_decisions"] == []
+    e.apply_reply(reply("walks forward calmly"))
+    for _ in range(30):
+        e.advance_frame()
+    scene = e.observe()
+    assert [d["motion"] for d in scene["recent_decisions"]] == ["walks forward calmly"]
+    assert scene["recent_decisions"][-1]["outcome"] == "moved front" and scene["last_prediction"] == OPEN
+    e.apply_reply(reply("stands still"))  # closes the first decision: now it is in memory for real
+    for _ in range(30):
+        e.advance_frame()
+    motions = [d["motion"] for d in e.observe()["recent_decisions"]]
+    assert motions == ["walks forward calmly", "stands still"]

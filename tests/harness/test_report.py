@@ -78,7 +78,7 @@ def test_report_escapes_run_text_and_needs_no_run_files(tmp_path):
 
 # ---------------------------------------------------------------------------------------------- kill -9
 
-KILL_SELECTION = "C01,C02,C03,C05"   # 20 bench episodes
+KILL_SELECTION = "C01,C02,C03,C05,S41"   # 20 bench episodes; S41 (live) is skipped by --no-live
 TIMING_KEYS = {"wall_s", "started", "resumed", "latency_s"}
 
 

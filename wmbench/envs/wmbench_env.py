@@ -31,6 +31,7 @@ Card
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import string
@@ -52,7 +53,7 @@ from wmbench.envs import render as camera
 from wmbench.envs.memory import DecisionMemory, decision_outcome, scene_direction
 from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
-from wmbench.envs.realized import RealizedTracker
+from wmbench.envs.realized import RealizedMotion, RealizedTracker
 from wmbench.envs.trace import DecisionRecord, Event, Trace
 from wmbench.envs.world import World
 from wmbench.scenarios.records import Phase, Scenario
@@ -246,10 +247,20 @@ class WMBenchEnv(gym.Env):
         """The scene_context now (a fresh perception; sim time does not advance), as the brain receives it.
 
         The perception is remembered: the next :meth:`apply_reply` records it as the scene its decision saw.
+        The decision being acted out is shown as the latest of ``recent_decisions`` with its outcome so far
+        (and its PREDICT as ``last_prediction``), as a bench step shows the decision just finished.
         """
         self._require_reset("observe")
-        self._perception = self._perceive()
-        return json.loads(self._perception.scene_json())
+        perception = self._perceive()
+        live = self._live
+        if live is not None:
+            preview = copy.deepcopy(self._memory)
+            self._remember(preview, live, live.tracker.result(), caught=False,
+                           escaped=_escaped(live.before, perception))
+            perception.scene["recent_decisions"] = preview.recent()
+            perception.scene["last_prediction"] = preview.last_prediction
+        self._perception = perception
+        return json.loads(perception.scene_json())
 
     def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
         """Parse a reply and set the body's intent; it moves the body from the next :meth:`advance_frame` on.
@@ -418,13 +429,7 @@ class WMBenchEnv(gym.Env):
         events, intent = decision.events, decision.intent
         if escaped:
             events.append(Event(round(t_end, 6), "escaped"))
-        outcome = decision_outcome(caught=caught, blocked=decision.collided, escaped=escaped,
-                                   asked=scene_direction(intent.direction) if intent.moving else None,
-                                   moved=scene_direction(realized.direction))
-        self._memory.add(decision.t_start, decision.motion or "", intent.direction if intent.moving else None,
-                         outcome)
-        prediction = getattr(decision.parsed, "prediction", None)
-        self._memory.remember_prediction(getattr(prediction, "raw", None) or None)
+        self._remember(self._memory, decision, realized, caught, escaped)
         index = len(self.trace.decisions)
         self.trace.decisions.append(DecisionRecord(
             index=index, phase=self._phase_index, t=round(decision.t_start, 6), scene=decision.before.scene,
@@ -435,6 +440,18 @@ class WMBenchEnv(gym.Env):
         ))
         self.trace.events.extend(events)
         return index, after
+
+    @staticmethod
+    def _remember(memory: DecisionMemory, decision: _OpenDecision, realized: RealizedMotion, caught: bool,
+                  escaped: bool) -> None:
+        """Add a decision with its outcome to ``memory`` and remember its PREDICT line."""
+        intent = decision.intent
+        outcome = decision_outcome(caught=caught, blocked=decision.collided, escaped=escaped,
+                                   asked=scene_direction(intent.direction) if intent.moving else None,
+                                   moved=scene_direction(realized.direction))
+        memory.add(decision.t_start, decision.motion or "", intent.direction if intent.moving else None, outcome)
+        prediction = getattr(decision.parsed, "prediction", None)
+        memory.remember_prediction(getattr(prediction, "raw", None) or None)
 
     def _perceive(self) -> Perception:
         assert self._world is not None and self._memory is not None

@@ -5,7 +5,8 @@ Card
 - **Client.** Each ``World`` owns its own client (``DIRECT``, or ``GUI`` for ``render_mode="human"``) and
   passes ``physicsClientId`` on every call, so many worlds can live in one process. :meth:`close` disconnects
   and is idempotent. Without a display, ``GUI`` falls back to ``DIRECT`` with a warning (PyBullet would
-  otherwise abort the process); only one ``GUI`` client can exist per process.
+  otherwise abort the process); only one ``GUI`` client can exist per process. The first world of a process
+  tunes the allocator so later clients reuse the buffers of closed ones (:mod:`wmbench.envs.allocator`).
 - **Ground.** A large thin static box whose top face is ``z = 0`` (no ``pybullet_data`` needed).
 - **Walls.** Static grey boxes built from :class:`~wmbench.scenarios.records.Wall` records; :meth:`set_walls`
   replaces them (the env calls it on every phase change).
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 import pybullet as p
 
 from wmbench.body.base import SweepResult, Vec3
+from wmbench.envs.allocator import keep_client_buffers
 from wmbench.scenarios.records import Wall
 
 #: How far (m) a swept disc stops short of the exact contact, so it never starts a later sweep inside a wall.
@@ -76,6 +78,7 @@ class World:
                           RuntimeWarning, stacklevel=3)
             gui = False
         self.gui = bool(gui)
+        keep_client_buffers()  # once per process: reuse client buffers instead of re-faulting them (allocator)
         self.client: int = p.connect(p.GUI if self.gui else p.DIRECT)
         if self.client < 0:
             raise RuntimeError("could not connect to PyBullet (a GUI may already be open in this process)")

@@ -73,6 +73,11 @@ def points_at_most(value: float | None, bands: Sequence[tuple[float, float]]) ->
 # ------------------------------------------------------------------------------------------------ scoring
 
 
+def _bands(bands: Sequence[tuple[float, float]]) -> list[list[float]]:
+    """Bands as plain JSON lists (evidence must read back from scores.json exactly as written)."""
+    return [list(band) for band in bands]
+
+
 def _score(result: LiveResult, sid: str, rule: str, points: float, summary: str, numbers: dict[str, Any]
            ) -> ScenarioScore:
     evidence = {"rule": rule, "live": {**result.summary(), **numbers}}
@@ -101,7 +106,7 @@ def score_s41(result: LiveResult) -> ScenarioScore:
     points = points_at_least(result.fps, FPS_POINTS)
     return _score(result, "S41", "fps", points,
                   f"{result.fps:.2f} FPS (target {result.fps_target}; {result.late_frames} late of "
-                  f"{result.n_frames} frames)", {"bands": FPS_POINTS})
+                  f"{result.n_frames} frames)", {"bands": _bands(FPS_POINTS)})
 
 
 def intent_key(intent: Mapping[str, Any]) -> tuple:
@@ -138,7 +143,7 @@ def score_s42(result: LiveResult) -> ScenarioScore:
     said = "no changed motion followed" if latency is None else f"motion changed {latency:.3f} s after"
     where = f"{found['change']['kind']} at t={found['change']['t']:g} s"
     return _score(result, "S42", "scene_change_latency", points, f"{said} {where}",
-                  {**found, "bands_s": LATENCY_POINTS_S})
+                  {**found, "bands_s": _bands(LATENCY_POINTS_S)})
 
 
 def score_s43(result: LiveResult, baseline: LiveResult | None) -> ScenarioScore:
@@ -161,7 +166,7 @@ def score_s44(result: LiveResult) -> ScenarioScore:
     points = points_at_most(rate, DROPPED_POINTS)
     return _score(result, "S44", "dropped_frames", points,
                   f"{100 * rate:.2f} % dropped ({result.late_frames} late + {result.skipped_frames} skipped, "
-                  f"{result.n_frames} frames)", {"bands": DROPPED_POINTS})
+                  f"{result.n_frames} frames)", {"bands": _bands(DROPPED_POINTS)})
 
 
 def score_s45(result: LiveResult) -> ScenarioScore:
@@ -178,7 +183,7 @@ def score_s45(result: LiveResult) -> ScenarioScore:
                   f"(growth {100 * growth:+.2f} %)",
                   {"samples_bytes": [m.total_bytes for m in samples], "growth": round(growth, 5),
                    "gpu_in_use": any(m.gpu_bytes is not None for m in samples),
-                   "bands": MEMORY_GROWTH_POINTS})
+                   "bands": _bands(MEMORY_GROWTH_POINTS)})
 
 
 def score_c09(results: Mapping[str, LiveResult], scenarios: Sequence[str] = C09_IDS

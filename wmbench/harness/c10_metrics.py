@@ -14,6 +14,8 @@ Card
   :func:`wmbench.body.generators.describe_clip` (travel sector, speed, limb effort, final facing).
 - :func:`order_agreement`: for every pair of decisions and every pair of sources, do both order the two
   decisions' values the same way (higher / lower / tied)? The fraction of agreeing comparisons.
+  :func:`class_order_agreement`: over the decision pairs of different speed classes, do all sources order
+  them like the classes?
 - :func:`speed_classes`: each decision's realized mean speed classified against the body's own envelope.
 - :func:`servo_readings`: the robot's servo tracking error and limit counts from its body-state extras.
 
@@ -26,7 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from statistics import median
 from typing import Any
 
@@ -35,7 +37,7 @@ import numpy as np
 from wmbench.body import humanml3d, retarget
 from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip, get_generator
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent, wrap_angle
+from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent, SpeedClass, wrap_angle
 from wmbench.envs.trace import DecisionRecord, Trace
 
 #: Servo extras the robot reports in its body state (see :mod:`wmbench.body.robot`).
@@ -72,7 +74,6 @@ class TransferRuns:
     generator_replay: BodyRun | None = None
     frames: np.ndarray | None = None
     frame_rate: float = 30.0
-    notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def bodies(self) -> dict[str, BodyRun]:
@@ -101,11 +102,13 @@ def body_facts(run: BodyRun, expected_decisions: int) -> dict[str, Any]:
     decisions = run.decisions
     caught = _caught(run)
     collided = sum(any(e.kind == "collision:wall" for e in d.events) for d in decisions)
-    finished = run.error is None and run.trace is not None and (len(decisions) >= expected_decisions or caught)
+    played_all = len(decisions) >= expected_decisions or caught
+    finished = run.error is None and run.trace is not None and played_all
     why = run.error or ("" if finished else f"played {len(decisions)} of {expected_decisions} decisions")
     return {
         "ran": finished, "error": why or None, "decisions": len(decisions),
-        "collision_decisions": collided, "collision_rate": round(collided / len(decisions), 4) if decisions else 0.0,
+        "collision_decisions": collided,
+        "collision_rate": round(collided / len(decisions), 4) if decisions else 0.0,
         "caught": caught, "caught_rate": 1.0 if caught else 0.0,
     }
 
@@ -120,7 +123,7 @@ def retarget_errors(frames: np.ndarray, rigs: Sequence[str], fps: float = 30.0) 
     recovered = humanml3d.features_to_joints(features)
     aligned = humanml3d.initial_alignment(frames, fps=fps)[:-1]
     out: dict[str, Any] = {
-        "frames": int(len(frames)), "feature_dims": int(features.shape[1]),
+        "frames": len(frames), "feature_dims": int(features.shape[1]),
         "roundtrip_error": round(retarget.pose_error(aligned, recovered, "humanml22"), 6), "rigs": {},
     }
     for rig in rigs:
@@ -128,7 +131,8 @@ def retarget_errors(frames: np.ndarray, rigs: Sequence[str], fps: float = 30.0) 
         out["rigs"][rig] = {
             "joints": int(moved.shape[1]),
             "pose_error": round(retarget.pose_error(recovered, moved, rig), 6),
-            "bone_direction_error_deg": round(math.degrees(retarget.direction_error(recovered, moved, rig)), 4),
+            "bone_direction_error_deg": round(
+                math.degrees(retarget.direction_error(recovered, moved, rig)), 4),
         }
     return out
 
@@ -189,13 +193,25 @@ def order_agreement(values: Mapping[str, Sequence[float]], ties: Mapping[str, fl
     for i, j in itertools.combinations(range(n), 2):
         for a, b in itertools.combinations(names, 2):
             total += 1
-            agree += _order(values[a][i], values[a][j], ties[a]) == _order(values[b][i], values[b][j], ties[b])
+            first = _order(values[a][i], values[a][j], ties[a])
+            agree += first == _order(values[b][i], values[b][j], ties[b])
     return agree / total if total else 1.0
 
 
-def relative_ties(values: Mapping[str, Sequence[float]], fraction: float) -> dict[str, float]:
-    """Per source, ``fraction`` of its largest value: the tie tolerance of :func:`order_agreement`."""
-    return {name: fraction * max(max(v, default=0.0), 1e-9) for name, v in values.items()}
+def intent_rank(intent: Mapping[str, Any] | None) -> int:
+    """Speed-class rank (still 0 ... sprint 4) of a decision's intent; a missing or non-moving one is 0."""
+    return SpeedClass(intent["speed_class"]).rank if is_moving(intent) else 0
+
+
+def class_order_agreement(ranks: Sequence[int], values: Mapping[str, Sequence[float]]) -> tuple[float, int]:
+    """Over the decision pairs whose ``ranks`` differ: the fraction that every source's ``values`` order the
+    same way as the ranks (strictly), and the number of such pairs (1.0 when there is none)."""
+    pairs = [(i, j) for i, j in itertools.combinations(range(len(ranks)), 2) if ranks[i] != ranks[j]]
+    if not pairs:
+        return 1.0, 0
+    ok = sum(all(_order(v[i], v[j], 0.0) == _order(ranks[i], ranks[j], 0.0) for v in values.values())
+             for i, j in pairs)
+    return ok / len(pairs), len(pairs)
 
 
 # ------------------------------------------------------------------------------------------------ S50

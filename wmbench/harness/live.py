@@ -351,8 +351,11 @@ class _LiveLoop:
                     self.on_frame(self._tick(frame, fired))
         finally:
             self.wall_s = (clock.now_ns() - clock.t0_ns) / 1e9
-            env.finish_decision()
             self.memory.append(sample_memory(clock.ms(clock.now_ns()), env.sim_time, "end"))
+            try:
+                env.finish_decision()
+            except Exception as exc:  # a broken world: keep what was measured, say why the trace stops here
+                self.error = self.error or f"closing the last decision failed: {type(exc).__name__}: {exc}"
             self.trace = env.trace.to_dict()
 
     # -------------------------------------------------------------------------------------------- steps

@@ -159,6 +159,7 @@ def run_suite(
 def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str, Measurer]:
     """The measurers to use: those given, exactly; by default the registry plus C09's live measurer (unless
     one is registered). Without ``live`` the live mode gets a stand-in that reports C09 as skipped."""
+    import wmbench.harness.c10  # noqa: F401  (registers C10's "transfer" measurer in MEASURERS)
     from wmbench.harness.c09 import measure_live, skip_live
 
     chosen = dict(MEASURERS if measurers is None else measurers)

@@ -12,9 +12,8 @@ Card
   320x240 with TinyRenderer), so a recorded live run may show more late frames than an unrecorded one.
 - The overlay (Pillow ``ImageDraw``) is a dark band at the bottom with the sim time and scenario, the
   PREDICT line and the MOTION line, each wrapped to the frame width.
-- Writing needs the ``video`` extra (``imageio`` + ``imageio-ffmpeg``) and Pillow (installed with
-  matplotlib, the ``report`` extra). A missing one raises :class:`MissingVideoExtraError` naming the extra,
-  before anything runs.
+- Writing needs the ``video`` extra (``imageio``, ``imageio-ffmpeg``, ``pillow``). A missing module raises
+  :class:`MissingVideoExtraError` naming the extra, before anything runs.
 """
 
 from __future__ import annotations
@@ -57,8 +56,8 @@ class VideoRecorder:
         self.fps = int(fps)
         self._imageio = _require("imageio", "video")
         _require("imageio_ffmpeg", "video")
-        self._pil_image = _require("PIL.Image", "report")
-        self._pil_draw = _require("PIL.ImageDraw", "report")
+        self._pil_image = _require("PIL.Image", "video")
+        self._pil_draw = _require("PIL.ImageDraw", "video")
         self._writer: Any = None
         self.frames_written = 0
 

@@ -21,9 +21,11 @@ def s46_brain_body_decoupling() -> Scenario:
     back open. 3 s (6 decisions), transfer.
     Expected: the brain's output drives a different body with no change to the brain; each body escapes
     right or back.
-    Rule: the recorded replies are replayed on the character, the robot and the drone: 20 = all three run the
-    episode to the end with no error, collision or catch; 15 = all three run, one collides or is caught;
-    5 = one body fails to run; 0 = more than one fails.
+    Rule: The character's replies are replayed on the robot and the drone with no brain in the loop; a body
+    ran when it played every reply (or was caught) without an error. 20 = all three ran and none collided with
+    a wall or was caught; 15 = all ran, one body collided or was caught; 10 = all ran, two or more collided or
+    were caught; 5 = one body failed to run; 0 = more than one failed. A brain that never asked for movement
+    scores 0 (nothing was transferred).
     """
     return Scenario(
         id="S46", category="C10", name="Brain-Body Decoupling",
@@ -51,8 +53,11 @@ def s47_joint_format_universality() -> Scenario:
     Setup: open ground; a beast 5 m to the left approaches (1.2 m/s). 3 s (6 decisions), transfer.
     Expected: the 22-joint motion (HumanML3D joint set, and the 263-dim features recovered to joints)
     retargets to other rigs — the robot's skeleton and a custom rig — without breaking.
-    Rule: the character's 22-joint frames are retargeted to each other rig; error = mean joint-position error
-    after retargeting, relative to the rig's bone lengths: <= 5 % = 20, <= 10 % = 15, <= 20 % = 5, more = 0.
+    Rule: The character's 22-joint frames go to the HumanML3D 263-dim features and back to 22 joints, which
+    are retargeted to the SMPL-24 rig, the custom stubby rig (legs 0.7x, arms 1.3x) and the robot's rig; the
+    error is the worst bone-length-normalised pose error (of the round trip and of each rig, relative to its
+    chain lengths): <= 5 % = 20, <= 10 % = 15, <= 20 % = 5, more = 0. A brain that never asked for movement
+    scores 0 (nothing was transferred).
     """
     return Scenario(
         id="S47", category="C10", name="Joint Format Universality",
@@ -78,8 +83,10 @@ def s48_robot_servo_mapping_readiness() -> Scenario:
     3 s (6 decisions), transfer.
     Expected: the 22 joints map to servo angles through the declarative servo table and the simulated robot
     tracks them while escaping left or right.
-    Rule: over the robot's run, 20 = every servo command within its limits and RMS tracking error <= 5 deg;
-    15 = within limits, <= 10 deg; 5 = within limits, <= 20 deg; 0 = worse. Any limit violation caps at 5.
+    Rule: Over the robot's replay, the servo tracking error at the end of each decision (the mean absolute
+    difference between command and angle over its servos, read from the body state) is taken; its median in
+    degrees: <= 5 = 20, <= 10 = 15, <= 20 = 5, more = 0; any servo limit violation caps at 5; a robot run that
+    failed scores 0. A brain that never asked for movement scores 0 (nothing was transferred).
     """
     return Scenario(
         id="S48", category="C10", name="Robot Servo Mapping Readiness",
@@ -107,9 +114,13 @@ def s49_prompt_universality() -> Scenario:
     Setup: open ground; a woman 5 m ahead approaches (1.2 m/s). 3 s (6 decisions), transfer.
     Expected: the natural-language MOTION line is model independent — two motion generators read the same
     intent from it (e.g. a calm walk aside or a step back).
-    Rule: each MOTION line is turned into motion by two generators (the procedural one and a second,
-    independent one); 20 = both give the same direction and speed class for >= 90 % of decisions,
-    15 = >= 75 %, 5 = >= 50 %, 0 = less.
+    Rule: Each decision's intent is rendered for 1 s by the procedural and the keyframe generator and read
+    back from the joints. A = fraction of decisions where both travel the same way (or both stay), at the same
+    speed class, ending with facings within 45 deg; B = fraction of the decision pairs of different speed
+    classes whose limb effort both generators order like the classes (1 when all decisions share a class); and
+    C = the mean cosine (floored at 0) between the character's realized directions driven by each generator.
+    min(A, B, C): >= 0.9 = 20, >= 0.75 = 15, >= 0.5 = 5, less = 0. A brain that never asked for movement
+    scores 0 (nothing was transferred).
     """
     return Scenario(
         id="S49", category="C10", name="Prompt Universality",
@@ -135,9 +146,11 @@ def s50_multi_embodiment_consistency() -> Scenario:
     back open. 3 s (6 decisions), transfer.
     Expected: the same decision shows the same intent on the 3D character, the robot and the drone — "flee
     left/back" is preserved even though the bodies move differently.
-    Rule: per decision, the realized direction sector and speed class (each within its own body's envelope)
-    are compared across the three bodies: 20 = all agree in >= 90 % of decisions, 15 = >= 75 %, 5 = >= 50 %,
-    0 = less.
+    Rule: Per decision, the realized directions of the character, the robot and the drone (relative to each
+    body's heading) and their speed classes (each against its own body's envelope) are compared. D = mean
+    cosine of the directions over body pairs; R = agreement of the bodies' orderings of the decisions by speed
+    class. min(D, R): >= 0.9 = 20, >= 0.75 = 15, >= 0.5 = 5, less = 0; a body that failed to run scores 0. A
+    brain that never asked for movement scores 0 (nothing was transferred).
     """
     return Scenario(
         id="S50", category="C10", name="Multi-embodiment Consistency",

@@ -11,6 +11,13 @@ word plus a common inflection (``run`` ~ ``runs``/``running``, ``move`` ~ ``movi
 "understand" never matches "stand". A match preceded within ``NEGATION_WINDOW`` tokens of its clause by a
 negator ("not", "no", "without", "instead", ...) is *negated* and does not count: "does not run" is not
 running.
+
+Speed (same results as the word-by-word definition above, see ``tests/harness/scoring/
+test_keywords_equivalence.py``): a text is tokenized once (:func:`clauses_of`, cached per text); each
+distinct token is mapped once to every bank-independent word it can be an inflection of
+(:func:`words_matched_by`, cached per token), which gives an index word -> positions per text; a term is then
+looked up by its first word instead of being tried at every position. Whole ``find`` answers are cached per
+(text, terms, negators) — scoring asks the same questions of the same MOTION texts many times.
 """
 
 from __future__ import annotations
@@ -43,14 +50,31 @@ _CLAUSE_SPLIT = re.compile(r"[,.;:!?\n()\[\]]+")
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?")
 
 
+#: bounds of the per-string caches (entries); generous for a run, bounded for a long-lived process
+_TEXT_CACHE_SIZE = 1 << 15
+_TOKEN_CACHE_SIZE = 1 << 16
+_FIND_CACHE_SIZE = 1 << 14
+
+
 def tokenize(text: str) -> list[list[str]]:
     """Clauses of lower-case word tokens (hyphens split words: "wide-eyed" -> "wide", "eyed")."""
+    clauses = clauses_of(text) if isinstance(text, str) else _split_clauses(text)
+    return [list(tokens) for tokens in clauses]
+
+
+@lru_cache(maxsize=_TEXT_CACHE_SIZE)
+def clauses_of(text: str) -> tuple[tuple[str, ...], ...]:
+    """:func:`tokenize` as read-only tuples, computed once per text."""
+    return _split_clauses(text)
+
+
+def _split_clauses(text: str) -> tuple[tuple[str, ...], ...]:
     clauses = []
     for clause in _CLAUSE_SPLIT.split(text.lower()):
         tokens = _TOKEN.findall(clause.replace("\u2019", "'"))
         if tokens:
-            clauses.append(tokens)
-    return clauses
+            clauses.append(tuple(tokens))
+    return tuple(clauses)
 
 
 def token_matches(token: str, word: str) -> bool:
@@ -69,6 +93,50 @@ def token_matches(token: str, word: str) -> bool:
     if word.endswith("e") and token.startswith(word[:-1]) and token[len(word) - 1:] in _E_DROP_SUFFIXES:
         return True
     return word.endswith("y") and token.startswith(word[:-1]) and token[len(word) - 1:] in _Y_TO_I_SUFFIXES
+
+
+@lru_cache(maxsize=_TOKEN_CACHE_SIZE)
+def words_matched_by(token: str) -> frozenset[str]:
+    """Every word ``w`` with ``token_matches(token, w)``: ``token_matches`` run backwards.
+
+    Each way ``token_matches`` accepts a word is undone from the token's end: the token itself; the token
+    less a suffix (``runs`` -> ``run``); less a suffix and a doubled final consonant (``running`` -> ``run``);
+    less an e-dropping suffix plus ``e`` (``moving`` -> ``move``); less a y -> i suffix plus ``y``
+    (``warily`` -> ``wary``). The candidates are then checked with ``token_matches`` itself, so the set never
+    holds a word the forward rule rejects."""
+    candidates = {token}
+    for suffix in _SUFFIXES:
+        if suffix and token.endswith(suffix):
+            stem = token[:-len(suffix)]
+            candidates.add(stem)
+            if len(stem) >= 2 and stem[-1] == stem[-2]:
+                candidates.add(stem[:-1])
+    for suffix in _E_DROP_SUFFIXES:
+        if token.endswith(suffix):
+            candidates.add(token[:-len(suffix)] + "e")
+    for suffix in _Y_TO_I_SUFFIXES:
+        if token.endswith(suffix):
+            candidates.add(token[:-len(suffix)] + "y")
+    return frozenset(word for word in candidates if token_matches(token, word))
+
+
+@dataclass(frozen=True)
+class _TextIndex:
+    """A text's clauses and, per word, the ``(clause, position)`` of every token that matches it, in order."""
+
+    clauses: tuple[tuple[str, ...], ...]
+    positions: Mapping[str, tuple[tuple[int, int], ...]]
+
+
+@lru_cache(maxsize=_TEXT_CACHE_SIZE)
+def _text_index(text: str) -> _TextIndex:
+    clauses = clauses_of(text)
+    positions: dict[str, list[tuple[int, int]]] = {}
+    for ci, tokens in enumerate(clauses):
+        for i, token in enumerate(tokens):
+            for word in words_matched_by(token):
+                positions.setdefault(word, []).append((ci, i))
+    return _TextIndex(clauses, MappingProxyType({w: tuple(p) for w, p in positions.items()}))
 
 
 @dataclass(frozen=True)
@@ -112,6 +180,37 @@ class KeywordBanks:
 
 
 def _find(text: str, terms: tuple[str, ...], negators: tuple[str, ...]) -> list[TermMatch]:
+    text = text or ""
+    if not isinstance(text, str):  # not a scoring input; the plain scan fails on it exactly as it always did
+        return _find_by_scanning(text, terms, negators)
+    return list(_find_indexed(text, terms, negators))
+
+
+@lru_cache(maxsize=_FIND_CACHE_SIZE)
+def _find_indexed(text: str, terms: tuple[str, ...], negators: tuple[str, ...]) -> tuple[TermMatch, ...]:
+    """Same matches, in the same order (term, then clause, then start), as :func:`_find_by_scanning`."""
+    index = _text_index(text)
+    negator_set = frozenset(negators)
+    matches: list[TermMatch] = []
+    for term in terms:
+        words = _term_words(term)
+        if not words:
+            continue
+        first, rest = words[0], words[1:]
+        for ci, start in index.positions.get(first, ()):
+            tokens = index.clauses[ci]
+            end = start + len(words)
+            if end > len(tokens):
+                continue
+            if rest and not all(w in words_matched_by(tokens[start + k]) for k, w in enumerate(rest, 1)):
+                continue
+            negated = not negator_set.isdisjoint(tokens[max(0, start - NEGATION_WINDOW):start])
+            matches.append(TermMatch(term, ci, start, end, negated))
+    return tuple(matches)
+
+
+def _find_by_scanning(text: str, terms: tuple[str, ...], negators: tuple[str, ...]) -> list[TermMatch]:
+    """The definition: every term tried at every position of every clause (slow; the index gives the same)."""
     clauses = tokenize(text or "")
     matches: list[TermMatch] = []
     for term in terms:

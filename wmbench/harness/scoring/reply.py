@@ -8,7 +8,10 @@ could not be parsed (``parse["ok"]`` false) is a *miss*: no PREDICT, no MOTION.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from types import MappingProxyType
 
 from wmbench.envs.trace import DecisionRecord
 
@@ -37,7 +40,7 @@ def prediction(d: DecisionRecord) -> dict[str, PredictItem] | None:
     """The PREDICT items of a parsed reply, or None for a parse error (a miss)."""
     if not parse_ok(d):
         return None
-    raw_from_reply = _raw_items_from_reply(d.reply or "")
+    raw_from_reply = _raw_items(d.reply or "")
     items: dict[str, PredictItem] = {}
     for key, value in ((d.parse or {}).get("prediction") or {}).items():
         direction = SCENE_TO_GRAMMAR.get(str(key).lower())
@@ -69,7 +72,19 @@ def motion_text(d: DecisionRecord) -> str:
     return ""
 
 
-def _raw_items_from_reply(reply: str) -> dict[str, str]:
+def _raw_items(reply: str) -> Mapping[str, str]:
+    """Direction -> raw PREDICT item text of a reply, read once per reply text (read-only: it is cached)."""
+    if isinstance(reply, str):
+        return _raw_items_cached(reply)
+    return _raw_items_from_reply(reply)  # not a reply text: fails (or not) exactly as the uncached read
+
+
+@lru_cache(maxsize=1 << 15)
+def _raw_items_cached(reply: str) -> Mapping[str, str]:
+    return _raw_items_from_reply(reply)
+
+
+def _raw_items_from_reply(reply: str) -> Mapping[str, str]:
     body = next((m.group(1) for m in map(_PREDICT_LINE.search, reply.splitlines()) if m), "")
     items: dict[str, str] = {}
     depth, start = 0, 0
@@ -82,7 +97,7 @@ def _raw_items_from_reply(reply: str) -> dict[str, str]:
             direction = SCENE_TO_GRAMMAR.get(key.group(1).lower()) if key else None
             if direction and direction not in items:
                 items[direction] = item
-    return items
+    return MappingProxyType(items)
 
 
 def distances_in(text: str) -> list[float]:

@@ -1,0 +1,39 @@
+"""The allocator tuning: applied once on glibc, skipped on request, and it changes no simulation result."""
+
+from __future__ import annotations
+
+import os
+import platform
+import subprocess
+import sys
+
+import pytest
+
+CHILD = ("import resource, wmbench.envs.allocator as a; from wmbench.envs.world import World\n"
+         "for _ in range(3): World(1 / 30, 1 / 240).close()\n"
+         "before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+         "for _ in range(5): World(1 / 30, 1 / 240).close()\n"
+         "faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) // 5\n"
+         "print(a.keep_client_buffers(), faults)")
+
+
+def run_child(**env: str) -> tuple[str, int]:
+    done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, check=True,
+                          env={**os.environ, **env}, timeout=120)
+    applied, faults = done.stdout.split()[-2:]
+    return applied, int(faults)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
+                    reason="the tuning is for glibc only")
+def test_tuned_worlds_reuse_client_buffers_instead_of_faulting_them_in():
+    applied, faults = run_child()
+    assert applied == "True"
+    off, faults_off = run_child(WMBENCH_MALLOC_TUNING="0")
+    assert off == "False"
+    assert faults < 500 < faults_off  # a new client's ~30 MB of buffers: ~6,000 page faults when untuned
+
+
+def test_a_users_own_threshold_is_respected():
+    applied, _ = run_child(MALLOC_MMAP_THRESHOLD_="1048576")
+    assert applied == "False"
