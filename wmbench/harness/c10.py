@@ -59,7 +59,7 @@ import numpy as np
 
 from wmbench.body.generators import get_generator
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
-from wmbench.body.transfer import direction_agreement, replay_decisions, speed_rank_agreement
+from wmbench.harness.transfer import direction_agreement, replay_decisions, speed_rank_agreement
 from wmbench.brain.base import Brain
 from wmbench.envs.trace import Trace
 from wmbench.harness import c10_metrics as metrics

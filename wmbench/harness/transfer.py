@@ -14,7 +14,7 @@ Card
   "about equal" = within 10 % of that body's fastest decision)? The fraction of agreeing comparisons, in
   [0, 1]; envelopes differ between bodies, orderings should not.
 
-The env is imported lazily (the body package does not import the env at module load).
+It lives in the harness because it drives the env (the body package never imports the env).
 """
 
 from __future__ import annotations
@@ -24,16 +24,18 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from wmbench.body.base import Body
+from wmbench.envs.trace import Trace
+from wmbench.envs.wmbench_env import WMBenchEnv
+
 #: Below this displacement (m) a body did not move in a decision.
 MIN_MOVE = 0.05
 #: Two speeds of one body closer than this fraction of its top decision speed count as equal.
 SPEED_TIE_FRACTION = 0.1
 
 
-def replay_decisions(scenario_id: str, replies: Sequence[str], body: str, seed: int = 0) -> Any:
-    """Run ``scenario_id`` on ``body`` with ``replies`` as the actions; returns the env's ``Trace``."""
-    from wmbench.envs.wmbench_env import WMBenchEnv
-
+def replay_decisions(scenario_id: str, replies: Sequence[str], body: str | Body, seed: int = 0) -> Trace:
+    """Run ``scenario_id`` on ``body`` (a name or a Body instance) with ``replies`` as the actions."""
     if isinstance(replies, str):
         raise TypeError("replies must be a sequence of reply strings, not one string")
     env = WMBenchEnv(scenario_id, body=body)

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from wmbench.body.transfer import direction_agreement, replay_decisions, speed_rank_agreement
+from wmbench.harness.transfer import direction_agreement, replay_decisions, speed_rank_agreement
 
 PREDICT = "PREDICT: fwd=danger(beast), right=danger(wall), left=safe(open), back=safe(open)\n"
 FLEE_LEFT = [PREDICT + "MOTION: " + m for m in (
