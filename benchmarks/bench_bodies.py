@@ -165,9 +165,10 @@ def measure(quick: bool, bodies: tuple[str, ...] = BODIES, workload: str | None 
         rtf = median_of(r.frames / FRAME_RATE / r.wall_s for r in runs)
         mid = sorted(runs, key=lambda r: r.wall_s)[len(runs) // 2]
         total = mid.wall_s
-        split = (f"wall split: step {100 * mid.split.step / total:.0f}%, brain {100 * mid.split.brain / total:.0f}%"
-                 f", setup {100 * mid.split.setup / total:.0f}%, rest "
-                 f"{100 * (total - mid.split.step - mid.split.brain - mid.split.setup) / total:.0f}%")
+        parts = mid.split
+        rest = total - parts.step - parts.brain - parts.setup
+        split = (f"wall split: step {100 * parts.step / total:.0f}%, brain {100 * parts.brain / total:.0f}%, "
+                 f"setup {100 * parts.setup / total:.0f}%, rest {100 * rest / total:.0f}%")
         errors = sorted({e for r in runs for e in r.errors})
         error_note = f"; {len(errors)} episode error(s): {errors[0]}" if errors else ""
         rows.append(BenchRow(

@@ -1,4 +1,4 @@
-"""Whole bench-mode suite wall time: ``run_suite`` over every bench scenario, reference brain, smpl, 2 workers.
+"""Whole bench-mode suite wall time: ``run_suite`` over every bench scenario (reference brain, smpl, 2 workers).
 
 Rows:
 
@@ -97,7 +97,8 @@ def measure(quick: bool, selection: str = BENCH_SELECTION, with_c10: bool = True
         runs45 = [time_suite(f"{selection},{c10}", workers, {"transfer": measurer}) for _ in range(repeats)]
         walls45 = Timing(tuple(w for w, _ in runs45))
         n45 = n_bench + len(select("C10"))
-        failed = f"; {len(measurer.errors)} C10 episode errors: {measurer.errors[0]}" if measurer.errors else ""
+        failed = (f"; {len(measurer.errors)} C10 episode errors: {measurer.errors[0]}"
+                  if measurer.errors else "")
         rows.append(BenchRow(
             GROUP, f"{n45} = all but C09, workers={workers}", walls45.median, "s wall", target,
             f"{spread_note(walls45, unit='s')}; C10's {len(select('C10'))} run as bench episodes in-process "

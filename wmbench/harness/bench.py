@@ -206,13 +206,13 @@ def _fmt(value: float) -> str:
 def configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true",
                    help="smaller workloads and fewer repeats (about a minute instead of several)")
-    p.add_argument("--only", default=None,
-                   help=f"comma-separated subset of: {', '.join(m.removeprefix('bench_') for m in BENCH_MODULES)}")
+    groups = ", ".join(m.removeprefix("bench_") for m in BENCH_MODULES)
+    p.add_argument("--only", default=None, help=f"comma-separated subset of: {groups}")
     p.add_argument("--markdown", action="store_true", help="also print the table as Markdown at the end")
 
 
 def bench_command(args: argparse.Namespace) -> int:
-    """``wmbench bench [--quick] [--only bodies,suite] [--markdown]``: run and print; 1 if a benchmark errored."""
+    """``wmbench bench [--quick] [--only bodies,suite] [--markdown]``: run, print; 1 if a benchmark errored."""
     only = None
     if args.only:
         only = [n if n.startswith("bench_") else f"bench_{n}" for n in args.only.split(",") if n.strip()]
@@ -228,9 +228,10 @@ def bench_command(args: argparse.Namespace) -> int:
     except ValueError as err:
         print(f"wmbench bench: error: {err}", file=sys.stderr)
         return 2
-    print(f"\n{len(rows)} rows in {time.perf_counter() - started:.0f} s ({'quick' if args.quick else 'full'}); "
-          f"{sum(r.status == 'MISS' for r in rows)} missed, {sum(r.status == 'skipped' for r in rows)} skipped, "
-          f"{sum(r.status == 'error' for r in rows)} errors")
+    counts = {status: sum(r.status == status for r in rows) for status in ("MISS", "skipped", "error")}
+    mode = "quick" if args.quick else "full"
+    print(f"\n{len(rows)} rows in {time.perf_counter() - started:.0f} s ({mode}); {counts['MISS']} missed, "
+          f"{counts['skipped']} skipped, {counts['error']} errors")
     if args.markdown:
         print("\n" + format_markdown(rows))
     return 1 if any(r.status == "error" for r in rows) else 0
