@@ -72,9 +72,9 @@ def test_run_benchmarks_turns_a_crash_into_an_error_row(monkeypatch):
 
     monkeypatch.setattr(bench, "load_bench_module", broken)
     seen = []
-    rows = run_benchmarks(True, only=["bench_memory", "bench_live"], on_rows=seen.append)
-    assert [r.status for r in rows] == ["error", "error"]
-    assert "bench_memory exploded" in rows[0].error
+    rows = run_benchmarks(True, only=["memory", "bench_live"], on_rows=seen.append)
+    assert [(r.group, r.status) for r in rows] == [("live", "error"), ("memory", "error")]  # suite order
+    assert "bench_memory exploded" in rows[1].error
     assert len(seen) == 2
 
 
@@ -148,3 +148,29 @@ def test_live_quick_short_run():
     assert_rows_measured(rows, "live", min_rows=4)
     if rows[0].skipped is None:
         assert rows[0].unit == "FPS" and rows[0].value > 0
+
+
+# ------------------------------------------------------------------------------------------- the command
+
+
+def test_cli_bench_prints_the_table_and_exits_by_errors(monkeypatch, capsys):
+    from wmbench.harness import cli
+
+    def fake(quick, only=None, on_rows=None):
+        assert quick is True and only == ["memory", "live"]
+        rows = [BenchRow("memory", "RSS growth", 0.5, "MB", Target("<=", 10.0)),
+                BenchRow.skip("live", "fps", "FPS", "not built")]
+        on_rows(rows)
+        return rows
+
+    monkeypatch.setattr(bench, "run_benchmarks", fake)
+    assert cli.main(["bench", "--quick", "--only", "memory,live", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "RSS growth" in out and "skipped: not built" in out and "| memory | RSS growth |" in out
+
+
+def test_cli_bench_rejects_an_unknown_benchmark(capsys):
+    from wmbench.harness import cli
+
+    assert cli.main(["bench", "--only", "nothing"]) == 2
+    assert "unknown benchmark(s) nothing" in capsys.readouterr().err

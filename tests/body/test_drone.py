@@ -132,6 +132,37 @@ def test_back_step_keeps_the_yaw(world, drone):
     assert state.position[0] < -0.3 and abs(state.heading) < 0.05
 
 
+@pytest.mark.parametrize("start_heading", [0.0, 2.0])
+def test_turning_around_flies_back_at_once_and_yaw_catches_up(world, drone, start_heading):
+    """An about-turn that faces its travel (180° of yaw error, where the geometric attitude error vanishes)
+    moves the drone back straight away while it yaws round."""
+    drone.reset_pose((0.0, 0.0, 0.0), start_heading)
+    fly(world, drone, 15)
+    intent = parse_motion("turns around and sprints away")
+    assert intent.face_travel and intent.heading == pytest.approx(math.pi)
+    drone.apply_intent(intent)
+    back = (-math.cos(start_heading), -math.sin(start_heading))
+    yaw_error = []
+    positions = []
+
+    def record(state):
+        positions.append(state.position[:2])
+        yaw_error.append(abs(math.remainder(state.heading - start_heading - math.pi, 2 * math.pi)))
+
+    fly(world, drone, 45, every_step=record)
+    xy = np.array(positions)
+    along = xy @ back                                   # metres moved backwards (start heading frame)
+    across = xy @ (-back[1], back[0])
+    one_s = 30 * STEPS_PER_FRAME
+    assert along[one_s // 4] > 0.05                     # moving back within 0.25 s
+    assert along[one_s - 1] > 1.5                       # and a clear way back within 1 s
+    assert np.abs(across).max() < 0.1                   # the velocity set-point is tracked while turning
+    reached = np.nonzero(np.array(yaw_error) < 0.05)[0]
+    assert len(reached) and reached[0] < int(1.5 * 240)
+    assert max(yaw_error[reached[0]:]) < 0.1            # and stays there
+    assert drone.state().speed_class == "sprint"
+
+
 def test_freeze_brakes_then_holds(world, drone):
     drone.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.SPRINT))
     fly(world, drone, 20)

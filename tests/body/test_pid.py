@@ -6,7 +6,16 @@ import math
 
 import pytest
 
-from wmbench.body.pid import GRAVITY, PID, CascadeGains, FlightState, PIDGains, QuadrotorCascade, Setpoint
+from wmbench.body.pid import (
+    GRAVITY,
+    PID,
+    CascadeGains,
+    FlightState,
+    PIDGains,
+    QuadrotorCascade,
+    Setpoint,
+    led_yaw,
+)
 
 LEVEL = (1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0)
 MASS, INERTIA = 0.027, (1.4e-5, 1.4e-5, 2.17e-5)
@@ -76,3 +85,39 @@ def test_position_hold_pulls_back_to_the_hold_point():
     state = FlightState((1.0, 0.0, 1.2), (0.0, 0.0, 0.0), LEVEL, (0.0, 0.0, 0.0))
     out = ctrl.update(state, Setpoint(altitude=1.2, hold=(0.0, 0.0)), 1 / 240)
     assert out.torque[1] < 0  # pitch back towards -x
+
+
+LEAD = math.radians(50.0)
+
+
+@pytest.mark.parametrize("current, target, expected", [
+    (0.0, 0.3, 0.3),                                # within the lead: the set-point itself
+    (0.0, 2.0, LEAD),                               # beyond it: led, towards the set-point
+    (0.0, -2.0, -LEAD),
+    (3.0, -3.0, 2 * math.pi - 3.0),                 # the shorter way round, across ±pi ...
+    (3.0, -2.0, 3.0 + LEAD),                        # ... and led there
+    (0.0, math.pi, LEAD),                           # exactly about: counter-clockwise ...
+    (0.0, -math.pi, LEAD),                          # ... however the set-point is wrapped
+    (-1e-9, math.pi, -1e-9 + LEAD),                 # ... and through measurement noise
+    (1.0, 1.0 - math.pi, 1.0 + LEAD),
+])
+def test_led_yaw_never_runs_more_than_the_lead_ahead(current, target, expected):
+    assert led_yaw(current, target, LEAD) == pytest.approx(expected, abs=1e-12)
+
+
+def yawed(angle):
+    c, s = math.cos(angle), math.sin(angle)
+    return (c, -s, 0.0, s, c, 0.0, 0.0, 0.0, 1.0)
+
+
+@pytest.mark.parametrize("heading", [0.0, 1.0, -2.5])
+def test_an_about_turn_from_hover_yaws_and_tilts_back_at_once(heading):
+    """At 180° of yaw error the plain geometric error is zero; led, the drone yaws counter-clockwise and
+    already pitches towards the commanded (backward) velocity."""
+    ctrl = QuadrotorCascade(MASS, INERTIA)
+    back = (-math.cos(heading), -math.sin(heading))
+    out = ctrl.update(still(rotation=yawed(heading)),
+                      Setpoint(velocity_xy=back, altitude=1.2, yaw=heading + math.pi), 1 / 240)
+    assert out.torque[2] > 0                       # counter-clockwise
+    assert out.torque[1] < 0                       # pitch back: towards the body's -x
+    assert out.tilt > 0.1

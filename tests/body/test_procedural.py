@@ -328,10 +328,33 @@ def test_clip_root_travels_at_the_intent_speed(speed_class):
     assert clip[-1, 0, 2] > 0.0, "straight ahead is +z"
 
 
+DIRECTIONS = {"fwd": 0.0, "left": math.pi / 2, "right": -math.pi / 2, "back": math.pi}
+
+
+@pytest.mark.parametrize("speed_class", [SpeedClass.WALK, SpeedClass.SPRINT])
+@pytest.mark.parametrize("face_travel", [True, False])
+@pytest.mark.parametrize("direction", DIRECTIONS)
+def test_clip_root_travels_along_the_travel_direction_from_the_first_frame(direction, face_travel,
+                                                                           speed_class):
+    """The root goes straight along the travel heading while the facing turns (no arc): the whole clip and
+    each of its halves point that way, and the length is the intent's speed times the duration."""
+    heading = DIRECTIONS[direction]
+    n = 31                                                           # 1 s of travel between 31 frames
+    root = ProceduralGenerator().clip(intent(speed_class, heading=heading, face_travel=face_travel), n)[:, 0]
+    expected = np.array([math.sin(heading), math.cos(heading)])     # (x, z): +x is left, +z ahead
+    half = n // 2
+    for a, b in ((0, n - 1), (0, half), (half, n - 1)):
+        moved = root[b, [0, 2]] - root[a, [0, 2]]
+        assert moved @ expected / np.linalg.norm(moved) > 0.99, f"frames {a}..{b} went {moved}"
+    travelled = np.linalg.norm(root[-1, [0, 2]] - root[0, [0, 2]])
+    assert travelled == pytest.approx(speed_class.speed * (n - 1) / FPS, rel=0.05)
+
+
 def test_clip_turns_towards_its_heading_and_backsteps_keep_facing():
     gen = ProceduralGenerator()
     left = gen.clip(intent(SpeedClass.WALK, heading=math.pi / 2), 60)
-    assert left[-1, 0, 0] > 0.5 and left[-1, 0, 0] > left[-1, 0, 2], "ends up going left (+x)"
+    assert left[-1, 0, 0] > 0.5 and abs(left[-1, 0, 2]) < 1e-9, "goes straight left (+x)"
+    assert left[-1, J["left_hip"], 2] < left[-1, J["right_hip"], 2], "and ends up facing +x (its left hip back)"
     back = gen.clip(intent(SpeedClass.WALK, "backstep", heading=math.pi, face_travel=False), 60)
     assert back[-1, 0, 2] < -0.5
     assert np.all(back[:, J["left_hip"], 0] > back[:, J["right_hip"], 0]), "still facing +z"

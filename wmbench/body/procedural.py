@@ -582,8 +582,11 @@ class ProceduralGenerator:
         stream = _Stream(self._builder, self.fps, self._seed)
         stream.set_intent(intent, immediate=True)
         speed = _sanitize_speed(intent.speed) if intent.moving else 0.0
-        relative = 0.0 if intent.face_travel else intent.heading
-        facing_goal = intent.heading if intent.face_travel and intent.moving else 0.0
+        # The root travels along the intent's heading from the first frame (as the character body's root
+        # does); only the facing turns towards it over time, so an about-turn goes straight back.
+        travel = intent.heading if intent.moving else 0.0
+        facing_goal = travel if intent.face_travel else 0.0
+        step_x, step_z = speed / self.fps * math.sin(travel), speed / self.fps * math.cos(travel)
         facing, root_x, root_z = 0.0, 0.0, 0.0
         max_turn = CLIP_TURN_RATE / self.fps
         out = np.empty((int(n_frames), self.skeleton.n_joints, 3))
@@ -593,9 +596,8 @@ class ProceduralGenerator:
             out[i, :, 0] = c * local[:, 0] + s * local[:, 2] + root_x
             out[i, :, 1] = local[:, 1]
             out[i, :, 2] = c * local[:, 2] - s * local[:, 0] + root_z
-            travel = facing + relative
-            root_x += speed / self.fps * math.sin(travel)
-            root_z += speed / self.fps * math.cos(travel)
+            root_x += step_x
+            root_z += step_z
             facing += min(max(facing_goal - facing, -max_turn), max_turn)
         return out
 

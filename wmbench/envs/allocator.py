@@ -9,9 +9,9 @@ Card
 - **What.** Once per process, before the first client, :func:`keep_client_buffers` sets glibc's
   ``M_MMAP_THRESHOLD`` to :data:`MMAP_THRESHOLD_BYTES` (16 MB), so those chunks come from the heap, and
   ``M_TRIM_THRESHOLD`` to :data:`TRIM_THRESHOLD_BYTES` (64 MB), so freeing them does not hand them straight
-  back to the OS; the next client reuses them without faulting. Measured on the 40 bench scenarios (smpl, reference brain):
-  page faults per episode 5,066 -> 1, CPU time -41 %; the cost is a steady ~20 MB more RSS (one client's
-  buffers kept for reuse), not growth.
+  back to the OS; the next client reuses them without faulting. Measured on the 40 bench scenarios (smpl,
+  reference brain): page faults per episode 5,066 -> 0, CPU time -41 %; the cost is a steady ~20 MB more
+  RSS (one client's buffers kept for reuse), not growth.
 - **Scope.** Linux with glibc only; elsewhere, or if ``mallopt`` is missing, nothing happens. It changes
   where memory comes from, never what the simulation computes (traces are byte-identical).
 - **Opt-out.** ``WMBENCH_MALLOC_TUNING=0`` skips it; a ``MALLOC_MMAP_THRESHOLD_`` already in the environment

@@ -27,10 +27,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-#: The benchmark modules of ``benchmarks/``, in the order they run.
-BENCH_MODULES: tuple[str, ...] = (
-    "bench_bodies", "bench_suite", "bench_live", "bench_brain_plumbing", "bench_memory",
-)
+#: The benchmark modules of ``benchmarks/`` by short name (their rows' group), in the order they run.
+BENCHMARKS: dict[str, str] = {
+    "bodies": "bench_bodies", "suite": "bench_suite", "live": "bench_live", "brain": "bench_brain_plumbing",
+    "memory": "bench_memory",
+}
+BENCH_MODULES: tuple[str, ...] = tuple(BENCHMARKS.values())
 _OPS: dict[str, Callable[[float, float], bool]] = {
     ">=": lambda v, b: v >= b, "<=": lambda v, b: v <= b, "<": lambda v, b: v < b, ">": lambda v, b: v > b,
 }
@@ -116,14 +118,16 @@ def load_bench_module(name: str):  # -> module
 
 def run_benchmarks(quick: bool, only: Sequence[str] | None = None,
                    on_rows: Callable[[list[BenchRow]], None] | None = None) -> list[BenchRow]:
-    """Run the benchmark modules (all, or those named in ``only``) and return their rows in order.
+    """Run the benchmark modules (all, or those named in ``only``: short names such as ``bodies`` or module
+    names such as ``bench_bodies``) and return their rows in order.
 
     ``on_rows`` is called with each module's rows as soon as they are ready (the CLI prints them).
     """
-    names = tuple(only) if only else BENCH_MODULES
-    unknown = [n for n in names if n not in BENCH_MODULES]
+    wanted = [BENCHMARKS.get(n.strip(), n.strip()) for n in (only or ())]
+    unknown = [n for n in wanted if n not in BENCH_MODULES]
     if unknown:
-        raise ValueError(f"unknown benchmark(s) {unknown}; expected some of {', '.join(BENCH_MODULES)}")
+        raise ValueError(f"unknown benchmark(s) {', '.join(unknown)}; expected some of {', '.join(BENCHMARKS)}")
+    names = tuple(m for m in BENCH_MODULES if m in wanted) if wanted else BENCH_MODULES
     if not (benchmarks_dir() / "common.py").is_file():
         rows = [BenchRow.skip("all", "benchmarks", "", f"{benchmarks_dir()} not found: `wmbench bench` "
                               "runs from a source checkout of wmbench (the scripts are not in the wheel)")]
@@ -131,8 +135,9 @@ def run_benchmarks(quick: bool, only: Sequence[str] | None = None,
             on_rows(rows)
         return rows
     rows: list[BenchRow] = []
+    groups = {module: short for short, module in BENCHMARKS.items()}
     for name in names:
-        group = name.removeprefix("bench_")
+        group = groups[name]
         try:
             module_rows = list(load_bench_module(name).measure(quick))
         except Exception as exc:  # one broken benchmark must not hide the others
@@ -206,16 +211,13 @@ def _fmt(value: float) -> str:
 def configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true",
                    help="smaller workloads and fewer repeats (about a minute instead of several)")
-    groups = ", ".join(m.removeprefix("bench_") for m in BENCH_MODULES)
-    p.add_argument("--only", default=None, help=f"comma-separated subset of: {groups}")
+    p.add_argument("--only", default=None, help=f"comma-separated subset of: {', '.join(BENCHMARKS)}")
     p.add_argument("--markdown", action="store_true", help="also print the table as Markdown at the end")
 
 
 def bench_command(args: argparse.Namespace) -> int:
     """``wmbench bench [--quick] [--only bodies,suite] [--markdown]``: run, print; 1 if a benchmark errored."""
-    only = None
-    if args.only:
-        only = [n if n.startswith("bench_") else f"bench_{n}" for n in args.only.split(",") if n.strip()]
+    only = [n for n in args.only.split(",") if n.strip()] if args.only else None
     started = time.perf_counter()
     printed = [False]
 

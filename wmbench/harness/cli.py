@@ -366,5 +366,21 @@ for _command in (
     register_command(_command)
 
 
+def _configure_bench(p: argparse.ArgumentParser) -> None:
+    from wmbench.harness.bench import configure_bench
+
+    configure_bench(p)
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from wmbench.harness.bench import bench_command
+
+    return bench_command(args)
+
+
+register_command(Command("bench", "performance benchmarks with targets (needs a source checkout)",
+                         _configure_bench, _bench))
+
+
 if __name__ == "__main__":
     sys.exit(main())
