@@ -59,7 +59,6 @@ import numpy as np
 
 from wmbench.body.generators import get_generator
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
-from wmbench.harness.transfer import direction_agreement, replay_decisions, speed_rank_agreement
 from wmbench.brain.base import Brain
 from wmbench.envs.trace import Trace
 from wmbench.harness import c10_metrics as metrics
@@ -67,6 +66,7 @@ from wmbench.harness.c10_metrics import BodyRun, TransferRuns, body_facts
 from wmbench.harness.episode import run_episode
 from wmbench.harness.runner import MEASURERS, MeasureContext, register_measurer
 from wmbench.harness.scoring.report_types import ScenarioScore
+from wmbench.harness.transfer import direction_agreement, replay_decisions, speed_rank_agreement
 
 CATEGORY = "C10"
 C10_IDS: tuple[str, ...] = ("S46", "S47", "S48", "S49", "S50")
