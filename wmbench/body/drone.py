@@ -12,9 +12,9 @@ Card
   relative heading) and a horizontal speed; with ``face_travel`` the yaw set-point turns to the travel
   heading (otherwise the yaw is kept: a back-step keeps watching). The velocity is tracked at once while
   the yaw catches up: the cascade steers to a yaw at most 50° ahead of the current one, so an about-turn
-  ("turns around and sprints away") flies back immediately and yaws counter-clockwise at the full rate. No translation (stand, freeze, hover):
-  brake, then hold the position where it slowed below 0.2 m/s. ``crouch`` descends to 0.8 m, ``climb``
-  rises to 1.7 m (walls are 2 m), anything else flies at 1.2 m.
+  ("turns around and sprints away") flies back immediately and yaws counter-clockwise at the full rate.
+  No translation (stand, freeze, hover): brake, then hold the position where it slowed below 0.2 m/s.
+  ``crouch`` descends to 0.8 m, ``climb`` rises to 1.7 m (walls are 2 m), anything else flies at 1.2 m.
 - **Physics every step.** Read pose and velocities, run :class:`~wmbench.body.pid.QuadrotorCascade`
   (velocity -> acceleration -> attitude + thrust -> body rates -> torques), mix into four rotor thrusts
   (saturated), apply each with ``applyExternalForce`` in LINK_FRAME at its rotor, plus the rotors' summed
