@@ -48,8 +48,6 @@ _E_DROP_SUFFIXES = frozenset({"ing", "ed", "er", "ers", "ily"})
 _Y_TO_I_SUFFIXES = frozenset({"ies", "ied", "ily", "iness", "ier", "iest"})
 _CLAUSE_SPLIT = re.compile(r"[,.;:!?\n()\[\]]+")
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?")
-
-
 #: bounds of the per-string caches (entries); generous for a run, bounded for a long-lived process
 _TEXT_CACHE_SIZE = 1 << 15
 _TOKEN_CACHE_SIZE = 1 << 16
@@ -181,7 +179,7 @@ class KeywordBanks:
 
 def _find(text: str, terms: tuple[str, ...], negators: tuple[str, ...]) -> list[TermMatch]:
     text = text or ""
-    if not isinstance(text, str):  # not a scoring input; the plain scan fails on it exactly as it always did
+    if not isinstance(text, str):  # never a scoring input; the plain scan fails (or not) on it as it always did
         return _find_by_scanning(text, terms, negators)
     return list(_find_indexed(text, terms, negators))
 
