@@ -93,10 +93,13 @@ class NpcCrowd:
     """All NPCs of one phase: builds their bodies, moves them per frame and runs the timeline."""
 
     def __init__(
-        self, world: World, phase: Phase, rng: np.random.Generator, protagonist_xy: tuple[float, float]
+        self, world: World, phase: Phase, rng: np.random.Generator, protagonist_xy: tuple[float, float],
+        pass_through: frozenset[int] = frozenset(),
     ) -> None:
         self.world = world
         self.rng = rng
+        #: protagonist bodies the NPCs must never push physically (a catch is judged by distance, not contact)
+        self.pass_through = pass_through
         self.npcs: dict[str, Npc] = {}
         self._events: list[TimelineEvent] = sorted(phase.events, key=lambda e: e.at)
         self._next_event = 0
@@ -190,7 +193,18 @@ class NpcCrowd:
             self._new_wander_heading(npc, phase_time)
         builder = _build_beast if npc.is_beast else _build_human
         npc.body_id = builder(self.world.client, npc)
+        self._disable_contacts(npc.body_id)
         self._place(npc)
+
+    def _disable_contacts(self, npc_body: int) -> None:
+        """No physical contact between this NPC and the protagonist: kinematic NPCs are teleported each frame,
+        and overlapping a dynamic body (robot, drone) would shove its links past their joint limits."""
+        cid = self.world.client
+        npc_links = range(-1, p.getNumJoints(npc_body, physicsClientId=cid))
+        for other in self.pass_through:
+            for other_link in range(-1, p.getNumJoints(other, physicsClientId=cid)):
+                for link in npc_links:
+                    p.setCollisionFilterPair(npc_body, other, link, other_link, 0, physicsClientId=cid)
 
     def _place(self, npc: Npc) -> None:
         orn = (0.0, 0.0, math.sin(npc.yaw / 2), math.cos(npc.yaw / 2))

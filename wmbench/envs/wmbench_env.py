@@ -353,7 +353,8 @@ class WMBenchEnv(gym.Env):
         self._phase_frame = 0
         self.trace.phase_starts.append(len(self.trace.decisions))
         t = round(self._frames * self.frame_dt, 6)
-        self._crowd = NpcCrowd(self._world, phase, self.np_random, tuple(phase.start_position))
+        pass_through = self.body.body_ids() if self.body.needs_physics else frozenset()
+        self._crowd = NpcCrowd(self._world, phase, self.np_random, tuple(phase.start_position), pass_through)
         events = [Event(t, f"phase:{phase.name}")]
         events += [Event(t, kind) for kind in self._crowd.fire_events(0.0, tuple(phase.start_position))]
         self.trace.events.extend(events)
