@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 .venv/bin/ruff check wmbench tests benchmarks
-.venv/bin/python -m pytest -q "$@"
+# -rP shows what passing tests print: the must-show numbers (calibration, caught rates, latencies, ...)
+.venv/bin/python -m pytest -q -rP "$@"

@@ -26,11 +26,14 @@ def table():
 @pytest.mark.parametrize("brain", sorted(CEILINGS))
 def test_uninformed_brains_stay_low(table, brain) -> None:
     total = summarize(table[brain])["wm_score"]
+    print(f"{brain}: {total:.1f} / 800 on C01-C08 (ceiling {CEILINGS[brain]:.0f})")
     assert total <= CEILINGS[brain], f"{brain} scored {total} on C01-C08"
 
 
 def test_reference_brain_scores_high_everywhere(table) -> None:
     result = summarize(table["reference"])
+    print(f"reference: {result['wm_score']:.1f} / 800 on C01-C08 (floor {REFERENCE_FLOOR:.0f}); lowest scenario "
+          f"{min(e['score'] for e in result['scenarios'].values() if e['measured']):.1f} / 20")
     low = {sid: e["score"] for sid, e in result["scenarios"].items()
            if e["measured"] and e["score"] < SCENARIO_FLOOR}
     assert result["wm_score"] >= REFERENCE_FLOOR and not low, (result["wm_score"], low)
