@@ -19,7 +19,7 @@ import gc
 import json
 import subprocess
 import sys
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 from benchmarks.common import REPO_ROOT, BenchRow, Target, rss_bytes, run_script
 
@@ -116,5 +116,3 @@ def measure(quick: bool, episodes: int | None = None, s45_episodes: int | None =
 if __name__ == "__main__":
     raise SystemExit(run_script(measure, __doc__.splitlines()[0]))
 
-
-__all__ = ["RssSeries", "asdict", "measure", "rss_series"]
