@@ -150,6 +150,9 @@ class BrainHTTPServer(ThreadingHTTPServer):
 
 class _BrainRequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, as OpenAI clients expect
+    #: headers and body go out in separate writes; without TCP_NODELAY the body waits for the client's delayed
+    #: ACK (~40 ms per request on Linux)
+    disable_nagle_algorithm = True
     server: BrainHTTPServer
 
     def do_GET(self) -> None:

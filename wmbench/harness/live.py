@@ -89,6 +89,8 @@ class _BrainWorker:
         self._close = close_when_done
         self._inbox: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self._outbox: queue.SimpleQueue[_Answer] = queue.SimpleQueue()
+        #: set whenever an answer is posted, so the frame loop can apply it at once instead of at the next tick
+        self.answered = threading.Event()
         self._thread = threading.Thread(target=self._loop, name="wmbench-live-brain", daemon=True)
 
     def start(self) -> None:
@@ -123,6 +125,7 @@ class _BrainWorker:
                     return
                 reply = _decide(self.brain, request.scene)
                 self._outbox.put(_Answer(request, reply, time.perf_counter_ns()))
+                self.answered.set()
         finally:
             if self._close:
                 self.brain.close()
@@ -215,6 +218,7 @@ class _LiveLoop:
         self.events: list[LiveEvent] = []
         self.memory: list[MemorySample] = []
         self.in_flight = False
+        self.pending: tuple[_Answer, Any, int] | None = None  # a reply applied while waiting for a tick
         self.next_slot = 0.0
         self.overlay: tuple[str, str] = ("PREDICT: (waiting for the brain)", "MOTION: (standing)")
         self.caught = False
@@ -236,7 +240,8 @@ class _LiveLoop:
         try:
             while not env.terminated and (self.max_frames is None or len(self.frames) < self.max_frames):
                 start = clock.now_ns()
-                applying = self._apply_newest(worker)
+                applying = self.pending or self._apply_newest(worker)
+                self.pending = None
                 fired = env.advance_frame()
                 if self.frame_work is not None:
                     self.frame_work(env)
@@ -252,7 +257,7 @@ class _LiveLoop:
                 next_memory_ms = self._sample_memory(fired, end_ms, next_memory_ms)
                 if not self.in_flight and not env.terminated and env.sim_time >= self.next_slot - _EPS:
                     self._ask(worker)
-                frame = clock.frame_done(start, end)
+                frame = clock.frame_done(start, end, idle=lambda deadline: self._idle(worker, deadline))
                 self.frames.append(frame)
                 self.late_count += frame.late
                 if self.on_frame is not None:
@@ -277,7 +282,18 @@ class _LiveLoop:
         dt = env.decision_dt
         self.next_slot = (math.floor(env.sim_time / dt + _EPS) + 1) * dt
 
-    def _apply_newest(self, worker: _BrainWorker) -> tuple[_Answer, Any] | None:
+    def _idle(self, worker: _BrainWorker, deadline_ns: int) -> None:
+        """Wait for the frame's deadline; a reply arriving meanwhile is applied at once (the body's intent is
+        set now and the next frame moves with it — the sim itself is the same as applying it at the tick)."""
+        clock = self.clock
+        while (remaining := deadline_ns - clock.now_ns()) > 0:
+            if self.pending is None and worker.answered.wait(remaining / 1e9):
+                worker.answered.clear()
+                self.pending = self._apply_newest(worker)
+            elif self.pending is not None:
+                time.sleep(remaining / 1e9)
+
+    def _apply_newest(self, worker: _BrainWorker) -> tuple[_Answer, Any, int] | None:
         answer = worker.poll()
         if answer is None:
             return None
@@ -285,17 +301,17 @@ class _LiveLoop:
         meta = {**reply.meta(), "snapshot_t": round(answer.request.snapshot_t, 6), "live": True}
         applied = self.env.apply_reply(reply.text if reply.error is None else "", brain_meta=meta)
         self.overlay = _overlay_lines(applied.parse)
-        return answer, applied
+        return answer, applied, self.clock.now_ns()
 
-    def _timed(self, applying: tuple[_Answer, Any], applied_ms: float) -> None:
-        answer, applied = applying
+    def _timed(self, applying: tuple[_Answer, Any, int], applied_ms: float) -> None:
+        answer, applied, intent_set_ns = applying
         snapshot_ms = self.clock.ms(answer.request.snapshot_ns)
         intent = applied.intent.to_dict()
         intent.pop("source", None)
         self.decisions.append(DecisionTiming(
             index=len(self.decisions), snapshot_ms=snapshot_ms,
             snapshot_t=round(answer.request.snapshot_t, 6), reply_ms=self.clock.ms(answer.reply_ns),
-            applied_ms=applied_ms,
+            applied_ms=applied_ms, intent_set_ms=self.clock.ms(intent_set_ns),
             applied_t=round(self.env.sim_time, 6), latency_ms=round(applied_ms - snapshot_ms, 3),
             brain_ms=round((answer.reply_ns - answer.request.snapshot_ns) / NS_PER_MS, 3),
             motion=applied.parse.get("motion"), intent=intent, error=answer.reply.error,

@@ -60,6 +60,9 @@ class DecisionTiming:
     motion: str | None
     intent: dict[str, Any]
     error: str | None = None
+    #: when the reply was applied (the body's intent set), ms since the run began; the first frame moving
+    #: with it ends at ``applied_ms``
+    intent_set_ms: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -126,9 +129,11 @@ class FrameClock:
         """A perf_counter_ns time as ms since :meth:`start`."""
         return round((t_ns - self.t0_ns) / NS_PER_MS, DIGITS)
 
-    def frame_done(self, start_ns: int, end_ns: int | None = None) -> FrameRecord:
+    def frame_done(self, start_ns: int, end_ns: int | None = None,
+                   idle: Callable[[int], None] | None = None) -> FrameRecord:
         """Record the frame that started at ``start_ns`` and ended now (or at ``end_ns``), then wait for the
-        next slot (on time) or move the schedule on (late; whole slots overrun are skipped)."""
+        next slot (on time) or move the schedule on (late; whole slots overrun are skipped). ``idle``, when
+        given, is called with the deadline (ns) instead of sleeping and must return at the deadline."""
         end = self._now() if end_ns is None else end_ns
         deadline = self._deadline_ns
         late = end > deadline
@@ -138,8 +143,9 @@ class FrameClock:
             self.skipped += skipped
             self._deadline_ns = deadline + (skipped + 1) * self.period_ns
         else:
-            wait = deadline - self._now()
-            if wait > 0:
+            if idle is not None:
+                idle(deadline)
+            elif (wait := deadline - self._now()) > 0:
                 self._sleep(wait / NS_PER_S)
             self._deadline_ns = deadline + self.period_ns
         work_ms = round((end - start_ns) / NS_PER_MS, DIGITS)
