@@ -42,7 +42,7 @@ class TransferAsBench:
     def __call__(self, scenarios: Sequence[Any], context: Any) -> Mapping[str, Sequence[Any]]:
         from wmbench.brain.registry import get_brain
         from wmbench.harness.episode import run_episode
-        from wmbench.harness.runner import score_line
+        from wmbench.harness.run_scoring import score_line
 
         brain = get_brain(context.brain, **dict(context.brain_options))
         scores: dict[str, list[Any]] = {}

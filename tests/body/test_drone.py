@@ -8,6 +8,7 @@ import numpy as np
 import pybullet as p
 import pytest
 
+from tests.body.frame_loop import STEPS_PER_FRAME, run_frames
 from wmbench.body.base import Body
 from wmbench.body.drone import (
     CLIMB_ALTITUDE,
@@ -22,18 +23,9 @@ from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, drone_urdf_text
 from wmbench.body.intent_types import MotionIntent, SpeedClass
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.pid import GRAVITY
-from wmbench.envs.world import World
 from wmbench.scenarios import Wall
 
-STEPS_PER_FRAME = 8
 BACKSTEP = MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), face_travel=False)
-
-
-@pytest.fixture
-def world():
-    w = World(frame_dt=1 / 30, physics_dt=1 / 240)
-    yield w
-    w.close()
 
 
 @pytest.fixture
@@ -41,18 +33,6 @@ def drone(world):
     d = Quadrotor()
     d.spawn(world, (0.0, 0.0, 0.0), 0.0)
     return d
-
-
-def fly(world, drone, n_frames, every_step=None):
-    reports = []
-    for _ in range(n_frames):
-        reports.append(drone.on_frame())
-        for _ in range(STEPS_PER_FRAME):
-            drone.on_physics_step()
-            world.step_physics()
-            if every_step is not None:
-                every_step(drone.state())
-    return reports
 
 
 def test_published_crazyflie_parameters():
@@ -88,7 +68,7 @@ def test_card_facts(drone):
 
 
 def test_hovering_two_seconds_settles_at_the_set_altitude(world, drone):
-    fly(world, drone, 60)
+    run_frames(world, drone, 60)
     state = drone.state()
     assert abs(state.position[2] - CRUISE_ALTITUDE) < 0.05
     assert math.hypot(state.position[0], state.position[1]) < 0.05 and state.speed < 0.05
@@ -97,7 +77,7 @@ def test_hovering_two_seconds_settles_at_the_set_altitude(world, drone):
 @pytest.mark.parametrize("text, altitude", [("crouches low", CROUCH_ALTITUDE), ("climbs up", CLIMB_ALTITUDE)])
 def test_altitude_changes_settle_within_two_seconds(world, drone, text, altitude):
     drone.apply_intent(parse_motion(text))
-    fly(world, drone, 60)
+    run_frames(world, drone, 60)
     state = drone.state()
     assert abs(state.position[2] - altitude) < 0.05
     assert drone.sensor_height == pytest.approx(state.position[2])
@@ -106,10 +86,10 @@ def test_altitude_changes_settle_within_two_seconds(world, drone, text, altitude
 
 
 def test_one_metre_per_second_step_settles_within_one_second(world, drone):
-    fly(world, drone, 15)
+    run_frames(world, drone, 15)
     drone.command_velocity((1.0, 0.0))
     trace = []
-    fly(world, drone, 45, every_step=lambda s: trace.append(s.velocity[0]))
+    run_frames(world, drone, 45, every_step=lambda s: trace.append(s.velocity[0]))
     v = np.array(trace)
     outside = np.nonzero(np.abs(v - 1.0) > 0.1)[0]
     settle_s = (outside[-1] + 1) / 240 if len(outside) else 0.0
@@ -119,7 +99,7 @@ def test_one_metre_per_second_step_settles_within_one_second(world, drone):
 
 def test_moving_intents_turn_and_fly_within_the_envelope(world, drone):
     drone.apply_intent(MotionIntent("left", math.pi / 2, SpeedClass.RUN))
-    fly(world, drone, 45)
+    run_frames(world, drone, 45)
     state = drone.state()
     assert state.position[1] > 1.5 and abs(state.position[0]) < 0.3
     assert math.cos(state.heading - math.pi / 2) > 0.99 and state.speed_class == "run"
@@ -127,7 +107,7 @@ def test_moving_intents_turn_and_fly_within_the_envelope(world, drone):
 
 def test_back_step_keeps_the_yaw(world, drone):
     drone.apply_intent(BACKSTEP)
-    fly(world, drone, 30)
+    run_frames(world, drone, 30)
     state = drone.state()
     assert state.position[0] < -0.3 and abs(state.heading) < 0.05
 
@@ -137,7 +117,7 @@ def test_turning_around_flies_back_at_once_and_yaw_catches_up(world, drone, star
     """An about-turn that faces its travel (180° of yaw error, where the geometric attitude error vanishes)
     moves the drone back straight away while it yaws round."""
     drone.reset_pose((0.0, 0.0, 0.0), start_heading)
-    fly(world, drone, 15)
+    run_frames(world, drone, 15)
     intent = parse_motion("turns around and sprints away")
     assert intent.face_travel and intent.heading == pytest.approx(math.pi)
     drone.apply_intent(intent)
@@ -149,7 +129,7 @@ def test_turning_around_flies_back_at_once_and_yaw_catches_up(world, drone, star
         positions.append(state.position[:2])
         yaw_error.append(abs(math.remainder(state.heading - start_heading - math.pi, 2 * math.pi)))
 
-    fly(world, drone, 45, every_step=record)
+    run_frames(world, drone, 45, every_step=record)
     xy = np.array(positions)
     along = xy @ back                                   # metres moved backwards (start heading frame)
     across = xy @ (-back[1], back[0])
@@ -165,11 +145,11 @@ def test_turning_around_flies_back_at_once_and_yaw_catches_up(world, drone, star
 
 def test_freeze_brakes_then_holds(world, drone):
     drone.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.SPRINT))
-    fly(world, drone, 20)
+    run_frames(world, drone, 20)
     drone.apply_intent(parse_motion("freezes"))
-    fly(world, drone, 30)
+    run_frames(world, drone, 30)
     stop = drone.state().position
-    fly(world, drone, 30)
+    run_frames(world, drone, 30)
     end = drone.state()
     assert math.dist(stop[:2], end.position[:2]) < 0.05 and end.speed < 0.05 and end.posture == "freeze"
 
@@ -178,7 +158,7 @@ def test_never_flies_into_a_wall(world, drone):
     world.set_walls([Wall.facing("fwd", 3.0, name="ahead")])
     drone.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.SPRINT))
     xs = []
-    reports = fly(world, drone, 90, every_step=lambda s: xs.append(s.position[0]))
+    reports = run_frames(world, drone, 90, every_step=lambda s: xs.append(s.position[0]))
     hits = [r for r in reports if r.collided]
     assert hits and hits[0].wall_name == "ahead"
     assert max(xs) < 3.0 - CRAZYFLIE_2X.collision_radius
@@ -194,12 +174,12 @@ def test_braking_helpers_are_inverse():
 
 def test_reset_pose_puts_it_back_hovering(world, drone):
     drone.apply_intent(parse_motion("sprints left"))
-    fly(world, drone, 10)
+    run_frames(world, drone, 10)
     drone.reset_pose((2.0, 1.0, 0.0), 1.0)
     state = drone.state()
     assert state.position == pytest.approx((2.0, 1.0, CRUISE_ALTITUDE))
     assert state.heading == pytest.approx(1.0)
-    fly(world, drone, 30)
+    run_frames(world, drone, 30)
     assert math.dist(drone.state().position[:2], (2.0, 1.0)) < 0.05
 
 

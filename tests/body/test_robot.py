@@ -8,6 +8,7 @@ import numpy as np
 import pybullet as p
 import pytest
 
+from tests.body.frame_loop import run_frames
 from wmbench.body.base import Body
 from wmbench.body.generators import GENERATORS
 from wmbench.body.intent_types import MotionIntent, SpeedClass
@@ -16,7 +17,6 @@ from wmbench.body.robot import CLEARANCE_RADIUS, ROBOT_SPEED_ENVELOPE, ServoRobo
 from wmbench.body.robot_urdf import ROBOT_SCALE, robot_urdf_path, robot_urdf_text
 from wmbench.body.servo_map import LIMIT_TOLERANCE_RAD, SERVO_MAP
 from wmbench.body.skeleton import JOINT_NAMES
-from wmbench.envs.world import World
 from wmbench.scenarios import Wall
 
 MIXED = ("sprints forward in terror", "walks slowly left", "crouches low", "freezes", "jogs right cautiously",
@@ -26,27 +26,10 @@ MIXED = ("sprints forward in terror", "walks slowly left", "crouches low", "free
 
 
 @pytest.fixture
-def world():
-    w = World(frame_dt=1 / 30, physics_dt=1 / 240)
-    yield w
-    w.close()
-
-
-@pytest.fixture
 def robot(world):
     r = ServoRobot()
     r.spawn(world, (0.0, 0.0, 0.0), 0.0)
     return r
-
-
-def frames(world, robot, n):
-    reports = []
-    for _ in range(n):
-        reports.append(robot.on_frame())
-        for _ in range(8):
-            robot.on_physics_step()
-            world.step_physics()
-    return reports
 
 
 def test_card_facts_and_envelope(robot):
@@ -77,7 +60,7 @@ def test_no_servo_leaves_its_limits_over_many_mixed_frames(world, generator):
     for text in MIXED:
         robot.apply_intent(parse_motion(text))
         for _ in range(20):
-            frames(world, robot, 1)
+            run_frames(world, robot, 1)
             commands.append(robot.servo_command)
             angles.append(robot.servo_angles())
             errors.append(robot.state().extras["servo_tracking_error_rad"])
@@ -98,7 +81,7 @@ def test_rate_limit_holds_every_frame(world, robot):
     robot.apply_intent(parse_motion("sprints forward in terror"))
     previous = robot.servo_command
     for _ in range(30):
-        frames(world, robot, 1)
+        run_frames(world, robot, 1)
         step = np.abs(robot.servo_command - previous)
         assert np.all(step <= SERVO_MAP.max_speed / 30 + 1e-9)
         previous = robot.servo_command
@@ -107,7 +90,7 @@ def test_rate_limit_holds_every_frame(world, robot):
 @pytest.mark.parametrize("text", ["stands", "crouches low", "raises arms defensively", "walks forward"])
 def test_the_robot_takes_the_generators_pose(world, robot, text):
     robot.apply_intent(parse_motion(text))
-    frames(world, robot, 45)
+    run_frames(world, robot, 45)
     state, links, joints = robot.state(), robot.link_positions(), robot._frame.joints
     c, s = math.cos(state.heading), math.sin(state.heading)
     for servo, joint, tolerance in (("left_knee", "left_knee", 0.02), ("right_ankle", "right_ankle", 0.03),
@@ -119,22 +102,22 @@ def test_the_robot_takes_the_generators_pose(world, robot, text):
 
 def test_speed_ramps_within_015_s_and_classes_use_the_envelope(world, robot):
     robot.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.SPRINT))
-    frames(world, robot, 5)
+    run_frames(world, robot, 5)
     state = robot.state()
     assert state.speed == pytest.approx(2.5) and state.speed_class == "sprint"
     robot.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.WALK))
-    frames(world, robot, 5)
+    run_frames(world, robot, 5)
     assert robot.state().speed_class == "walk"
     assert robot.state().position[0] > 0.3
 
 
 def test_turns_towards_travel_and_back_steps_keep_facing(world, robot):
     robot.apply_intent(MotionIntent("left", math.pi / 2, SpeedClass.JOG))
-    frames(world, robot, 10)
+    run_frames(world, robot, 10)
     state = robot.state()
     assert math.cos(state.heading - math.pi / 2) == pytest.approx(1.0, abs=1e-6) and state.position[1] > 0.2
     robot.apply_intent(MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), False))
-    frames(world, robot, 15)
+    run_frames(world, robot, 15)
     after = robot.state()
     assert after.heading == pytest.approx(state.heading, abs=1e-6) and after.position[1] < state.position[1]
 
@@ -142,14 +125,14 @@ def test_turns_towards_travel_and_back_steps_keep_facing(world, robot):
 def test_crouch_lowers_the_base(world, robot):
     standing = robot.state().position[2]
     robot.apply_intent(parse_motion("crouches low"))
-    frames(world, robot, 20)
+    run_frames(world, robot, 20)
     assert robot.state().position[2] < standing - 0.1 and robot.state().posture == "crouch"
 
 
 def test_stops_at_a_wall_and_reports_it(world, robot):
     world.set_walls([Wall.facing("fwd", 2.0, name="ahead")])
     robot.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.SPRINT))
-    reports = frames(world, robot, 60)
+    reports = run_frames(world, robot, 60)
     hits = [r for r in reports if r.collided]
     assert hits and hits[0].wall_name == "ahead"
     x = robot.state().position[0]
@@ -160,7 +143,7 @@ def test_stops_at_a_wall_and_reports_it(world, robot):
 
 def test_reset_pose_and_remove(world, robot):
     robot.apply_intent(parse_motion("runs left"))
-    frames(world, robot, 10)
+    run_frames(world, robot, 10)
     robot.reset_pose((1.0, -2.0, 0.0), 0.5)
     state = robot.state()
     assert state.position[:2] == pytest.approx((1.0, -2.0)) and state.heading == pytest.approx(0.5)

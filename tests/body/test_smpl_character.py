@@ -13,22 +13,12 @@ from wmbench.body.base import Body
 from wmbench.body.intent_types import MotionIntent, SpeedClass
 from wmbench.body.skeleton import N_JOINTS
 from wmbench.body.smpl_character import CLEARANCE_RADIUS, SmplCharacter
-from wmbench.envs.world import World
 from wmbench.scenarios import Wall
-
-DT = 1 / 30
 
 
 def intent(direction, speed_class=SpeedClass.SPRINT, face_travel=True, styles=()):
     headings = {"fwd": 0.0, "left": math.pi / 2, "right": -math.pi / 2, "back": math.pi}
     return MotionIntent(direction, headings[direction], speed_class, frozenset(styles), face_travel)
-
-
-@pytest.fixture
-def world():
-    w = World(frame_dt=DT, physics_dt=1 / 240)
-    yield w
-    w.close()
 
 
 @pytest.fixture

@@ -80,7 +80,7 @@ def _replay_with(monkeypatch, body: str, make):
     def replay(scenario_id, replies, name, seed=0):
         if name != body:
             return real(scenario_id, replies, name, seed=seed)
-        return c10._replay_on(scenario_id, replies, make(), seed)
+        return real(scenario_id, replies, make(), seed=seed)  # replay_decisions takes a Body too
 
     monkeypatch.setattr(c10, "replay_decisions", replay)
 

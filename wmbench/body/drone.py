@@ -32,7 +32,6 @@ touch it push it physically but a beast's catch is decided in the ground plane l
 
 from __future__ import annotations
 
-import contextlib
 import math
 
 import pybullet as p
@@ -41,6 +40,7 @@ from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, QuadrotorParams, drone_urdf_path
 from wmbench.body.envelope import classify_speed, scaled_envelope
 from wmbench.body.intent_types import MotionIntent, wrap_angle
+from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.body.pid import CascadeGains, FlightState, QuadrotorCascade, Setpoint
 
 CRUISE_ALTITUDE = 1.2
@@ -73,11 +73,7 @@ def stoppable_speed(distance: float) -> float:
     return -a_lag + math.sqrt(a_lag * a_lag + 2.0 * BRAKE_ACCEL * distance)
 
 
-def _yaw_quat(yaw: float) -> tuple[float, float, float, float]:
-    return (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
-
-
-class Quadrotor:
+class Quadrotor(UrdfBody):
     """The quadrotor drone body (see the module card)."""
 
     name = "drone"
@@ -115,7 +111,7 @@ class Quadrotor:
             self.remove()
         self._world = world
         self._id = p.loadURDF(str(drone_urdf_path(self.params)),
-                              [position[0], position[1], self.cruise_altitude], _yaw_quat(heading),
+                              [position[0], position[1], self.cruise_altitude], yaw_quaternion(heading),
                               flags=p.URDF_USE_INERTIA_FROM_FILE, physicsClientId=world.client)
         p.changeDynamics(self._id, -1, linearDamping=0.0, angularDamping=0.0, physicsClientId=world.client)
         self.reset_pose(position, heading)
@@ -124,7 +120,7 @@ class Quadrotor:
         world = self._require_world("reset_pose")
         heading = wrap_angle(float(heading))
         p.resetBasePositionAndOrientation(self._id, [position[0], position[1], self.cruise_altitude],
-                                          _yaw_quat(heading), physicsClientId=world.client)
+                                          yaw_quaternion(heading), physicsClientId=world.client)
         p.resetBaseVelocity(self._id, [0, 0, 0], [0, 0, 0], physicsClientId=world.client)
         self.controller.reset()
         self._intent = MotionIntent.still()
@@ -155,7 +151,7 @@ class Quadrotor:
     def on_frame(self) -> FrameReport:
         world = self._require_world("on_frame")
         (x, y, _), _ = self._pose()
-        report = self._wall_contact(world)
+        report = wall_contact(world, self._id)
         sp = self._setpoint
         if self._direct:
             return report
@@ -217,15 +213,6 @@ class Quadrotor:
                     "rotor_rpm": [round(r, 1) for r in self._rpm], "tilt_rad": round(self._tilt, 6)},
         )
 
-    def body_ids(self) -> frozenset[int]:
-        return frozenset({self._id}) if self._id >= 0 else frozenset()
-
-    def remove(self) -> None:
-        if self._world is not None and self._id >= 0:
-            with contextlib.suppress(p.error):  # the world was reset or disconnected underneath us
-                p.removeBody(self._id, physicsClientId=self._world.client)
-        self._id = -1
-
     # ------------------------------------------------------------------ helpers
     def altitude_for(self, intent: MotionIntent) -> float:
         """The altitude an intent asks for: crouch -> low, climb -> high, otherwise cruise."""
@@ -246,30 +233,14 @@ class Quadrotor:
         target = sp.altitude if altitude is None else float(altitude)
         self._setpoint = Setpoint(velocity_xy=(vx, vy), altitude=target, yaw=sp.yaw)
 
-    def _require_world(self, what: str) -> WorldHandle:
-        if self._world is None or self._id < 0:
-            raise RuntimeError(f"Quadrotor.{what} called before spawn(world, ...)")
-        return self._world
-
     def _pose(self):
         assert self._world is not None
         return p.getBasePositionAndOrientation(self._id, physicsClientId=self._world.client)
 
     def _yaw(self) -> float:
-        q = self._pose()[1]
-        return math.atan2(2.0 * (q[3] * q[2] + q[0] * q[1]), 1.0 - 2.0 * (q[1] ** 2 + q[2] ** 2))
+        return quaternion_yaw(self._pose()[1])
 
     def _horizontal_speed(self) -> float:
         assert self._world is not None
         v = p.getBaseVelocity(self._id, physicsClientId=self._world.client)[0]
         return math.hypot(v[0], v[1])
-
-    def _wall_contact(self, world: WorldHandle) -> FrameReport:
-        walls = world.wall_body_ids
-        if not walls:
-            return FrameReport()
-        for contact in p.getContactPoints(bodyA=self._id, physicsClientId=world.client):
-            if contact[2] in walls:
-                names = {b.body_id: b.name for b in getattr(world, "walls", ())}
-                return FrameReport(collided=True, wall_name=names.get(contact[2], "wall"))
-        return FrameReport()

@@ -1,10 +1,12 @@
 """The motion-generator registry and a reading of what a generated clip does (for C10 S49).
 
 ``GENERATORS`` maps a name to ``"module:Class"`` (resolved lazily): ``procedural`` (the parametric gait) and
-``keyframe`` (authored key poses). :func:`describe_clip` reads a clip the way an observer would — where the
-pelvis went relative to the initial facing, how fast, and which way the body faces at the end (from the hip
-and shoulder lines) — so two generators can be compared on the same MOTION text without trusting their
-internals.
+``keyframe`` (authored key poses). Bodies that animate the skeleton take a :data:`GeneratorFactory`
+(``fps -> generator``); :func:`resolve_generator_factory` picks theirs from their two optional arguments.
+
+:func:`describe_clip` reads a clip the way an observer would — where the pelvis went relative to the initial
+facing, how fast, and which way the body faces at the end (from the hip and shoulder lines) — so two
+generators can be compared on the same MOTION text without trusting their internals.
 """
 
 from __future__ import annotations
@@ -24,6 +26,8 @@ GENERATORS: dict[str, str] = {
     "procedural": "wmbench.body.procedural:ProceduralGenerator",
     "keyframe": "wmbench.body.keyframe_generator:KeyframeGenerator",
 }
+#: ``fps -> generator``: what a body calls for a fresh generator each time it is placed.
+GeneratorFactory = Callable[[int], MotionGenerator]
 #: Below this displacement (m, over the clip's second half) a clip has no travel direction.
 MIN_TRAVEL = 0.05
 
@@ -40,6 +44,22 @@ def generator_factory(name: str) -> Callable[[int], MotionGenerator]:
     """``fps -> generator`` for bodies that build a generator per spawn (e.g. ``SmplCharacter``)."""
     get_generator(name)  # fail now, not at spawn time
     return lambda fps: get_generator(name, fps)
+
+
+def default_generator(fps: int) -> MotionGenerator:
+    """The procedural generator at ``fps`` (the default of every body)."""
+    from wmbench.body.procedural import ProceduralGenerator
+
+    return ProceduralGenerator(fps)
+
+
+def resolve_generator_factory(factory: GeneratorFactory | None = None, name: str | None = None
+                              ) -> GeneratorFactory:
+    """A body's factory: ``factory`` if given, else the generator registered as ``name`` (such as
+    ``"keyframe"``; an unknown name fails now), else :func:`default_generator`."""
+    if name is not None:
+        factory = factory or generator_factory(name)
+    return factory or default_generator
 
 
 @dataclass(frozen=True)

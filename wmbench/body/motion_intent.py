@@ -30,6 +30,8 @@ How a sentence is read (word banks in :mod:`wmbench.body.lexicon`):
    no styles. Styles are kept as written even when the body moves ("freezes, then bolts left" keeps
    ``freeze``).
 
+Steps 1 and 2 live in :mod:`wmbench.body.motion_phrases`; this module reads the matched phrases.
+
 Simplified: no parser of English grammar — subjects other than animal threats are assumed to be the body,
 and "away" without a named direction is taken as back because the scene is not known here.
 """
@@ -37,147 +39,31 @@ and "away" without a named direction is taken as back because the scene is not k
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
 from wmbench.body import lexicon
 from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.motion_phrases import (
+    MAX_MOTION_CHARS,
+    PHRASES,
+    PhraseMeaning,
+    PhraseUnit,
+    lemma_words,
+    match_units,
+)
 
-#: Only this much of a MOTION line is read (the source text is kept whole).
-MAX_MOTION_CHARS = 2000
+#: Public names, including those re-exported from :mod:`wmbench.body.motion_phrases`.
+__all__ = ["DIRECTION_HEADINGS", "MAX_MOTION_CHARS", "OPPOSITE_DIRECTION", "PHRASES", "PhraseMeaning",
+           "lemma_words", "parse_motion"]
+
 #: Relative heading (radians, +left) of each direction word.
 DIRECTION_HEADINGS: dict[str, float] = {
     "fwd": 0.0, "left": math.pi / 2, "right": -math.pi / 2, "back": math.pi,
 }
 OPPOSITE_DIRECTION: dict[str, str] = {"fwd": "back", "back": "fwd", "left": "right", "right": "left"}
 
-_TOKEN_RE = re.compile(r"[a-z]+(?:'[a-z]+)?|[.,;:!?()\[\]]")
-_VOWELS = frozenset("aeiou")
 _SPEED_ORDER = tuple(SpeedClass)
 _STRAIGHT_BLOCKERS = frozenset({"to", "toward", "for", "into", "at", "back", "away"})
-
-
-# ---------------------------------------------------------------------------------------------------- words
-def _inflections(verb: str) -> set[str]:
-    """Regular forms of ``verb`` (over-generation is harmless: it only adds spellings nobody writes)."""
-    forms = {verb, verb + "s", verb + "es", verb + "ing", verb + "ed", verb + "d"}
-    if verb.endswith("e"):
-        forms.add(verb[:-1] + "ing")
-    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in _VOWELS:
-        forms |= {verb[:-1] + "ies", verb[:-1] + "ied"}
-    if len(verb) > 2 and verb[-1] not in _VOWELS | {"w", "x", "y"} and verb[-2] in _VOWELS \
-            and verb[-3] not in _VOWELS:
-        forms |= {verb + verb[-1] + "ing", verb + verb[-1] + "ed"}
-    return forms
-
-
-def _build_lemmas() -> dict[str, str]:
-    lemmas: dict[str, str] = {}
-    for verb in lexicon.VERB_LEMMAS:
-        for form in _inflections(verb):
-            lemmas.setdefault(form, verb)
-    lemmas.update(lexicon.IRREGULAR_FORMS)
-    return lemmas
-
-
-_LEMMAS = _build_lemmas()
-
-
-def lemma_words(text: str) -> list[str]:
-    """Text -> lemmas and punctuation marks, fillers dropped (``"Sprints to the right!"`` -> 4 items)."""
-    text = text[:MAX_MOTION_CHARS].lower().replace("’", "'").replace("-", " ").replace("/", " ")
-    words = (_LEMMAS.get(w, w) for w in _TOKEN_RE.findall(text))
-    return [w for w in words if w not in lexicon.FILLER_WORDS]
-
-
-# -------------------------------------------------------------------------------------------------- phrases
-@dataclass(frozen=True)
-class PhraseMeaning:
-    """What one known phrase says. Merged over all word banks that list it."""
-
-    speed: str | None = None
-    styles: tuple[str, ...] = ()
-    intensity: int = 0
-    direction: str | None = None
-    backstep: bool = False
-    sidestep: bool = False
-    turn: bool = False
-    non_travel: bool = False
-    away: bool = False
-
-
-def _phrase_key(phrase: str) -> tuple[str, ...]:
-    return tuple(w for w in lemma_words(phrase) if w.isalpha() or "'" in w)
-
-
-def _build_phrases() -> dict[tuple[str, ...], PhraseMeaning]:
-    fields: dict[tuple[str, ...], dict] = {}
-
-    def add(phrase: str, **kw) -> None:
-        entry = fields.setdefault(_phrase_key(phrase), {})
-        for k, v in kw.items():
-            entry[k] = entry.get(k, ()) + v if k == "styles" else v
-
-    for phrase, speed in lexicon.SPEED_PHRASES.items():
-        add(phrase, speed=speed)
-    for phrase, styles in lexicon.STYLE_PHRASES.items():
-        add(phrase, styles=styles)
-    for phrase in lexicon.INTENSITY_UP:
-        add(phrase, intensity=1)
-    for phrase in lexicon.INTENSITY_DOWN:
-        add(phrase, intensity=-1)
-    for phrase, direction in {**lexicon.DIRECTION_WORDS, **lexicon.DIRECTION_PHRASES}.items():
-        add(phrase, direction=direction)
-    for phrase in lexicon.BACKSTEP_PHRASES:
-        add(phrase, backstep=True, speed=lexicon.SPEED_PHRASES.get(phrase, "walk"))
-    for phrase in lexicon.SIDESTEP_PHRASES:
-        add(phrase, sidestep=True, speed=lexicon.SPEED_PHRASES.get(phrase, "walk"))
-    for phrase in lexicon.NON_TRAVEL_PHRASES:
-        add(phrase, non_travel=True)
-    table = {}
-    for key, kw in fields.items():
-        kw.setdefault("turn", any(w in lexicon.TURN_WORDS for w in key))
-        kw.setdefault("away", any(w in lexicon.AWAY_WORDS for w in key) and not kw.get("backstep")
-                      and "direction" not in kw and not kw.get("non_travel"))
-        if kw.get("non_travel"):
-            kw.pop("direction", None)
-        table[key] = PhraseMeaning(**kw)
-    return table
-
-
-PHRASES: dict[tuple[str, ...], PhraseMeaning] = _build_phrases()
-_LONGEST_PHRASE = max(len(k) for k in PHRASES)
-
-
-@dataclass(frozen=True)
-class _Unit:
-    """One matched piece of text: a known phrase (``meaning`` set), a plain word, or a punctuation mark."""
-
-    words: tuple[str, ...]
-    meaning: PhraseMeaning | None = None
-
-    @property
-    def word(self) -> str:
-        return self.words[0]
-
-    @property
-    def is_break(self) -> bool:
-        return self.meaning is None and (not self.word[0].isalpha() or self.word in lexicon.CLAUSE_BREAKS)
-
-
-def _units(words: list[str]) -> list[_Unit]:
-    units, i = [], 0
-    while i < len(words):
-        for n in range(min(_LONGEST_PHRASE, len(words) - i), 0, -1):
-            key = tuple(words[i:i + n])
-            if key in PHRASES:
-                units.append(_Unit(key, PHRASES[key]))
-                i += n
-                break
-        else:
-            units.append(_Unit((words[i],)))
-            i += 1
-    return units
 
 
 # ---------------------------------------------------------------------------------------------------- reading
@@ -197,11 +83,11 @@ class _Reading:
     turn: bool = False
 
 
-def _neighbour(units: list[_Unit], i: int) -> str:
+def _neighbour(units: list[PhraseUnit], i: int) -> str:
     return units[i].word if 0 <= i < len(units) else ""
 
 
-def _is_idiom(units: list[_Unit], i: int, direction_word: str) -> bool:
+def _is_idiom(units: list[PhraseUnit], i: int, direction_word: str) -> bool:
     """"right away/now", "has left", "straight back": the direction word is not a travel direction here."""
     after, after2, before = _neighbour(units, i + 1), _neighbour(units, i + 2), _neighbour(units, i - 1)
     if direction_word == "right":
@@ -214,7 +100,7 @@ def _is_idiom(units: list[_Unit], i: int, direction_word: str) -> bool:
     return False
 
 
-def _place_of(units: list[_Unit], i: int) -> tuple[bool, bool]:
+def _place_of(units: list[PhraseUnit], i: int) -> tuple[bool, bool]:
     """(is a location, is an animal's location) for the direction word at ``i``."""
     before, before2 = _neighbour(units, i - 1), _neighbour(units, i - 2)
     noun = before if before in lexicon.THREAT_NOUNS else (
@@ -224,7 +110,7 @@ def _place_of(units: list[_Unit], i: int) -> tuple[bool, bool]:
     return located, noun in lexicon.BEAST_NOUNS
 
 
-def _read(units: list[_Unit]) -> _Reading:
+def _read(units: list[PhraseUnit]) -> _Reading:
     r = _Reading([], set(), set(), [], [], [])
     negated = from_span = skip_clause = False
     clause_start, ceasing = True, 0
@@ -249,7 +135,7 @@ def _read(units: list[_Unit]) -> _Reading:
     return r
 
 
-def _take(r: _Reading, units: list[_Unit], i: int, m: PhraseMeaning, from_span: bool,
+def _take(r: _Reading, units: list[PhraseUnit], i: int, m: PhraseMeaning, from_span: bool,
           suppress_speed: bool) -> None:
     """Add what the phrase at ``units[i]`` says to the reading."""
     if m.speed and not (suppress_speed and m.speed != "still"):
@@ -298,7 +184,7 @@ def parse_motion(text: str) -> MotionIntent:
     if not isinstance(text, str):
         return MotionIntent.still(source="")
     source = str.__str__(text)
-    reading = _read(_units(lemma_words(source)))
+    reading = _read(match_units(lemma_words(source)))
     direction = _direction(reading)
     styles = set(reading.styles)
     if reading.backstep:

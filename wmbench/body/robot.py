@@ -12,13 +12,14 @@ Card
   moved kinematically along the planned path every physics step (``resetBasePositionAndOrientation``,
   interpolated across the frame). A fixed constraint moved with ``changeConstraint`` was tried first: PyBullet
   treats its pivot as static, so it lags a moving target by speed * dt / ERP (4 cm at 2.5 m/s, measured),
-  which shows up as tracking error; the kinematic base follows the path exactly. Per frame a planar
-  controller mirrors the character: speed ramps to the target within 0.15 s, the facing turns towards travel
-  at pi per 0.3 s (``face_travel``), the step is swept against the walls with the clearance radius and stops
-  at a wall. Why driven: the legs animate the gait but a 20-servo biped needs a balance controller (ZMP,
-  whole-body control) to walk on its own, which is out of scope; driving the base keeps it upright and on the
-  planned path while the servos still do real, torque-limited work against gravity and inertia. The feet do
-  not collide with the ground (a pair filter), so they cannot drag against the driven base.
+  which shows up as tracking error; the kinematic base follows the path exactly. Per frame the character's
+  planar controller (:class:`~wmbench.body.planar_root.PlanarRoot`) plans the path: speed ramps to the target
+  within 0.15 s, the facing turns towards travel at pi per 0.3 s (``face_travel``), the step is swept against
+  the walls with the clearance radius and stops at a wall. Why driven: the legs animate the gait but a
+  20-servo biped needs a balance controller (ZMP, whole-body control) to walk on its own, which is out of
+  scope; driving the base keeps it upright and on the planned path while the servos still do real,
+  torque-limited work against gravity and inertia. The feet do not collide with the ground (a pair filter),
+  so they cannot drag against the driven base.
 - **How the limbs move.** Per frame the motion generator (default procedural; ``generator="keyframe"`` or
   a ``generator_factory`` picks another) gives 22 joints at the robot's
   current speed; :data:`~wmbench.body.servo_map.SERVO_MAP` turns them into 20 targets, clamped to the
@@ -38,9 +39,7 @@ robot does not balance (see above); NPCs touching it do not move the base.
 
 from __future__ import annotations
 
-import contextlib
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -48,7 +47,10 @@ import pybullet as p
 
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.envelope import classify_speed, scaled_envelope
+from wmbench.body.generators import GeneratorFactory, resolve_generator_factory
 from wmbench.body.intent_types import MotionIntent, wrap_angle
+from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
+from wmbench.body.planar_root import PlanarRoot
 from wmbench.body.robot_urdf import ROBOT_SCALE, robot_urdf_path
 from wmbench.body.servo_map import SERVO_MAP, ServoMap
 
@@ -63,20 +65,8 @@ TURN_TIME_S = 0.3
 POSITION_GAIN = 0.3
 VELOCITY_GAIN = 1.0
 
-GeneratorFactory = Callable[[int], Any]
 
-
-def _default_generator(fps: int) -> Any:
-    from wmbench.body.procedural import ProceduralGenerator
-
-    return ProceduralGenerator(fps)
-
-
-def _yaw_quat(yaw: float) -> tuple[float, float, float, float]:
-    return (0.0, 0.0, math.sin(yaw / 2), math.cos(yaw / 2))
-
-
-class ServoRobot:
+class ServoRobot(UrdfBody):
     """The servo-mapped humanoid robot (see the module card)."""
 
     name = "robot"
@@ -86,22 +76,18 @@ class ServoRobot:
 
     def __init__(self, generator_factory: GeneratorFactory | None = None, servo_map: ServoMap = SERVO_MAP,
                  top_speed: float = ROBOT_TOP_SPEED, generator: str | None = None) -> None:
-        if generator is not None:  # a registered generator by name ("procedural", "keyframe")
-            from wmbench.body.generators import generator_factory as named_factory
-            generator_factory = generator_factory or named_factory(generator)
-        self._factory = generator_factory or _default_generator
+        self._factory = resolve_generator_factory(generator_factory, generator)
         self.servo_map = servo_map
         self.envelope = scaled_envelope(top_speed)
-        self._accel = max(self.envelope.values()) / SPEED_RAMP_S
         self._world: WorldHandle | None = None
         self._id = -1
         self._servo_index: list[int] = []
         self._generator: Any = None
         self._frame: Any = None
         self._intent = MotionIntent.still()
-        self._x = self._y = self._z = 0.0
-        self._heading = self._travel_heading = 0.0
-        self._speed = self._target_speed = 0.0
+        self._root = PlanarRoot(accel=max(self.envelope.values()) / SPEED_RAMP_S,
+                                turn_rate=math.pi / TURN_TIME_S, radius=CLEARANCE_RADIUS)
+        self._z = 0.0
         self._command = np.zeros(len(servo_map))
         self._path: tuple[tuple[float, ...], tuple[float, ...]] = ((0.0,) * 4, (0.0,) * 4)
         self._substep = 0
@@ -116,8 +102,9 @@ class ServoRobot:
             self.remove()
         self._world = world
         cid = world.client
-        self._id = p.loadURDF(str(robot_urdf_path()), [position[0], position[1], 1.0], _yaw_quat(heading),
-                              useFixedBase=True, flags=p.URDF_USE_INERTIA_FROM_FILE, physicsClientId=cid)
+        self._id = p.loadURDF(str(robot_urdf_path()), [position[0], position[1], 1.0],
+                              yaw_quaternion(heading), useFixedBase=True, flags=p.URDF_USE_INERTIA_FROM_FILE,
+                              physicsClientId=cid)
         names = {p.getJointInfo(self._id, j, physicsClientId=cid)[1].decode(): j
                  for j in range(p.getNumJoints(self._id, physicsClientId=cid))}
         missing = [n for n in self.servo_map.names if n not in names]
@@ -138,14 +125,12 @@ class ServoRobot:
         self._intent = MotionIntent.still()
         self._generator.set_intent(self._intent)
         self._frame = self._generator.next_frame(0.0)
-        self._x, self._y = float(position[0]), float(position[1])
+        self._root.place(position[0], position[1], heading)
         self._z = self._pelvis_height()
-        self._heading = self._travel_heading = wrap_angle(float(heading))
-        self._speed = self._target_speed = 0.0
         self._command = self.servo_map.clamp(self.servo_map.raw_targets(self._frame.joints))
         cid = world.client
-        pose = (self._x, self._y, self._z, self._heading)
-        p.resetBasePositionAndOrientation(self._id, pose[:3], _yaw_quat(self._heading), physicsClientId=cid)
+        pose = self._pose()
+        p.resetBasePositionAndOrientation(self._id, pose[:3], yaw_quaternion(pose[3]), physicsClientId=cid)
         for joint, angle in zip(self._servo_index, self._command):
             p.resetJointState(self._id, joint, float(angle), 0.0, physicsClientId=cid)
         self._path = (pose, pose)
@@ -155,36 +140,20 @@ class ServoRobot:
 
     def apply_intent(self, intent: MotionIntent) -> None:
         self._intent = intent
-        if intent.moving:
-            self._travel_heading = wrap_angle(self._heading + intent.heading)
-            self._target_speed = self.envelope[intent.speed_class.value]
-        else:
-            self._target_speed = 0.0
+        self._root.aim(intent, self.envelope[intent.speed_class.value])
         if self._generator is not None:
             self._generator.set_intent(intent)
 
     def on_frame(self) -> FrameReport:
         world = self._require_world("on_frame")
         self._measure()  # the previous frame's physics, before this frame changes the command
-        report = self._wall_contact(world)
+        report = wall_contact(world, self._id)
         dt = world.frame_dt
-        step = self._accel * dt
-        self._speed += max(-step, min(step, self._target_speed - self._speed))
-        start = (self._x, self._y, self._z, self._heading)
-        if self._intent.moving and self._intent.face_travel:
-            turn = wrap_angle(self._travel_heading - self._heading)
-            max_turn = math.pi / TURN_TIME_S * dt
-            self._heading = wrap_angle(self._heading + max(-max_turn, min(max_turn, turn)))
-        if self._speed > 0.0:
-            reach = self._speed * dt
-            end = (self._x + reach * math.cos(self._travel_heading),
-                   self._y + reach * math.sin(self._travel_heading), 0.0)
-            result = world.sweep((self._x, self._y, 0.0), end, CLEARANCE_RADIUS)
-            self._x, self._y = result.end[0], result.end[1]
-            if result.blocked:
-                self._speed = 0.0
-                report = FrameReport(collided=True, wall_name=result.wall_name)
-        self._frame = self._generator.next_frame(self._speed)
+        start = self._pose()
+        blocked = self._root.advance(world, self._intent)
+        if blocked is not None:
+            report = blocked
+        self._frame = self._generator.next_frame(self._root.speed)
         self._z = self._pelvis_height()
         previous = self._command
         target = self.servo_map.raw_targets(self._frame.joints)
@@ -193,7 +162,7 @@ class ServoRobot:
         limit = self.servo_map.max_speed * dt
         self._command = previous + np.clip(self.servo_map.clamp(target) - previous, -limit, limit)
         self._send_command((self._command - previous) / dt)
-        self._path = (start, (self._x, self._y, self._z, self._heading))
+        self._path = (start, self._pose())
         self._substep = 0
         return report
 
@@ -205,7 +174,7 @@ class ServoRobot:
         a, b = self._path
         yaw = a[3] + w * wrap_angle(b[3] - a[3])
         position = (a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1]), a[2] + w * (b[2] - a[2]))
-        p.resetBasePositionAndOrientation(self._id, position, _yaw_quat(yaw),
+        p.resetBasePositionAndOrientation(self._id, position, yaw_quaternion(yaw),
                                           physicsClientId=self._world.client)
         self._stamp += 1
 
@@ -213,29 +182,18 @@ class ServoRobot:
         world = self._require_world("state")
         self._measure()
         (x, y, z), quat = p.getBasePositionAndOrientation(self._id, physicsClientId=world.client)
-        heading = math.atan2(2.0 * (quat[3] * quat[2] + quat[0] * quat[1]),
-                             1.0 - 2.0 * (quat[1] ** 2 + quat[2] ** 2))
-        c, s = math.cos(self._travel_heading), math.sin(self._travel_heading)
+        root = self._root
+        c, s = math.cos(root.travel_heading), math.sin(root.travel_heading)
         rms = math.sqrt(self._sq_error / self._n_error) if self._n_error else 0.0
         return BodyState(
-            position=(x, y, z), heading=heading, velocity=(self._speed * c, self._speed * s, 0.0),
-            speed=self._speed, posture=str(getattr(self._frame, "posture", "upright")),
-            speed_class=classify_speed(self._speed, self.envelope),
+            position=(x, y, z), heading=quaternion_yaw(quat), velocity=(root.speed * c, root.speed * s, 0.0),
+            speed=root.speed, posture=str(getattr(self._frame, "posture", "upright")),
+            speed_class=classify_speed(root.speed, self.envelope),
             extras={"servo_tracking_error_rad": round(self._last_error, 6),
                     "servo_tracking_rms_rad": round(rms, 6),
                     "servo_limit_violations": self._violations,
                     "servo_commands_clamped": self._clamped},
         )
-
-    def body_ids(self) -> frozenset[int]:
-        return frozenset({self._id}) if self._id >= 0 else frozenset()
-
-    def remove(self) -> None:
-        if self._world is not None and self._id >= 0:
-            cid = self._world.client
-            with contextlib.suppress(p.error):  # the world was reset or disconnected underneath us
-                p.removeBody(self._id, physicsClientId=cid)
-        self._id = -1
 
     # ------------------------------------------------------------------ readings
     def servo_angles(self) -> np.ndarray:
@@ -256,10 +214,9 @@ class ServoRobot:
         return {n: np.array(s[4]) for n, s in zip(self.servo_map.names, states)}
 
     # ------------------------------------------------------------------ internals
-    def _require_world(self, what: str) -> WorldHandle:
-        if self._world is None or self._id < 0:
-            raise RuntimeError(f"ServoRobot.{what} called before spawn(world, ...)")
-        return self._world
+    def _pose(self) -> tuple[float, float, float, float]:
+        """The planned base pose (x, y, z, heading)."""
+        return (self._root.x, self._root.y, self._z, self._root.heading)
 
     def _reset_counters(self) -> None:
         self._last_error = 0.0
@@ -291,13 +248,3 @@ class ServoRobot:
         self._sq_error += float(error @ error)
         self._n_error += error.size
         self._violations += self.servo_map.violations(angles)
-
-    def _wall_contact(self, world: WorldHandle) -> FrameReport:
-        walls = world.wall_body_ids
-        if not walls:
-            return FrameReport()
-        for contact in p.getContactPoints(bodyA=self._id, physicsClientId=world.client):
-            if contact[2] in walls:
-                names = {b.body_id: b.name for b in getattr(world, "walls", ())}
-                return FrameReport(collided=True, wall_name=names.get(contact[2], "wall"))
-        return FrameReport()

@@ -12,6 +12,7 @@ Card
   (a back-step watches the threat). The step is swept against the walls with the 0.3 m radius: at a wall the
   character stops (speed 0) and the frame reports ``collided`` with the wall's name. Simplified: the travel
   direction switches at once (only the speed ramps), and a blocked character stops rather than sliding.
+  (The controller is :class:`~wmbench.body.planar_root.PlanarRoot`; the servo robot drives its base with it.)
 - **How the limbs move.** Every frame the generator (default
   :class:`wmbench.body.procedural.ProceduralGenerator`) gives 22 joints in root-local motion space (y up,
   facing +z, left +x), a gait phase and a posture. The body state reports that posture and the speed class of
@@ -27,7 +28,6 @@ from __future__ import annotations
 
 import contextlib
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,7 +35,9 @@ import pybullet as p
 
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.envelope import classify_speed
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent, wrap_angle
+from wmbench.body.generators import GeneratorFactory, resolve_generator_factory
+from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent
+from wmbench.body.planar_root import PlanarRoot
 
 SENSOR_HEIGHT = 1.2
 CLEARANCE_RADIUS = 0.3
@@ -47,14 +49,6 @@ HEAD_RADIUS = 0.11
 BODY_COLOR = (0.15, 0.65, 0.60, 1.0)
 _MAX_ACCEL = max(SPEED_CLASS_SPEEDS.values()) / SPEED_RAMP_S
 _TURN_RATE = math.pi / TURN_TIME_S
-
-GeneratorFactory = Callable[[int], Any]
-
-
-def _default_generator(fps: int) -> Any:
-    from wmbench.body.procedural import ProceduralGenerator
-
-    return ProceduralGenerator(fps)
 
 
 class SmplCharacter:
@@ -68,18 +62,11 @@ class SmplCharacter:
 
     def __init__(self, generator_factory: GeneratorFactory | None = None,
                  generator: str | None = None) -> None:
-        if generator is not None:  # a registered generator by name ("procedural", "keyframe")
-            from wmbench.body.generators import generator_factory as named_factory
-            generator_factory = generator_factory or named_factory(generator)
-        self._factory = generator_factory or _default_generator
+        self._factory = resolve_generator_factory(generator_factory, generator)
         self._world: WorldHandle | None = None
         self._generator: Any = None
         self._intent = MotionIntent.still()
-        self._x = self._y = 0.0
-        self._heading = 0.0
-        self._travel_heading = 0.0
-        self._speed = 0.0
-        self._target_speed = 0.0
+        self._root = PlanarRoot(_MAX_ACCEL, _TURN_RATE, CLEARANCE_RADIUS)
         self._frame: Any = None
         self._bone_ids: list[int] = []
         self._bones: list[tuple[int, int]] = []
@@ -98,58 +85,37 @@ class SmplCharacter:
             raise RuntimeError("SmplCharacter.reset_pose called before spawn(world, ...)")
         fps = round(1.0 / self._world.frame_dt)
         self._generator = self._factory(fps)
-        self._x, self._y = float(position[0]), float(position[1])
-        self._heading = self._travel_heading = wrap_angle(float(heading))
-        self._speed = self._target_speed = 0.0
+        self._root.place(position[0], position[1], heading)
         self._intent = MotionIntent.still()
         self._generator.set_intent(self._intent)
         self._frame = self._generator.next_frame(0.0)
 
     def apply_intent(self, intent: MotionIntent) -> None:
         self._intent = intent
-        if intent.moving:
-            self._travel_heading = wrap_angle(self._heading + intent.heading)
-            self._target_speed = intent.speed
-        else:
-            self._target_speed = 0.0
+        self._root.aim(intent, intent.speed)
         if self._generator is not None:
             self._generator.set_intent(intent)
 
     def on_frame(self) -> FrameReport:
         if self._world is None:
             raise RuntimeError("SmplCharacter.on_frame called before spawn(world, ...)")
-        dt = self._world.frame_dt
-        step = _MAX_ACCEL * dt
-        self._speed += max(-step, min(step, self._target_speed - self._speed))
-        if self._intent.moving and self._intent.face_travel:
-            turn = wrap_angle(self._travel_heading - self._heading)
-            max_turn = _TURN_RATE * dt
-            self._heading = wrap_angle(self._heading + max(-max_turn, min(max_turn, turn)))
-        report = FrameReport()
-        if self._speed > 0.0:
-            reach = self._speed * dt
-            end = (self._x + reach * math.cos(self._travel_heading),
-                   self._y + reach * math.sin(self._travel_heading), 0.0)
-            result = self._world.sweep((self._x, self._y, 0.0), end, CLEARANCE_RADIUS)
-            self._x, self._y = result.end[0], result.end[1]
-            if result.blocked:
-                self._speed = 0.0
-                report = FrameReport(collided=True, wall_name=result.wall_name)
-        self._frame = self._generator.next_frame(self._speed)
-        return report
+        blocked = self._root.advance(self._world, self._intent)
+        self._frame = self._generator.next_frame(self._root.speed)
+        return FrameReport() if blocked is None else blocked
 
     def on_physics_step(self) -> None:
         """Nothing to do: the character is kinematic."""
 
     def state(self) -> BodyState:
-        c, s = math.cos(self._travel_heading), math.sin(self._travel_heading)
+        root = self._root
+        c, s = math.cos(root.travel_heading), math.sin(root.travel_heading)
         return BodyState(
-            position=(self._x, self._y, self._pelvis_height()),
-            heading=self._heading,
-            velocity=(self._speed * c, self._speed * s, 0.0),
-            speed=self._speed,
+            position=(root.x, root.y, self._pelvis_height()),
+            heading=root.heading,
+            velocity=(root.speed * c, root.speed * s, 0.0),
+            speed=root.speed,
             posture=str(getattr(self._frame, "posture", "upright")),
-            speed_class=classify_speed(self._speed, self.envelope),
+            speed_class=classify_speed(root.speed, self.envelope),
         )
 
     def body_ids(self) -> frozenset[int]:
@@ -167,9 +133,10 @@ class SmplCharacter:
     def world_joints(self) -> np.ndarray:
         """The current frame's 22 joints in world coordinates (z up), shape (22, 3)."""
         joints = np.asarray(self._frame.joints, dtype=float)
-        c, s = math.cos(self._heading), math.sin(self._heading)
+        root = self._root
+        c, s = math.cos(root.heading), math.sin(root.heading)
         fwd, left, up = joints[:, 2], joints[:, 0], joints[:, 1]
-        return np.stack([self._x + fwd * c - left * s, self._y + fwd * s + left * c, up], axis=1)
+        return np.stack([root.x + fwd * c - left * s, root.y + fwd * s + left * c, up], axis=1)
 
     def sync_visuals(self) -> None:
         """Create (first call) and pose the joint capsules in PyBullet. Called only when rendering."""

@@ -9,7 +9,8 @@ Card:
                ``present.*`` back as ``past_key_values.*``; stops at EOS or ``max_new_tokens`` (default 256);
                inputs are found by name (``input_ids``, optional ``attention_mask``/``position_ids``,
                ``past_key_values.{i}.key/value``), so Optimum decoder-with-past exports load too;
-    prompt     identical to ``hf/<path>`` (same template, same left truncation), so both give the same ids.
+    prompt     identical to ``hf/<path>`` (same template, same left truncation: :mod:`wmbench.brain.local_lm`),
+               so both give the same ids.
 
 Simplification: inputs and outputs go through numpy each step (no I/O binding), which costs a copy per token
 on CUDA — fine for short replies.
@@ -26,14 +27,7 @@ from typing import Any
 import numpy as np
 
 from wmbench.brain.errors import require_module
-from wmbench.brain.hf_provider import (
-    DEFAULT_MAX_NEW_TOKENS,
-    context_length,
-    local_model_dir,
-    prompt_token_ids,
-)
-from wmbench.brain.prompt import build_messages
-from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
+from wmbench.brain.local_lm import DEFAULT_MAX_NEW_TOKENS, LocalLMBrain, context_length, local_model_dir
 
 SPEC_PATTERN = "onnx/<path>"
 ONNX_FILE = "model.onnx"
@@ -58,7 +52,7 @@ def _gpu_present() -> bool:
     return bool(torch.cuda.is_available())
 
 
-class ONNXBrain(ProviderBrain):
+class ONNXBrain(LocalLMBrain):
     """A decoder-only LM in ONNX as a brain (see module card)."""
 
     provider = "onnx"
@@ -126,11 +120,6 @@ class ONNXBrain(ProviderBrain):
         return context_length(None)
 
     # -- decoding -----------------------------------------------------------------------------------------
-    def prompt_ids(self, scene: dict[str, Any]) -> list[int]:
-        """The prompt token ids this brain feeds the model for ``scene`` (same as ``hf/<path>``)."""
-        messages = build_messages(scene, system_prompt=self.system_prompt)
-        return prompt_token_ids(self.tokenizer, messages, self.context_length - self.max_new_tokens)
-
     def generate_ids(self, prompt_ids: Sequence[int], max_new_tokens: int | None = None) -> list[int]:
         """Greedy continuation of ``prompt_ids``: the new token ids (ending with EOS if it was produced)."""
         limit = self.max_new_tokens if max_new_tokens is None else int(max_new_tokens)
@@ -154,12 +143,6 @@ class ONNXBrain(ProviderBrain):
             past = {name: tensor for (name, _), tensor in zip(self._past, present)}
             step_ids = np.asarray([[token]], dtype=np.int64)
         return new_ids
-
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
-        prompt = self.prompt_ids(scene)
-        new_ids = self.generate_ids(prompt)
-        text = self.tokenizer.decode(new_ids, skip_special_tokens=True).strip()
-        return ProviderOutcome(text=text, prompt_tokens=len(prompt), completion_tokens=len(new_ids))
 
     def close(self) -> None:
         with self._lock:

@@ -264,13 +264,7 @@ def make_server(brain: str | Brain, host: str = "127.0.0.1", port: int = 0, *, q
 def serve_forever(brain: str | Brain, host: str = "127.0.0.1", port: int = 8000, *, quiet: bool = False,
                   **brain_options: Any) -> None:
     """Serve until interrupted (Ctrl-C), then close the server and the brain."""
-    server = make_server(brain, host, port, quiet=quiet, **brain_options)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.close()
+    _serve_until_interrupted(make_server(brain, host, port, quiet=quiet, **brain_options))
 
 
 def serve_main(brain: str, host: str, port: int) -> None:
@@ -278,6 +272,11 @@ def serve_main(brain: str, host: str, port: int) -> None:
     server = make_server(brain, host, port, quiet=False)
     print(f"wmbench serve: brain {server.brain.name!r} at {server.url} "
           f"(OPENAI_BASE_URL={server.url}, model {server.brain.name!r}); Ctrl-C stops", flush=True)
+    _serve_until_interrupted(server)
+
+
+def _serve_until_interrupted(server: BrainHTTPServer) -> None:
+    """``server.serve_forever()`` until Ctrl-C; the server (and a brain it owns) is closed either way."""
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import pybullet as p
 
+from wmbench.body.multibody import yaw_quaternion
 from wmbench.envs.world import World
 from wmbench.scenarios.records import BEHAVIOR_SPEEDS, NpcSpec, Phase, TimelineEvent
 
@@ -207,9 +208,9 @@ class NpcCrowd:
                     p.setCollisionFilterPair(npc_body, other, link, other_link, 0, physicsClientId=cid)
 
     def _place(self, npc: Npc) -> None:
-        orn = (0.0, 0.0, math.sin(npc.yaw / 2), math.cos(npc.yaw / 2))
         p.resetBasePositionAndOrientation(
-            npc.body_id, (npc.x, npc.y, npc.shape.centre_height), orn, physicsClientId=self.world.client
+            npc.body_id, (npc.x, npc.y, npc.shape.centre_height), yaw_quaternion(npc.yaw),
+            physicsClientId=self.world.client,
         )
 
     def _move(self, npc: Npc, dt: float, phase_time: float, px: float, py: float) -> None:

@@ -27,17 +27,18 @@ Card
   the next one (or to the phase's end, a catch or :meth:`finish_decision`) and is then recorded in
   :attr:`trace` like a bench decision. Frames before the first reply hold the initial still intent; a new
   phase starts standing at its start pose, as in bench mode.
+
+Modules: :mod:`~wmbench.envs.live_mode` (the live-mode methods, mixed in), :mod:`~wmbench.envs.decisions`
+(reading a reply, the decision in progress, its record and memory).
 """
 
 from __future__ import annotations
 
-import copy
-import json
 import math
 import string
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import gymnasium as gym
@@ -46,18 +47,28 @@ from gymnasium import spaces
 
 from wmbench.body.base import Body, BodyState, FrameReport
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent
-from wmbench.body.motion_intent import parse_motion
 from wmbench.body.registry import get_body
-from wmbench.brain.grammar import ParseResult, parse_reply
 from wmbench.envs import render as camera
-from wmbench.envs.memory import DecisionMemory, decision_outcome, scene_direction
+from wmbench.envs.decisions import (
+    AppliedReply,
+    OpenDecision,
+    has_escaped,
+    read_reply,
+    remember_decision,
+    show_memory,
+)
+from wmbench.envs.live_mode import LiveMode
+from wmbench.envs.memory import DecisionMemory
 from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
-from wmbench.envs.realized import RealizedMotion, RealizedTracker
-from wmbench.envs.trace import DecisionRecord, Event, Trace
+from wmbench.envs.realized import RealizedTracker
+from wmbench.envs.trace import Event, Trace
 from wmbench.envs.world import World
 from wmbench.scenarios.records import Phase, Scenario
 from wmbench.scenarios.registry import get_scenario
+
+#: Public names (``AppliedReply`` is defined in :mod:`wmbench.envs.decisions`).
+__all__ = ["REPLY_CHARSET", "SCENE_CHARSET", "SCENE_MAX_CHARS", "AppliedReply", "WMBenchEnv"]
 
 SCENE_MAX_CHARS = 16384
 #: Printable ASCII (space to tilde) plus newline: all that ``json.dumps(..., ensure_ascii=True)`` emits.
@@ -73,7 +84,7 @@ def _whole(value: float, what: str) -> int:
     return int(n)
 
 
-class WMBenchEnv(gym.Env):
+class WMBenchEnv(LiveMode, gym.Env):
     """A WM Bench scenario in PyBullet (see the module card)."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
@@ -126,7 +137,7 @@ class WMBenchEnv(gym.Env):
         self._phase_frame = 0
         self._frames = 0
         self._terminated = False
-        self._live: _OpenDecision | None = None
+        self._live: OpenDecision | None = None
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -159,31 +170,25 @@ class WMBenchEnv(gym.Env):
         if self._live is not None:
             raise RuntimeError("WMBenchEnv.step cannot follow apply_reply in the same episode (live mode); "
                                "call reset() first")
-        reply, reply_chars, parsed, motion, intent = self._read_action(action)
+        reading = read_reply(action, self.max_reply_chars)
 
         before = self._perception
         assert before is not None
         t_start = self._frames * self.frame_dt
-        body_before = self.body.state()
-        self.body.apply_intent(intent)
-        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]),
-                                  self._body_envelope())
+        body_before, tracker = self._start_decision(reading.intent)
         events, collided, caught = self._run_frames(tracker)
-        phase_over = self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
-        decision = _OpenDecision(t_start, before, reply, reply_chars, parsed, motion, intent, body_before,
-                                 tracker, events, collided)
+        phase_over = self._phase_over()
+        decision = OpenDecision(t_start, before, reading, body_before, tracker, events, collided)
         index, after = self._record_decision(decision, caught)
         step_events = list(events)
 
         if caught:
             self._terminated = True
         elif phase_over:
-            if self._phase_index + 1 >= len(self.scenario.phases):
-                self._terminated = True
-            else:
-                step_events += self._enter_phase(self._phase_index + 1)
+            step_events += self._next_phase()
+            if not self._terminated:
                 after = self._perceive()
-        self._perception = self._refresh_memory(after)
+        self._perception = show_memory(after, self._memory)  # the outcome of the step just taken
         info = self._info(step_events)
         info["decision"] = index
         return self._observation(), 0.0, self._terminated, False, info
@@ -242,101 +247,20 @@ class WMBenchEnv(gym.Env):
         """Whether the episode has ended (last phase over, or caught)."""
         return self._terminated
 
-    # ------------------------------------------------------------------ live mode (frame-level API)
-    def observe(self) -> dict[str, Any]:
-        """The scene_context now (a fresh perception; sim time does not advance), as the brain receives it.
-
-        The perception is remembered: the next :meth:`apply_reply` records it as the scene its decision saw.
-        The decision being acted out is shown as the latest of ``recent_decisions`` with its outcome so far
-        (and its PREDICT as ``last_prediction``), as a bench step shows the decision just finished.
-        """
-        self._require_reset("observe")
-        perception = self._perceive()
-        live = self._live
-        if live is not None:
-            preview = copy.deepcopy(self._memory)
-            self._remember(preview, live, live.tracker.result(), caught=False,
-                           escaped=_escaped(live.before, perception))
-            perception.scene["recent_decisions"] = preview.recent()
-            perception.scene["last_prediction"] = preview.last_prediction
-        self._perception = perception
-        return json.loads(perception.scene_json())
-
-    def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
-        """Parse a reply and set the body's intent; it moves the body from the next :meth:`advance_frame` on.
-
-        The decision in progress (if any) is closed and recorded first. The new decision's scene is the last
-        :meth:`observe` (the snapshot the brain answered). ``brain_meta`` goes to its record's ``brain``.
-        """
-        self._require_reset("apply_reply")
-        if self._terminated:
-            raise RuntimeError("apply_reply: the episode has ended; call reset() first")
-        self.finish_decision()
-        reply, reply_chars, parsed, motion, intent = self._read_action(action)
-        assert self._perception is not None and self._crowd is not None
-        body_before = self.body.state()
-        self.body.apply_intent(intent)
-        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]),
-                                  self._body_envelope())
-        self._live = _OpenDecision(self._frames * self.frame_dt, self._perception, reply, reply_chars, parsed,
-                                   motion, intent, body_before, tracker, [], False, dict(brain_meta or {}))
-        return AppliedReply(len(self.trace.decisions), _parse_dict(parsed, reply_chars), intent)
-
-    def advance_frame(self) -> list[Event]:
-        """One motion frame (same code as ``step``'s frames); ends the phase or the episode when due.
-
-        Returns the frame's events (timeline, ``collision:wall`` once per decision, ``caught``, and a new
-        phase's events). After the episode has ended it does nothing and returns ``[]``.
-        """
-        self._require_reset("advance_frame")
-        if self._terminated:
-            return []
-        assert self._crowd is not None
-        state = self.body.state()
-        frame = self._frame((state.position[0], state.position[1]))
-        events = list(frame.events)
-        live = self._live
-        if frame.report.collided and (live is None or not live.collided):
-            events.append(Event(frame.t, "collision:wall", frame.report.wall_name or ""))
-            if live is not None:
-                live.collided = True
-        if live is not None:
-            x, y = frame.xy
-            threat = self._crowd.nearest_beast_distance(x, y)
-            live.tracker.observe(x, y, frame.state.posture, self.frame_dt, threat)
-        if frame.catcher is not None:
-            events.append(Event(frame.t, "caught", frame.catcher.name))
-        if live is not None:
-            live.events.extend(events)
-        else:
-            self.trace.events.extend(events)
-        if frame.catcher is not None:
-            self.finish_decision(caught=True)
-            self._terminated = True
-        elif self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index]):
-            self.finish_decision()
-            if self._phase_index + 1 >= len(self.scenario.phases):
-                self._terminated = True
-            else:
-                events += self._enter_phase(self._phase_index + 1)
-        return events
-
-    def finish_decision(self, caught: bool = False) -> int | None:
-        """Close and record the live decision in progress (if any); returns its index."""
-        if self._live is None:
-            return None
-        decision, self._live = self._live, None
-        index, _after = self._record_decision(decision, caught)
-        return index
-
-    def _require_reset(self, what: str) -> None:
-        if self._world is None or self._memory is None:
-            raise RuntimeError(f"WMBenchEnv.{what} called before reset()")
-
     # ------------------------------------------------------------------ internals
     def _phase_frames(self, phase: Phase) -> int:
         decisions = max(1, math.ceil(phase.duration / self.decision_dt - _TOL))
         return decisions * self.frames_per_decision
+
+    def _phase_over(self) -> bool:
+        return self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
+
+    def _next_phase(self) -> list[Event]:
+        """Enter the next phase (returns its events), or end the episode after the last one (``[]``)."""
+        if self._phase_index + 1 >= len(self.scenario.phases):
+            self._terminated = True
+            return []
+        return self._enter_phase(self._phase_index + 1)
 
     def _enter_phase(self, index: int) -> list[Event]:
         assert self._world is not None and self._memory is not None
@@ -363,6 +287,15 @@ class WMBenchEnv(gym.Env):
     def _body_envelope(self) -> Mapping[str, float]:
         """The body's own speed per class (robot and drone are slower than the character)."""
         return getattr(self.body, "envelope", SPEED_CLASS_SPEEDS)
+
+    def _start_decision(self, intent: MotionIntent) -> tuple[BodyState, RealizedTracker]:
+        """Hand the body a new intent: the body state before it and a tracker of what it realizes."""
+        assert self._crowd is not None
+        body_before = self.body.state()
+        self.body.apply_intent(intent)
+        tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]),
+                                  self._body_envelope())
+        return body_before, tracker
 
     def _run_frames(self, tracker: RealizedTracker) -> tuple[list[Event], bool, bool]:
         assert self._world is not None and self._crowd is not None
@@ -410,15 +343,7 @@ class WMBenchEnv(gym.Env):
         events = [Event(t, kind) for kind in crowd.fire_events(self._phase_frame * dt, xy)]
         return _FrameStep(t, state, xy, events, report, crowd.catcher(*xy))
 
-    def _read_action(self, action: Any) -> tuple[str, int, ParseResult, str | None, MotionIntent]:
-        """An action as text (clipped), its parse, its MOTION (or None) and the intent (still if none)."""
-        reply, reply_chars = self._reply_text(action)
-        parsed = parse_reply(reply if isinstance(action, (str, bytes, bytearray)) else action)
-        motion = parsed.motion if isinstance(getattr(parsed, "motion", None), str) else None
-        intent = parse_motion(motion) if motion else MotionIntent.still()
-        return reply, reply_chars, parsed, motion, intent
-
-    def _record_decision(self, decision: _OpenDecision, caught: bool) -> tuple[int, Perception]:
+    def _record_decision(self, decision: OpenDecision, caught: bool) -> tuple[int, Perception]:
         """Close a decision: realized motion, outcome and memory, its DecisionRecord and its events in the
         trace. Returns its index and the perception at its end."""
         assert self._memory is not None
@@ -426,33 +351,14 @@ class WMBenchEnv(gym.Env):
         body_after = self.body.state()
         t_end = self._frames * self.frame_dt
         after = self._perceive()
-        escaped = not caught and _escaped(decision.before, after)
-        events, intent = decision.events, decision.intent
+        escaped = not caught and has_escaped(decision.before, after)
         if escaped:
-            events.append(Event(round(t_end, 6), "escaped"))
-        self._remember(self._memory, decision, realized, caught, escaped)
+            decision.events.append(Event(round(t_end, 6), "escaped"))
+        remember_decision(self._memory, decision, realized, caught, escaped)
         index = len(self.trace.decisions)
-        self.trace.decisions.append(DecisionRecord(
-            index=index, phase=self._phase_index, t=round(decision.t_start, 6), scene=decision.before.scene,
-            truth=decision.before.truth, reply=decision.reply,
-            parse=_parse_dict(decision.parsed, decision.reply_chars), intent=intent.to_dict(),
-            body_before=decision.body_before.to_dict(), body_after=body_after.to_dict(), events=tuple(events),
-            realized=realized.to_dict(), brain=dict(decision.brain),
-        ))
-        self.trace.events.extend(events)
+        self.trace.decisions.append(decision.record(index, self._phase_index, body_after, realized))
+        self.trace.events.extend(decision.events)
         return index, after
-
-    @staticmethod
-    def _remember(memory: DecisionMemory, decision: _OpenDecision, realized: RealizedMotion, caught: bool,
-                  escaped: bool) -> None:
-        """Add a decision with its outcome to ``memory`` and remember its PREDICT line."""
-        intent = decision.intent
-        outcome = decision_outcome(caught=caught, blocked=decision.collided, escaped=escaped,
-                                   asked=scene_direction(intent.direction) if intent.moving else None,
-                                   moved=scene_direction(realized.direction))
-        memory.add(decision.t_start, decision.motion or "", intent.direction if intent.moving else None, outcome)
-        prediction = getattr(decision.parsed, "prediction", None)
-        memory.remember_prediction(getattr(prediction, "raw", None) or None)
 
     def _perceive(self) -> Perception:
         assert self._world is not None and self._memory is not None
@@ -461,13 +367,6 @@ class WMBenchEnv(gym.Env):
             recent_decisions=self._memory.recent(), last_prediction=self._memory.last_prediction,
             t=self._frames * self.frame_dt,
         )
-
-    def _refresh_memory(self, perception: Perception) -> Perception:
-        """The perception with the memory as it stands now (the outcome of the step just taken)."""
-        assert self._memory is not None
-        perception.scene["recent_decisions"] = self._memory.recent()
-        perception.scene["last_prediction"] = self._memory.last_prediction
-        return perception
 
     def _observation(self) -> dict[str, Any]:
         assert self._perception is not None
@@ -482,70 +381,6 @@ class WMBenchEnv(gym.Env):
             "scenario": self.scenario.id, "phase": self._phase_index, "t": round(self.sim_time, 6),
             "events": [e.kind for e in events], "decision": len(self.trace.decisions),
         }
-
-    def _reply_text(self, action: Any) -> tuple[str, int]:
-        if action is None:
-            text = ""
-        elif isinstance(action, (bytes, bytearray)):
-            text = bytes(action).decode("utf-8", errors="replace")
-        elif isinstance(action, str):
-            text = action
-        else:
-            text = repr(action)
-        return text[: self.max_reply_chars], len(text)
-
-
-
-def _escaped(before: Perception, after: Perception) -> bool:
-    """A beast that was nearby is still there but out of range, and no beast is nearby any more.
-    (A beast that despawned was not escaped from.)"""
-    was_near = {f.name for f in before.truth.npcs if f.nearby and f.type == "beast"}
-    beasts_now = {f.name: f for f in after.truth.npcs if f.type == "beast"}
-    if any(f.nearby for f in beasts_now.values()):
-        return False
-    return any(name in beasts_now for name in was_near)
-
-
-def _parse_dict(parsed: ParseResult, reply_chars: int) -> dict[str, Any]:
-    """The parse result as plain JSON (``reply_chars`` = length of the reply before clipping)."""
-    prediction = getattr(parsed, "prediction", None)
-    items = getattr(prediction, "items", ()) or ()
-    code = getattr(parsed, "code", None)
-    return {
-        "ok": bool(getattr(parsed, "ok", False)),
-        "code": None if code is None else getattr(code, "value", str(code)),
-        "message": getattr(parsed, "message", ""),
-        "prediction": {i.direction: [i.verdict, i.reason] for i in items},
-        "motion": getattr(parsed, "motion", None),
-        "reply_chars": reply_chars,
-    }
-
-
-@dataclass(frozen=True)
-class AppliedReply:
-    """What :meth:`WMBenchEnv.apply_reply` did: the index its decision will have, the parse, the intent."""
-
-    index: int
-    parse: dict[str, Any]
-    intent: MotionIntent
-
-
-@dataclass
-class _OpenDecision:
-    """A decision whose frames are still running (bench: one ``step``; live: until the next reply)."""
-
-    t_start: float
-    before: Perception
-    reply: str
-    reply_chars: int
-    parsed: ParseResult
-    motion: str | None
-    intent: MotionIntent
-    body_before: BodyState
-    tracker: RealizedTracker
-    events: list[Event]
-    collided: bool
-    brain: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

@@ -41,6 +41,7 @@ from typing import Any
 
 from wmbench.harness.live import DEFAULT_FPS, LiveResult, run_live
 from wmbench.harness.live_store import LiveStore
+from wmbench.harness.scoring.bands import not_measured_in, points_at_least, points_at_most
 from wmbench.harness.scoring.report_types import ScenarioScore
 
 CATEGORY = "C09"
@@ -56,18 +57,6 @@ S43_FLOOR_POINTS = 5.0
 DROPPED_POINTS: tuple[tuple[float, float], ...] = ((0.01, 20.0), (0.05, 15.0), (0.15, 5.0))
 MEMORY_GROWTH_POINTS: tuple[tuple[float, float], ...] = ((0.05, 20.0), (0.15, 15.0), (0.30, 5.0))
 TIMELINE_PREFIXES = ("spawn:", "switch:", "despawn:")
-
-
-def points_at_least(value: float, bands: Sequence[tuple[float, float]]) -> float:
-    """Points of the first band whose lower bound ``value`` reaches; 0 below them all."""
-    return next((pts for low, pts in bands if value >= low), 0.0)
-
-
-def points_at_most(value: float | None, bands: Sequence[tuple[float, float]]) -> float:
-    """Points of the first band whose upper bound ``value`` stays within; 0 above them all or for None."""
-    if value is None:
-        return 0.0
-    return next((pts for high, pts in bands if value <= high), 0.0)
 
 
 # ------------------------------------------------------------------------------------------------ scoring
@@ -87,9 +76,8 @@ def _score(result: LiveResult, sid: str, rule: str, points: float, summary: str,
 
 
 def not_measured(sid: str, why: str, seed: int | None = None) -> ScenarioScore:
-    return ScenarioScore(scenario_id=sid, category=CATEGORY, score=0.0, measured=False,
-                         explanation=f"{sid}: not measured: {why}",
-                         evidence={"rule": "not_measured", "reason": why}, seed=seed)
+    """A C09 scenario not measured, saying why."""
+    return not_measured_in(CATEGORY, sid, why, seed)
 
 
 def _unusable(result: LiveResult | None) -> str | None:

@@ -12,8 +12,9 @@ Card
   pose errors (:func:`wmbench.body.retarget.pose_error`, 0.05 = joints off by 5 % of their chain length).
 - :func:`generator_readings`: each decision's intent rendered by two motion generators and read back by
   :func:`wmbench.body.generators.describe_clip` (travel sector, speed, limb effort, final facing).
-- :func:`order_agreement`: for every pair of decisions and every pair of sources, do both order the two
-  decisions' values the same way (higher / lower / tied)? The fraction of agreeing comparisons.
+- :func:`order_agreement` (defined in :mod:`wmbench.harness.transfer`, whose raw-speed agreement is built
+  on it; importable from here too): for every pair of decisions and every pair of sources, do both order the
+  two decisions' values the same way (higher / lower / tied)? The fraction of agreeing comparisons.
   :func:`class_order_agreement`: over the decision pairs of different speed classes, do all sources order
   them like the classes?
 - :func:`speed_classes`: each decision's realized mean speed classified against the body's own envelope.
@@ -39,6 +40,8 @@ from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip, get_generator
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent, SpeedClass, wrap_angle
 from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.harness.transfer import order_agreement as order_agreement  # re-exported
+from wmbench.harness.transfer import order_sign
 
 #: Servo extras the robot reports in its body state (see :mod:`wmbench.body.robot`).
 SERVO_ERROR_KEY = "servo_tracking_error_rad"
@@ -180,24 +183,6 @@ def facing_gap(a: float, b: float) -> float:
 # ------------------------------------------------------------------------------------------------ orderings
 
 
-def _order(x: float, y: float, tie: float) -> int:
-    return 0 if abs(x - y) <= tie else (1 if x > y else -1)
-
-
-def order_agreement(values: Mapping[str, Sequence[float]], ties: Mapping[str, float]) -> float:
-    """Fraction of (decision pair, source pair) comparisons ordered the same way by both sources; values of
-    one source closer than ``ties[source]`` are tied. 1.0 when there is nothing to compare."""
-    names = list(values)
-    n = min((len(v) for v in values.values()), default=0)
-    agree = total = 0
-    for i, j in itertools.combinations(range(n), 2):
-        for a, b in itertools.combinations(names, 2):
-            total += 1
-            first = _order(values[a][i], values[a][j], ties[a])
-            agree += first == _order(values[b][i], values[b][j], ties[b])
-    return agree / total if total else 1.0
-
-
 def intent_rank(intent: Mapping[str, Any] | None) -> int:
     """Speed-class rank (still 0 ... sprint 4) of a decision's intent; a missing or non-moving one is 0."""
     return SpeedClass(intent["speed_class"]).rank if is_moving(intent) else 0
@@ -209,7 +194,7 @@ def class_order_agreement(ranks: Sequence[int], values: Mapping[str, Sequence[fl
     pairs = [(i, j) for i, j in itertools.combinations(range(len(ranks)), 2) if ranks[i] != ranks[j]]
     if not pairs:
         return 1.0, 0
-    ok = sum(all(_order(v[i], v[j], 0.0) == _order(ranks[i], ranks[j], 0.0) for v in values.values())
+    ok = sum(all(order_sign(v[i], v[j], 0.0) == order_sign(ranks[i], ranks[j], 0.0) for v in values.values())
              for i, j in pairs)
     return ok / len(pairs), len(pairs)
 

@@ -12,46 +12,27 @@ Each subcommand is a :class:`Command` in :data:`COMMANDS` (``configure`` adds it
 the work and returns the exit code); later subcommands (``live``, ``report``, ``bench``) register the same way
 with :func:`register_command`. Mistakes a user can make (unknown scenario, brain or body, a bad option)
 print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` keeps what finished, exit code 130.
+
+The table, exit codes and :class:`UsageError` live in :mod:`wmbench.harness.cli_base`, the ``run``
+subcommand (with its option parsing, default run directory and summary table) in
+:mod:`wmbench.harness.cli_run`; their names are importable from here as well. This module builds the parser,
+runs ``main`` and holds the smaller subcommands.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import os
-import re
 import sys
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
-
-
-class UsageError(Exception):
-    """A user mistake: printed as one line, exit code 2."""
-
-
-@dataclass(frozen=True)
-class Command:
-    """One subcommand: its name, one-line help, how to add its arguments, and what it does."""
-
-    name: str
-    help: str
-    configure: Callable[[argparse.ArgumentParser], None]
-    run: Callable[[argparse.Namespace], int]
-
-
-COMMANDS: dict[str, Command] = {}
-
-
-def register_command(command: Command, *, overwrite: bool = False) -> Command:
-    if command.name in COMMANDS and not overwrite:
-        raise ValueError(f"wmbench subcommand {command.name!r} is already registered")
-    COMMANDS[command.name] = command
-    return command
+from wmbench.harness.cli_base import COMMANDS, EXIT_OK, EXIT_USAGE, Command, UsageError, register_command
+from wmbench.harness.cli_base import EXIT_FAILED as EXIT_FAILED  # re-exported, as are the names below
+from wmbench.harness.cli_base import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from wmbench.harness.cli_run import CATEGORY_TITLES as CATEGORY_TITLES
+from wmbench.harness.cli_run import configure_run, default_out_dir, parse_options, run_command
+from wmbench.harness.cli_run import format_summary as format_summary
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -76,122 +57,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as err:
         print(f"wmbench {args.command}: error: {err}", file=sys.stderr)
         return EXIT_USAGE
-
-
-# ---------------------------------------------------------------------------------------------------- run
-
-
-def _configure_run(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--brain", default="reference",
-                   help="brain spec: reference, null, random, replay:FILE, openai/MODEL, hf/PATH, onnx/PATH "
-                        "(default: reference)")
-    p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
-    p.add_argument("--scenarios", default="all",
-                   help="'all' or a comma-separated mix of ids, categories and pillars, e.g. S12,C03,P1")
-    p.add_argument("--seeds", type=int, default=1, help="number of seeds 0..N-1 per scenario (default: 1)")
-    p.add_argument("--seed-list", default=None, help="explicit seeds, e.g. 0,1,2 or 0-4 (overrides --seeds)")
-    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
-                   help="episodes run in parallel (default: min(2, CPUs))")
-    p.add_argument("--out", type=Path, default=None,
-                   help="run directory (default: runs/<brain>-<body>-<timestamp>); an existing one resumes")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="brain option, repeatable (e.g. temperature=0 api_key=...); values are read as JSON "
-                        "when they parse, else as text")
-    p.add_argument("--no-live", action="store_true",
-                   help="do not measure C09 with live runs (reported as not measured)")
-
-
-def _run(args: argparse.Namespace) -> int:
-    from wmbench.harness.runner import RunConfigError, RunFailed, RunInterrupted, run_suite
-    from wmbench.harness.selection import parse_seed_list
-
-    try:
-        seeds = parse_seed_list(args.seed_list) if args.seed_list else args.seeds
-        options = parse_options(args.option)
-    except ValueError as err:
-        raise UsageError(str(err)) from None
-    if args.workers < 1:
-        raise UsageError(f"--workers must be at least 1, got {args.workers}")
-    out = args.out or default_out_dir(args.brain, args.body)
-    try:
-        scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
-                           brain_options=options, progress=not args.no_progress, live=not args.no_live)
-    except RunConfigError as err:
-        raise UsageError(str(err)) from None
-    except RunInterrupted as stop:
-        print(f"\nwmbench run: {stop}", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except KeyboardInterrupt:  # after the episodes, while scoring: everything is on disk
-        print(f"\nwmbench run: interrupted while scoring; rerun the same command to score {out}",
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except RunFailed as err:
-        print(f"wmbench run: failed: {err}", file=sys.stderr)
-        return EXIT_FAILED
-    print(format_summary(scores))
-    print(f"\nscores: {out / 'scores.json'}")
-    if (Path(out) / "report.html").exists():
-        print(f"report: {Path(out) / 'report.html'}")
-    return EXIT_OK
-
-
-def parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``["temperature=0", "model=x"]`` -> ``{"temperature": 0, "model": "x"}`` (JSON values, else text)."""
-    options: dict[str, Any] = {}
-    for item in items:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"bad --option {item!r}; expected KEY=VALUE such as temperature=0")
-        try:
-            value: Any = json.loads(raw)
-        except ValueError:
-            value = raw
-        options[key.strip()] = value
-    return options
-
-
-def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
-    """``runs/<brain>-<body>-<YYYYmmdd-HHMMSS>`` with the brain spec made safe for a file name."""
-    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    safe_brain = re.sub(r"[^A-Za-z0-9._-]+", "_", brain).strip("_.") or "brain"
-    return Path("runs") / f"{safe_brain}-{body}-{stamp}"
-
-
-#: Display titles of the ten categories (WM Bench v1.0).
-CATEGORY_TITLES: dict[str, str] = {
-    "C01": "Environmental Awareness", "C02": "Entity Recognition", "C03": "Predictive Reasoning",
-    "C04": "Threat Differentiation", "C05": "Emotional Escalation", "C06": "Contextual Memory",
-    "C07": "Threat Resolution", "C08": "Motion Expressiveness", "C09": "Real-time Performance",
-    "C10": "Cross-body Transfer",
-}
-
-
-def format_summary(scores: Mapping[str, Any]) -> str:
-    """The table printed after a run: each category's points (or why not), the WM Score and the grade."""
-    lines = [f"{'category':<30} {'points':>8}"]
-    for cat, entry in scores.get("categories", {}).items():
-        label = f"{cat} {CATEGORY_TITLES.get(cat, '')}".rstrip()
-        if entry.get("measured"):
-            value = f"{entry['score']:>8.1f} / {entry['max']:g}"
-        elif entry.get("measured_max"):
-            value = (f"{entry['score']:>8.1f} / {entry['measured_max']:g} measured "
-                     f"(missing {', '.join(entry.get('missing_scenarios', []))})")
-        else:
-            value = f"{'-':>8}   not measured"
-        lines.append(f"{label:<30} {value}")
-    lines.append("-" * 50)
-    grade = scores.get("grade", "?") + (" (provisional)" if scores.get("grade_provisional") else "")
-    lines.append(f"{'WM Score':<30} {scores.get('wm_score', 0):>8.1f} / {scores.get('wm_score_max', 1000):g}"
-                 f"   grade {grade}")
-    if scores.get("wm_score_note") and not scores.get("complete", True):
-        lines.append(scores["wm_score_note"])
-    run = scores.get("run") or {}
-    if run.get("error_episodes") or run.get("failed_decisions"):
-        lines.append(f"{run.get('error_episodes', 0)} episode(s) failed, "
-                     f"{run.get('failed_decisions', 0)} brain decision(s) failed, "
-                     f"{run.get('parse_errors', 0)} unreadable repl(ies)")
-    return "\n".join(lines)
 
 
 # ------------------------------------------------------------------------------------------------- list/show
@@ -354,7 +219,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 for _command in (
-    Command("run", "run the benchmark (bench mode) and write scores.json", _configure_run, _run),
+    Command("run", "run the benchmark (bench mode) and write scores.json", configure_run, run_command),
     Command("live", "run one scenario in real time; write live.json (FPS, latency)", _configure_live, _live),
     Command("report", "rebuild report.md/.html and leaderboard_entry.json of a run directory",
             _configure_report, _report),

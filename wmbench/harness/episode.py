@@ -8,8 +8,9 @@ The loop (sim time stands still while the brain thinks)::
         obs, ... = env.step(reply.text)         # "" when the brain failed: scored as a miss
         env.unwrapped.record_brain_meta(reply.meta())
 
-A brain that fails on a decision (``reply.error`` set, or ``decide`` raising despite the protocol) costs
-that decision only: it is counted in ``failed_decisions`` and the episode goes on with an empty reply.
+A brain that fails on a decision (``reply.error`` set, or ``decide`` raising despite the protocol: see
+:func:`decide_safely`) costs that decision only: it is counted in ``failed_decisions`` and the episode goes
+on with an empty reply.
 Anything else that goes wrong (the env raising, ``brain.reset`` raising) ends the episode as an
 :class:`EpisodeResult` with ``error`` set — the suite goes on, and the scorer gives that scenario 0 with the
 error as its explanation.
@@ -104,7 +105,7 @@ def run_episode(
             while not done:
                 if n_decisions >= MAX_DECISIONS:
                     raise RuntimeError(f"episode did not end after {MAX_DECISIONS} decisions")
-                reply = _decide(brain, json.loads(obs["scene"]))
+                reply = decide_safely(brain, json.loads(obs["scene"]))
                 action = reply.text if reply.error is None else ""
                 obs, _reward, terminated, truncated, _info = env.step(action)
                 env.unwrapped.record_brain_meta(reply.meta())
@@ -130,8 +131,11 @@ def count_parse_errors(trace: Mapping[str, Any] | None) -> int:
     return sum(1 for d in trace.get("decisions", ()) if not (d.get("parse") or {}).get("ok", False))
 
 
-def _decide(brain: Brain, scene: dict[str, Any]) -> BrainReply:
-    """``brain.decide`` with the protocol's promise enforced: an exception becomes a failed reply."""
+def decide_safely(brain: Brain, scene: dict[str, Any]) -> BrainReply:
+    """``brain.decide(scene)`` with the Brain protocol's promise enforced, for every loop that asks a brain
+    (bench episodes here, the live worker thread in :mod:`wmbench.harness.live`): an exception, or something
+    that is not a :class:`BrainReply`, becomes a failed reply (``text=""``, ``error`` saying what happened,
+    ``latency_s`` the time the call took) instead of escaping."""
     start = time.perf_counter()
     try:
         reply = brain.decide(scene)

@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
+from wmbench.harness.episode import decide_safely
 from wmbench.harness.live_metrics import (
     NS_PER_MS,
     DecisionTiming,
@@ -116,14 +117,12 @@ class _BrainWorker:
         return not self._thread.is_alive()
 
     def _loop(self) -> None:
-        from wmbench.harness.episode import _decide  # the bench loop's protocol guard, shared
-
         try:
             while True:
                 request = self._inbox.get()
                 if request is None:
                     return
-                reply = _decide(self.brain, request.scene)
+                reply = decide_safely(self.brain, request.scene)
                 self._outbox.put(_Answer(request, reply, time.perf_counter_ns()))
                 self.answered.set()
         finally:

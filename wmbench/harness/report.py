@@ -106,7 +106,7 @@ def load_run(out: Path | str, scores: Mapping[str, Any] | None = None) -> RunDat
 def rebuild_scores(run: RunData) -> dict[str, Any]:
     """The scores.json dict recomputed from episodes.jsonl and live.json (others carried over)."""
     from wmbench.harness.c09 import C09_IDS, score_c09
-    from wmbench.harness.runner import score_lines
+    from wmbench.harness.run_scoring import score_lines
     from wmbench.harness.scoring.report_types import ScenarioScore
     from wmbench.scenarios import get_scenario
 
@@ -145,7 +145,7 @@ def rebuild_scores(run: RunData) -> dict[str, Any]:
 
 def category_titles() -> dict[str, str]:
     try:
-        from wmbench.harness.cli import CATEGORY_TITLES
+        from wmbench.harness.cli_run import CATEGORY_TITLES
 
         return dict(CATEGORY_TITLES)
     except ImportError:

@@ -7,11 +7,13 @@
 1. Resolve the selection; build the brain once in the parent (an unknown brain, body or scenario fails here
    with :class:`RunConfigError`, before anything runs).
 2. Skip episodes already in ``out/episodes.jsonl`` (resume), run the rest — in this process (``workers=1``),
-   in worker processes that each build the brain once (``workers>1``), or in threads for remote brains
-   (``openai/...``), one brain instance per concurrent episode — and append each line as it finishes.
+   in worker processes that each build the brain once (``workers>1``, :mod:`wmbench.harness.run_workers`),
+   or in threads for remote brains (``openai/...``), one brain instance per concurrent episode — and append
+   each line as it finishes.
 3. Score *every* line of the run from ``episodes.jsonl``, sorted by (scenario, seed), so a resumed run scores
    exactly like an uninterrupted one; hand non-bench scenarios (C09 live, C10 transfer) to the measurer
-   registered for their mode, or report them as not measured; write ``scores.json``.
+   registered for their mode, or report them as not measured (:mod:`wmbench.harness.run_scoring`, whose
+   public functions are importable from here too); write ``scores.json``.
 
 Ctrl-C stops cleanly: nothing new starts, episodes already running finish and are kept (a second Ctrl-C
 abandons them), and :class:`RunInterrupted` says how many are done. Rerun the same command to resume.
@@ -19,12 +21,10 @@ abandons them), and :class:`RunInterrupted` says how many are done. Rerun the sa
 
 from __future__ import annotations
 
-import multiprocessing
 import queue
-import signal
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, as_completed
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -39,12 +39,17 @@ from wmbench.harness.results import (
     EpisodeKey,
     EpisodeLog,
     Redactor,
-    line_key,
     write_json,
     write_run_config,
 )
+from wmbench.harness.run_scoring import error_score as error_score  # re-exported, as are the three below
+from wmbench.harness.run_scoring import not_measured_score as not_measured_score
+from wmbench.harness.run_scoring import score_line as score_line
+from wmbench.harness.run_scoring import score_lines as score_lines
+from wmbench.harness.run_scoring import score_run
+from wmbench.harness.run_workers import drain, results_in_processes
 from wmbench.harness.selection import EpisodeSpec, SuitePlan, plan_suite
-from wmbench.scenarios import Scenario, get_scenario
+from wmbench.scenarios import Scenario
 
 #: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
 REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
@@ -149,7 +154,7 @@ def run_suite(
     finally:
         parent_brain.close()
     context = MeasureContext(brain, options, body, plan.seeds, workers, out, progress, env_kwargs)
-    scores = _score_run(plan, log, set(keys), context, _with_live(measurers, live))
+    scores = score_run(plan, log, set(keys), context, _with_live(measurers, live))
     write_json(out / SCORES_FILE, scores)
     if reports:
         _write_reports(out, scores)
@@ -249,7 +254,7 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
     finished = total - len(todo)
     try:
         if kind == "process":  # each worker process builds its own brain; the parent's stays idle
-            results = _results_in_processes(todo, brain, options, body, env_kwargs, workers)
+            results = results_in_processes(todo, brain, options, body, env_kwargs, workers)
         else:
             brains = _BrainPool(brain, options, first=parent_brain)
             results = _results_in_threads(todo, brains, body, env_kwargs, workers if kind == "thread" else 1)
@@ -305,146 +310,6 @@ def _results_in_threads(todo: Sequence[EpisodeSpec], brains: _BrainPool, body: s
                 yield brains.run(spec, body, env_kwargs)
             return
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wmbench-episode")
-        yield from _drain(pool, [pool.submit(brains.run, spec, body, env_kwargs) for spec in todo])
+        yield from drain(pool, [pool.submit(brains.run, spec, body, env_kwargs) for spec in todo])
     finally:
         brains.close_extra()
-
-
-def _results_in_processes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
-                          env_kwargs: Mapping[str, Any], workers: int) -> Iterator[EpisodeResult]:
-    context = multiprocessing.get_context("spawn")  # fork is unsafe with threads and with pybullet clients
-    pool = ProcessPoolExecutor(max_workers=min(workers, len(todo)), mp_context=context,
-                               initializer=_init_worker, initargs=(brain, dict(options)))
-    futures = [pool.submit(_run_in_worker, spec, body, dict(env_kwargs), brain) for spec in todo]
-    yield from _drain(pool, futures)
-
-
-def _drain(pool: Executor, futures: Sequence[Future[EpisodeResult]]) -> Iterator[EpisodeResult]:
-    """Results as they finish. On Ctrl-C: cancel what has not started, let what is running finish and yield
-    it (an episode is seconds of work; threads and processes cannot be stopped mid-call), then re-raise."""
-    yielded: set[Future[EpisodeResult]] = set()
-    try:
-        for future in as_completed(futures):
-            yielded.add(future)
-            yield future.result()
-    except KeyboardInterrupt:
-        for future in futures:
-            future.cancel()  # only those not yet started can be cancelled
-        left = [f for f in futures if f not in yielded and not f.cancelled()]
-        print(f"\nstopping: waiting for {len(left)} running episode(s) to finish", file=sys.stderr)
-        for future in as_completed(left):
-            if future.exception() is None:
-                yield future.result()
-        raise
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
-
-
-_WORKER_BRAIN: Brain | None = None
-
-
-def _init_worker(spec: str, options: dict[str, Any]) -> None:
-    """Process-pool initializer: ignore Ctrl-C (the parent decides) and build this worker's brain once."""
-    global _WORKER_BRAIN
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    from wmbench.brain.registry import get_brain
-
-    _WORKER_BRAIN = get_brain(spec, **options)
-    multiprocessing.util.Finalize(None, _WORKER_BRAIN.close, exitpriority=10)
-
-
-def _run_in_worker(spec: EpisodeSpec, body: str, env_kwargs: dict[str, Any], label: str) -> EpisodeResult:
-    assert _WORKER_BRAIN is not None, "worker brain missing: _init_worker did not run"
-    return run_episode(spec.scenario, _WORKER_BRAIN, body, spec.seed, env_kwargs, brain_label=label)
-
-
-# ------------------------------------------------------------------------------------------------ scoring
-
-
-def _score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,
-               measurers: Mapping[str, Measurer]) -> dict[str, Any]:
-    lines = [line for line in log.read() if line_key(line) in keys]
-    lines.sort(key=lambda line: (line["scenario"], line["seed"]))
-    extra: dict[str, Sequence[Any]] = {}
-    notes: list[dict[str, str]] = []
-    for mode, group in plan.by_mode.items():
-        ids = [s.id for s in group]
-        measurer = measurers.get(mode)
-        if measurer is None:
-            why = f"{mode}-mode scenario; bench episodes do not measure it and no {mode} measurer is set"
-        else:
-            try:
-                measured = measurer(group, context)
-            except Exception as err:
-                why = f"{mode} measurement failed ({type(err).__name__}: {err})"
-            else:
-                extra.update({sid: list(scores) for sid, scores in measured.items()})
-                continue
-        notes.append({"mode": mode, "scenarios": ",".join(ids), "note": f"not measured: {why}"})
-        extra.update({s.id: [not_measured_score(s, why)] for s in group})
-    scores = score_lines(lines, extra)
-    # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
-    # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
-    scores["run"] = {
-        "brain": context.brain,
-        "body": context.body,
-        "selection": plan.selection,
-        "seeds": list(plan.seeds),
-        "episodes": len(lines),
-        "error_episodes": sum(1 for line in lines if line.get("error")),
-        "failed_decisions": sum(line["summary"]["failed_decisions"] for line in lines),
-        "parse_errors": sum(line["summary"]["parse_errors"] for line in lines),
-        "not_measured_notes": notes,
-    }
-    return scores
-
-
-def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence[Any]] | None = None
-                ) -> dict[str, Any]:
-    """The scores.json dict for episode lines (in the order given) plus already-measured scores by scenario.
-
-    An error episode — or a trace the scorer cannot handle — scores 0 with the error as its explanation.
-    """
-    from wmbench.harness.scoring import summarize
-
-    by_scenario: dict[str, list[Any]] = {}
-    for line in lines:
-        by_scenario.setdefault(line["scenario"], []).append(score_line(line))
-    for scenario_id, scores in (extra or {}).items():
-        by_scenario.setdefault(scenario_id, []).extend(scores)
-    return summarize(by_scenario)
-
-
-def score_line(line: Mapping[str, Any]) -> Any:
-    """One episode line -> its ``ScenarioScore``."""
-    from wmbench.envs.trace import Trace
-    from wmbench.harness.scoring import score_trace
-
-    if line.get("error") or not line.get("trace"):
-        why = f"episode failed: {line.get('error') or 'no trace'}"
-        return error_score(line["scenario"], line["seed"], why)
-    try:
-        return score_trace(Trace.from_dict(line["trace"]))
-    except Exception as err:
-        return error_score(line["scenario"], line["seed"], f"scoring failed: {type(err).__name__}: {err}")
-
-
-def not_measured_score(record: Scenario, why: str) -> Any:
-    """A ``measured: false`` entry for a scenario this run could not measure, saying why."""
-    from wmbench.harness.scoring.report_types import ScenarioScore
-
-    return ScenarioScore(scenario_id=record.id, category=record.category, score=0.0, measured=False,
-                         explanation=f"{record.id}: {why}",
-                         evidence={"rule": "not_measured", "mode": record.mode, "reason": why})
-
-
-def error_score(scenario_id: str, seed: int, why: str) -> Any:
-    """0 of 20 for an episode that failed, with the reason as its explanation (first line of it)."""
-    from wmbench.harness.scoring.report_types import ScenarioScore
-
-    headline = why.splitlines()[0] if why else "unknown error"
-    return ScenarioScore(
-        scenario_id=scenario_id, category=get_scenario(scenario_id).category, score=0.0, measured=True,
-        explanation=f"{scenario_id}: scored 0: {headline}", evidence={"rule": "episode_error", "error": why},
-        seed=seed,
-    )

@@ -13,6 +13,8 @@ Card
   bodies, do both bodies order the two decisions' mean speeds the same way (faster / slower / about equal,
   "about equal" = within 10 % of that body's fastest decision)? The fraction of agreeing comparisons, in
   [0, 1]; envelopes differ between bodies, orderings should not.
+- :func:`order_agreement` is that comparison for any values per source (each with its own tie width), and
+  :func:`order_sign` the three-way comparison of two values it is built on.
 
 It lives in the harness because it drives the env (the body package never imports the env).
 """
@@ -100,8 +102,23 @@ def _speeds(trace: Any, n: int) -> list[float]:
     return [float(_field(r, "realized").get("mean_speed", 0.0)) for r in _decisions(trace)[:n]]
 
 
-def _order(x: float, y: float, tie: float) -> int:
+def order_sign(x: float, y: float, tie: float) -> int:
+    """1 if ``x`` is above ``y``, -1 if below, 0 if they are within ``tie`` of each other."""
     return 0 if abs(x - y) <= tie else (1 if x > y else -1)
+
+
+def order_agreement(values: Mapping[str, Sequence[float]], ties: Mapping[str, float]) -> float:
+    """Fraction of (decision pair, source pair) comparisons ordered the same way by both sources; values of
+    one source closer than ``ties[source]`` are tied. 1.0 when there is nothing to compare."""
+    names = list(values)
+    n = min((len(v) for v in values.values()), default=0)
+    agree = total = 0
+    for i, j in itertools.combinations(range(n), 2):
+        for a, b in itertools.combinations(names, 2):
+            total += 1
+            first = order_sign(values[a][i], values[a][j], ties[a])
+            agree += first == order_sign(values[b][i], values[b][j], ties[b])
+    return agree / total if total else 1.0
 
 
 def speed_rank_agreement(traces_by_body: Mapping[str, Any]) -> float:
@@ -111,10 +128,4 @@ def speed_rank_agreement(traces_by_body: Mapping[str, Any]) -> float:
         return 1.0
     speeds = {name: _speeds(t, n) for name, t in traces_by_body.items()}
     ties = {name: SPEED_TIE_FRACTION * max(max(v), 1e-9) for name, v in speeds.items()}
-    agree = total = 0
-    for i, j in itertools.combinations(range(n), 2):
-        for a, b in itertools.combinations(speeds, 2):
-            total += 1
-            order_a = _order(speeds[a][i], speeds[a][j], ties[a])
-            agree += order_a == _order(speeds[b][i], speeds[b][j], ties[b])
-    return agree / total
+    return order_agreement(speeds, ties)

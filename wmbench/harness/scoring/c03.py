@@ -21,6 +21,7 @@ from wmbench.harness.scoring.evidence import (
     caught,
     collided,
     into_danger,
+    into_danger_detail,
     into_predicted_danger,
     moved_safe,
     parse_ok,
@@ -70,7 +71,7 @@ def judge(d: DecisionRecord, required: str | None, reference_heading: float) -> 
     if collided(d):
         return "contradictory", "wall collision"
     if into_danger(d):
-        return "contradictory", f"moved {r.direction} into {d.truth.directions[r.direction].reason}"
+        return "contradictory", into_danger_detail(d)
     if into_predicted_danger(d):
         return "contradictory", f"moved {r.direction}, which its own PREDICT calls danger"
     spatial = spatial_accuracy(d)

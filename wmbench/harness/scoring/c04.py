@@ -34,6 +34,7 @@ from wmbench.harness.scoring.evidence import (
     contact,
     humans,
     into_danger,
+    into_danger_detail,
     keyword_intensity,
     mean,
     motion_text,
@@ -152,7 +153,7 @@ def judge_avoidance(d: DecisionRecord) -> tuple[str, str]:
     if contact(d):
         return "into_danger", "collision or caught"
     if into_danger(d):
-        return "into_danger", f"moved {r.direction} into {d.truth.directions[r.direction].reason}"
+        return "into_danger", into_danger_detail(d)
     if moved_safe(d):
         return "avoided", f"moved {r.direction} ({r.speed_class}), safe from every threat"
     return "held", f"stood still; safe: {', '.join(d.truth.safe_directions) or 'none'}"

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import (
@@ -139,26 +139,38 @@ def remembered_sides(trace: Trace, scored_phase: int, event: str, outcome_prefix
     return (from_memory, "memory") if from_memory else ({default}, "default")
 
 
-def score_failed_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
-    if not trace.decisions:
-        return unmeasured(trace, CATEGORY, "no decisions recorded")
+def _side_points(trace: Trace, event: str, outcome_prefix: str, default: str, table: dict[str, float],
+                 judge: Callable[[DecisionRecord, str | None, set[str]], tuple[str, str]]
+                 ) -> tuple[int, set[str], str, list[DecisionPoints]]:
+    """S26/S27: the scored phase, the remembered sides (see :func:`remembered_sides`) and where they came from,
+    and each scored decision's points: a parse error is a miss, else ``judge(decision, its start-frame sector,
+    the sides) -> (kind, why)``, worth ``table[kind]``."""
     phase, scored = _scored_phase(trace)
-    failed, source = remembered_sides(trace, phase, "collision", "blocked by wall on", FAILED_SIDE_DEFAULT)
+    sides, source = remembered_sides(trace, phase, event, outcome_prefix, default)
     heading = phase_reference_heading(trace, phase)
     points = []
     for d in scored:
         side = world_sector(d, heading)
-        if not parse_ok(d):
-            kind, why = "miss", "parse error"
-        elif realized(d).moved and side in failed:
-            kind, why = "failed_side", f"moved {side} again, where the wall was"
-        elif contact(d) or into_danger(d):
-            kind, why = "unsafe", "moved into danger, collided or caught"
-        elif moved_safe(d):
-            kind, why = "avoided", f"moved {side} (start frame), away from {sorted(failed)}"
-        else:
-            kind, why = "held", "stood still"
-        points.append(DecisionPoints(d.index, S26_POINTS[kind], f"{kind}: {why}"))
+        kind, why = judge(d, side, sides) if parse_ok(d) else ("miss", "parse error")
+        points.append(DecisionPoints(d.index, table[kind], f"{kind}: {why}"))
+    return phase, sides, source, points
+
+
+def _judge_failed_side(d: DecisionRecord, side: str | None, failed: set[str]) -> tuple[str, str]:
+    if realized(d).moved and side in failed:
+        return "failed_side", f"moved {side} again, where the wall was"
+    if contact(d) or into_danger(d):
+        return "unsafe", "moved into danger, collided or caught"
+    if moved_safe(d):
+        return "avoided", f"moved {side} (start frame), away from {sorted(failed)}"
+    return "held", "stood still"
+
+
+def score_failed_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    if not trace.decisions:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    phase, failed, source, points = _side_points(trace, "collision", "blocked by wall on", FAILED_SIDE_DEFAULT,
+                                                 S26_POINTS, _judge_failed_side)
     collisions = [d.index for d in trace.decisions if d.phase == phase and collided(d)]
     caps = [(C06_COLLISION_CAP, f"collision in the scored phase at {collisions}")] if collisions else []
     return make_score(trace, CATEGORY, "memory_failed_side", points, caps=caps,
@@ -166,26 +178,21 @@ def score_failed_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                       sim={"failed_sides": sorted(failed), "source": source, "collisions": collisions})
 
 
+def _judge_safe_side(d: DecisionRecord, side: str | None, safe: set[str]) -> tuple[str, str]:
+    if contact(d) or into_danger(d):
+        return "unsafe", "moved into danger, collided or caught"
+    if moved_safe(d) and side in safe:
+        return "repeated", f"moved {side} (start frame), the side that escaped before"
+    if moved_safe(d):
+        return "other_safe", f"moved {side} (start frame); remembered safe side {sorted(safe)}"
+    return "held", "stood still"
+
+
 def score_safe_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not trace.decisions:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
-    phase, scored = _scored_phase(trace)
-    safe, source = remembered_sides(trace, phase, "escaped", "escaped", SAFE_SIDE_DEFAULT)
-    heading = phase_reference_heading(trace, phase)
-    points = []
-    for d in scored:
-        side = world_sector(d, heading)
-        if not parse_ok(d):
-            kind, why = "miss", "parse error"
-        elif contact(d) or into_danger(d):
-            kind, why = "unsafe", "moved into danger, collided or caught"
-        elif moved_safe(d) and side in safe:
-            kind, why = "repeated", f"moved {side} (start frame), the side that escaped before"
-        elif moved_safe(d):
-            kind, why = "other_safe", f"moved {side} (start frame); remembered safe side {sorted(safe)}"
-        else:
-            kind, why = "held", "stood still"
-        points.append(DecisionPoints(d.index, S27_POINTS[kind], f"{kind}: {why}"))
+    _, safe, source, points = _side_points(trace, "escaped", "escaped", SAFE_SIDE_DEFAULT, S27_POINTS,
+                                           _judge_safe_side)
     return make_score(trace, CATEGORY, "memory_safe_side", points,
                       summary=f"safe side(s) {sorted(safe)} from {source}",
                       sim={"safe_sides": sorted(safe), "source": source})

@@ -114,6 +114,12 @@ def into_danger(d: DecisionRecord) -> bool:
     return t is not None and not t.safe
 
 
+def into_danger_detail(d: DecisionRecord) -> str:
+    """Where an :func:`into_danger` move went, in words: ``"moved <sector> into <truth's reason>"``."""
+    r = realized(d)
+    return f"moved {r.direction} into {d.truth.directions[r.direction].reason}"
+
+
 def into_predicted_danger(d: DecisionRecord) -> bool:
     """The body moved into a sector the brain's own PREDICT marks dangerous."""
     r = realized(d)
