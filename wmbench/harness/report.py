@@ -290,7 +290,7 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     for c, e in (s.get("categories") or {}).items():
         ci = e.get("ci95")
         out.append(f"| {c} {titles.get(c, '')} | {_fmt(e.get('score'))} | {e.get('max', 100):g} | "
-                   f"{'yes' if e.get('measured') else 'no'} | {f'{ci[0]:g}–{ci[1]:g}' if ci else '–'} |")
+                   f"{'yes' if e.get('measured') else 'no'} | {f'{ci[0]:.1f}–{ci[1]:.1f}' if ci else '–'} |")
     for plot in plots:
         out += ["", f"![{plot.caption}]({PLOTS_DIR}/{plot.name}.png)"]
     if run.live_results:
