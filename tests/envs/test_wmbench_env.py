@@ -71,11 +71,8 @@ def test_check_env_passes(sid, monkeypatch):
 
 
 @pytest.mark.parametrize("body_name", BODY_NAMES)
-def test_check_env_passes_for_every_available_body(body_name, make_env):
-    try:
-        body = get_body(body_name)
-    except ImportError as exc:
-        pytest.skip(f"body {body_name!r} not available yet: {exc}")
+def test_check_env_passes_for_every_body(body_name, make_env):
+    body = get_body(body_name)
     env = make_env("S12", body=body)
     check_env(env, skip_render_check=True)
     run(env, REPLIES)
