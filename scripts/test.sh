@@ -3,6 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
-.venv/bin/ruff check wmbench tests benchmarks
+.venv/bin/ruff check wmbench tests benchmarks examples
 # -rP shows what passing tests print: the must-show numbers (calibration, caught rates, latencies, ...)
 .venv/bin/python -m pytest -q -rP "$@"
