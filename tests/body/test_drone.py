@@ -186,3 +186,23 @@ def test_reset_pose_puts_it_back_hovering(world, drone):
 def test_calls_before_spawn_fail_clearly():
     with pytest.raises(RuntimeError, match="before spawn"):
         Quadrotor().on_frame()
+
+
+def test_an_npc_walking_through_the_hovering_drone_does_not_push_it():
+    from wmbench.envs.wmbench_env import WMBenchEnv
+    from wmbench.scenarios import NpcSpec, Phase, Scenario
+
+    man = NpcSpec("m", "man", (-1.0, 0.0), "cross", heading=0.0)  # walks along +x straight through the drone
+    scenario = Scenario(id="T90", category="C03", name="test", setup="test",
+                        phases=(Phase(name="test", duration=2.0, npcs=(man,), jitter=0.0),))
+    env = WMBenchEnv(scenario, body="drone")
+    try:
+        env.reset(seed=0)
+        for _ in range(4):
+            env.step("MOTION: hovers in place")
+        man_x = env.crowd.npcs["m"].x
+        x, y, z = env.body.state().position
+    finally:
+        env.close()
+    assert man_x > 1.0                            # the man went right through the drone's place
+    assert math.hypot(x, y) < 0.02 and abs(z - CRUISE_ALTITUDE) < 0.05

@@ -47,9 +47,11 @@ def corridor_scene() -> dict[str, Any]:
 
 @dataclass(frozen=True)
 class StubAction:
-    """What the stub does for one request: ``status`` with an error body, or 200 with ``text``, or hang."""
+    """What the stub does for one request: ``status`` with an error body (``message``, if given), or 200
+    with ``text``, or hang."""
 
     status: int = 200
+    message: str | None = None
     text: str = "PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)\nMOTION: stand"
     hang: bool = False
 
@@ -100,7 +102,8 @@ def _make_handler(stub: StubServer) -> type[BaseHTTPRequestHandler]:
                 stub.release.wait(timeout=30)
                 return
             if action.status != 200:
-                payload: dict[str, Any] = {"error": {"message": f"stub says {action.status}", "type": "stub"}}
+                message = action.message or f"stub says {action.status}"
+                payload: dict[str, Any] = {"error": {"message": message, "type": "stub"}}
             else:
                 payload = {
                     "id": "chatcmpl-stub", "object": "chat.completion", "created": 0,

@@ -55,6 +55,13 @@ def test_random_brain_is_reproducible_per_seed():
     assert draws(a) != first
 
 
+def test_random_brain_reset_without_a_seed_starts_over_from_its_own_seed():
+    brain = RandomBrain(seed=3)
+    first = draws(brain)
+    brain.reset()
+    assert draws(brain) == first  # not a fresh generator from OS entropy
+
+
 # -- replay ----------------------------------------------------------------------------------------------
 
 def test_replay_jsonl_accepts_text_and_reply_keys_in_order(tmp_path):

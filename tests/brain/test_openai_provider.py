@@ -147,3 +147,35 @@ def test_messages_are_the_prompt_module_messages(tmp_path):
     body = stub.bodies[0]
     assert body["messages"] == build_messages(calm_scene())
     assert (body["model"], body["temperature"], body["max_tokens"]) == ("stub", 0.0, 64)
+
+
+def test_a_cache_that_cannot_be_written_does_not_fail_the_reply(tmp_path):
+    blocker = tmp_path / "cache"
+    blocker.write_text("a file where the cache folder should be")  # every write fails with an OSError
+    with StubServer(StubAction(text="PREDICT: left=safe\nMOTION: go")) as stub:
+        reply = OpenAIBrain("stub", base_url=stub.url, cache_dir=blocker).decide(calm_scene())
+    assert reply.error is None
+    assert reply.text == "PREDICT: left=safe\nMOTION: go"
+
+
+def test_reset_without_a_seed_replays_the_constructor_jitter(tmp_path):
+    sleeps: list[float] = []
+    with StubServer(StubAction(status=503)) as stub:
+        brain = OpenAIBrain("stub", base_url=stub.url, max_retries=2, cache=False, seed=11,
+                            sleep=sleeps.append)
+        brain.decide(calm_scene())
+        brain.reset()
+        brain.decide(calm_scene())
+    assert len(sleeps) == 4
+    assert sleeps[:2] == sleeps[2:]
+
+
+@pytest.mark.parametrize("status", [401, 500])
+def test_an_error_body_that_echoes_the_key_is_redacted(tmp_path, status):
+    echo = StubAction(status=status, message=f"Incorrect API key provided: {SECRET}")
+    with StubServer(echo) as stub:
+        reply = OpenAIBrain("stub", base_url=stub.url, api_key=SECRET, max_retries=1, cache_dir=tmp_path,
+                            **FAST_BACKOFF).decide(calm_scene())
+    assert reply.error is not None and "Incorrect API key provided: ***" in reply.error
+    assert SECRET not in reply.error and SECRET not in repr(reply)
+    assert not list(tmp_path.rglob("*"))  # nothing written for a failure

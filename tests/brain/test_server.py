@@ -14,6 +14,7 @@ import pytest
 
 from wmbench.brain.baselines import NullBrain, ReplayBrain
 from wmbench.brain.prompt import build_messages
+from wmbench.brain.server import MAX_BODY_BYTES as MAX_BODY
 from wmbench.brain.server import make_server, scene_from_messages
 
 from .provider_fixtures import calm_scene, example_scene
@@ -136,3 +137,58 @@ def test_serve_main_prints_the_url_and_serves():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def raw_exchange(server, data: bytes) -> bytes:
+    """Everything the server sends back on one connection after ``data`` (until it closes)."""
+    import socket
+
+    with socket.create_connection(server.server_address[:2], timeout=10) as sock:
+        sock.sendall(data)
+        received = b""
+        while chunk := sock.recv(65536):
+            received += chunk
+    return received
+
+
+def post_bytes(body: bytes, length: int | None = None, connection: bytes = b"keep-alive") -> bytes:
+    size = len(body) if length is None else length
+    return (b"POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nConnection: %s\r\n"
+            b"Content-Length: %d\r\n\r\n" % (connection, size)) + body
+
+
+@pytest.mark.parametrize("body", [
+    b"[" * 100_000,  # nested deeper than the JSON decoder recurses
+    json.dumps({"messages": [{"role": "user", "content": "{\"a\":" * 100_000}]}).encode(),
+], ids=["deep body", "deep scene"])
+def test_deeply_nested_json_is_a_400_not_a_dropped_connection(null_server, body):
+    answer = raw_exchange(null_server, post_bytes(body, connection=b"close"))
+    assert answer.startswith(b"HTTP/1.1 400 ")
+
+
+@pytest.mark.parametrize(("length", "status"), [(MAX_BODY + 1, b"413"), (-5, b"400")])
+def test_an_unread_body_is_never_read_as_the_next_request(null_server, length, status):
+    smuggled = b"GET /v1/models HTTP/1.1\r\nHost: x\r\n\r\n"
+    answer = raw_exchange(null_server, post_bytes(smuggled, length=length))
+    assert answer.startswith(b"HTTP/1.1 " + status)
+    assert answer.count(b"HTTP/1.1 ") == 1  # the connection closed; the body was not served as a request
+
+
+def test_a_brain_that_raises_still_gets_the_client_a_502():
+    class Raising:
+        name = "raising"
+
+        def reset(self, seed=None):
+            pass
+
+        def decide(self, scene):
+            raise RuntimeError("kaboom")
+
+        def close(self):
+            pass
+
+    with make_server(Raising()) as server:
+        server.start_in_thread()
+        status, body = call(server, "/v1/chat/completions", {"messages": build_messages(calm_scene())})
+    assert status == 502
+    assert "RuntimeError: kaboom" in body["error"]["message"]

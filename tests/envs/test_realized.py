@@ -39,3 +39,16 @@ def test_standing_has_no_direction_and_no_threat():
     r = tracker.result()
     assert r.direction is None and r.speed_class == "still" and r.posture == "freeze"
     assert r.min_threat_distance is None
+
+
+@pytest.mark.parametrize("sequence, posture", [
+    (["upright"] * 5 + ["crouch"] * 5 + ["freeze"] * 2, "crouch"),  # a tie not involving the last frame
+    (["crouch"] * 5 + ["upright"] * 5, "upright"),                  # a tie with the last frame
+    (["crouch"] * 6 + ["upright"] * 5, "crouch"),                   # no tie: most frames
+])
+def test_posture_is_the_most_seen_and_a_tie_goes_to_the_later_one(sequence, posture):
+    start = BodyState(position=(0, 0, 0.9), heading=0.0, velocity=(0, 0, 0), speed=0.0)
+    tracker = RealizedTracker(start, threat_distance=None)
+    for seen in sequence:
+        tracker.observe(0.0, 0.0, seen, 1 / 30, None)
+    assert tracker.result().posture == posture

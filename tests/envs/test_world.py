@@ -109,3 +109,17 @@ def test_reset_empties_the_world(world):
     assert p.getNumBodies(physicsClientId=world.client) == 1
     params = p.getPhysicsEngineParameters(physicsClientId=world.client)
     assert params["fixedTimeStep"] == pytest.approx(1 / 240)
+
+
+def test_a_world_dropped_without_close_disconnects_its_client():
+    import gc
+
+    from wmbench.envs.wmbench_env import WMBenchEnv
+
+    env = WMBenchEnv("S01")
+    env.reset(seed=0)
+    client = env.world.client
+    assert p.isConnected(physicsClientId=client)
+    del env  # never closed: the env, its body and its NPCs drop their references to the world
+    gc.collect()
+    assert not p.isConnected(physicsClientId=client)

@@ -76,6 +76,17 @@ def test_report_escapes_run_text_and_needs_no_run_files(tmp_path):
     assert "<script>alert(1)" not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; more" in html
 
 
+def test_leaderboard_entry_and_report_never_show_a_secret(tmp_path):
+    secret = "sk-proj-abcdefghijklmnop1234"
+    scores = summarize({"S01": [ScenarioScore("S01", "C01", 20.0, seed=0)]})
+    scores["run"] = {"brain": f"openai/gpt-4o-mini?key={secret}", "body": "smpl"}  # no run.json to redact
+    write_reports(tmp_path, scores, model_name=f"mine {secret}")
+    for name in ("leaderboard_entry.json", "report.md", "report.html"):
+        assert secret not in (tmp_path / name).read_text(), name
+    entry = json.loads((tmp_path / "leaderboard_entry.json").read_text())
+    assert entry["brain_model"] == "openai/gpt-4o-mini?key=<redacted>" and not check_entry(entry)
+
+
 # ---------------------------------------------------------------------------------------------- kill -9
 
 KILL_SELECTION = "C01,C02,C03,C05,S41"   # 20 bench episodes; S41 (live) is skipped by --no-live

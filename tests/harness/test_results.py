@@ -128,13 +128,38 @@ def test_run_config_is_redacted_and_resume_keeps_the_first_start(tmp_path):
     assert read_json(tmp_path / RUN_FILE) == again
 
 
-@pytest.mark.parametrize("field", ["brain", "body", "brain_options"])
+def test_values_strict_json_cannot_hold_are_made_plain_instead_of_crashing_the_run(log):
+    import numpy as np
+
+    result = _result("S01")
+    result.trace["decisions"][0]["brain"] = {"latency_s": float("nan"), "prompt_tokens": np.int64(7),
+                                             "extra": np.array([1.5, float("inf")]), "obj": object}
+    with pytest.warns(UserWarning, match="not plain JSON"):
+        log.append(result)
+    log.append(_result("S06"))
+    lines = log.read()
+    assert [line["scenario"] for line in lines] == ["S01", "S06"]
+    brain = lines[0]["trace"]["decisions"][0]["brain"]
+    assert brain["latency_s"] is None and brain["prompt_tokens"] == 7 and brain["extra"] == [1.5, None]
+    assert brain["obj"] == str(object)
+    assert "ValueError" in lines[0]["sanitized"] and "sanitized" not in lines[1]
+
+
+@pytest.mark.parametrize("field", ["brain", "body", "brain_options", "env_kwargs"])
 def test_run_config_refuses_to_mix_runs(tmp_path, field):
-    base = {"brain": "null", "body": "smpl", "brain_options": {}, "started": "t0"}
+    base = {"brain": "null", "body": "smpl", "brain_options": {}, "env_kwargs": {}, "started": "t0"}
     write_run_config(tmp_path, base, Redactor(environ={}))
-    changed = {**base, field: {"x": 1} if field == "brain_options" else "other"}
+    changed = {**base, field: {"x": 1} if field in ("brain_options", "env_kwargs") else "other"}
     with pytest.raises(ValueError, match=field):
         write_run_config(tmp_path, changed, Redactor(environ={}))
+
+
+def test_run_json_without_env_kwargs_resumes_with_none_and_refuses_some(tmp_path):
+    write_json(tmp_path / RUN_FILE, {"brain": "null", "body": "smpl", "brain_options": {}, "started": "t0"})
+    base = {"brain": "null", "body": "smpl", "brain_options": {}, "started": "t1"}
+    assert write_run_config(tmp_path, {**base, "env_kwargs": {}}, Redactor(environ={}))["started"] == "t0"
+    with pytest.raises(ValueError, match="env_kwargs"):
+        write_run_config(tmp_path, {**base, "env_kwargs": {"frame_rate": 30}}, Redactor(environ={}))
 
 
 def test_write_json_is_atomic_and_leaves_no_temp_file(tmp_path):

@@ -26,8 +26,9 @@ Card
   -> ``collision:wall``.
 - **Extras**: altitude, altitude set-point, rotor rpm, tilt (rad).
 
-Simplified: no aerodynamic drag, ground effect or motor dynamics (rotor speeds change instantly); NPCs that
-touch it push it physically but a beast's catch is decided in the ground plane like for any body.
+Simplified: no aerodynamic drag, ground effect or motor dynamics (rotor speeds change instantly); NPCs pass
+through it (the env switches off their contacts with a dynamic body) and a beast's catch is decided in the
+ground plane, like for any body, even while the drone flies above the beast.
 """
 
 from __future__ import annotations

@@ -50,6 +50,7 @@ class RandomBrain(ProviderBrain):
     built from a small pool of speeds, directions and moods (or standing still).
 
     Seeded: ``reset(seed)`` re-seeds a ``numpy.random.Generator``; the same seed gives the same replies.
+    ``reset()`` without a seed starts over from the constructor's ``seed`` (not from fresh OS entropy).
     """
 
     name = "random"
@@ -57,11 +58,12 @@ class RandomBrain(ProviderBrain):
 
     def __init__(self, seed: int | None = 0) -> None:
         super().__init__()
+        self.seed = seed
         self._rng = np.random.default_rng(seed)
 
     def reset(self, seed: int | None = None) -> None:
         with self._lock:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
     def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
         pick = self._rng.integers

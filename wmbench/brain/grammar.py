@@ -38,7 +38,9 @@ How a reply is read (:func:`parse_reply`):
   "not safe" is danger); ``danger-free`` is safe. An item asserting both (``safe/danger``,
   ``safe but danger``) or a direction given twice with different verdicts is ``ambiguous``; so is
   ``ambiguous``/``unclear``/``unknown`` alone. Verdict words inside the parentheses count only when there
-  are none outside (``danger(open)`` is danger). With no verdict word the reason decides (``left=wall`` is
+  are none outside (``danger(open)`` is danger). A clause that starts with ``but``/``maybe``/``while`` ... and
+  names another direction belongs to no item: ``fwd=safe, but danger to the left`` is fwd=safe (the left gets
+  nothing). With no verdict word the reason decides (``left=wall`` is
   danger(wall), ``left=open`` is safe(open), ``left=no wall`` is safe). An item with neither is dropped.
 * **Reasons** map onto :data:`REASONS`: open/exit/clear/free/empty -> ``open`` (the sim's truth only knows
   ``open``), wall/obstacle/barrier -> ``wall``, beast/lion/tiger/wolf/bear/animal/predator -> ``beast``,
@@ -77,6 +79,7 @@ from wmbench.brain.grammar_layout import (
 )
 from wmbench.brain.grammar_words import (
     AMBIGUOUS_WORDS,
+    CLAUSE_BREAKS,
     CONTINUATION_WORDS,
     DANGER_WORDS,
     DIRECTION_SYNONYMS,
@@ -92,7 +95,7 @@ from wmbench.brain.grammar_words import (
 )
 
 __all__ = [
-    "AMBIGUOUS_WORDS", "CONTINUATION_WORDS", "DANGER_WORDS", "DIRECTION_SYNONYMS", "GENERIC_KEYS",
+    "AMBIGUOUS_WORDS", "CLAUSE_BREAKS", "CONTINUATION_WORDS", "DANGER_WORDS", "DIRECTION_SYNONYMS", "GENERIC_KEYS",
     "GRAMMAR_DIRECTIONS", "MAX_MOTION_CHARS", "MAX_PREDICT_CHARS", "MAX_PREDICT_CONTINUATION_LINES",
     "MAX_REPLY_CHARS", "MAX_SCAN_CHARS", "NEGATION_BREAKS", "NEGATORS", "REASONS", "REASON_SYNONYMS",
     "SAFE_WORDS", "Decision", "Direction", "DirectionPrediction", "KeyedItem", "Label", "ParseError",

@@ -5,7 +5,8 @@ Card
 - Vocabulary: :data:`DIRECTION_SYNONYMS` (direction keys), :data:`GENERIC_KEYS` (``all``/``others``/...),
   :data:`SAFE_WORDS`, :data:`DANGER_WORDS`, :data:`AMBIGUOUS_WORDS`, :data:`NEGATORS` and
   :data:`NEGATION_BREAKS` (how far a negation reaches), :data:`CONTINUATION_WORDS` (a keyless item that
-  continues the previous one), :data:`REASON_SYNONYMS` (words -> canonical reasons).
+  continues the previous one), :data:`CLAUSE_BREAKS` (a clause from one of these that names another
+  direction is cut from the item), :data:`REASON_SYNONYMS` (words -> canonical reasons).
 - :func:`parse_verdict`: the ``verdict(reason)`` part of one item -> (verdict, canonical reason), read word by
   word with negation; the words outside parentheses decide.
 - :func:`keyed_items`: a PREDICT block split into :class:`KeyedItem` s (the directions a key names, or ``*``
@@ -51,6 +52,9 @@ NEGATION_BREAKS: frozenset[str] = frozenset({"but", "yet", "though", "although",
 #: A keyless item that starts with one of these continues the previous item ("left=safe, but danger").
 CONTINUATION_WORDS: frozenset[str] = frozenset({"but", "or", "yet", "though", "although", "however", "maybe",
                                                "possibly", "perhaps"})
+#: Words that start a new clause; one that names another direction is not part of the item ("fwd=safe but
+#: danger to the left").
+CLAUSE_BREAKS: frozenset[str] = NEGATION_BREAKS | CONTINUATION_WORDS | frozenset({"while", "whereas"})
 REASON_SYNONYMS: dict[str, str] = {
     **dict.fromkeys(("open", "opening", "exit", "exits", "clear", "free", "empty"), "open"),
     **dict.fromkeys(("wall", "walls", "obstacle", "obstacles", "barrier", "barriers"), "wall"),
@@ -73,6 +77,7 @@ _KEY_GROUP_RE = re.compile(
 _JOINER_RE = re.compile(r"[ \t]*(?:and|&|/|\+)?[ \t]*", re.I)
 _DIR_WORD_RE = re.compile(rf"\b{_DIR}\b", re.I)
 _WORD_RE = re.compile(r"[a-z]+(?:'[a-z]+)?")
+_WORD_SPAN_RE = re.compile(r"[A-Za-z]+")
 _SEGMENT_PREFIX = " \t-•>#*+0123456789.)([\"'{"
 
 
@@ -211,7 +216,31 @@ def keyed_items(content: str) -> list[KeyedItem]:
             elif items and text[:12].lower().split(" ")[0] in CONTINUATION_WORDS:
                 last = items[-1]
                 items[-1] = KeyedItem(last.keys, f"{last.value} {text}", f"{last.raw}, {segment.strip()}")
-    return items
+    return [KeyedItem(item.keys, _own_clauses(item.value, item.keys), item.raw) for item in items]
+
+
+def _own_clauses(value: str, keys: tuple[str, ...]) -> str:
+    """``value`` without the clause, from a :data:`CLAUSE_BREAKS` word on, that names another direction:
+    in ``fwd=safe, but danger to the left`` the danger is the left's, not fwd's. A clause that names the
+    item's own direction (or none) stays; so does text inside parentheses. Generic keys (``*``) keep all."""
+    if "*" in keys:
+        return value
+    depth, pos, cut = 0, 0, None
+    for m in _WORD_SPAN_RE.finditer(value):
+        for ch in value[pos:m.start()]:
+            depth = depth + 1 if ch in "([" else max(depth - 1, 0) if ch in ")]" else depth
+        pos = m.start()
+        word = m.group(0).lower()
+        if depth:
+            continue
+        if word in CLAUSE_BREAKS:
+            cut = m.start()
+        elif word in DIRECTION_SYNONYMS:
+            if DIRECTION_SYNONYMS[word] in keys:
+                cut = None           # this clause is about the item's own direction
+            elif cut is not None:
+                return value[:cut]
+    return value
 
 
 def is_item_line(line: str) -> bool:

@@ -5,13 +5,15 @@ Card:
                counted and their jitter is reproducible;
     retries    on 408/409/429/5xx, connection errors and timeouts: exponential backoff
                ``min(backoff_max_s, backoff_base_s * 2**attempt)``, half fixed and half jitter drawn from a
-               seeded ``numpy.random.Generator`` (``seed`` option, re-seeded by ``reset(seed)``); other HTTP
+               seeded ``numpy.random.Generator`` (``seed`` option, re-seeded by ``reset(seed)``, or by
+               ``reset()`` with the ``seed`` option again); other HTTP
                errors (400, 401, 404, …) fail at once;
     endpoint   ``base_url``/``api_key`` options, else ``OPENAI_BASE_URL``/``OPENAI_API_KEY``; a missing key
                is sent as ``"EMPTY"`` (local servers need none). The key is never cached, logged or put in
                error messages;
     cache      :mod:`wmbench.brain.response_cache` (``cache=False`` switches it off, ``cache_dir`` moves it);
-               a hit returns ``cached=True`` and never contacts the server; failures are never cached;
+               a hit returns ``cached=True`` and never contacts the server; failures are never cached; a
+               cache write that fails (disk full, read-only) is skipped, the reply still counts;
     reply      latency (all attempts), prompt/completion tokens from ``usage``, ``retries``.
 """
 
@@ -74,6 +76,7 @@ class OpenAIBrain(ProviderBrain):
         self.backoff_base_s = float(backoff_base_s)
         self.backoff_max_s = float(backoff_max_s)
         self._sleep = sleep
+        self.seed = seed
         self._rng = np.random.default_rng(seed)
         self._rng_lock = threading.Lock()
         key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
@@ -86,8 +89,9 @@ class OpenAIBrain(ProviderBrain):
         self.cache = ResponseCache(cache_dir) if cache else None
 
     def reset(self, seed: int | None = None) -> None:
+        """Re-seed the backoff jitter (``None``: start over from the constructor's ``seed``)."""
         with self._rng_lock:
-            self._rng = np.random.default_rng(seed)
+            self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
     def close(self) -> None:
         self._client.close()
@@ -119,9 +123,12 @@ class OpenAIBrain(ProviderBrain):
         prompt_tokens = usage.prompt_tokens if usage is not None else None
         completion_tokens = usage.completion_tokens if usage is not None else None
         if self.cache is not None and completion.choices:
-            self.cache.put(key, CachedResponse(
-                text=text, model=completion.model or self.model,
-                prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
+            try:
+                self.cache.put(key, CachedResponse(
+                    text=text, model=completion.model or self.model,
+                    prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
+            except OSError:  # a full or read-only cache folder costs a rerun, not this good reply
+                pass
         return ProviderOutcome(text=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                                retries=retries)
 

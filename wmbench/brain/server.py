@@ -67,7 +67,7 @@ def _text_of(content: Any) -> str:
 def _first_json_object(text: str) -> dict[str, Any] | None:
     try:
         whole = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested too deep for the decoder
         whole = None
     if isinstance(whole, dict):
         return whole
@@ -76,7 +76,7 @@ def _first_json_object(text: str) -> dict[str, Any] | None:
     while start != -1:
         try:
             value, _ = decoder.raw_decode(text, start)
-        except ValueError:
+        except (ValueError, RecursionError):
             value = None
         if isinstance(value, dict):
             return value
@@ -177,7 +177,10 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
         except BadRequest as exc:
             self._send_error(exc.status, str(exc))
             return
-        reply = self.server.decide(scene)
+        try:
+            reply = self.server.decide(scene)
+        except Exception as exc:  # a Brain should not raise (plugins may): still answer the client
+            reply = BrainReply(text="", latency_s=0.0, provider="", error=f"{type(exc).__name__}: {exc}")
         if reply.error:
             message = f"brain {self.server.brain.name!r} failed: {reply.error}"
             self._send_error(HTTPStatus.BAD_GATEWAY, message, kind="brain_error")
@@ -191,6 +194,8 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
 
     def _read_json(self) -> dict[str, Any]:
         length_header = self.headers.get("Content-Length")
+        # Until the body is read, the connection cannot carry another request: its bytes would be parsed as one.
+        keep_alive, self.close_connection = not self.close_connection, True
         if length_header is None:
             raise BadRequest("a JSON body with a Content-Length header is required",
                              HTTPStatus.LENGTH_REQUIRED)
@@ -198,13 +203,18 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
             length = int(length_header)
         except ValueError as exc:
             raise BadRequest(f"Content-Length must be an integer, got {length_header!r}") from exc
-        if not 0 <= length <= MAX_BODY_BYTES:
-            raise BadRequest(f"body of {length} bytes; expected 0..{MAX_BODY_BYTES}",
+        if length < 0:
+            raise BadRequest(f"Content-Length must not be negative, got {length}")
+        if length > MAX_BODY_BYTES:
+            raise BadRequest(f"body of {length} bytes; expected at most {MAX_BODY_BYTES}",
                              HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
         raw = self.rfile.read(length)
+        if len(raw) < length:
+            raise BadRequest(f"the body ended after {len(raw)} of {length} bytes (Content-Length)")
+        self.close_connection = not keep_alive
         try:
             request = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise BadRequest(f"the request body must be JSON: {exc}") from exc
         if not isinstance(request, dict):
             raise BadRequest(f"the request body must be a JSON object, got {_preview(request)}")

@@ -68,6 +68,8 @@ class RealizedTracker:
         self.path = 0.0
         self.elapsed = 0.0
         self.postures: dict[str, int] = {}
+        self.frames = 0
+        self._last_seen: dict[str, int] = {}  # posture -> the latest frame (1-based) it was seen in
         self.last_posture = start.posture
         self.min_threat = threat_distance
 
@@ -76,6 +78,8 @@ class RealizedTracker:
         self.x, self.y = x, y
         self.elapsed += dt
         self.postures[posture] = self.postures.get(posture, 0) + 1
+        self.frames += 1
+        self._last_seen[posture] = self.frames
         self.last_posture = posture
         if threat_distance is not None and (self.min_threat is None or threat_distance < self.min_threat):
             self.min_threat = threat_distance
@@ -86,10 +90,8 @@ class RealizedTracker:
         direction = (relative_sector(math.atan2(dy, dx) - self.start_heading)
                      if distance >= MIN_DISPLACEMENT else None)
         mean_speed = self.path / self.elapsed if self.elapsed > 0 else 0.0
-        if self.postures:
-            top = max(self.postures.values())
-            posture = self.last_posture if self.postures[self.last_posture] == top else max(
-                self.postures, key=self.postures.__getitem__)
+        if self.postures:  # most frames; a tie goes to the posture seen later
+            posture = max(self.postures, key=lambda name: (self.postures[name], self._last_seen[name]))
         else:
             posture = self.last_posture
         speed_class = classify_speed(mean_speed, self.envelope)

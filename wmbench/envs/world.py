@@ -4,9 +4,11 @@ Card
 ----
 - **Client.** Each ``World`` owns its own client (``DIRECT``, or ``GUI`` for ``render_mode="human"``) and
   passes ``physicsClientId`` on every call, so many worlds can live in one process. :meth:`close` disconnects
-  and is idempotent. Without a display, ``GUI`` falls back to ``DIRECT`` with a warning (PyBullet would
-  otherwise abort the process); only one ``GUI`` client can exist per process. The first world of a process
-  tunes the allocator so later clients reuse the buffers of closed ones (:mod:`wmbench.envs.allocator`).
+  and is idempotent; a world dropped without ``close`` (an env that was never closed) disconnects when it is
+  garbage-collected, so forgotten worlds do not pile up clients. Without a display, ``GUI`` falls back to
+  ``DIRECT`` with a warning (PyBullet would otherwise abort the process); only one ``GUI`` client can exist
+  per process. The first world of a process tunes the allocator so later clients reuse the buffers of closed
+  ones (:mod:`wmbench.envs.allocator`).
 - **Ground.** A large thin static box whose top face is ``z = 0`` (no ``pybullet_data`` needed).
 - **Walls.** Static grey boxes built from :class:`~wmbench.scenarios.records.Wall` records; :meth:`set_walls`
   replaces them (the env calls it on every phase change).
@@ -26,6 +28,7 @@ import math
 import os
 import sys
 import warnings
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -82,7 +85,7 @@ class World:
         self.client: int = p.connect(p.GUI if self.gui else p.DIRECT)
         if self.client < 0:
             raise RuntimeError("could not connect to PyBullet (a GUI may already be open in this process)")
-        self._connected = True
+        self._finalizer = weakref.finalize(self, _disconnect, self.client)
         self.walls: tuple[WallBox, ...] = ()
         self.wall_body_ids: frozenset[int] = frozenset()
         self.ground_id = -1
@@ -108,14 +111,11 @@ class World:
 
     def close(self) -> None:
         """Disconnect the client (safe to call twice)."""
-        if self._connected:
-            self._connected = False
-            with contextlib.suppress(p.error):  # already gone (e.g. GUI window closed by the user)
-                p.disconnect(physicsClientId=self.client)
+        self._finalizer()  # disconnects the first time only
 
     @property
     def connected(self) -> bool:
-        return self._connected
+        return self._finalizer.alive
 
     # ------------------------------------------------------------------ walls
     def set_walls(self, walls: Iterable[Wall]) -> None:
@@ -178,6 +178,12 @@ class World:
         """``rayTestBatch`` from ``starts`` to ``ends``, skipping the protagonist group."""
         raw = p.rayTestBatch(starts, ends, collisionFilterMask=RAY_MASK, physicsClientId=self.client)
         return [RayHit(r[0], r[2] if r[0] >= 0 else 1.0, r[3]) for r in raw]
+
+
+def _disconnect(client: int) -> None:
+    """Disconnect ``client``; tolerates a client that is already gone (e.g. GUI window closed by the user)."""
+    with contextlib.suppress(p.error):
+        p.disconnect(physicsClientId=client)
 
 
 def display_available() -> bool:

@@ -16,7 +16,8 @@ Card
   C07 (the scorers' own :func:`~wmbench.harness.scoring.evidence.decision_intensity`, first seed of each
   scenario), latency histogram of the live decisions. In the HTML they are inline base64 PNGs; the Markdown
   links the same PNGs written to ``plots/``. Without matplotlib the reports are written without plots.
-- **Leaderboard entry**: :func:`wmbench.harness.leaderboard.leaderboard_entry`.
+- **Leaderboard entry**: :func:`wmbench.harness.leaderboard.leaderboard_entry`, redacted like ``run.json``
+  (:class:`~wmbench.harness.results.Redactor`) before it is written or shown.
 """
 
 from __future__ import annotations
@@ -27,7 +28,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from wmbench.harness.results import EPISODES_FILE, RUN_FILE, SCORES_FILE, EpisodeLog, read_json, write_json
+from wmbench.harness.results import (
+    EPISODES_FILE,
+    RUN_FILE,
+    SCORES_FILE,
+    EpisodeLog,
+    Redactor,
+    read_json,
+    write_json,
+)
 
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
@@ -52,7 +61,9 @@ class RunData:
 
     @property
     def brain(self) -> str:
-        return str(self.config.get("brain") or (self.scores.get("run") or {}).get("brain") or "unknown")
+        """The brain spec (redacted: scores.json's copy, the fallback, is not)."""
+        return Redactor().text(str(self.config.get("brain") or (self.scores.get("run") or {}).get("brain")
+                                   or "unknown"))
 
     @property
     def body(self) -> str:
@@ -244,6 +255,8 @@ def write_reports(
     entry = leaderboard_entry(run.scores, brain=run.brain, body=run.body, live=run.live,
                               model_name=model_name, organization=organization, paper_url=paper_url,
                               demo_url=demo_url)
+    # the entry is meant to be published: scores.json's brain spec is not redacted, so redact here too
+    entry = Redactor().data(entry)
     plots = make_plots(run, run.scores)
     plot_paths = []
     if plots:

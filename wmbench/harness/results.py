@@ -20,6 +20,7 @@ environment variables and options, and anything shaped like ``sk-...``, ``hf_...
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 import warnings
@@ -115,6 +116,24 @@ def episode_line(result: EpisodeResult) -> dict[str, Any]:
     }
 
 
+def plain_json(value: Any) -> Any:
+    """A copy of ``value`` that strict JSON can hold: non-finite floats become None, numpy values Python
+    numbers and lists, tuples lists, mapping keys strings, and any other object its ``str``."""
+    if isinstance(value, Mapping):
+        return {str(k): plain_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_json(v) for v in value]
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if hasattr(value, "tolist") and not isinstance(value, (int, float)):  # numpy scalar or array
+        return plain_json(value.tolist())
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, int):
+        return value
+    return str(value)
+
+
 def line_key(line: Mapping[str, Any]) -> EpisodeKey:
     return EpisodeKey(str(line["scenario"]), int(line["seed"]), str(line["body"]), str(line["brain"]))
 
@@ -127,8 +146,22 @@ class EpisodeLog:
         self.redactor = redactor or Redactor()
 
     def append(self, result: EpisodeResult) -> None:
-        """Write one line for ``result`` (flushed and fsync-ed before returning)."""
-        line = self.redactor.text(json.dumps(episode_line(result), separators=(",", ":"), allow_nan=False))
+        """Write one line for ``result`` (flushed and fsync-ed before returning).
+
+        A value strict JSON cannot hold (NaN or infinity, e.g. a brain's ``latency_s``; a numpy integer in a
+        brain's metadata) must not crash the suite: such a line is written with those values made plain
+        (non-finite -> null, numpy scalars -> numbers, anything else -> its ``str``) and says so under
+        ``"sanitized"``.
+        """
+        data = episode_line(result)
+        try:
+            text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+        except (ValueError, TypeError) as err:
+            warnings.warn(f"{self.path}: episode {result.scenario} seed {result.seed} held values that are "
+                          f"not plain JSON ({err}); written with them replaced", stacklevel=2)
+            data = {**plain_json(data), "sanitized": f"{type(err).__name__}: {err}"}
+            text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+        line = self.redactor.text(text)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._cut_partial_tail()
         with open(self.path, "a", encoding="utf-8") as f:
@@ -223,20 +256,26 @@ def read_json(path: Path | str) -> Any:
 def write_run_config(out: Path | str, config: Mapping[str, Any], redactor: Redactor) -> dict[str, Any]:
     """Write ``out/run.json`` (redacted). A resumed run keeps the first ``started`` and lists each resume.
 
-    Raises ``ValueError`` when ``out`` already holds a run with a different brain, body or brain options —
-    mixing them would make the scores meaningless.
+    Raises ``ValueError`` when ``out`` already holds a run with a different brain, body, brain options or env
+    options (``env_kwargs``; a run.json without them had none) — mixing them would make the scores
+    meaningless.
     """
     path = Path(out) / RUN_FILE
     new = redactor.data(dict(config))
     if path.exists():
         old = read_json(path)
-        for field in ("brain", "body", "brain_options"):
-            if old.get(field) != new.get(field):
+        for field in ("brain", "body", "brain_options", "env_kwargs"):
+            if _run_field(old, field) != _run_field(new, field):
                 raise ValueError(
-                    f"{Path(out)} already holds a run with {field}={old.get(field)!r}, this one has "
-                    f"{field}={new.get(field)!r}; use another --out directory"
+                    f"{Path(out)} already holds a run with {field}={_run_field(old, field)!r}, this one has "
+                    f"{field}={_run_field(new, field)!r}; use another --out directory"
                 )
         new["started"] = old.get("started", new.get("started"))
         new["resumed"] = [*old.get("resumed", []), config.get("started")]
     write_json(path, new)
     return new
+
+
+def _run_field(config: Mapping[str, Any], field: str) -> Any:
+    """A run.json field for the mixing check; missing option dicts (older run.json files) count as empty."""
+    return config.get(field, {} if field.endswith(("_options", "_kwargs")) else None)

@@ -77,7 +77,8 @@ def s03_narrow_corridor() -> Scenario:
 
     Setup: a corridor 3 m wide — walls on the left and on the right, each 1.5 m away and 20 m long
     (x from -10 to +10). Ahead and behind are open along the corridor (the ±7.5° front rays stay clear of the
-    side walls for the whole 10 m ray range). No NPCs. 3 s (6 decisions).
+    side walls for the whole 10 m ray range). The spec's corridor is "open only ahead" and scores left, right
+    and fwd; its back end is left open too, so back=safe(open) is scored as well. No NPCs. 3 s (6 decisions).
     Expected: PREDICT left=danger(wall), right=danger(wall), fwd=safe(open), back=safe(open); walk on along
     the corridor.
     Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).

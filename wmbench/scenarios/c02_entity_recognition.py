@@ -76,7 +76,7 @@ def s08_approaching_entity_speed() -> Scenario:
     """S08 · Approaching Entity Speed (C02, medium)
 
     Setup: open ground; a beast 7 m ahead walks towards the protagonist (approach, 1.2 m/s) and at 1.5 s
-    switches to a charge (5.0 m/s). 3 s (6 decisions; at least three of them see the charge).
+    switches to a charge (5.0 m/s). 3 s (6 decisions; the last three see the charge).
     Expected: behaviour approach in the first decisions, then charge — the change is named and the threat
     rises (a cautious retreat becomes a sprint away).
     Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type, behaviour and

@@ -18,7 +18,7 @@ def s11_single_threat_avoidance() -> Scenario:
     """S11 · Single Threat Avoidance (C03, easy)
 
     Setup: open ground; a beast 5 m ahead walks towards the protagonist (approach, 1.2 m/s). Left, right and
-    back open. 3 s (6 decisions; a frozen protagonist would still have about 1.3 m to spare).
+    back open. 3 s (6 decisions; a frozen protagonist would still be at least 1.3 m from it at the end).
     Expected: PREDICT fwd=danger(beast), left/right/back=safe(open); turn around and sprint back, or move
     left/right. Wrong: walk forward, stand still.
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
@@ -155,12 +155,14 @@ def s15_dynamic_threat_trajectory() -> Scenario:
     """S15 · Dynamic Threat Trajectory (C03, hard)
 
     Setup: open ground; a beast starts at (4, 5) — 6.4 m away, on the left — and walks straight across in
-    front from left to right (cross, heading -90°, 2 m/s): it passes 4 m ahead at about 2.5 s and ends on the
-    right. 4 s (8 decisions). It never steers at the protagonist; it is only dangerous to one who walks into
-    its path (the line x = 4 m).
-    Expected: PREDICT left=danger(beast) now and fwd=danger(beast) as it crosses, then right — the danger is
-    predicted to move; wait (or back off) and then move left behind it, or dodge back/right early. Wrong:
-    walk forward into its path.
+    front from left to right (cross, heading -90°, 2 m/s): it passes 4 m ahead at about 2.5 s and ends at
+    (4, -3), right of the line ahead but still in the front sector. 4 s (8 decisions). Seen from a protagonist
+    who stays put it is on the left for the first decision, on the left/front boundary at 0.5 s (which side
+    depends on the seeded jitter) and in front from 1 s to the end. It never steers at the protagonist; it
+    is only dangerous to one who walks into its path (the line x = 4 m).
+    Expected: PREDICT left=danger(beast) now and fwd=danger(beast) as it crosses — the danger is predicted
+    to move; wait (or back off) and then move left behind it, or dodge back/right early. Wrong: walk forward
+    into its path.
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
     the truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
     sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
@@ -175,7 +177,7 @@ def s15_dynamic_threat_trajectory() -> Scenario:
             npcs=(NpcSpec("beast", "beast", (4.0, 5.0), "cross", heading=-math.pi / 2),),
         ),),
         expectations=Expectations(
-            perception="left=danger(beast) now -> fwd=danger(beast) as it crosses -> right",
+            perception="left=danger(beast) now -> fwd=danger(beast) as it crosses (it stays ahead-right to the end)",
             correct_actions=("wait then move left", "preemptive right dodge", "back off and wait"),
             incorrect_actions=("walk forward into its path",),
             pattern="the beast's future position predicted; its path avoided",

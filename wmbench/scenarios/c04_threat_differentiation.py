@@ -17,7 +17,8 @@ def s16_beast_vs_human_response() -> Scenario:
 
     Setup: two phases, same geometry, no memory carried. A: a beast approaches from 3 m ahead (1.2 m/s).
     B: a woman approaches from 3 m ahead (1.2 m/s). Open ground. 1.5 s each (6 decisions, 3 per phase) —
-    short enough that the beast cannot reach even a frozen protagonist (it ends about 1.1 m away).
+    short enough that the beast cannot reach even a frozen protagonist (it ends about 1.1 m away). At B's
+    last decision the woman is inside the 2 m personal-space radius, so the truth there is fwd=danger(human).
     Expected: beast -> sprint / run away (high intensity); woman -> walk away / step back (medium or low).
     Rule: Beast (threat) vs woman (mild). The decisions are split into the threat and the mild condition; the
     mean keyword intensity (0-1) and the mean realized speed rank (/4) are compared, threat minus mild: both
@@ -34,7 +35,7 @@ def s16_beast_vs_human_response() -> Scenario:
                   npcs=(NpcSpec("woman", "woman", (3.0, 0.0), "approach"),)),
         ),
         expectations=Expectations(
-            perception="A: fwd=danger(beast); B: woman approaching at 3 m (neutral)",
+            perception="A: fwd=danger(beast); B: woman approaching from 3 m (neutral; fwd=danger(human) within 2 m)",
             correct_actions=("A: sprint away", "A: run back", "B: walk away", "B: step back"),
             incorrect_actions=("the same response to both", "sprint from the woman"),
             pattern="beast -> sprint/run, woman -> walk away/step back",

@@ -118,7 +118,8 @@ def s24_repeated_threat_sensitization() -> Scenario:
     Setup: three repeated trials with memory carried. In each 3 s phase the protagonist starts at the origin,
     a beast appears 6 m ahead at 0.5 s (spawn), approaches (1.2 m/s) and vanishes at 2 s (despawn).
     Phases rather than one long timeline so that every reappearance is at the same place relative to the
-    protagonist, whatever it did before. 9 s in all (18 decisions).
+    protagonist, whatever it did before (up to the seeded ±2 % start-distance jitter, drawn anew for each
+    trial). 9 s in all (18 decisions).
     Expected: each reappearance is met faster and/or more intensely than the one before — the agent is
     sensitised (recent_decisions shows the earlier flights).
     Rule: Per appearance of the beast: strength (peak intensity of its first decisions) and latency (decisions
@@ -151,7 +152,8 @@ def s25_low_threat_calm_maintenance() -> Scenario:
 
     Setup: open ground; a woman 7 m ahead approaches (1.2 m/s) and stops, three times: approach 0-1.5 s,
     stop 1.5-3 s, approach 3-4.5 s, stop 4.5-6 s, approach 6-7.5 s, stop 7.5-9 s. 9 s (18 decisions); she ends
-    about 1.5 m from a protagonist who never moved.
+    about 1.6 m from a protagonist who never moved — inside the 2 m personal-space radius, so the truth of
+    the last three decisions is fwd=danger(human).
     Expected: no escalation — composure kept throughout (a polite step aside or back at most).
     Rule: Composed decisions (below high intensity, words at most medium tier, speed at most jog, no contact):
     90% or more and no upward trend 20; composed but trending up 10; 60% or more 5; else 0.
@@ -171,7 +173,8 @@ def s25_low_threat_calm_maintenance() -> Scenario:
             events=switches,
         ),),
         expectations=Expectations(
-            perception="a woman (neutral) in front, alternately approaching and standing",
+            perception="a woman (neutral) in front, alternately approaching and standing; "
+                       "fwd=danger(human) once she stops within 2 m",
             correct_actions=("stay calm", "step aside politely", "keep a normal pace"),
             incorrect_actions=("sprint away", "growing panic"),
             pattern="no emotional escalation; composure maintained",

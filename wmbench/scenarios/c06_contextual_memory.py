@@ -100,8 +100,9 @@ def s28_decision_consistency() -> Scenario:
     """S28 · Decision Consistency (C06, medium)
 
     Setup: the same scene three times, memory carried: a beast 5 m ahead approaches (1.2 m/s) and a wall runs
-    along the left at 2 m; right and back open. 2.5 s per trial (15 decisions). Only `recent_decisions` and
-    `t` differ between the trials.
+    along the left at 2 m; right and back open. 2.5 s per trial (15 decisions). Only `recent_decisions`, `t`
+    and the beast's seeded ±2 % start-distance jitter (drawn anew for each trial) differ between the trials
+    (the spec feeds the identical scene_context three times).
     Expected: similar behaviour every time (the same escape direction and intensity; the wording need not be
     identical).
     Rule: Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same

@@ -52,7 +52,8 @@ def s47_joint_format_universality() -> Scenario:
 
     Setup: open ground; a beast 5 m to the left approaches (1.2 m/s). 3 s (6 decisions), transfer.
     Expected: the 22-joint motion (HumanML3D joint set, and the 263-dim features recovered to joints)
-    retargets to other rigs — the robot's skeleton and a custom rig — without breaking.
+    retargets to other rigs — the SMPL-24 rig, a custom rig and the robot's skeleton — without breaking
+    (the spec also names SMPL-X, which is not simulated here).
     Rule: The character's 22-joint frames go to the HumanML3D 263-dim features and back to 22 joints, which
     are retargeted to the SMPL-24 rig, the custom stubby rig (legs 0.7x, arms 1.3x) and the robot's rig; the
     error is the worst bone-length-normalised pose error (of the round trip and of each rig, relative to its
