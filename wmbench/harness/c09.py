@@ -163,6 +163,9 @@ def score_s45(result: LiveResult) -> ScenarioScore:
         return not_measured("S45", f"{len(samples)} memory sample(s) after despawns; need at least 2 "
                             "(the run was cut short?)", result.seed)
     first, last = samples[0], samples[min(2, len(samples) - 1)]
+    if first.total_bytes <= 0:
+        return not_measured("S45", f"the first memory sample after a despawn reads {first.total_bytes} bytes "
+                            "(a damaged live.json?)", result.seed)
     growth = (last.total_bytes - first.total_bytes) / first.total_bytes
     points = points_at_most(max(0.0, growth), MEMORY_GROWTH_POINTS)
     return _score(result, "S45", "memory_growth", points,
@@ -246,6 +249,7 @@ def measure_c09(
     runs = (["S41"] if "S43" in wanted and "S41" not in wanted else []) + wanted
     live_store = store if isinstance(store, LiveStore) or store is None else LiveStore(store)
     results: dict[str, LiveResult] = {}
+    failures: dict[str, str] = {}
     brain = None
     try:
         for sid in runs:
@@ -257,8 +261,12 @@ def measure_c09(
                 brain = get_brain(brain_spec, **dict(brain_options or {}))
             if progress is not None:
                 progress(f"live: measuring {sid} ({brain_spec}, {body}, {fps} FPS)")
-            result = run_live(sid, brain, body, fps, seed, (durations or {}).get(sid),
-                              frame_work=NpcMotionStreams() if sid == "S43" else None, brain_label=brain_spec)
+            try:
+                result = run_live(sid, brain, body, fps, seed, (durations or {}).get(sid),
+                                  frame_work=NpcMotionStreams() if sid == "S43" else None, brain_label=brain_spec)
+            except Exception as exc:  # one broken run (e.g. its env cannot be built) costs that scenario only
+                failures[sid] = f"the live run of {sid} failed: {type(exc).__name__}: {exc}"
+                continue
             results[sid] = result
             if live_store is not None:
                 live_store.put(result)
@@ -266,6 +274,7 @@ def measure_c09(
         if brain is not None:
             brain.close()
     out = score_c09(results, [sid for sid in scenarios if sid in C09_IDS])
+    out.update({sid: [not_measured(sid, why, seed)] for sid, why in failures.items() if sid in out})
     out.update({sid: [not_measured(sid, f"{sid} is not a C09 scenario")] for sid in scenarios
                 if sid not in C09_IDS})
     return out

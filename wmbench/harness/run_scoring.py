@@ -60,8 +60,8 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
         "seeds": list(plan.seeds),
         "episodes": len(lines),
         "error_episodes": sum(1 for line in lines if line.get("error")),
-        "failed_decisions": sum(line["summary"]["failed_decisions"] for line in lines),
-        "parse_errors": sum(line["summary"]["parse_errors"] for line in lines),
+        "failed_decisions": sum(line.get("summary", {}).get("failed_decisions", 0) for line in lines),
+        "parse_errors": sum(line.get("summary", {}).get("parse_errors", 0) for line in lines),
         "not_measured_notes": notes,
     }
     return scores
