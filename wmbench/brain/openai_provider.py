@@ -19,6 +19,7 @@ Card:
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -123,12 +124,11 @@ class OpenAIBrain(ProviderBrain):
         prompt_tokens = usage.prompt_tokens if usage is not None else None
         completion_tokens = usage.completion_tokens if usage is not None else None
         if self.cache is not None and completion.choices:
-            try:
+            # a full or read-only cache folder costs a rerun, not this good reply
+            with contextlib.suppress(OSError):
                 self.cache.put(key, CachedResponse(
                     text=text, model=completion.model or self.model,
                     prompt_tokens=prompt_tokens, completion_tokens=completion_tokens))
-            except OSError:  # a full or read-only cache folder costs a rerun, not this good reply
-                pass
         return ProviderOutcome(text=text, prompt_tokens=prompt_tokens, completion_tokens=completion_tokens,
                                retries=retries)
 
