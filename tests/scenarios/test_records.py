@@ -270,6 +270,96 @@ def test_approaching_beasts_never_reach_a_frozen_protagonist(record: Scenario) -
         assert _freezer_min_distance(phase) > CATCH_DISTANCE + 0.1, f"{record.id}/{phase.name}"
 
 
+#: the ground truth's thresholds (docs/simulation.md): a beast is nearby within 8 m, a human is danger(human)
+#: within 2 m; sectors meet at ±45° and ±135°
+NEARBY_BEAST = 8.0
+PERSONAL_SPACE = 2.0
+SECTOR_BOUNDARIES_DEG = (45.0, 135.0)
+#: how clearly a decision must sit on one side of a threshold, over the whole jitter range
+BEARING_MARGIN_DEG = 3.0
+DISTANCE_MARGIN = 0.05
+
+
+def _frozen_views(phase: Phase, scale: float) -> dict[tuple[float, str], tuple[str, float, float]]:
+    """Where each present NPC stands at each decision time, seen by a protagonist who never moves, with the
+    start distances scaled by ``scale``: {(t, npc): (kind, distance, bearing in degrees)}. Piecewise exact
+    between events (approach/charge straight in, a human halting 0.6 m short; retreat straight out; cross
+    along its heading); wandering NPCs are random and left out; walls are ignored (a simplification)."""
+    movers = {n.name: _Mover(n.position[0] * scale, n.position[1] * scale, n.behavior, n.resolved_speed,
+                             n.heading, n.present) for n in phase.npcs}
+    kinds = {n.name: n.kind for n in phase.npcs}
+    marks = sorted({*(e.at for e in phase.events), *(k * DECISION_DT for k in
+                                                     range(round(phase.duration / DECISION_DT)))})
+    pending = sorted(phase.events, key=lambda e: e.at)
+    views: dict[tuple[float, str], tuple[str, float, float]] = {}
+    clock = 0.0
+    for t in marks:
+        for name, m in movers.items():
+            _advance(m, t - clock, floor=0.0 if kinds[name] == "beast" else 0.6)
+        clock = t
+        while pending and pending[0].at <= t + 1e-9:  # an event at a decision time is seen by that decision
+            event = pending.pop(0)
+            _apply(movers[event.npc], event, 1.0)
+        if round(t / DECISION_DT, 9) % 1 == 0:
+            for name, m in movers.items():
+                if m.present and m.behavior != "wander":
+                    views[(t, name)] = (kinds[name], math.hypot(m.x, m.y), math.degrees(math.atan2(m.y, m.x)))
+    return views
+
+
+def _advance(m: _Mover, dt: float, floor: float) -> None:
+    if not m.present or dt <= 0:
+        return
+    r = math.hypot(m.x, m.y)
+    if m.behavior in ("approach", "charge") and r > 1e-9:
+        k = max(floor, r - m.speed * dt) / r if r > floor else 1.0
+        m.x, m.y = m.x * k, m.y * k
+    elif m.behavior == "retreat" and r > 1e-9:
+        m.x, m.y = m.x * (r + m.speed * dt) / r, m.y * (r + m.speed * dt) / r
+    elif m.behavior == "cross":
+        m.x, m.y = m.x + math.cos(m.heading) * m.speed * dt, m.y + math.sin(m.heading) * m.speed * dt
+
+
+def _straddles(values: list[float], threshold: float, margin: float) -> bool:
+    return min(values) - margin < threshold < max(values) + margin
+
+
+def _seed_dependent_truths(phase: Phase) -> list[str]:
+    """Decision times at which the ground truth of a frozen protagonist's scene could fall either way
+    depending on the seeded start jitter: an NPC within sensing range within 3° of a sector boundary, a beast
+    at the 8 m nearby limit, a human at the 2 m personal-space limit. (The 3 m human threat level is not
+    ground truth for any scorer, and S16/S40 place a woman at exactly 3 m by design.)"""
+    runs = [_frozen_views(phase, scale) for scale in (1.0 - phase.jitter, 1.0, 1.0 + phase.jitter)]
+    problems = []
+    for key, (kind, _, _) in runs[1].items():
+        distances = [run[key][1] for run in runs if key in run]
+        bearings = [abs(run[key][2]) for run in runs if key in run]
+        where = f"{phase.name!r} t={key[0]:g} s {key[1]}"
+        if min(distances) <= NEARBY_BEAST + DISTANCE_MARGIN and any(
+                _straddles(bearings, b, BEARING_MARGIN_DEG) for b in SECTOR_BOUNDARIES_DEG):
+            problems.append(f"{where}: bearing {min(bearings):.1f}..{max(bearings):.1f} deg")
+        limit = NEARBY_BEAST if kind == "beast" else PERSONAL_SPACE
+        if _straddles(distances, limit, DISTANCE_MARGIN):
+            problems.append(f"{where}: distance {min(distances):.2f}..{max(distances):.2f} m vs {limit:g} m")
+    return problems
+
+
+@pytest.mark.parametrize("record", _by_id(tuple(r for r in OFFICIAL if r.mode != "live")))
+def test_ground_truth_at_each_decision_does_not_depend_on_the_seed(record: Scenario) -> None:
+    problems = [p for phase in record.phases for p in _seed_dependent_truths(phase)]
+    assert not problems, f"{record.id}: the seed decides the truth at {problems}"
+
+
+def test_the_seed_dependence_check_catches_a_boundary_case() -> None:
+    on_sector_edge = Phase(name="edge", duration=1.0, npcs=(NpcSpec("b", "beast", (4.0, 5.0), "cross",
+                                                                     heading=-math.pi / 2),))
+    at_personal_space = Phase(name="space", duration=3.0, npcs=(NpcSpec("w", "woman", (5.0, 0.0), "approach"),))
+    assert any("bearing" in p and "t=0.5" in p for p in _seed_dependent_truths(on_sector_edge))
+    assert any("t=2.5" in p and "vs 2 m" in p for p in _seed_dependent_truths(at_personal_space))
+    assert not _seed_dependent_truths(dataclasses.replace(at_personal_space, npcs=(
+        NpcSpec("w", "woman", (5.5, 0.0), "approach"),)))
+
+
 @pytest.mark.parametrize("record", _by_id(tuple(r for r in OFFICIAL if r.mode != "bench")))
 def test_live_and_transfer_layouts_have_no_charges(record: Scenario) -> None:
     """A slow brain (live) or a slow body (transfer) must not be caught while being measured."""
@@ -367,6 +457,7 @@ def test_repeated_trials_are_identical_apart_from_their_names() -> None:
         phases = get_scenario(sid).phases
         assert len(phases) == 3 and all(p.carry_memory for p in phases)
         assert len({dataclasses.replace(p, name="") for p in phases}) == 1
+        assert all(p.jitter == 0.0 for p in phases), f"{sid}: the repeated scene must not be jittered"
 
 
 def test_s26_wall_is_real_but_beyond_sensing() -> None:

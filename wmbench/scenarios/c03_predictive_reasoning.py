@@ -154,12 +154,13 @@ def s14_dead_end_recognition() -> Scenario:
 def s15_dynamic_threat_trajectory() -> Scenario:
     """S15 · Dynamic Threat Trajectory (C03, hard)
 
-    Setup: open ground; a beast starts at (4, 5) — 6.4 m away, on the left — and walks straight across in
-    front from left to right (cross, heading -90°, 2 m/s): it passes 4 m ahead at about 2.5 s and ends at
-    (4, -3), right of the line ahead but still in the front sector. 4 s (8 decisions). Seen from a protagonist
-    who stays put it is on the left for the first decision, on the left/front boundary at 0.5 s (which side
-    depends on the seeded jitter) and in front from 1 s to the end. It never steers at the protagonist; it
-    is only dangerous to one who walks into its path (the line x = 4 m).
+    Setup: open ground; a beast starts at (4, 5.5) — 6.8 m away, on the left — and walks straight across in
+    front from left to right (cross, heading -90°, 2 m/s): it passes 4 m ahead at about 2.75 s and ends at
+    (4, -2.5), right of the line ahead but still in the front sector. 4 s (8 decisions). Seen from a
+    protagonist who stays put it is on the left for the first two decisions, crosses the left/front boundary
+    at 0.75 s and is in front from 1 s to the end; every decision sees it more than 3° from a sector
+    boundary, whatever the seeded ±2 % start-distance jitter. It never steers at the protagonist; it is only
+    dangerous to one who walks into its path (the line x = 4 m).
     Expected: PREDICT left=danger(beast) now and fwd=danger(beast) as it crosses — the danger is predicted
     to move; wait (or back off) and then move left behind it, or dodge back/right early. Wrong: walk forward
     into its path.
@@ -174,7 +175,7 @@ def s15_dynamic_threat_trajectory() -> Scenario:
         setup="A beast crosses in front from left to right, 4 m ahead, at 2 m/s.",
         phases=(Phase(
             name="beast crossing", duration=4.0,
-            npcs=(NpcSpec("beast", "beast", (4.0, 5.0), "cross", heading=-math.pi / 2),),
+            npcs=(NpcSpec("beast", "beast", (4.0, 5.5), "cross", heading=-math.pi / 2),),
         ),),
         expectations=Expectations(
             perception="left=danger(beast) now -> fwd=danger(beast) as it crosses (it stays ahead-right to the end)",

@@ -117,9 +117,9 @@ def s24_repeated_threat_sensitization() -> Scenario:
 
     Setup: three repeated trials with memory carried. In each 3 s phase the protagonist starts at the origin,
     a beast appears 6 m ahead at 0.5 s (spawn), approaches (1.2 m/s) and vanishes at 2 s (despawn).
-    Phases rather than one long timeline so that every reappearance is at the same place relative to the
-    protagonist, whatever it did before (up to the seeded ±2 % start-distance jitter, drawn anew for each
-    trial). 9 s in all (18 decisions).
+    Phases rather than one long timeline so that every reappearance is at exactly the same place relative to
+    the protagonist, whatever it did before: the trials have no start-distance jitter (jitter 0), so the three
+    scenes are identical. 9 s in all (18 decisions).
     Expected: each reappearance is met faster and/or more intensely than the one before — the agent is
     sensitised (recent_decisions shows the earlier flights).
     Rule: Per appearance of the beast: strength (peak intensity of its first decisions) and latency (decisions
@@ -130,6 +130,7 @@ def s24_repeated_threat_sensitization() -> Scenario:
         name="appearance", duration=3.0, carry_memory=True,
         npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "approach", present=False),),
         events=(TimelineEvent(0.5, "beast", "spawn"), TimelineEvent(2.0, "beast", "despawn")),
+        jitter=0.0,  # the spec: the threat reappears at the same place
     )
     return Scenario(
         id="S24", category="C05", name="Repeated Threat Sensitization",

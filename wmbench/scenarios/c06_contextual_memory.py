@@ -100,9 +100,9 @@ def s28_decision_consistency() -> Scenario:
     """S28 · Decision Consistency (C06, medium)
 
     Setup: the same scene three times, memory carried: a beast 5 m ahead approaches (1.2 m/s) and a wall runs
-    along the left at 2 m; right and back open. 2.5 s per trial (15 decisions). Only `recent_decisions`, `t`
-    and the beast's seeded ±2 % start-distance jitter (drawn anew for each trial) differ between the trials
-    (the spec feeds the identical scene_context three times).
+    along the left at 2 m; right and back open. 2.5 s per trial (15 decisions). The trials have no
+    start-distance jitter (jitter 0), so only `recent_decisions` and `t` differ between them (the spec feeds
+    the identical scene_context three times).
     Expected: similar behaviour every time (the same escape direction and intensity; the wording need not be
     identical).
     Rule: Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same
@@ -113,6 +113,7 @@ def s28_decision_consistency() -> Scenario:
         name="trial", duration=2.5, carry_memory=True,
         walls=(Wall.facing("left", 2.0, length=10.0, offset=1.0),),
         npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),),
+        jitter=0.0,  # the spec: the identical scene_context three times
     )
     return Scenario(
         id="S28", category="C06", name="Decision Consistency",

@@ -150,8 +150,9 @@ def s35_human_approach_after_beast() -> Scenario:
     """S35 · Human Approach After Beast (C07, hard)
 
     Setup: phase "threat" (2 s): a beast charges from 7 m ahead and despawns at 1.0 s. Phase "woman
-    approaches" (3 s, memory carried): a woman walks towards the protagonist from 5 m ahead (1.2 m/s).
-    5 s (10 decisions).
+    approaches" (3 s, memory carried): a woman walks towards the protagonist from 5.5 m ahead (1.2 m/s); a
+    protagonist who stays put has her at 2.5 m at the last decision, outside the 2 m personal-space radius
+    whatever the ±2 % start jitter, so she is never danger(human). 5 s (10 decisions).
     Expected: proportionate caution towards the woman — a step back, a wary glance, walking aside — not
     the beast-level terror (over-reaction) and not total indifference right after a beast.
     Rule: Decisions with the woman present after the beast: caution without over-reaction 20, calm 10,
@@ -163,7 +164,7 @@ def s35_human_approach_after_beast() -> Scenario:
         phases=(
             _brief_charge(2.0),
             Phase(name="woman approaches", duration=3.0, carry_memory=True,
-                  npcs=(NpcSpec("woman", "woman", (5.0, 0.0), "approach"),)),
+                  npcs=(NpcSpec("woman", "woman", (5.5, 0.0), "approach"),)),
         ),
         expectations=Expectations(
             perception="woman phase: a woman approaching in front (neutral), no beast",

@@ -112,7 +112,9 @@ def s48_robot_servo_mapping_readiness() -> Scenario:
 def s49_prompt_universality() -> Scenario:
     """S49 · Prompt Universality (C10, easy)
 
-    Setup: open ground; a woman 5 m ahead approaches (1.2 m/s). 3 s (6 decisions), transfer.
+    Setup: open ground; a woman 5.5 m ahead approaches (1.2 m/s); a protagonist who stays put has her at 2.5 m
+    at the last decision, outside the 2 m personal-space radius whatever the ±2 % start jitter. 3 s
+    (6 decisions), transfer.
     Expected: the natural-language MOTION line is model independent — two motion generators read the same
     intent from it (e.g. a calm walk aside or a step back).
     Rule: Each decision's intent is rendered for 1 s by the procedural and the keyframe generator and read
@@ -127,7 +129,7 @@ def s49_prompt_universality() -> Scenario:
         id="S49", category="C10", name="Prompt Universality",
         setup="The MOTION output interpreted by other motion models.",
         phases=(Phase(name="woman approaches", duration=3.0,
-                      npcs=(NpcSpec("woman", "woman", (5.0, 0.0), "approach"),)),),
+                      npcs=(NpcSpec("woman", "woman", (5.5, 0.0), "approach"),)),),
         expectations=Expectations(
             perception="a neutral woman approaching in front",
             correct_actions=("walk aside calmly", "step back"),
