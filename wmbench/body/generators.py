@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from wmbench.body.intent_types import sector_word
 from wmbench.body.motion_generator import MotionGenerator
 from wmbench.body.skeleton import JOINT_NAMES
 
@@ -75,15 +76,6 @@ class ClipMotion:
     facing: float
 
 
-def _sector(angle: float) -> str:
-    a = math.atan2(math.sin(angle), math.cos(angle))
-    if abs(a) <= math.pi / 4:
-        return "fwd"
-    if abs(a) >= 3 * math.pi / 4:
-        return "back"
-    return "left" if a > 0 else "right"
-
-
 def describe_clip(clip: np.ndarray, fps: float) -> ClipMotion:
     """Read a ``(T, 22, 3)`` global motion-space clip (y up; the clip starts facing +z, left is +x)."""
     clip = np.asarray(clip, dtype=float)
@@ -93,7 +85,7 @@ def describe_clip(clip: np.ndarray, fps: float) -> ClipMotion:
     step = np.diff(root, axis=0)
     speed = float(np.linalg.norm(step, axis=1).sum() * fps / (len(clip) - 1))
     dx, dz = root[-1] - root[len(clip) // 2]
-    direction = _sector(math.atan2(dx, dz)) if math.hypot(dx, dz) >= MIN_TRAVEL else None
+    direction = sector_word(math.atan2(dx, dz)) if math.hypot(dx, dz) >= MIN_TRAVEL else None
     idx = {n: i for i, n in enumerate(JOINT_NAMES)}
     limbs = [idx[n] for n in ("left_ankle", "right_ankle", "left_wrist", "right_wrist")]
     relative = clip[:, limbs] - clip[:, :1]

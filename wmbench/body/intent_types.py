@@ -88,3 +88,14 @@ def wrap_angle(a: float) -> float:
     if a <= 0:
         a += 2 * math.pi
     return a - math.pi
+
+
+def sector_word(relative_angle: float) -> str:
+    """Grammar word (fwd/left/right/back) of a relative angle (rad, +left): 90° sectors centred on each
+    direction, ±45° counting as fwd and ±135° as back."""
+    a = math.atan2(math.sin(relative_angle), math.cos(relative_angle))
+    if abs(a) <= math.pi / 4:
+        return "fwd"
+    if abs(a) >= 3 * math.pi / 4:
+        return "back"
+    return "left" if a > 0 else "right"

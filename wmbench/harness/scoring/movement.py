@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from wmbench.body.intent_types import sector_word
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.reply import SCENE_TO_GRAMMAR, predicted_danger
 
@@ -65,13 +66,7 @@ def _displacement(d: DecisionRecord) -> tuple[float, float] | None:
 
 def sector_of(vector: tuple[float, float], reference_heading: float) -> str:
     """Sector word (fwd/left/right/back) of a world-frame vector relative to ``reference_heading``."""
-    angle = math.atan2(vector[1], vector[0]) - reference_heading
-    angle = math.atan2(math.sin(angle), math.cos(angle))
-    if abs(angle) <= math.pi / 4:
-        return "fwd"
-    if abs(angle) >= 3 * math.pi / 4:
-        return "back"
-    return "left" if angle > 0 else "right"
+    return sector_word(math.atan2(vector[1], vector[0]) - reference_heading)
 
 
 def phase_reference_heading(trace: Trace, phase: int) -> float:
