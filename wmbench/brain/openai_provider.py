@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from wmbench.brain.errors import BrainSpecError, require_module
-from wmbench.brain.prompt import build_messages
+from wmbench.brain.observation_message import observation_messages
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.response_cache import CachedResponse, ResponseCache, cache_key
 
@@ -99,7 +99,8 @@ class OpenAIBrain(ProviderBrain):
 
     # -- one decision -------------------------------------------------------------------------------------
     def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
-        messages = build_messages(scene, system_prompt=self.system_prompt)
+        # image/rays modes: content parts and the mode's note (brain/observation_message.py)
+        messages = observation_messages(scene, system_prompt=self.system_prompt)
         key = cache_key(self.model, self.base_url, messages, self.params)
         if self.cache is not None and (hit := self.cache.get(key)) is not None:
             return ProviderOutcome(text=hit.text, prompt_tokens=hit.prompt_tokens,

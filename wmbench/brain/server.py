@@ -26,6 +26,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
+from wmbench.brain.observation_message import scene_with_images
 from wmbench.brain.registry import get_brain
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -52,7 +53,10 @@ def scene_from_messages(messages: Any) -> dict[str, Any]:
         raise BadRequest(
             "the last user message must be the scene_context as a JSON object "
             f"(e.g. {{\"walls\": {{...}}, \"npc_nearby\": false, ...}}); got {_preview(content)}")
-    return scene
+    try:  # image modes: the image part goes back into the scene (brain/observation_message.py)
+        return scene_with_images(scene, users[-1].get("content"))
+    except ValueError as err:
+        raise BadRequest(str(err)) from None
 
 
 def _text_of(content: Any) -> str:

@@ -32,6 +32,7 @@ from wmbench.envs.decisions import (
     remember_decision,
     show_memory,
 )
+from wmbench.envs.observation_modes import brain_input
 from wmbench.envs.trace import Event
 
 
@@ -54,6 +55,8 @@ class LiveMode:
                               escaped=has_escaped(live.before, perception))
             show_memory(perception, preview)
         self._perception = perception
+        if getattr(self, "observation", "scene") != "scene":  # image/rays modes: what a bench step shows
+            return brain_input(self._observation())
         return json.loads(perception.scene_json())
 
     def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:

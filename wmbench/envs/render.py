@@ -1,7 +1,7 @@
-"""Camera for ``render_mode="rgb_array"``: a TinyRenderer view from above and behind the protagonist.
+"""Camera for ``render_mode="rgb_array"``: the chase view of :mod:`wmbench.envs.cameras`.
 
-The camera sits :data:`CAMERA_BACK` m behind and :data:`CAMERA_UP` m above the root, looking at a point
-:data:`LOOK_AHEAD` m ahead, so the walls and NPCs around the protagonist are in frame. Works headless
+The camera sits behind and above the protagonist; given the nearest threat it looks from behind the
+protagonist towards the threat and backs off with their separation, so both are in frame. Works headless
 (``DIRECT``), no OpenGL needed.
 """
 
@@ -14,11 +14,11 @@ import numpy as np
 import pybullet as p
 
 from wmbench.body.base import BodyState
+from wmbench.envs import cameras
 
 CAMERA_BACK = 4.0
 CAMERA_UP = 4.5
-LOOK_AHEAD = 2.5
-FOV_DEG = 70.0
+FOV_DEG = cameras.CHASE_FOV_DEG
 
 
 @dataclass(frozen=True)
@@ -36,18 +36,9 @@ def follow(client: int, body: BodyState) -> None:
                                  cameraPitch=-45.0, cameraTargetPosition=target, physicsClientId=client)
 
 
-def capture(client: int, body: BodyState, camera: CameraSpec | None = None) -> np.ndarray:
-    """An (H, W, 3) uint8 frame of the world around ``body``."""
+def capture(client: int, body: BodyState, camera: CameraSpec | None = None,
+            threat: tuple[float, float] | None = None) -> np.ndarray:
+    """An (H, W, 3) uint8 chase frame of the world around ``body`` (``threat`` xy kept in frame)."""
     cam = camera or CameraSpec()
-    x, y, h = body.position[0], body.position[1], body.heading
-    c, s = math.cos(h), math.sin(h)
-    eye = (x - CAMERA_BACK * c, y - CAMERA_BACK * s, CAMERA_UP)
-    target = (x + LOOK_AHEAD * c, y + LOOK_AHEAD * s, 0.5)
-    view = p.computeViewMatrix(eye, target, (0, 0, 1), physicsClientId=client)
-    aspect = cam.width / cam.height
-    proj = p.computeProjectionMatrixFOV(cam.fov_deg, aspect, 0.1, 60.0, physicsClientId=client)
-    _, _, rgba, _, _ = p.getCameraImage(
-        cam.width, cam.height, view, proj, renderer=p.ER_TINY_RENDERER, physicsClientId=client
-    )
-    frame = np.asarray(rgba, dtype=np.uint8).reshape(cam.height, cam.width, 4)
-    return np.ascontiguousarray(frame[:, :, :3])
+    return cameras.chase(client, body.position[0], body.position[1], body.heading, threat,
+                         cameras.ViewSpec(cam.width, cam.height))

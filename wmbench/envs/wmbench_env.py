@@ -4,7 +4,9 @@ Card
 ----
 - **Observation** ``Dict(scene, rays, ray_hits)``: ``scene`` is ``json.dumps(scene_context)`` (ASCII, official
   keys first, see :mod:`wmbench.brain.scene_schema`); ``rays`` the fan's distances (m, capped at 10);
-  ``ray_hits`` each ray's class (0 none, 1 wall, 2 beast, 3 human).
+  ``ray_hits`` each ray's class (0 none, 1 wall, 2 beast, 3 human). ``observation=`` picks what the brain
+  is shown (``scene``, ``image``, ``scene+image``, ``rays``: :mod:`wmbench.envs.observation_modes`); the
+  image modes add ``image``, the ``(panorama_panel, 4 * panorama_panel, 3)`` uint8 egocentric strip.
 - **Action**: the brain's reply text (``PREDICT: ...`` / ``MOTION: ...``). Any object is accepted: bytes
   are decoded as UTF-8 (invalid bytes replaced), text is clipped to ``max_reply_chars`` before parsing, and
   anything unreadable is recorded as a parse error. The MOTION (or the MOTION salvaged from a broken reply)
@@ -18,8 +20,9 @@ Card
   or cleared); a phase lasts ``ceil(duration / decision_dt)`` decisions. ``terminated`` after the last phase
   or when caught; never ``truncated``. Stepping a finished episode returns its last observation again.
 - **Reward** is always 0.0: scoring is a separate, pure function of the trace (``wmbench.harness``).
-- **Render**: ``rgb_array`` returns a 320x240 TinyRenderer frame from above/behind; ``human`` opens the
-  PyBullet GUI and plays frames in real time.
+- **Render**: ``rgb_array`` returns a 320x240 TinyRenderer chase frame from above/behind, framed to include
+  the nearest threat; ``human`` opens the PyBullet GUI and plays frames in real time. The trace's
+  ``meta["poses"]`` (:mod:`wmbench.envs.pose_log`) lets any finished episode be rendered again.
 - **Live mode** (frame-level API, used by ``wmbench.harness.live``; never mixed with ``step`` in one
   episode): :meth:`observe` gives the scene_context now without advancing; :meth:`apply_reply` parses a reply
   and sets the body's intent from the next frame on (closing the decision before it); :meth:`advance_frame`
@@ -34,6 +37,7 @@ Modules: :mod:`~wmbench.envs.live_mode` (the live-mode methods, mixed in), :mod:
 
 from __future__ import annotations
 
+import json
 import math
 import string
 import time
@@ -48,6 +52,7 @@ from gymnasium import spaces
 from wmbench.body.base import Body, BodyState, FrameReport
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent
 from wmbench.body.registry import get_body
+from wmbench.envs import cameras
 from wmbench.envs import render as camera
 from wmbench.envs.decisions import (
     AppliedReply,
@@ -60,7 +65,9 @@ from wmbench.envs.decisions import (
 from wmbench.envs.live_mode import LiveMode
 from wmbench.envs.memory import DecisionMemory
 from wmbench.envs.npc import Npc, NpcCrowd
+from wmbench.envs.observation_modes import check_mode, has_image, text_part
 from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
+from wmbench.envs.pose_log import PoseLog
 from wmbench.envs.realized import RealizedTracker
 from wmbench.envs.trace import Event, Trace
 from wmbench.envs.world import World
@@ -99,6 +106,8 @@ class WMBenchEnv(LiveMode, gym.Env):
         physics_hz: int = 240,
         n_rays: int = 72,
         max_reply_chars: int = 20000,
+        observation: str = "scene",
+        panorama_panel: int = 96,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
@@ -127,6 +136,13 @@ class WMBenchEnv(LiveMode, gym.Env):
             "rays": spaces.Box(0.0, RAY_RANGE, (n_rays,), dtype=np.float32),
             "ray_hits": spaces.MultiDiscrete([4] * n_rays),
         })
+        self.observation = check_mode(observation)  # what the brain is shown (envs/observation_modes.py)
+        self.panorama_spec = cameras.PanoramaSpec(panorama_panel)
+        if has_image(self.observation):
+            self.observation_space = spaces.Dict({
+                **self.observation_space.spaces,
+                "image": spaces.Box(0, 255, self.panorama_spec.shape, dtype=np.uint8)})
+        self._poses = PoseLog(self.frame_rate)
         self.action_space = spaces.Text(max_length=self.max_reply_chars, charset=REPLY_CHARSET)
         self.trace = Trace(scenario_id=self.scenario.id, seed=None, body=self.body.name)
         self._world: World | None = None
@@ -155,6 +171,10 @@ class WMBenchEnv(LiveMode, gym.Env):
         self.trace = Trace(scenario_id=self.scenario.id, seed=seed, body=self.body.name,
                            meta={"decision_dt": self.decision_dt, "frame_rate": self.frame_rate,
                                  "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays})
+        if self.observation != "scene":
+            self.trace.meta["observation"] = self.observation
+        self._poses = PoseLog(self.frame_rate)
+        self.trace.meta["poses"] = self._poses.data
         first = self.scenario.phases[0]
         self.body.spawn(self._world, (*first.start_position, 0.0), first.start_heading)
         self._world.exclude_from_rays(self.body.body_ids())
@@ -200,7 +220,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         if sync is not None:
             sync()
         if self.render_mode == "rgb_array":
-            return camera.capture(self._world.client, self.body.state())
+            return camera.capture(self._world.client, self.body.state(), threat=self._nearest_threat())
         camera.follow(self._world.client, self.body.state())
         return None
 
@@ -212,6 +232,18 @@ class WMBenchEnv(LiveMode, gym.Env):
                 self._world.close()
                 self._world = None
                 self._crowd = None
+
+    def _nearest_threat(self) -> tuple[float, float] | None:
+        """Where the nearest beast (else the nearest NPC) stands, for the chase camera to frame."""
+        if self._crowd is None:
+            return None
+        state = self.body.state()
+        x, y = state.position[0], state.position[1]
+        npcs = self._crowd.present()
+        if not npcs:
+            return None
+        nearest = min(npcs, key=lambda n: (not n.is_beast, math.hypot(n.x - x, n.y - y)))
+        return (nearest.x, nearest.y)
 
     # ------------------------------------------------------------------ harness hooks
     def record_brain_meta(self, meta: dict[str, Any]) -> None:
@@ -282,6 +314,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         events = [Event(t, f"phase:{phase.name}")]
         events += [Event(t, kind) for kind in self._crowd.fire_events(0.0, tuple(phase.start_position))]
         self.trace.events.extend(events)
+        self._poses.sample(self._frames, t, index, self.body.state(), self._crowd.present(), force=True)
         return events
 
     def _body_envelope(self) -> Mapping[str, float]:
@@ -341,6 +374,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         state = body.state()
         xy = (state.position[0], state.position[1])
         events = [Event(t, kind) for kind in crowd.fire_events(self._phase_frame * dt, xy)]
+        self._poses.sample(self._frames, t, self._phase_index, state, crowd.present())
         return _FrameStep(t, state, xy, events, report, crowd.catcher(*xy))
 
     def _record_decision(self, decision: OpenDecision, caught: bool) -> tuple[int, Perception]:
@@ -373,8 +407,22 @@ class WMBenchEnv(LiveMode, gym.Env):
         scene = self._perception.scene_json()
         if len(scene) > SCENE_MAX_CHARS:  # cannot happen with clipped memory; kept as a hard guarantee
             scene = scene[:SCENE_MAX_CHARS]
-        return {"scene": scene, "rays": self._perception.rays.copy(),
-                "ray_hits": self._perception.ray_hits.copy()}
+        obs = {"scene": scene, "rays": self._perception.rays.copy(),
+               "ray_hits": self._perception.ray_hits.copy()}
+        if self.observation != "scene":
+            perception = self._perception
+            obs["scene"] = json.dumps(text_part(self.observation, perception.scene, perception.rays,
+                                                perception.ray_hits), ensure_ascii=True)[:SCENE_MAX_CHARS]
+            if has_image(self.observation):
+                obs["image"] = self.camera_strip()
+        return obs
+
+    def camera_strip(self) -> np.ndarray:
+        """The egocentric panorama now (``[left | front | right | back]``, :mod:`wmbench.envs.cameras`)."""
+        assert self._world is not None
+        state = self.body.state()
+        return cameras.panorama(self._world.client, state.position[0], state.position[1], state.heading,
+                                self.panorama_spec)
 
     def _info(self, events: list[Event]) -> dict[str, Any]:
         return {

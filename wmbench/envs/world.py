@@ -9,8 +9,9 @@ Card
   ``DIRECT`` with a warning (PyBullet would otherwise abort the process); only one ``GUI`` client can exist
   per process. The first world of a process tunes the allocator so later clients reuse the buffers of closed
   ones (:mod:`wmbench.envs.allocator`).
-- **Ground.** A large thin static box whose top face is ``z = 0`` (no ``pybullet_data`` needed).
-- **Walls.** Static grey boxes built from :class:`~wmbench.scenarios.records.Wall` records; :meth:`set_walls`
+- **Ground.** A large thin static box whose top face is ``z = 0`` (no ``pybullet_data`` needed); the
+  cameras of :mod:`wmbench.envs.cameras` draw a grid on it.
+- **Walls.** Static slate-teal boxes built from :class:`~wmbench.scenarios.records.Wall` records; :meth:`set_walls`
   replaces them (the env calls it on every phase change).
 - **Sweep.** :meth:`sweep` moves a disc in the xy plane and stops it ``radius`` short of any wall. Walls are
   axis-aligned boxes, so the test is analytic: a segment against each wall's footprint grown by ``radius``
@@ -43,9 +44,11 @@ SWEEP_SKIN = 1e-4
 #: Collision-filter group bit of the protagonist's bodies; rays use a mask without it.
 PROTAGONIST_GROUP = 4
 RAY_MASK = -1 ^ PROTAGONIST_GROUP
-WALL_COLOR = (0.55, 0.55, 0.58, 1.0)
-GROUND_COLOR = (0.80, 0.78, 0.70, 1.0)
-GROUND_HALF_EXTENT = 60.0
+#: Walls slate teal, ground sand: distinct from each other and from every NPC colour (see envs/cameras.py).
+WALL_COLOR = (0.25, 0.55, 0.58, 1.0)
+GROUND_COLOR = (0.84, 0.80, 0.68, 1.0)
+#: Far beyond any scenario (S21 sprints 65 m), so no camera ever looks past the edge into white.
+GROUND_HALF_EXTENT = 500.0
 GROUND_THICKNESS = 0.1
 
 

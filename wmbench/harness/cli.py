@@ -246,6 +246,7 @@ def _bench(args: argparse.Namespace) -> int:
 register_command(Command("bench", "performance benchmarks with targets (needs a source checkout)",
                          _configure_bench, _bench))
 
+import wmbench.harness.vision_commands  # noqa: E402, F401  (registers `wmbench video` and `wmbench gap`)
 
 if __name__ == "__main__":
     sys.exit(main())

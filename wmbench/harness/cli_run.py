@@ -23,6 +23,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from wmbench.envs.observation_modes import OBSERVATION_MODES
 from wmbench.harness.cli_base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 
 
@@ -44,6 +45,9 @@ def configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
                    help="brain option, repeatable (e.g. temperature=0 api_key=...); values are read as JSON "
                         "when they parse, else as text")
+    p.add_argument("--observation", default="scene", choices=OBSERVATION_MODES,
+                   help="what the brain is shown: scene (the JSON, default), image (egocentric panorama), "
+                        "scene+image, rays (the raw ray fan as text)")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
 
@@ -63,7 +67,8 @@ def run_command(args: argparse.Namespace) -> int:
     out = args.out or default_out_dir(args.brain, args.body)
     try:
         scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
-                           brain_options=options, progress=not args.no_progress, live=not args.no_live)
+                           brain_options=options, progress=not args.no_progress, live=not args.no_live,
+                           env_kwargs={"observation": args.observation} if args.observation != "scene" else None)
     except RunConfigError as err:
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:

@@ -20,7 +20,6 @@ The env is always closed.
 from __future__ import annotations
 
 import contextlib
-import json
 import time
 import traceback
 from collections import Counter
@@ -29,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
+from wmbench.envs.observation_modes import brain_input
 
 #: A safety net against an env that never ends: no scenario comes close (the longest is well under a minute
 #: of sim time at two decisions a second).
@@ -105,7 +105,7 @@ def run_episode(
             while not done:
                 if n_decisions >= MAX_DECISIONS:
                     raise RuntimeError(f"episode did not end after {MAX_DECISIONS} decisions")
-                reply = decide_safely(brain, json.loads(obs["scene"]))
+                reply = decide_safely(brain, brain_input(obs))  # the JSON, plus the image in image modes
                 action = reply.text if reply.error is None else ""
                 obs, _reward, terminated, truncated, _info = env.step(action)
                 env.unwrapped.record_brain_meta(reply.meta())

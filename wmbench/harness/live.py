@@ -11,7 +11,7 @@ Card
   240 Hz, so ``fps`` must be one of :data:`LIVE_FPS_CHOICES`). The main thread produces frames on the
   :class:`~wmbench.harness.live_metrics.FrameClock`: per frame it applies the newest reply (if one arrived),
   advances the world one frame (NPCs, body, physics, timeline), runs ``frame_work`` (extra per-frame load,
-  e.g. NPC motion streams), captures a video frame when recording, and hands the brain a new scene when due.
+  e.g. NPC motion streams), and hands the brain a new scene when due.
 - **Brain.** Runs concurrently in a worker thread (one decision at a time). It is shown a scene at each
   decision slot (every ``decision_dt`` = 0.5 s of sim time) when it is free, else as soon as its previous
   reply has been applied. The body repeats the last decision until the next arrives: a slow brain really does
@@ -161,9 +161,11 @@ def run_live(
     """Run one scenario in real time (see the module card) and return its :class:`LiveResult`.
 
     ``brain`` is a spec (built with ``brain_options`` and closed afterwards) or a Brain instance (borrowed).
-    ``record`` writes an mp4 (needs the ``video`` extra). ``on_frame`` is called after every frame with a
-    :class:`LiveTick`; ``frame_work(env)`` runs inside every frame's timed work. Raises ``ValueError`` for a
-    bad ``fps`` or ``duration``; a failure during the run is returned in ``error``.
+    ``record`` writes an mp4 (needs the ``video`` extra), rendered from the trace after the run
+    (:mod:`wmbench.harness.replay`), so recording does not change the frame timing. ``on_frame`` is called
+    after every frame with a :class:`LiveTick`; ``frame_work(env)`` runs inside every frame's timed work.
+    Raises ``ValueError`` for a bad ``fps`` or ``duration``; a failure during the run is returned in
+    ``error``.
     """
     if fps not in LIVE_FPS_CHOICES:
         raise ValueError(f"live fps must be one of {LIVE_FPS_CHOICES} (it must divide the 240 Hz physics), "
@@ -172,12 +174,11 @@ def run_live(
         raise ValueError(f"duration must be a positive number of seconds or None, got {duration!r}")
     from wmbench.envs.wmbench_env import WMBenchEnv
 
-    recorder = None
-    if record is not None:
+    if record is not None:  # the video is rendered from the trace after the run (harness/replay.py)
         from wmbench.harness.video import VideoRecorder
 
-        recorder = VideoRecorder(record)  # fails now, before anything runs, if the extra is missing
-    render_mode = "human" if gui else ("rgb_array" if recorder is not None else None)
+        VideoRecorder(record)  # fails now, before anything runs, if the extra is missing
+    render_mode = "human" if gui else None
     instance, label, owned = _resolve_brain(brain, brain_options)
     try:
         env = WMBenchEnv(scenario, body=body, render_mode=render_mode, frame_rate=fps)
@@ -185,7 +186,7 @@ def run_live(
         if owned:
             instance.close()
         raise
-    loop = _LiveLoop(env, instance, fps, duration, recorder, on_frame, frame_work)
+    loop = _LiveLoop(env, instance, fps, duration, on_frame, frame_work)
     worker = _BrainWorker(instance, close_when_done=owned)
     try:
         loop.prepare(seed)
@@ -195,21 +196,25 @@ def run_live(
         loop.error = f"{type(exc).__name__}: {exc}"
     finally:
         worker.stop(0.0 if owned else BRAIN_JOIN_TIMEOUT_S)
-        if recorder is not None:
-            recorder.close()
         env.close()
+    if record is not None and loop.trace is not None:
+        from wmbench.harness.replay import render_episode
+
+        try:
+            render_episode(loop.trace, record)
+        except Exception as exc:  # the measurement stands; say why there is no video
+            loop.error = loop.error or f"rendering the video failed: {type(exc).__name__}: {exc}"
     return loop.result(scenario, brain_label or label, body, seed, keep_trace)
 
 
 class _LiveLoop:
     """The frame loop's state: the clock, the decision in flight, and everything recorded."""
 
-    def __init__(self, env: Any, brain: Brain, fps: int, duration: float | None, recorder: Any,
+    def __init__(self, env: Any, brain: Brain, fps: int, duration: float | None,
                  on_frame: Callable[[LiveTick], None] | None, frame_work: FrameWork | None) -> None:
         self.env, self.brain, self.fps = env, brain, fps
         self.max_frames = None if duration is None else max(1, round(duration * fps))
-        self.recorder, self.on_frame, self.frame_work = recorder, on_frame, frame_work
-        self.record_every = max(1, round(fps / recorder.fps)) if recorder is not None else 0
+        self.on_frame, self.frame_work = on_frame, frame_work
         self.clock = FrameClock(fps)
         self.frames: list[FrameRecord] = []
         self.late_count = 0
@@ -219,7 +224,6 @@ class _LiveLoop:
         self.in_flight = False
         self.pending: tuple[_Answer, Any, int] | None = None  # a reply applied while waiting for a tick
         self.next_slot = 0.0
-        self.overlay: tuple[str, str] = ("PREDICT: (waiting for the brain)", "MOTION: (standing)")
         self.caught = False
         self.error: str | None = None
         self.wall_s = 0.0
@@ -244,9 +248,7 @@ class _LiveLoop:
                 fired = env.advance_frame()
                 if self.frame_work is not None:
                     self.frame_work(env)
-                if self.record_every and len(self.frames) % self.record_every == 0:
-                    self._capture()
-                elif env.render_mode == "human":
+                if env.render_mode == "human":
                     env.render()
                 end = clock.now_ns()
                 end_ms = clock.ms(end)
@@ -299,7 +301,6 @@ class _LiveLoop:
         reply = answer.reply
         meta = {**reply.meta(), "snapshot_t": round(answer.request.snapshot_t, 6), "live": True}
         applied = self.env.apply_reply(reply.text if reply.error is None else "", brain_meta=meta)
-        self.overlay = _overlay_lines(applied.parse)
         return answer, applied, self.clock.now_ns()
 
     def _timed(self, applying: tuple[_Answer, Any, int], applied_ms: float) -> None:
@@ -333,14 +334,6 @@ class _LiveLoop:
             return wall_ms + MEMORY_SAMPLE_S * 1000
         return due_ms
 
-    def _capture(self) -> None:
-        from wmbench.harness.video import capture_frame
-
-        frame = capture_frame(self.env)
-        if frame is not None:
-            t = f"t={self.env.sim_time:5.2f}s  {self.env.scenario.id}"
-            self.recorder.add(frame, (t, *self.overlay))
-
     def _tick(self, frame: FrameRecord, fired: Sequence[Any]) -> LiveTick:
         last = self.decisions[-1].latency_ms if self.decisions else None
         return LiveTick(frame, self.env.sim_time, (frame.start_ms + frame.work_ms) / 1000, len(self.frames),
@@ -363,13 +356,6 @@ class _LiveLoop:
             frames=tuple(self.frames), decisions=tuple(self.decisions), events=tuple(self.events),
             memory=tuple(self.memory), error=self.error, trace=self.trace if keep_trace else None,
         )
-
-
-def _overlay_lines(parse: Mapping[str, Any]) -> tuple[str, str]:
-    """The PREDICT and MOTION of a reply as the video shows them."""
-    items = parse.get("prediction") or {}
-    predict = ", ".join(f"{d}={v[0]}({v[1]})" if v[1] else f"{d}={v[0]}" for d, v in items.items())
-    return f"PREDICT: {predict or '-'}", f"MOTION: {parse.get('motion') or '-'}"
 
 
 def live_summary_line(tick: LiveTick) -> str:

@@ -1,15 +1,15 @@
-"""Video of an episode: rgb frames with the current PREDICT/MOTION written over them, saved as mp4.
+"""Video files: rgb frames (optionally with lines written over them) saved as mp4.
 
 ::
 
-    run_live("S42", "reference", record="s42.mp4")       # the live runner feeds the recorder
+    run_live("S42", "reference", record="s42.mp4")       # rendered from the trace after the run
 
 Card
 ----
-- Frames come from the env's camera (``render_mode="rgb_array"``; in a GUI run the same TinyRenderer camera
-  is read directly), scaled up :data:`UPSCALE` times so the text stays readable, at :data:`VIDEO_FPS`
-  (the live runner captures every ``fps / VIDEO_FPS``-th frame). Capturing costs frame time (about 15 ms at
-  320x240 with TinyRenderer), so a recorded live run may show more late frames than an unrecorded one.
+- Episodes are rendered *after* the run from their trace's pose log (:mod:`wmbench.harness.replay`:
+  chase + top-down side by side, captions below), so recording costs a live run no frame time.
+  :class:`VideoRecorder` only writes frames; ``upscale`` (default :data:`UPSCALE`) enlarges small frames so
+  overlaid text stays readable. :func:`capture_frame` reads the env's own camera (a still, e.g. for docs).
 - The overlay (Pillow ``ImageDraw``) is a dark band at the bottom with the sim time and scenario, the
   PREDICT line and the MOTION line, each wrapped to the frame width.
 - Writing needs the ``video`` extra (``imageio``, ``imageio-ffmpeg``, ``pillow``). A missing module raises
@@ -51,9 +51,10 @@ def _require(module: str, extra: str) -> Any:
 class VideoRecorder:
     """Collects overlaid frames and writes them to an mp4 (H.264 via imageio-ffmpeg) as they come."""
 
-    def __init__(self, path: str | Path, fps: int = VIDEO_FPS) -> None:
+    def __init__(self, path: str | Path, fps: int = VIDEO_FPS, upscale: int = UPSCALE) -> None:
         self.path = Path(path)
         self.fps = int(fps)
+        self.upscale = max(1, int(upscale))
         self._imageio = _require("imageio", "video")
         _require("imageio_ffmpeg", "video")
         self._pil_image = _require("PIL.Image", "video")
@@ -72,10 +73,11 @@ class VideoRecorder:
         self.frames_written += 1
 
     def overlay(self, frame: np.ndarray, lines: Sequence[str]) -> np.ndarray:
-        """The frame scaled by :data:`UPSCALE` with ``lines`` wrapped into a dark band at the bottom."""
+        """The frame scaled by ``upscale`` with ``lines`` wrapped into a dark band at the bottom."""
         rgb = np.asarray(frame, dtype=np.uint8)[:, :, :3]
         image = self._pil_image.fromarray(rgb).convert("RGBA")
-        image = image.resize((image.width * UPSCALE, image.height * UPSCALE))
+        if self.upscale > 1:
+            image = image.resize((image.width * self.upscale, image.height * self.upscale))
         width = max(10, image.width // CHAR_WIDTH - 2)
         wrapped = [part for line in lines for part in (textwrap.wrap(line, width) or [""])]
         if wrapped:

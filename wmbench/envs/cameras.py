@@ -1,0 +1,200 @@
+"""Cameras: the brain's egocentric panorama, and the chase and top-down views people watch.
+
+Card
+----
+- **Renderer.** PyBullet's TinyRenderer (CPU, headless, no OpenGL): every view here works in ``DIRECT``.
+  Lighting is fixed (:data:`LIGHT`): a low sun from the south-west, so the faces of a wall or an NPC get
+  different shades and edges stay visible; no specular highlight (it would wash colours towards white and
+  confuse colour segmentation). No shadows (they cost a second pass).
+- **Egocentric panorama** (:func:`panorama`): four square pinhole views of :data:`PANEL_FOV_DEG` (90°) each,
+  from the protagonist's eye (:data:`EYE_HEIGHT`, level, no pitch), facing left, front, right and back,
+  laid side by side as one strip ``[left | front | right | back]``. The strip is a continuous 360° sweep
+  clockwise: the front panel is the second quarter, and each panel is exactly one of the four scene
+  sectors (front = within 45° of the heading). :class:`PanoramaSpec` gives the panel size and the pinhole
+  facts (focal length in pixels, principal point) a reader needs to turn a pixel into a direction and a
+  ground-contact row into a distance (see :mod:`wmbench.brain.vision_brain`).
+- **Chase view** (:func:`chase`): behind and above the protagonist. With a threat given (the nearest beast,
+  else the nearest NPC) the camera looks along protagonist -> threat from behind the protagonist and backs
+  off with their separation, so both are in frame; without one it looks along the heading.
+- **Top-down view** (:func:`top_down`): straight down over a point, :data:`TOP_DOWN_EXTENT` m across;
+  :class:`TopDownFrame` maps world xy to pixels so trails and markers can be drawn over it
+  (:mod:`wmbench.harness.replay`).
+- Simplified: one light, no shadows; the protagonist's own body is not drawn in the egocentric views when
+  the eye is inside it (TinyRenderer culls back faces), so the brain does not see its own limbs.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pybullet as p
+
+PANEL_FOV_DEG = 90.0
+#: Eye height (m) of the egocentric panorama: a standing adult's eyes.
+EYE_HEIGHT = 1.6
+#: Panel order in the strip, with each panel's yaw relative to the heading (counter-clockwise, rad).
+PANEL_YAWS: tuple[tuple[str, float], ...] = (
+    ("left", math.pi / 2), ("front", 0.0), ("right", -math.pi / 2), ("back", math.pi),
+)
+NEAR_PLANE = 0.05
+FAR_PLANE = 80.0
+#: TinyRenderer lighting: direction towards the light, ambient/diffuse/specular shares.
+LIGHT = {"lightDirection": (-0.5, -0.8, 1.2), "lightAmbientCoeff": 0.55, "lightDiffuseCoeff": 0.5,
+         "lightSpecularCoeff": 0.0, "shadow": 0}
+TOP_DOWN_EXTENT = 16.0
+TOP_DOWN_HEIGHT = 40.0
+CHASE_MIN_BACK = 4.0
+CHASE_FOV_DEG = 65.0
+GRID_SPACING = 1.0
+GRID_LINE_HALF_WIDTH = 0.02
+#: Grid lines fade out by this distance (m) and are at most this much darker than the ground.
+GRID_FADE_M = 30.0
+GRID_DARKEN = 0.3
+CHASE_UP = 3.5
+
+
+@dataclass(frozen=True)
+class PanoramaSpec:
+    """Size of one square panel (px); the strip is ``panel`` high and ``4 * panel`` wide."""
+
+    panel: int = 96
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.panel, int) or not 16 <= self.panel <= 1024:
+            raise ValueError(f"panorama panel size must be an integer in [16, 1024] px, got {self.panel!r}")
+
+    @property
+    def shape(self) -> tuple[int, int, int]:
+        """``(height, width, 3)`` of the strip."""
+        return (self.panel, 4 * self.panel, 3)
+
+    @property
+    def focal_px(self) -> float:
+        """Pinhole focal length in pixels (the same horizontally and vertically: square pixels)."""
+        return (self.panel / 2) / math.tan(math.radians(PANEL_FOV_DEG) / 2)
+
+    @property
+    def centre_px(self) -> float:
+        """Principal point (column and row) of a panel, in pixel-centre coordinates."""
+        return (self.panel - 1) / 2
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    """Size (px) of a chase or top-down frame."""
+
+    width: int = 320
+    height: int = 240
+
+
+@dataclass(frozen=True)
+class TopDownFrame:
+    """A top-down image and the mapping from world xy (m) to its pixels."""
+
+    image: np.ndarray
+    centre: tuple[float, float]
+    metres_per_px: float
+
+    def to_px(self, x: float, y: float) -> tuple[float, float]:
+        """Pixel (column, row) of world point (x, y): +x is right, +y is up in the image."""
+        h, w = self.image.shape[:2]
+        return ((x - self.centre[0]) / self.metres_per_px + (w - 1) / 2,
+                (h - 1) / 2 - (y - self.centre[1]) / self.metres_per_px)
+
+
+def _render(client: int, width: int, height: int, eye: tuple[float, float, float],
+            target: tuple[float, float, float], up: tuple[float, float, float], fov_deg: float,
+            near: float = NEAR_PLANE, far: float = FAR_PLANE, grid_fade: float | None = None) -> np.ndarray:
+    """Render one pinhole view (vertical FOV ``fov_deg``) and draw the ground grid over it."""
+    view = p.computeViewMatrix(eye, target, up, physicsClientId=client)
+    proj = p.computeProjectionMatrixFOV(fov_deg, width / height, near, far, physicsClientId=client)
+    _, _, rgba, depth, _ = p.getCameraImage(
+        width, height, view, proj, renderer=p.ER_TINY_RENDERER, flags=p.ER_NO_SEGMENTATION_MASK,
+        physicsClientId=client, **LIGHT,
+    )
+    rgb = np.asarray(rgba, dtype=np.uint8).reshape(height, width, 4)[:, :, :3]
+    zbuf = np.asarray(depth, dtype=np.float64).reshape(height, width)
+    eye_depth = far * near / (far - (far - near) * zbuf)  # distance along the optical axis
+    return _draw_grid(np.array(rgb), eye_depth, eye, target, up, fov_deg, grid_fade or GRID_FADE_M)
+
+
+def _draw_grid(rgb: np.ndarray, eye_depth: np.ndarray, eye: tuple[float, float, float],
+               target: tuple[float, float, float], up: tuple[float, float, float], fov_deg: float,
+               fade_m: float = 30.0) -> np.ndarray:
+    """Darken ground pixels (those whose depth is the ground plane's) lying on a :data:`GRID_SPACING` m line.
+
+    A post-pass instead of line geometry: TinyRenderer's cost grows with the number of bodies, and a grid of
+    3D strips made every frame four times dearer. Lines are about one pixel wide at any distance and fade out
+    by ``fade_m`` (default :data:`GRID_FADE_M`), so far away they do not alias into noise."""
+    height, width = eye_depth.shape
+    e = np.asarray(eye, dtype=np.float64)
+    forward = np.asarray(target, dtype=np.float64) - e
+    forward /= np.linalg.norm(forward)
+    right = np.cross(forward, np.asarray(up, dtype=np.float64))
+    right /= np.linalg.norm(right)
+    cam_up = np.cross(right, forward)
+    focal = (height / 2) / math.tan(math.radians(fov_deg) / 2)
+    cols = (np.arange(width) - (width - 1) / 2) / focal
+    rows = ((height - 1) / 2 - np.arange(height)) / focal
+    dirs = (forward[None, None, :] + cols[None, :, None] * right[None, None, :]
+            + rows[:, None, None] * cam_up[None, None, :])
+    dz = dirs[:, :, 2]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t = np.where(dz < -1e-6, -e[2] / dz, np.inf)  # eye depth of the ground along each pixel's ray
+    ground = np.isfinite(t) & (np.abs(eye_depth - t) <= 0.02 * t + 0.02)
+    t = np.where(ground, t, 0.0)
+    gx = e[0] + t * dirs[:, :, 0]
+    gy = e[1] + t * dirs[:, :, 1]
+    # one pixel's footprint on the ground, along the viewing direction (grows with distance and grazing)
+    footprint = t / focal / np.maximum(np.abs(dz) / np.linalg.norm(dirs, axis=2), 0.05)
+    off_x = np.abs(gx - np.round(gx / GRID_SPACING) * GRID_SPACING)
+    off_y = np.abs(gy - np.round(gy / GRID_SPACING) * GRID_SPACING)
+    line = ground & (np.minimum(off_x, off_y) < np.maximum(GRID_LINE_HALF_WIDTH, 0.5 * footprint))
+    fade = np.clip(1.0 - t / fade_m, 0.0, 1.0) * GRID_DARKEN
+    shade = np.where(line, 1.0 - fade, 1.0)
+    return (rgb * shade[:, :, None]).astype(np.uint8)
+
+
+def panorama(client: int, x: float, y: float, heading: float, spec: PanoramaSpec | None = None,
+             eye_height: float = EYE_HEIGHT) -> np.ndarray:
+    """The ``(panel, 4 * panel, 3)`` uint8 strip ``[left | front | right | back]`` seen from (x, y)."""
+    spec = spec or PanoramaSpec()
+    size = spec.panel
+    panels = []
+    for _word, yaw in PANEL_YAWS:
+        a = heading + yaw
+        eye = (x, y, eye_height)
+        target = (x + math.cos(a), y + math.sin(a), eye_height)
+        panels.append(_render(client, size, size, eye, target, (0, 0, 1), PANEL_FOV_DEG))
+    return np.concatenate(panels, axis=1)
+
+
+def chase(client: int, x: float, y: float, heading: float, threat: tuple[float, float] | None = None,
+          spec: ViewSpec | None = None) -> np.ndarray:
+    """A ``(height, width, 3)`` frame from behind and above the protagonist, the threat (if any) in frame."""
+    spec = spec or ViewSpec()
+    if threat is not None and math.hypot(threat[0] - x, threat[1] - y) > 1e-6:
+        tx, ty = threat
+        gap = math.hypot(tx - x, ty - y)
+        look = math.atan2(ty - y, tx - x)
+        back = max(CHASE_MIN_BACK, 0.6 * gap + 2.0)
+        target = (x + 0.5 * (tx - x), y + 0.5 * (ty - y), 0.6)
+        up = CHASE_UP + 0.25 * gap
+    else:
+        look, back, up = heading, CHASE_MIN_BACK, CHASE_UP
+        target = (x + 2.0 * math.cos(look), y + 2.0 * math.sin(look), 0.6)
+    eye = (x - back * math.cos(look), y - back * math.sin(look), up)
+    return _render(client, spec.width, spec.height, eye, target, (0, 0, 1), CHASE_FOV_DEG)
+
+
+def top_down(client: int, centre: tuple[float, float], spec: ViewSpec | None = None,
+             extent: float = TOP_DOWN_EXTENT) -> TopDownFrame:
+    """A view straight down over ``centre`` showing ``extent`` m of ground top to bottom (+y up)."""
+    spec = spec or ViewSpec(240, 240)
+    cx, cy = centre
+    fov = 2 * math.degrees(math.atan((extent / 2) / TOP_DOWN_HEIGHT))
+    image = _render(client, spec.width, spec.height, (cx, cy, TOP_DOWN_HEIGHT), (cx, cy, 0.0), (0, 1, 0), fov,
+                    near=1.0, far=TOP_DOWN_HEIGHT + 5.0, grid_fade=4 * TOP_DOWN_HEIGHT)
+    return TopDownFrame(image, (cx, cy), extent / spec.height)  # the vertical FOV spans ``extent`` m

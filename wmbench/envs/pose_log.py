@@ -1,0 +1,40 @@
+"""Pose log: where the protagonist and every NPC stood, sampled through the episode, kept in the trace.
+
+Card
+----
+- Sampled at :data:`POSE_LOG_HZ` (every ``round(frame_rate / POSE_LOG_HZ)``-th motion frame, at least every
+  frame) and at each phase's start; stored in ``trace.meta["poses"]`` as plain lists, so it round-trips
+  through ``episodes.jsonl`` with the rest of the trace:
+  ``{"hz": <samples per sim second>, "frames": [[t, phase, x, y, heading, [[name, kind, x, y, yaw], ...]], ...]}``
+  (positions in m, angles in rad, rounded to 1 mm / 1 mrad).
+- Cheap (a few microseconds per sample: Python attributes only, no PyBullet query beyond the body state the
+  frame already read), so a live run pays nothing measurable for it; videos are rendered from it after the
+  run (:mod:`wmbench.harness.replay`) instead of inside the frame loop.
+- Simplified: the protagonist is logged as a root pose (no joint angles), so a replay draws a stand-in
+  figure, not the articulated character.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from wmbench.body.base import BodyState
+
+POSE_LOG_HZ = 15.0
+
+
+class PoseLog:
+    """Collects samples into ``data`` (the dict the trace's meta holds)."""
+
+    def __init__(self, frame_rate: int) -> None:
+        self.stride = max(1, round(frame_rate / POSE_LOG_HZ))
+        self.data: dict[str, Any] = {"hz": round(frame_rate / self.stride, 6), "frames": []}
+
+    def sample(self, frame: int, t: float, phase: int, body: BodyState, npcs: list[Any], *,
+               force: bool = False) -> None:
+        """Log this frame if it is due (``frame`` is the episode's motion-frame count) or ``force``."""
+        if not force and frame % self.stride:
+            return
+        x, y = body.position[0], body.position[1]
+        others = [[n.name, n.kind, round(n.x, 3), round(n.y, 3), round(n.yaw, 3)] for n in npcs]
+        self.data["frames"].append([round(t, 6), phase, round(x, 3), round(y, 3), round(body.heading, 3), others])
