@@ -1,4 +1,4 @@
-"""Video: a short live episode records a non-empty mp4 with the PREDICT/MOTION overlay."""
+"""Video: a short live episode records a non-empty mp4 (rendered from its trace) with PREDICT/MOTION captions."""
 
 from __future__ import annotations
 
@@ -16,20 +16,22 @@ needs_video = pytest.mark.skipif(not HAVE_VIDEO, reason="the 'video' extra (imag
 
 
 @needs_video
-def test_a_short_live_episode_records_an_mp4(tmp_path):
+def test_a_short_live_episode_records_an_mp4_from_its_trace(tmp_path):
     import imageio
 
     from wmbench.harness.live import run_live
 
     path = tmp_path / "s42.mp4"
-    result = run_live("S42", "reference", fps=30, duration=1.0, record=path)
+    result = run_live("S42", "reference", fps=30, duration=1.0, record=path, keep_trace=True)
     assert result.error is None and path.stat().st_size > 1000
     reader = imageio.get_reader(str(path))
     frames = np.stack(list(iter(reader)))  # (list(reader) would size itself by len() = "inf" frames)
     reader.close()
-    assert frames.shape[0] == 30 and frames.shape[1:] == (480, 640, 3)
+    samples = result.trace["meta"]["poses"]["frames"]
+    assert frames.shape[0] == len(samples) >= 15   # one video frame per pose sample (15 per sim second)
+    assert frames.shape[1:] == (336, 560, 3)       # chase 320 + top-down 240 wide, captions band below
     bottom, top = frames[-1, -40:].mean(), frames[-1, :40].mean()
-    assert bottom < top  # the dark overlay band with the text
+    assert bottom < top  # the dark caption band with the text, under the pictures
 
 
 @needs_video

@@ -46,7 +46,7 @@ TURN_TIME_S = 0.2
 DEFAULT_PELVIS_HEIGHT = 0.95
 BONE_RADIUS = 0.045
 HEAD_RADIUS = 0.11
-BODY_COLOR = (0.15, 0.65, 0.60, 1.0)
+BODY_COLOR = (0.95, 0.80, 0.15, 1.0)  # warm yellow: unlike the teal walls and every NPC
 _MAX_ACCEL = max(SPEED_CLASS_SPEEDS.values()) / SPEED_RAMP_S
 _TURN_RATE = math.pi / TURN_TIME_S
 

@@ -43,7 +43,7 @@ FAR_PLANE = 80.0
 #: TinyRenderer lighting: direction towards the light, ambient/diffuse/specular shares.
 LIGHT = {"lightDirection": (-0.5, -0.8, 1.2), "lightAmbientCoeff": 0.55, "lightDiffuseCoeff": 0.5,
          "lightSpecularCoeff": 0.0, "shadow": 0}
-TOP_DOWN_EXTENT = 16.0
+TOP_DOWN_EXTENT = 24.0
 TOP_DOWN_HEIGHT = 40.0
 CHASE_MIN_BACK = 4.0
 CHASE_FOV_DEG = 65.0

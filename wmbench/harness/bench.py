@@ -30,7 +30,7 @@ from pathlib import Path
 #: The benchmark modules of ``benchmarks/`` by short name (their rows' group), in the order they run.
 BENCHMARKS: dict[str, str] = {
     "bodies": "bench_bodies", "suite": "bench_suite", "live": "bench_live", "brain": "bench_brain_plumbing",
-    "memory": "bench_memory",
+    "memory": "bench_memory", "render": "bench_render",
 }
 BENCH_MODULES: tuple[str, ...] = tuple(BENCHMARKS.values())
 _OPS: dict[str, Callable[[float, float], bool]] = {

@@ -1,0 +1,40 @@
+"""Regenerate the example pictures of docs/vision.md: ``.venv/bin/python docs/images/make_examples.py``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+from PIL import Image
+
+from wmbench.brain.reference import ReferenceBrain
+from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.harness.episode import run_episode
+from wmbench.harness.replay import TOP_VIEW, pose_samples, render_frames
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> None:
+    env = WMBenchEnv("S07", render_mode="rgb_array", observation="image")
+    try:
+        obs, _ = env.reset(seed=0)
+        strip = obs["image"]
+        Image.fromarray(strip).resize((strip.shape[1] * 2, strip.shape[0] * 2), Image.NEAREST).save(
+            HERE / "egocentric_S07.png")
+        Image.fromarray(env.render()).save(HERE / "chase_S07.png")
+    finally:
+        env.close()
+    trace = run_episode("S15", ReferenceBrain()).trace
+    _hz, samples = pose_samples(trace)
+    wanted = len(samples) * 2 // 3
+    for i, frame in enumerate(render_frames(trace)):
+        if i == wanted:
+            Image.fromarray(frame).save(HERE / "replay_S15.png")
+            top = frame[:TOP_VIEW.height, -TOP_VIEW.width:]
+            Image.fromarray(np.ascontiguousarray(top)).save(HERE / "topdown_S15.png")
+            break
+
+
+if __name__ == "__main__":
+    main()

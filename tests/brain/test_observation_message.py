@@ -1,0 +1,74 @@
+"""Image observations over HTTP: the openai client sends the strip as an image part, ``wmbench serve`` hands
+it back to the served brain (real server on 127.0.0.1, real episodes)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from wmbench.brain.observation_message import MODE_NOTES, observation_messages, scene_with_images
+from wmbench.brain.prompt import build_messages
+from wmbench.brain.server import make_server
+from wmbench.brain.vision_brain import VisionBrain
+from wmbench.envs.observation_modes import encode_png_data_url
+from wmbench.envs.trace import Trace
+from wmbench.harness.episode import run_episode
+from wmbench.harness.scoring import score_trace
+
+from .provider_fixtures import calm_scene
+
+pytest.importorskip("openai")
+
+
+def test_text_scenes_give_the_prompt_module_messages():
+    assert observation_messages(calm_scene()) == build_messages(calm_scene())
+
+
+def test_image_scene_becomes_a_text_part_and_an_image_part_and_the_mode_is_explained():
+    url = encode_png_data_url(np.zeros((8, 32, 3), dtype=np.uint8))
+    scene = {"observation": "image", "t": 0.0, "recent_decisions": [], "last_prediction": None, "image": url}
+    system, user = observation_messages(scene)
+    assert MODE_NOTES["image"] in system["content"]
+    text, image = user["content"]
+    assert text["type"] == "text" and "image" not in json.loads(text["text"])
+    assert image == {"type": "image_url", "image_url": {"url": url}}
+    assert scene_with_images(json.loads(text["text"]), user["content"]) == scene  # what serve rebuilds
+
+
+def test_served_vision_brain_scores_from_images_through_the_openai_client(tmp_path):
+    """End to end: env (image mode) -> openai client -> HTTP -> wmbench serve -> VisionBrain -> reply."""
+    from wmbench.brain.openai_provider import OpenAIBrain
+
+    local = run_episode("S07", VisionBrain(), env_kwargs={"observation": "image"})
+    with make_server(VisionBrain()) as server:
+        server.start_in_thread()
+        client = OpenAIBrain("vision", base_url=server.url, cache=False)
+        served = run_episode("S07", client, env_kwargs={"observation": "image"})
+        client.close()
+        requests = server.requests_served
+    assert served.ok and served.failed_decisions == 0, served.error
+    replies = [d["reply"] for d in served.trace["decisions"]]
+    assert replies == [d["reply"] for d in local.trace["decisions"]]  # the served brain saw the same pixels
+    assert any("beast" in r for r in replies)  # ... and saw the beast in them (the text part has no npcs)
+    assert score_trace(Trace.from_dict(served.trace)).score > 10
+    assert requests == len(replies)
+
+
+def test_serve_refuses_an_image_part_that_is_not_a_data_url():
+    import urllib.error
+    import urllib.request
+
+    messages = build_messages(calm_scene())
+    messages[1]["content"] = [{"type": "text", "text": messages[1]["content"]},
+                              {"type": "image_url", "image_url": {"url": "http://example.com/x.png"}}]
+    with make_server("vision") as server:
+        server.start_in_thread()
+        request = urllib.request.Request(server.url + "/chat/completions",
+                                         data=json.dumps({"model": "v", "messages": messages}).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with pytest.raises(urllib.error.HTTPError) as failure:
+            urllib.request.urlopen(request, timeout=10)
+    assert failure.value.code == 400
+    assert "data URL" in json.loads(failure.value.read())["error"]["message"]
