@@ -245,6 +245,7 @@ def write_reports(
     (:func:`rebuild_scores`), otherwise ``scores.json`` is read.
     """
     from wmbench.harness.leaderboard import leaderboard_entry
+    from wmbench.harness.perception_gap import gap_markdown
     from wmbench.harness.report_html import render_html
 
     run = load_run(out, scores)
@@ -267,7 +268,8 @@ def write_reports(
             plot_paths.append(path)
     leaderboard = write_json(run.out / LEADERBOARD_FILE, entry)
     markdown = run.out / REPORT_MD
-    markdown.write_text(render_markdown(run, entry, plots), encoding="utf-8")
+    # + the perception gap when `wmbench gap` has compared this run with its scene-mode twin
+    markdown.write_text(render_markdown(run, entry, plots) + gap_markdown(run.out), encoding="utf-8")
     html = run.out / REPORT_HTML
     html.write_text(render_html(run, entry, plots, category_titles()), encoding="utf-8")
     return ReportFiles(markdown, html, leaderboard, tuple(plot_paths))

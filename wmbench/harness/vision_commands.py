@@ -60,6 +60,14 @@ def _gap(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     print(gap.table())
     print(f"\ngap: {write_gap(gap, args.image_run)}")
+    from wmbench.harness.report import write_reports
+
+    try:
+        files = write_reports(args.image_run)
+    except (OSError, ValueError) as err:  # the gap is written; only the report could not be rebuilt
+        print(f"report not rebuilt: {err}")
+    else:
+        print(f"report: {files.markdown}")
     return EXIT_OK
 
 
