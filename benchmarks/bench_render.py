@@ -5,8 +5,9 @@ Rows (medians over repeats, TinyRenderer on the CPU, one process):
 - **egocentric panorama** (the ``image`` observation: four 96x96 views, grid pass included), **chase view**
   (320x240), **top-down view** (240x240), **replay frame** (chase + top-down + trails + captions, what
   ``wmbench video`` writes per frame) — milliseconds per frame, on S07 (walls, a beast, a woman).
-- **EGL / GPU**: tried through PyBullet's ``eglRenderer`` plugin; skipped with the reason when it does not
-  load (no EGL driver here; the lent GPU machine has no PyBullet).
+- **raw render, TinyRenderer vs EGL**: the chase view without the grid pass, through PyBullet's
+  ``eglRenderer`` plugin where it loads (here: Mesa llvmpipe, itself a CPU rasteriser; the lent GPU
+  machine has no PyBullet, so there is no GPU number).
 - **live, 60 FPS, with vs without --record**: S42 with the reference brain, runs interleaved (without, with,
   without, with); sustained FPS and late-frame rate of each, and their same-run ratio. Recording renders
   from the trace after the run, so the two should be equal within noise.
@@ -62,25 +63,45 @@ def _camera_rows(repeats: int) -> list[BenchRow]:
     return rows
 
 
-def _egl_row() -> BenchRow:
+def _egl_rows(repeats: int) -> list[BenchRow]:
+    """The chase view's raw render (no grid pass) on TinyRenderer and, where the plugin loads, on EGL."""
     import pkgutil
 
     import pybullet as p
 
-    name = "egocentric panorama on EGL (GPU)"
+    from wmbench.envs import cameras
+    from wmbench.envs.wmbench_env import WMBenchEnv
+
+    name = "chase 320x240 raw render, EGL"
     loader = pkgutil.get_loader("eglRenderer")
     if loader is None:
-        return BenchRow.skip(GROUP, name, "ms", "PyBullet's eglRenderer plugin is not installed")
-    cid = p.connect(p.DIRECT)
+        return [BenchRow.skip(GROUP, name, "ms", "PyBullet's eglRenderer plugin is not installed")]
+    env = WMBenchEnv(SCENARIO)
     try:
-        plugin = p.loadPlugin(loader.get_filename(), "_eglRendererPlugin", physicsClientId=cid)
+        env.reset(seed=0)
+        cid = env.world.client
+        s = env.body.state()
+        x, y = s.position[0], s.position[1]
+        view = p.computeViewMatrix((x - 4, y, 3.5), (x + 1, y, 0.6), (0, 0, 1), physicsClientId=cid)
+        proj = p.computeProjectionMatrixFOV(cameras.CHASE_FOV_DEG, 320 / 240, 0.05, 80, physicsClientId=cid)
+
+        def render(renderer: int) -> None:
+            p.getCameraImage(320, 240, view, proj, renderer=renderer, flags=p.ER_NO_SEGMENTATION_MASK,
+                             physicsClientId=cid, **cameras.LIGHT)
+
+        tiny = time_repeats(lambda: render(p.ER_TINY_RENDERER), repeats)
+        if p.loadPlugin(loader.get_filename(), "_eglRendererPlugin", physicsClientId=cid) < 0:
+            return [BenchRow.skip(GROUP, name, "ms", "eglRenderer did not load (no EGL driver)")]
+        egl = time_repeats(lambda: render(p.ER_BULLET_HARDWARE_OPENGL), repeats)
     finally:
-        p.disconnect(cid)
-    if plugin < 0:
-        return BenchRow.skip(GROUP, name, "ms", "eglRenderer did not load (no EGL driver on this machine); the "
-                             "lent GPU machine has no PyBullet, so no GPU number")
-    return BenchRow.skip(GROUP, name, "ms", "eglRenderer loaded but is not measured: TinyRenderer is what "
-                         "the observation and the video use")
+        env.close()
+    return [
+        BenchRow(GROUP, "chase 320x240 raw render, TinyRenderer", 1000 * tiny.median, "ms", None,
+                 f"no grid pass, median of {len(tiny)}"),
+        BenchRow(GROUP, name, 1000 * egl.median, "ms", None,
+                 f"median of {len(egl)}; here EGL is Mesa llvmpipe, a CPU rasteriser. The lent GPU machine has "
+                 "no PyBullet (Python 3.12), so there is no GPU number"),
+    ]
 
 
 def _live_rows(repeats: int, duration: float) -> list[BenchRow]:
@@ -99,10 +120,13 @@ def _live_rows(repeats: int, duration: float) -> list[BenchRow]:
     fps = {k: statistics.median(r.fps for r in v) for k, v in results.items()}
     late = {k: statistics.median(100 * r.late_frame_rate for r in v) for k, v in results.items()}
     for label in ("without", "with"):
+        each_fps = ", ".join(f"{r.fps:.1f}" for r in results[label])
+        each_late = ", ".join(f"{r.late_frames}/{len(r.frames)}" for r in results[label])
         rows.append(BenchRow(GROUP, f"live 60 FPS {label} --record: FPS", fps[label], "FPS", None,
-                             f"{LIVE_SCENARIO}, reference, {duration:g} s, median of {repeats} interleaved runs"))
+                             f"{LIVE_SCENARIO}, reference, {duration:g} s, median of {repeats} interleaved runs "
+                             f"({each_fps})"))
         rows.append(BenchRow(GROUP, f"live 60 FPS {label} --record: late frames", late[label], "%", None,
-                             f"median of {repeats}"))
+                             f"median of {repeats} (late/frames per run: {each_late})"))
     rows.append(BenchRow(GROUP, "live FPS ratio with/without --record", fps["with"] / fps["without"], "x", None,
                          "same-run ratio of medians; the video is rendered from the trace after the run"))
     return rows
@@ -111,7 +135,7 @@ def _live_rows(repeats: int, duration: float) -> list[BenchRow]:
 def measure(quick: bool) -> list[BenchRow]:
     repeats = 3 if quick else 15
     rows = _camera_rows(repeats)
-    rows.append(_egl_row())
+    rows += _egl_rows(repeats)
     rows += _live_rows(1 if quick else 3, 2.0 if quick else 8.0)
     return rows
 

@@ -115,7 +115,7 @@ def _render(client: int, width: int, height: int, eye: tuple[float, float, float
         physicsClientId=client, **LIGHT,
     )
     rgb = np.asarray(rgba, dtype=np.uint8).reshape(height, width, 4)[:, :, :3]
-    zbuf = np.asarray(depth, dtype=np.float64).reshape(height, width)
+    zbuf = np.asarray(depth, dtype=np.float32).reshape(height, width)
     eye_depth = far * near / (far - (far - near) * zbuf)  # distance along the optical axis
     return _draw_grid(np.array(rgb), eye_depth, eye, target, up, fov_deg, grid_fade or GRID_FADE_M)
 
@@ -136,24 +136,27 @@ def _draw_grid(rgb: np.ndarray, eye_depth: np.ndarray, eye: tuple[float, float, 
     right /= np.linalg.norm(right)
     cam_up = np.cross(right, forward)
     focal = (height / 2) / math.tan(math.radians(fov_deg) / 2)
-    cols = (np.arange(width) - (width - 1) / 2) / focal
-    rows = ((height - 1) / 2 - np.arange(height)) / focal
-    dirs = (forward[None, None, :] + cols[None, :, None] * right[None, None, :]
-            + rows[:, None, None] * cam_up[None, None, :])
-    dz = dirs[:, :, 2]
+    cols = ((np.arange(width) - (width - 1) / 2) / focal).astype(np.float32)[None, :]
+    rows = (((height - 1) / 2 - np.arange(height)) / focal).astype(np.float32)[:, None]
+    # each pixel's ray (not normalised: its component along ``forward`` is 1), one (H, W) plane per axis
+    dx, dy, dz = (np.float32(forward[i]) + cols * np.float32(right[i]) + rows * np.float32(cam_up[i])
+                  for i in range(3))
     with np.errstate(divide="ignore", invalid="ignore"):
-        t = np.where(dz < -1e-6, -e[2] / dz, np.inf)  # eye depth of the ground along each pixel's ray
+        t = np.where(dz < -1e-6, np.float32(-e[2]) / dz, np.float32(np.inf))  # eye depth of the ground
     ground = np.isfinite(t) & (np.abs(eye_depth - t) <= 0.02 * t + 0.02)
-    t = np.where(ground, t, 0.0)
-    gx = e[0] + t * dirs[:, :, 0]
-    gy = e[1] + t * dirs[:, :, 1]
+    if not ground.any():
+        return rgb
+    t = np.where(ground, t, np.float32(0.0))
+    gx = np.float32(e[0]) + t * dx
+    gy = np.float32(e[1]) + t * dy
     # one pixel's footprint on the ground, along the viewing direction (grows with distance and grazing)
-    footprint = t / focal / np.maximum(np.abs(dz) / np.linalg.norm(dirs, axis=2), 0.05)
+    grazing = np.maximum(np.abs(dz) / np.sqrt(dx * dx + dy * dy + dz * dz), np.float32(0.05))
+    footprint = t / np.float32(focal) / grazing
     off_x = np.abs(gx - np.round(gx / GRID_SPACING) * GRID_SPACING)
     off_y = np.abs(gy - np.round(gy / GRID_SPACING) * GRID_SPACING)
     line = ground & (np.minimum(off_x, off_y) < np.maximum(GRID_LINE_HALF_WIDTH, 0.5 * footprint))
     fade = np.clip(1.0 - t / fade_m, 0.0, 1.0) * GRID_DARKEN
-    shade = np.where(line, 1.0 - fade, 1.0)
+    shade = np.where(line, 1.0 - fade, 1.0).astype(np.float32)
     return (rgb * shade[:, :, None]).astype(np.uint8)
 
 

@@ -47,7 +47,8 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                         "when they parse, else as text")
     p.add_argument("--observation", default="scene", choices=OBSERVATION_MODES,
                    help="what the brain is shown: scene (the JSON, default), image (egocentric panorama), "
-                        "scene+image, rays (the raw ray fan as text)")
+                        "scene+image, rays (the raw ray fan as text); bench-mode scenarios only (C09 live and "
+                        "C10 transfer are measured with the JSON)")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
 
