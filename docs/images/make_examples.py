@@ -25,6 +25,14 @@ def main() -> None:
         Image.fromarray(env.render()).save(HERE / "chase_S07.png")
     finally:
         env.close()
+    env = WMBenchEnv("S02", observation="image")  # a corner: walls front and left
+    try:
+        obs, _ = env.reset(seed=0)
+        strip = obs["image"]
+        Image.fromarray(strip).resize((strip.shape[1] * 2, strip.shape[0] * 2), Image.NEAREST).save(
+            HERE / "egocentric_S02.png")
+    finally:
+        env.close()
     trace = run_episode("S15", ReferenceBrain()).trace
     _hz, samples = pose_samples(trace)
     wanted = len(samples) * 2 // 3
