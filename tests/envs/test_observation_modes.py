@@ -68,3 +68,24 @@ def test_bad_data_url_says_what_arrived():
         decode_data_url("http://example.com/x.png")
     with pytest.raises(ValueError, match="does not hold a readable image"):
         decode_data_url("data:image/png;base64,AAAA")
+
+
+def test_image_mode_passes_gymnasiums_env_checker():
+    from gymnasium.utils.env_checker import check_env
+
+    env = WMBenchEnv("S01", observation="image", panorama_panel=16)
+    try:
+        check_env(env, skip_render_check=True)
+    finally:
+        env.close()
+
+
+def test_live_observe_in_image_mode_shows_the_strip_not_the_json():
+    env = WMBenchEnv("S11", observation="image", panorama_panel=16)
+    try:
+        env.reset(seed=0)
+        seen = env.observe()
+        assert seen["observation"] == "image" and "walls" not in seen and "npcs" not in seen
+        assert decode_data_url(seen["image"]).shape == (16, 64, 3)
+    finally:
+        env.close()

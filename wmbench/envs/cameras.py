@@ -175,7 +175,7 @@ def panorama(client: int, x: float, y: float, heading: float, spec: PanoramaSpec
 
 
 def chase(client: int, x: float, y: float, heading: float, threat: tuple[float, float] | None = None,
-          spec: ViewSpec | None = None) -> np.ndarray:
+          spec: ViewSpec | None = None, fov_deg: float = CHASE_FOV_DEG) -> np.ndarray:
     """A ``(height, width, 3)`` frame from behind and above the protagonist, the threat (if any) in frame."""
     spec = spec or ViewSpec()
     if threat is not None and math.hypot(threat[0] - x, threat[1] - y) > 1e-6:
@@ -189,7 +189,7 @@ def chase(client: int, x: float, y: float, heading: float, threat: tuple[float, 
         look, back, up = heading, CHASE_MIN_BACK, CHASE_UP
         target = (x + 2.0 * math.cos(look), y + 2.0 * math.sin(look), 0.6)
     eye = (x - back * math.cos(look), y - back * math.sin(look), up)
-    return _render(client, spec.width, spec.height, eye, target, (0, 0, 1), CHASE_FOV_DEG)
+    return _render(client, spec.width, spec.height, eye, target, (0, 0, 1), fov_deg)
 
 
 def top_down(client: int, centre: tuple[float, float], spec: ViewSpec | None = None,

@@ -41,4 +41,4 @@ def capture(client: int, body: BodyState, camera: CameraSpec | None = None,
     """An (H, W, 3) uint8 chase frame of the world around ``body`` (``threat`` xy kept in frame)."""
     cam = camera or CameraSpec()
     return cameras.chase(client, body.position[0], body.position[1], body.heading, threat,
-                         cameras.ViewSpec(cam.width, cam.height))
+                         cameras.ViewSpec(cam.width, cam.height), cam.fov_deg)
