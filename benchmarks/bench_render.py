@@ -132,11 +132,12 @@ def _live_rows(repeats: int, duration: float) -> list[BenchRow]:
     return rows
 
 
-def measure(quick: bool) -> list[BenchRow]:
-    repeats = 3 if quick else 15
+def measure(quick: bool, repeats: int | None = None, live_runs: int | None = None,
+            live_duration: float | None = None) -> list[BenchRow]:
+    repeats = repeats or (3 if quick else 15)
     rows = _camera_rows(repeats)
     rows += _egl_rows(repeats)
-    rows += _live_rows(1 if quick else 3, 2.0 if quick else 8.0)
+    rows += _live_rows(live_runs or (1 if quick else 3), live_duration or (2.0 if quick else 8.0))
     return rows
 
 
