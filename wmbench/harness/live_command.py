@@ -46,9 +46,8 @@ def live_command(
     if fps not in LIVE_FPS_CHOICES:
         choices = ", ".join(map(str, LIVE_FPS_CHOICES))
         raise LiveCommandError(f"--fps must be one of {choices} (dividing the 240 Hz physics), got {fps}")
-    if record is not None and fps > 30:
-        say(f"note: capturing video costs about 15 ms per captured frame; at {fps} FPS expect late frames "
-            "(use --fps 30 for a smooth recording)")
+    if record is not None:
+        say("note: the video is rendered from the trace after the run (it costs the live loop nothing)")
     next_print = [1.0]
 
     def on_frame(tick: LiveTick) -> None:
