@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+from wmbench.brain.vision_brain import VisionBrain
 from wmbench.harness.cli import main
 from wmbench.harness.perception_gap import GapError, perception_gap
 from wmbench.harness.replay import ReplayError, pose_samples
@@ -63,3 +64,34 @@ def test_video_command_renders_a_finished_episode(runs, capsys):
                             if '"S11"' in line))["trace"]
     assert len(frames) == len(trace["meta"]["poses"]["frames"])
     assert main(["video", str(runs / "image"), "S01"]) == 2  # not in that run: a usage error, not a crash
+
+
+def test_replay_builds_the_walls_the_run_logged_not_the_records():
+    """A drawn scenario instance may move its walls: the replay must show what the run had."""
+    from wmbench.harness.episode import run_episode
+    from wmbench.harness.replay import _Stage
+    from wmbench.scenarios import get_scenario
+
+    trace = run_episode("S02", VisionBrain()).trace
+    logged = trace["meta"]["poses"]["walls"]
+    assert [w[0] for w in logged["0"]] == [w.name for w in get_scenario("S02").phases[0].walls]
+    moved = {"0": [[name, cx + 5.0, cy, sx, sy, h] for name, cx, cy, sx, sy, h in logged["0"]]}
+    stage = _Stage(get_scenario("S02"), moved)
+    try:
+        stage.pose(pose_samples(trace)[1][0])
+        assert [round(b.xmin - w.xmin, 6) for b, w in zip(stage.world.walls, _record_boxes())] == [5.0] * len(
+            logged["0"])
+    finally:
+        stage.close()
+
+
+def _record_boxes():
+    from wmbench.envs.world import World
+    from wmbench.scenarios import get_scenario
+
+    world = World(1 / 30, 1 / 240)
+    try:
+        world.set_walls(get_scenario("S02").phases[0].walls)
+        return world.walls
+    finally:
+        world.close()

@@ -300,6 +300,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         if self._crowd is not None:
             self._crowd.remove_all()
         self._world.set_walls(phase.walls)
+        self._poses.phase_walls(index, phase.walls)
         if index > 0:
             self.body.reset_pose((*phase.start_position, 0.0), phase.start_heading)
         if not phase.carry_memory:

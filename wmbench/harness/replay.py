@@ -9,7 +9,8 @@ Card
 - **Input**: a trace dict (``episodes.jsonl`` line's ``trace``, or a live run's) with its pose log
   (``meta["poses"]``, :mod:`wmbench.envs.pose_log`). A trace without one (recorded before the pose log
   existed) is a :class:`ReplayError` saying so.
-- **World**: a fresh ``DIRECT`` PyBullet world with the phase's walls (from the scenario record), the NPCs
+- **World**: a fresh ``DIRECT`` PyBullet world with the phase's walls (as logged by the run; the scenario
+  record's for older logs), the NPCs
   built as in the run (:mod:`wmbench.envs.npc`) and moved to their logged poses; the protagonist is a
   stand-in (a yellow capsule with a nose towards its heading; the log holds no joint angles).
 - **Frame** (per pose sample, at the log's rate, default 15 FPS): left the chase view framed to include the
@@ -36,7 +37,7 @@ from wmbench.body.multibody import yaw_quaternion
 from wmbench.envs import cameras
 from wmbench.envs.npc import NPC_SHAPES, _build_beast, _build_human
 from wmbench.envs.world import World
-from wmbench.scenarios.records import Scenario
+from wmbench.scenarios.records import Scenario, Wall
 from wmbench.scenarios.registry import get_scenario
 
 VIEW = cameras.ViewSpec(320, 240)
@@ -81,8 +82,9 @@ def pose_samples(trace: Mapping[str, Any]) -> tuple[float, list[PoseSample]]:
 class _Stage:
     """The replay world: walls of the current phase, NPC bodies by name, the protagonist stand-in."""
 
-    def __init__(self, scenario: Scenario) -> None:
+    def __init__(self, scenario: Scenario, logged_walls: Mapping[str, Any] | None = None) -> None:
         self.scenario = scenario
+        self.logged_walls = dict(logged_walls or {})
         self.world = World(1 / 30, 1 / 240)
         self.client = self.world.client
         self.phase = -1
@@ -105,10 +107,7 @@ class _Stage:
     def pose(self, sample: PoseSample) -> None:
         cid = self.client
         if sample.phase != self.phase:
-            if not 0 <= sample.phase < len(self.scenario.phases):
-                raise ReplayError(f"pose log names phase {sample.phase}; {self.scenario.id} has "
-                                  f"{len(self.scenario.phases)}")
-            self.world.set_walls(self.scenario.phases[sample.phase].walls)
+            self.world.set_walls(self._walls(sample.phase))
             self.phase = sample.phase
         present = {n[0] for n in sample.npcs}
         for name in [n for n in self.npc_ids if n not in present]:
@@ -121,6 +120,17 @@ class _Stage:
                                               yaw_quaternion(yaw), physicsClientId=cid)
         p.resetBasePositionAndOrientation(self.protagonist, (sample.x, sample.y, 0.85),
                                           yaw_quaternion(sample.heading), physicsClientId=cid)
+
+    def _walls(self, phase: int) -> tuple[Wall, ...]:
+        """The walls the run built for ``phase`` (from the pose log), else the scenario record's."""
+        logged = self.logged_walls.get(str(phase))
+        if logged is None:
+            if not 0 <= phase < len(self.scenario.phases):
+                raise ReplayError(f"pose log names phase {phase}; {self.scenario.id} has "
+                                  f"{len(self.scenario.phases)}")
+            return tuple(self.scenario.phases[phase].walls)
+        return tuple(Wall((float(cx), float(cy)), (float(sx), float(sy)), float(h), str(name))
+                     for name, cx, cy, sx, sy, h in logged)
 
     def close(self) -> None:
         self.world.close()
@@ -202,7 +212,7 @@ def render_frames(trace: Mapping[str, Any], scenario: Scenario | None = None, ev
         record = scenario or get_scenario(str(trace.get("scenario_id")))
     except (KeyError, ValueError) as err:
         raise ReplayError(f"cannot replay: {err}") from None
-    stage = _Stage(record)
+    stage = _Stage(record, (trace.get("meta") or {}).get("poses", {}).get("walls"))
     trails: dict[str, list[tuple[float, float]]] = {}
     try:
         for i, sample in enumerate(samples):
