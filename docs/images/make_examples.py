@@ -25,9 +25,10 @@ def main() -> None:
         Image.fromarray(env.render()).save(HERE / "chase_S07.png")
     finally:
         env.close()
-    env = WMBenchEnv("S02", observation="image")  # a corner: walls front and left
+    env = WMBenchEnv("S02", observation="image", image_map=True)  # a corner: walls front and left
     try:
         obs, _ = env.reset(seed=0)
+        Image.fromarray(obs["map"]).resize((192, 192), Image.NEAREST).save(HERE / "map_S02.png")
         strip = obs["image"]
         Image.fromarray(strip).resize((strip.shape[1] * 2, strip.shape[0] * 2), Image.NEAREST).save(
             HERE / "egocentric_S02.png")

@@ -72,3 +72,23 @@ def test_serve_refuses_an_image_part_that_is_not_a_data_url():
             urllib.request.urlopen(request, timeout=10)
     assert failure.value.code == 400
     assert "data URL" in json.loads(failure.value.read())["error"]["message"]
+
+
+def test_the_optional_map_travels_as_a_second_image_part():
+    from wmbench.envs.observation_modes import brain_input
+    from wmbench.envs.wmbench_env import WMBenchEnv
+
+    env = WMBenchEnv("S02", observation="image", panorama_panel=16, image_map=True)
+    try:
+        obs, _ = env.reset(seed=0)
+        assert env.observation_space.contains(obs) and obs["map"].shape == (96, 96, 3)
+        scene = brain_input(obs)
+    finally:
+        env.close()
+    system, user = observation_messages(scene)
+    assert "map seen from straight above" in system["content"]
+    urls = [p["image_url"]["url"] for p in user["content"][1:]]
+    assert urls == [scene["image"], scene["map"]]
+    assert scene_with_images(json.loads(user["content"][0]["text"]), user["content"]) == scene
+    with pytest.raises(ValueError, match="needs an image observation"):
+        WMBenchEnv("S02", image_map=True)

@@ -5,13 +5,14 @@ Card
 - :func:`observation_messages` (used by the ``openai`` provider): a scene without images gives exactly
   :func:`wmbench.brain.prompt.build_messages`'s messages. A scene with ``image`` (a data URL, see
   :mod:`wmbench.envs.observation_modes`) gives a user message of content parts — first the JSON text part
-  (the scene without the image), then one ``{"type": "image_url", "image_url": {"url": <data URL>}}`` part
-  — the format OpenAI-compatible servers accept for vision models.
+  (the scene without the pictures), then one ``{"type": "image_url", "image_url": {"url": <data URL>}}``
+  part for the strip and, with ``map`` (``image_map=True``), a second one for the map — the format
+  OpenAI-compatible servers accept for vision models.
 - The system prompt gains a short paragraph for the mode (:data:`MODE_NOTES`) whenever the scene names one
   (``observation`` key: ``image``, ``scene+image``, ``rays``), so a model is told how to read what it gets.
   A user's own system prompt is extended the same way.
 - :func:`scene_with_images` (used by ``wmbench serve``): the reverse — image parts of the last user message
-  go back into the scene as ``image``, so a served brain sees what an in-process brain would. A part that
+  go back into the scene as ``image`` (and ``map``), so a served brain sees what an in-process brain would. A part that
   is not a data URL is a clear ``ValueError`` (the server answers 400), never a silent drop.
 """
 
@@ -21,7 +22,13 @@ import json
 from typing import Any
 
 from wmbench.brain.prompt import build_messages
-from wmbench.envs.observation_modes import IMAGE_KEY
+from wmbench.envs.observation_modes import IMAGE_KEY, MAP_KEY
+
+#: The pictures a scene may carry, in the order their content parts are sent.
+PICTURE_KEYS = (IMAGE_KEY, MAP_KEY)
+MAP_NOTE = (
+    "A second picture is attached: a map seen from straight above, 16 m across, with you at its centre and "
+    "the direction you face pointing up (same colours).")
 
 MODE_NOTES: dict[str, str] = {
     "image": (
@@ -47,19 +54,23 @@ def observation_messages(scene: dict[str, Any], system_prompt: str | None = None
     """The chat messages for ``scene`` in its observation mode (see the card)."""
     if not isinstance(scene, dict):
         raise TypeError(f"scene must be a scene_context dict, got {type(scene).__name__}")
-    image = scene.get(IMAGE_KEY)
-    text_scene = {k: v for k, v in scene.items() if k != IMAGE_KEY}
+    pictures = [(key, scene[key]) for key in PICTURE_KEYS if scene.get(key) is not None]
+    text_scene = {k: v for k, v in scene.items() if k not in PICTURE_KEYS}
     messages: list[dict[str, Any]] = build_messages(text_scene, system_prompt=system_prompt)
     note = MODE_NOTES.get(str(scene.get("observation", "")))
+    if note and MAP_KEY in dict(pictures):
+        note = f"{note} {MAP_NOTE}"
     if note:
         messages[0] = {"role": "system", "content": f"{messages[0]['content'].rstrip()}\n\n{note}\n"}
-    if image is not None:
-        if not isinstance(image, str) or not image.startswith("data:image/"):
-            raise ValueError(f"scene['image'] must be an image data URL, got {str(image)[:40]!r}")
-        messages[1] = {"role": "user", "content": [
-            {"type": "text", "text": messages[1]["content"]},
-            {"type": "image_url", "image_url": {"url": image}},
-        ]}
+    if pictures:
+        if IMAGE_KEY not in dict(pictures):
+            raise ValueError("scene['map'] needs scene['image'] (the map is the second picture)")
+        parts: list[dict[str, Any]] = [{"type": "text", "text": messages[1]["content"]}]
+        for key, url in pictures:
+            if not isinstance(url, str) or not url.startswith("data:image/"):
+                raise ValueError(f"scene[{key!r}] must be an image data URL, got {str(url)[:40]!r}")
+            parts.append({"type": "image_url", "image_url": {"url": url}})
+        messages[1] = {"role": "user", "content": parts}
     return messages
 
 
@@ -80,6 +91,7 @@ def scene_with_images(scene: dict[str, Any], content: Any) -> dict[str, Any]:
         urls.append(url)
     if not urls:
         return scene
-    if len(urls) > 1:
-        raise ValueError(f"expected one image part (the egocentric strip), got {len(urls)}")
-    return {**scene, IMAGE_KEY: urls[0]}
+    if len(urls) > len(PICTURE_KEYS):
+        raise ValueError(f"expected at most {len(PICTURE_KEYS)} image parts (the egocentric strip, then the "
+                         f"map), got {len(urls)}")
+    return {**scene, **dict(zip(PICTURE_KEYS, urls))}

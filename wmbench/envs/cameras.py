@@ -18,7 +18,8 @@ Card
   off with their separation, so both are in frame; without one it looks along the heading.
 - **Top-down view** (:func:`top_down`): straight down over a point, :data:`TOP_DOWN_EXTENT` m across;
   :class:`TopDownFrame` maps world xy to pixels so trails and markers can be drawn over it
-  (:mod:`wmbench.harness.replay`).
+  (:mod:`wmbench.harness.replay`). :func:`heading_up_map` is the brain's optional map: the same view
+  turned so the protagonist's heading points up, :data:`MAP_EXTENT` m across, centred on it.
 - Simplified: one light, no shadows; the protagonist's own body is not drawn in the egocentric views when
   the eye is inside it (TinyRenderer culls back faces), so the brain does not see its own limbs.
 """
@@ -45,6 +46,9 @@ LIGHT = {"lightDirection": (-0.5, -0.8, 1.2), "lightAmbientCoeff": 0.55, "lightD
          "lightSpecularCoeff": 0.0, "shadow": 0}
 TOP_DOWN_EXTENT = 24.0
 TOP_DOWN_HEIGHT = 40.0
+#: The optional heading-up map of the image modes (``image_map=True``): side in px and metres across.
+MAP_PX = 96
+MAP_EXTENT = 16.0
 CHASE_MIN_BACK = 4.0
 CHASE_FOV_DEG = 65.0
 GRID_SPACING = 1.0
@@ -197,7 +201,18 @@ def top_down(client: int, centre: tuple[float, float], spec: ViewSpec | None = N
     """A view straight down over ``centre`` showing ``extent`` m of ground top to bottom (+y up)."""
     spec = spec or ViewSpec(240, 240)
     cx, cy = centre
-    fov = 2 * math.degrees(math.atan((extent / 2) / TOP_DOWN_HEIGHT))
-    image = _render(client, spec.width, spec.height, (cx, cy, TOP_DOWN_HEIGHT), (cx, cy, 0.0), (0, 1, 0), fov,
-                    near=1.0, far=TOP_DOWN_HEIGHT + 5.0, grid_fade=4 * TOP_DOWN_HEIGHT)
+    image = _render_down(client, cx, cy, (0.0, 1.0, 0.0), spec, extent)
     return TopDownFrame(image, (cx, cy), extent / spec.height)  # the vertical FOV spans ``extent`` m
+
+
+def heading_up_map(client: int, x: float, y: float, heading: float, size: int = MAP_PX,
+                   extent: float = MAP_EXTENT) -> np.ndarray:
+    """The brain's optional map: straight down over (x, y), the heading pointing up, ``extent`` m across."""
+    return _render_down(client, x, y, (math.cos(heading), math.sin(heading), 0.0), ViewSpec(size, size), extent)
+
+
+def _render_down(client: int, cx: float, cy: float, up: tuple[float, float, float], spec: ViewSpec,
+                 extent: float) -> np.ndarray:
+    fov = 2 * math.degrees(math.atan((extent / 2) / TOP_DOWN_HEIGHT))
+    return _render(client, spec.width, spec.height, (cx, cy, TOP_DOWN_HEIGHT), (cx, cy, 0.0), up, fov,
+                   near=1.0, far=TOP_DOWN_HEIGHT + 5.0, grid_fade=4 * TOP_DOWN_HEIGHT)

@@ -12,8 +12,10 @@ Card
   ``ray_hits`` (0 none, 1 wall, 2 beast, 3 human), ``ray_step_deg`` (first ray straight ahead, then
   counter-clockwise) plus the memory keys.
 - Gymnasium: ``obs["scene"]`` is the text part above (JSON); with an image mode ``obs["image"]`` is the
-  ``(H, W, 3)`` uint8 strip (a ``Box``). :func:`brain_input` turns an observation into the dict a brain's
-  ``decide`` receives: the JSON, plus ``image`` as a PNG data URL when there is one.
+  ``(H, W, 3)`` uint8 strip (a ``Box``), and with ``image_map=True`` also ``obs["map"]``, a heading-up map
+  seen from above (:func:`wmbench.envs.cameras.heading_up_map`; the protagonist is at its centre).
+  :func:`brain_input` turns an observation into the dict a brain's ``decide`` receives: the JSON, plus
+  ``image`` (and ``map``) as PNG data URLs.
 - The trace keeps the official scene per decision (scorers need it) and the mode in ``meta["observation"]``;
   the image is not stored (it is reproducible from the trace's pose log, :mod:`wmbench.envs.pose_log`).
 """
@@ -32,6 +34,8 @@ OBSERVATION_MODES: tuple[str, ...] = ("scene", "image", "scene+image", "rays")
 #: Keys of the scene_context that are memory (what the brain did), not perception (what is out there).
 MEMORY_KEYS: tuple[str, ...] = ("t", "recent_decisions", "last_prediction")
 IMAGE_KEY = "image"
+#: The optional second picture of the image modes: a heading-up map (``WMBenchEnv(image_map=True)``).
+MAP_KEY = "map"
 
 
 def check_mode(mode: str) -> str:
@@ -83,8 +87,10 @@ def decode_data_url(url: str) -> np.ndarray:
 
 
 def brain_input(obs: Mapping[str, Any]) -> dict[str, Any]:
-    """What ``brain.decide`` gets for an env observation: the JSON part, plus ``image`` (a PNG data URL)."""
+    """What ``brain.decide`` gets for an env observation: the JSON part, plus ``image`` (and ``map``) as PNG
+    data URLs."""
     scene = json.loads(obs["scene"])
-    if IMAGE_KEY in obs:
-        scene[IMAGE_KEY] = encode_png_data_url(obs[IMAGE_KEY])
+    for key in (IMAGE_KEY, MAP_KEY):
+        if key in obs:
+            scene[key] = encode_png_data_url(obs[key])
     return scene

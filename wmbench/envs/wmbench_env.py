@@ -6,7 +6,8 @@ Card
   keys first, see :mod:`wmbench.brain.scene_schema`); ``rays`` the fan's distances (m, capped at 10);
   ``ray_hits`` each ray's class (0 none, 1 wall, 2 beast, 3 human). ``observation=`` picks what the brain
   is shown (``scene``, ``image``, ``scene+image``, ``rays``: :mod:`wmbench.envs.observation_modes`); the
-  image modes add ``image``, the ``(panorama_panel, 4 * panorama_panel, 3)`` uint8 egocentric strip.
+  image modes add ``image``, the ``(panorama_panel, 4 * panorama_panel, 3)`` uint8 egocentric strip (and
+  ``map``, a heading-up view from above, with ``image_map=True``).
 - **Action**: the brain's reply text (``PREDICT: ...`` / ``MOTION: ...``). Any object is accepted: bytes
   are decoded as UTF-8 (invalid bytes replaced), text is clipped to ``max_reply_chars`` before parsing, and
   anything unreadable is recorded as a parse error. The MOTION (or the MOTION salvaged from a broken reply)
@@ -108,6 +109,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         max_reply_chars: int = 20000,
         observation: str = "scene",
         panorama_panel: int = 96,
+        image_map: bool = False,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
@@ -141,7 +143,12 @@ class WMBenchEnv(LiveMode, gym.Env):
         if has_image(self.observation):
             self.observation_space = spaces.Dict({
                 **self.observation_space.spaces,
-                "image": spaces.Box(0, 255, self.panorama_spec.shape, dtype=np.uint8)})
+                "image": spaces.Box(0, 255, self.panorama_spec.shape, dtype=np.uint8),
+                **({"map": spaces.Box(0, 255, (cameras.MAP_PX, cameras.MAP_PX, 3), dtype=np.uint8)}
+                   if image_map else {})})
+        elif image_map:
+            raise ValueError(f"image_map needs an image observation (image or scene+image), got {observation!r}")
+        self.image_map = bool(image_map)
         self._poses = PoseLog(self.frame_rate)
         self.action_space = spaces.Text(max_length=self.max_reply_chars, charset=REPLY_CHARSET)
         self.trace = Trace(scenario_id=self.scenario.id, seed=None, body=self.body.name)
@@ -416,6 +423,10 @@ class WMBenchEnv(LiveMode, gym.Env):
                                                 perception.ray_hits), ensure_ascii=True)[:SCENE_MAX_CHARS]
             if has_image(self.observation):
                 obs["image"] = self.camera_strip()
+                if self.image_map:
+                    state = self.body.state()
+                    obs["map"] = cameras.heading_up_map(self._world.client, state.position[0], state.position[1],
+                                                        state.heading)
         return obs
 
     def camera_strip(self) -> np.ndarray:
