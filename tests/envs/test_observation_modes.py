@@ -89,3 +89,13 @@ def test_live_observe_in_image_mode_shows_the_strip_not_the_json():
         assert decode_data_url(seen["image"]).shape == (16, 64, 3)
     finally:
         env.close()
+
+
+def test_a_live_run_in_image_mode_asks_the_brain_with_pixels():
+    from wmbench.harness.live import run_live
+
+    result = run_live("S11", "vision", fps=30, duration=1.5, observation="image", keep_trace=True)
+    assert result.error is None and result.decisions
+    first = result.trace["decisions"][0]
+    assert result.trace["meta"]["observation"] == "image"
+    assert "fwd=danger(beast)" in first["reply"]  # the beast ahead, seen in the strip (no JSON shown)

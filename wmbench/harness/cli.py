@@ -176,6 +176,8 @@ def _configure_live(p: argparse.ArgumentParser) -> None:
     p.add_argument("--duration", type=float, default=None, help="stop after this many sim seconds")
     p.add_argument("--gui", action="store_true", help="show the PyBullet GUI (needs a display)")
     p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
+    p.add_argument("--observation", default="scene", choices=("scene", "image", "scene+image", "rays"),
+                   help="what the brain is shown (default: scene, the JSON); see docs/vision.md")
     p.add_argument("--out", type=Path, default=None,
                    help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="brain option")
@@ -188,7 +190,8 @@ def _live(args: argparse.Namespace) -> int:
         options = parse_options(args.option)
         out = args.out or default_out_dir(f"live-{args.scenario}-{args.brain}", args.body)
         result = live_command(args.scenario, args.brain, args.body, out, fps=args.fps, seed=args.seed,
-                              duration=args.duration, gui=args.gui, record=args.record, brain_options=options)
+                              duration=args.duration, gui=args.gui, record=args.record, brain_options=options,
+                              observation=args.observation)
     except (LiveCommandError, ValueError, ImportError) as err:  # bad spec, bad value, missing extra
         raise UsageError(str(err)) from None
     print(format_live_result(result))

@@ -157,6 +157,7 @@ def run_live(
     brain_options: Mapping[str, Any] | None = None,
     brain_label: str | None = None,
     keep_trace: bool = False,
+    observation: str = "scene",
 ) -> LiveResult:
     """Run one scenario in real time (see the module card) and return its :class:`LiveResult`.
 
@@ -164,8 +165,9 @@ def run_live(
     ``record`` writes an mp4 (needs the ``video`` extra), rendered from the trace after the run
     (:mod:`wmbench.harness.replay`), so recording does not change the frame timing. ``on_frame`` is called
     after every frame with a :class:`LiveTick`; ``frame_work(env)`` runs inside every frame's timed work.
-    Raises ``ValueError`` for a bad ``fps`` or ``duration``; a failure during the run is returned in
-    ``error``.
+    ``observation`` is what the brain is shown (:mod:`wmbench.envs.observation_modes`; an image mode renders the
+    strip inside the frame that asks the brain, so its cost shows in the frame timing). Raises ``ValueError``
+    for a bad ``fps``, ``duration`` or ``observation``; a failure during the run is returned in ``error``.
     """
     if fps not in LIVE_FPS_CHOICES:
         raise ValueError(f"live fps must be one of {LIVE_FPS_CHOICES} (it must divide the 240 Hz physics), "
@@ -181,7 +183,7 @@ def run_live(
     render_mode = "human" if gui else None
     instance, label, owned = _resolve_brain(brain, brain_options)
     try:
-        env = WMBenchEnv(scenario, body=body, render_mode=render_mode, frame_rate=fps)
+        env = WMBenchEnv(scenario, body=body, render_mode=render_mode, frame_rate=fps, observation=observation)
     except BaseException:
         if owned:
             instance.close()

@@ -35,6 +35,7 @@ def live_command(
     record: Path | None = None,
     brain_options: Mapping[str, Any] | None = None,
     say: Printer = print,
+    observation: str = "scene",
 ) -> LiveResult:
     """Run ``scenario`` live, print progress once per wall second, write ``out/live.json`` (with trace)."""
     from wmbench.scenarios import get_scenario
@@ -57,7 +58,7 @@ def live_command(
 
     try:
         result = run_live(record_id, brain, body, fps, seed, duration, record, on_frame, gui=gui,
-                          brain_options=brain_options, keep_trace=True)
+                          brain_options=brain_options, keep_trace=True, observation=observation)
     except (KeyError, TypeError) as err:  # unknown body, bad brain options
         raise LiveCommandError(err.args[0] if err.args else str(err)) from None
     LiveStore(out).put(result, include_trace=True)
