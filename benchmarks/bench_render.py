@@ -2,7 +2,7 @@
 
 Rows (medians over repeats, TinyRenderer on the CPU, one process):
 
-- **egocentric panorama** (the ``image`` observation: four 96x96 views, grid pass included), **chase view**
+- **egocentric panorama** (the ``image`` observation: four 128x128 views, grid pass included), **chase view**
   (320x240), **top-down view** (240x240), **replay frame** (chase + top-down + trails + captions, what
   ``wmbench video`` writes per frame) — milliseconds per frame, on S07 (walls, a beast, a woman).
 - **raw render, TinyRenderer vs EGL**: the chase view without the grid pass, through PyBullet's
@@ -22,10 +22,12 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.common import BenchRow, run_script, time_repeats
+from wmbench.envs.cameras import PanoramaSpec
 
 GROUP = "render"
 SCENARIO = "S07"
 LIVE_SCENARIO = "S42"
+PANEL = PanoramaSpec().panel
 
 
 def _camera_rows(repeats: int) -> list[BenchRow]:
@@ -43,7 +45,7 @@ def _camera_rows(repeats: int) -> list[BenchRow]:
         threat = (env.crowd.present()[0].x, env.crowd.present()[0].y)
         cid = env.world.client
         views = {
-            "egocentric panorama 4x96x96": lambda: cameras.panorama(cid, x, y, h),
+            f"egocentric panorama 4x{PANEL}x{PANEL}": lambda: cameras.panorama(cid, x, y, h),
             "chase view 320x240": lambda: cameras.chase(cid, x, y, h, threat),
             "top-down view 240x240": lambda: cameras.top_down(cid, (x, y)),
         }

@@ -17,4 +17,5 @@ def test_render_quick_rows_are_measured():
     rows = bench.load_bench_module("bench_render").measure(True, repeats=1, live_runs=1, live_duration=0.5)
     assert_rows_measured(rows, "render", min_rows=9)
     names = [r.name for r in rows]
-    assert "egocentric panorama 4x96x96" in names and "live FPS ratio with/without --record" in names
+    assert any(n.startswith("egocentric panorama 4x") for n in names)
+    assert "live FPS ratio with/without --record" in names

@@ -63,7 +63,7 @@ CHASE_UP = 3.5
 class PanoramaSpec:
     """Size of one square panel (px); the strip is ``panel`` high and ``4 * panel`` wide."""
 
-    panel: int = 96
+    panel: int = 128
 
     def __post_init__(self) -> None:
         if not isinstance(self.panel, int) or not 16 <= self.panel <= 1024:

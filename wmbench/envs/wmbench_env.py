@@ -108,7 +108,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         n_rays: int = 72,
         max_reply_chars: int = 20000,
         observation: str = "scene",
-        panorama_panel: int = 96,
+        panorama_panel: int = 128,
         image_map: bool = False,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
