@@ -25,7 +25,7 @@ Card
   time counts as ``approach`` (assume the worst).
 - **Blind spots** (what the JSON has and the pixels do not): no sound; speed and behaviour only from two
   frames; a beast's centre is estimated from its nearest legs (head-on or side-on from the blob's width in
-  metres); occluded NPCs are unseen (as in the JSON).
+  metres); two NPCs of one colour side by side read as one; occluded NPCs are unseen (as in the JSON).
 """
 
 from __future__ import annotations
