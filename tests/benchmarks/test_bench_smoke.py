@@ -174,3 +174,18 @@ def test_cli_bench_rejects_an_unknown_benchmark(capsys):
 
     assert cli.main(["bench", "--only", "nothing"]) == 2
     assert "unknown benchmark(s) nothing" in capsys.readouterr().err
+
+
+def test_cli_bench_exits_nonzero_on_a_missed_target(monkeypatch, capsys):
+    """Issue 15: ``bench`` used to exit 0 with missed targets; now 1, unless --allow-miss."""
+    from wmbench.harness import cli
+
+    def missing(quick, only=None, on_rows=None):
+        rows = [BenchRow("memory", "RSS growth", 25.0, "MB", Target("<=", 10.0))]
+        on_rows(rows)
+        return rows
+
+    monkeypatch.setattr(bench, "run_benchmarks", missing)
+    assert cli.main(["bench", "--quick"]) == 1
+    assert "1 missed" in capsys.readouterr().out
+    assert cli.main(["bench", "--quick", "--allow-miss"]) == 0

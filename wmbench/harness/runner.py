@@ -184,6 +184,10 @@ def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
     try:
         write_reports(out, scores)
     except Exception as err:
+        from wmbench.harness.report import REPORT_HTML, REPORT_MD
+
+        for stale in (REPORT_HTML, REPORT_MD):  # an older report would not describe these scores
+            (out / stale).unlink(missing_ok=True)
         warnings.warn(f"could not write the report in {out} ({type(err).__name__}: {err}); "
                       f"scores.json is complete, retry with `wmbench report {out}`", stacklevel=2)
 
