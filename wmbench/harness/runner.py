@@ -47,7 +47,7 @@ from wmbench.harness.run_scoring import not_measured_score as not_measured_score
 from wmbench.harness.run_scoring import score_line as score_line
 from wmbench.harness.run_scoring import score_lines as score_lines
 from wmbench.harness.run_scoring import score_run
-from wmbench.harness.run_workers import drain, results_in_processes
+from wmbench.harness.run_workers import results_in_processes, stream_results
 from wmbench.harness.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.scenarios import Scenario
 
@@ -314,6 +314,7 @@ def _results_in_threads(todo: Sequence[EpisodeSpec], brains: _BrainPool, body: s
                 yield brains.run(spec, body, env_kwargs)
             return
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wmbench-episode")
-        yield from drain(pool, [pool.submit(brains.run, spec, body, env_kwargs) for spec in todo])
+        yield from stream_results(pool, lambda spec: pool.submit(brains.run, spec, body, env_kwargs), todo,
+                                  window=2 * workers)  # bounded: results are logged and dropped as they come
     finally:
         brains.close_extra()
