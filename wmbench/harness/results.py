@@ -183,14 +183,16 @@ class EpisodeLog:
 
     def read(self) -> list[dict[str, Any]]:
         """Every complete line, first occurrence of each key only, in file order."""
+        return list(self.iter_lines())
+
+    def iter_lines(self) -> Iterator[dict[str, Any]]:
+        """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small."""
         seen: set[EpisodeKey] = set()
-        lines = []
         for line in self._complete_lines():
             key = line_key(line)
             if key not in seen:
                 seen.add(key)
-                lines.append(line)
-        return lines
+                yield line
 
     def done_keys(self) -> set[EpisodeKey]:
         """The episodes already finished (error episodes included: they are results too)."""
