@@ -146,4 +146,5 @@ def _die_with_parent(parent_pid: int) -> None:
 
 def _run_in_worker(spec: EpisodeSpec, body: str, env_kwargs: dict[str, Any], label: str) -> EpisodeResult:
     assert _WORKER_BRAIN is not None, "worker brain missing: _init_worker did not run"
-    return run_episode(spec.scenario, _WORKER_BRAIN, body, spec.seed, env_kwargs, brain_label=label)
+    return run_episode(spec.scenario, _WORKER_BRAIN, body, spec.seed, env_kwargs, brain_label=label,
+                       reuse_env=True)  # one PyBullet client per worker, reset between episodes

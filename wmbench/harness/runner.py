@@ -278,6 +278,10 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
         ) from None
     finally:
         bar.close()
+        if kind == "inline":  # this thread's reused env (threads' and workers' envs end with them)
+            from wmbench.harness.env_reuse import close_all
+
+            close_all()
 
 
 class _BrainPool:
@@ -296,7 +300,8 @@ class _BrainPool:
             brain = _build_brain(self.spec, self.options)
             self._extra.append(brain)
         try:
-            return run_episode(spec.scenario, brain, body, spec.seed, env_kwargs, brain_label=self.spec)
+            return run_episode(spec.scenario, brain, body, spec.seed, env_kwargs, brain_label=self.spec,
+                               reuse_env=True)  # one env per thread, reset between episodes (env_reuse)
         finally:
             self._idle.put(brain)
 
