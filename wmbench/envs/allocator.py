@@ -17,8 +17,9 @@ Card
 - **Scope.** Linux with glibc only; elsewhere, or if ``mallopt`` is missing, nothing happens. It changes
   where memory comes from, never what the simulation computes (traces are byte-identical).
 - **Opt-in.** ``WMBENCH_MALLOC_TUNING=1`` applies it (anything else, or unset, skips it); a
-  ``MALLOC_MMAP_THRESHOLD_`` already in the environment (the user's own choice) is respected. Note that fixing the thresholds switches glibc's dynamic thresholds
-  off for the whole process, as setting ``MALLOC_MMAP_THRESHOLD_`` would.
+  ``MALLOC_MMAP_THRESHOLD_`` already in the environment (the user's own choice) is respected. Note that
+  fixing the thresholds switches glibc's dynamic thresholds off for the whole process, as setting
+  ``MALLOC_MMAP_THRESHOLD_`` would.
 """
 
 from __future__ import annotations
