@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from wmbench.harness.cli_run import format_summary
 from wmbench.harness.run_workers import stream_results
 from wmbench.harness.runner import run_suite
 from wmbench.harness.selection import EpisodeSpec
@@ -40,6 +41,8 @@ def test_registered_scenario_runs_and_is_scored_with_two_workers(user_scenario, 
     assert entry["measured"] and len(entry["per_seed"]) == 2
     # the same record in the worker: scores equal the official S01's, seed by seed
     assert [s["score"] for s in entry["per_seed"]] == [s["score"] for s in scores["scenarios"]["S01"]["per_seed"]]
+    # and the summary a user reads says so, instead of a silent WM Score without it
+    assert f"extra scenario U901 (C01, not part of the WM Score): {entry['score']:.1f} / 20" in format_summary(scores)
 
 
 class _Payload:

@@ -145,6 +145,9 @@ def format_summary(scores: Mapping[str, Any]) -> str:
                  f"   grade {grade}")
     if scores.get("wm_score_note") and not scores.get("complete", True):
         lines.append(scores["wm_score_note"])
+    for sid, entry in (scores.get("extra_scenarios") or {}).items():  # registered user scenarios
+        points = f"{entry.get('score', 0):.1f} / {entry.get('max', 20):g}" if entry.get("measured") else "not measured"
+        lines.append(f"extra scenario {sid} ({entry.get('category', '?')}, not part of the WM Score): {points}")
     run = scores.get("run") or {}
     if run.get("error_episodes") or run.get("failed_decisions"):
         lines.append(f"{run.get('error_episodes', 0)} episode(s) failed, "
