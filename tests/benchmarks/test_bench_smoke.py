@@ -11,6 +11,7 @@ import math
 
 import pytest
 
+from tests.extras import needs_extra
 from wmbench.harness import bench
 from wmbench.harness.bench import BENCH_MODULES, BenchRow, Target, format_markdown, format_rows, run_benchmarks
 
@@ -129,6 +130,7 @@ def test_memory_series_slope_and_growth():
     assert series.slope_mb_per_1000() == pytest.approx(100.0)
 
 
+@needs_extra("openai")
 def test_brain_plumbing_quick_serve_rows():
     module = load("bench_brain_plumbing")
     rows = module.measure_serve(5, module.sample_scenes(("S01",)))

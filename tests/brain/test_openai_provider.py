@@ -6,12 +6,15 @@ import time
 
 import pytest
 
+from tests.extras import needs_extra
 from wmbench.brain.openai_provider import OpenAIBrain
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.brain.registry import get_brain
 from wmbench.brain.server import make_server
 
 from .provider_fixtures import StubAction, StubServer, calm_scene, corridor_scene, example_scene
+
+pytestmark = needs_extra("openai")
 
 SECRET = "sk-test-secret-never-on-disk"
 FAST_BACKOFF = {"backoff_base_s": 0.01, "backoff_max_s": 0.02}
