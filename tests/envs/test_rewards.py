@@ -45,7 +45,8 @@ def test_default_reward_stays_zero_and_the_terminal_info_carries_score_and_trace
     harness = score_line({"scenario": "S12", "seed": 0, "trace": result.trace, "error": None})
     assert score["score"] == harness.score and score["explanation"] == harness.explanation
     assert score["max"] == 20.0 and score["measured"] is True
-    assert info["trace"]["scenario_id"] == "S12" and len(info["trace"]["decisions"]) == len(rewards)
+    assert info["trace"].scenario_id == "S12" and len(info["trace"].decisions) == len(rewards)
+    assert all(value is not None for value in score.values())  # stackable by vector envs
 
 
 @pytest.mark.parametrize("brain", ["reference", "null"])

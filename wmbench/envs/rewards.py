@@ -20,9 +20,10 @@ Card
   * -0.2 for a wall collision, -1.0 for being caught, +0.5 for an escape (the sim's ``escaped`` event).
 
 - **Terminal info** (every mode): the step that ends an episode carries ``info["episode_score"]``
-  (:func:`terminal_score`: ``score`` 0..20, ``max`` 20, ``measured``, ``explanation``, ``rule``) and
-  ``info["trace"]`` (the whole :class:`~wmbench.envs.trace.Trace` as ``to_dict()``), so a vector env's
-  autoreset, which replaces the env's trace one step later, loses neither. Gymnasium's vector envs hand a
+  (:func:`terminal_score`: ``scenario``, ``score`` 0..20, ``max`` 20, ``measured``, ``explanation``,
+  ``rule``; never None, so a vector env can stack them into arrays) and ``info["trace"]`` (the episode's
+  :class:`~wmbench.envs.trace.Trace` object; ``to_dict()`` gives plain data), so a vector env's autoreset,
+  which starts a new trace one step later, loses neither. Gymnasium's vector envs hand a
   terminal step's info on as that step's info (the next ``reset`` is a separate step in ``NEXT_STEP`` mode).
 """
 
@@ -65,7 +66,7 @@ def terminal_score(trace: Trace) -> dict[str, Any]:
         "max": SCENARIO_MAX_POINTS,
         "measured": bool(scored.measured),
         "explanation": str(scored.explanation),
-        "rule": evidence.get("rule") if isinstance(evidence, dict) else None,
+        "rule": str((evidence.get("rule") if isinstance(evidence, dict) else None) or ""),
     }
 
 

@@ -21,8 +21,9 @@ Card
   (``wmbench.harness``), so benchmark results do not depend on it. Opt in with ``reward="score"`` (the
   scenario's points / 20 on the terminal step) or ``reward="dense"`` (per-decision shaping from the sim:
   PREDICT accuracy, moving away from danger, collisions, caught, escaped); see :mod:`wmbench.envs.rewards`.
-- **Terminal info**: the step that ends the episode carries ``info["episode_score"]`` (score, max,
-  measured, explanation, rule) and ``info["trace"]`` (``Trace.to_dict()``), in every reward mode, so a
+- **Terminal info**: the step that ends the episode carries ``info["episode_score"]`` (scenario, score, max,
+  measured, explanation, rule: never None, so vector envs can stack them) and ``info["trace"]`` (the
+  episode's :class:`~wmbench.envs.trace.Trace`; ``.to_dict()`` for plain data), in every reward mode, so a
   vector env's autoreset loses neither.
 - **Scenarios**: one fixed ``scenario``, or a pool ``scenarios`` (a selection such as ``"C01,C03"`` or
   ``"bench"`` for every bench-mode scenario) drawn from with the env's seeded generator at each reset;
@@ -220,7 +221,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         if self._terminated:
             score = terminal_score(self.trace)
             info["episode_score"] = score
-            info["trace"] = self.trace.to_dict()
+            info["trace"] = self.trace  # the object (reset starts a new one): vector envs keep it whole
             if self.reward_mode == "score":
                 reward = score_reward(score)
         return self._observation(), reward, self._terminated, False, info
