@@ -29,8 +29,9 @@ install_cpu_torch() {
       2>/dev/null; then
     return 0  # already there
   fi
-  if pip_install --no-index "$TORCH_PIN" 2>/dev/null; then
-    return 0  # a local wheel (find-links); on the development machine the CPU build
+  if pip_install --no-index --no-deps "$TORCH_PIN" 2>/dev/null; then
+    pip_install "$TORCH_PIN"  # a local wheel (find-links; here the CPU build) is in: now its dependencies
+    return 0
   fi
   if pip_install --timeout 15 --retries 1 --index-url "$TORCH_CPU_INDEX" "$TORCH_PIN"; then
     return 0
