@@ -38,3 +38,16 @@ def test_sdist_holds_every_tracked_file(tmp_path):
         members = {m.name.split("/", 1)[1] for m in sdist.getmembers() if m.isfile() and "/" in m.name}
     missing = sorted(wanted - members)
     assert not missing, f"tracked files missing from the sdist: {missing[:20]}"
+
+
+def test_main_job_install_has_no_torch_or_transformers():
+    """scripts/run_suite.sh sets up the 'run' profile: core dependencies + the 'report' extra only."""
+    tomllib = pytest.importorskip("tomllib", reason="tomllib is in the standard library from Python 3.11")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    setup = (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8")
+    assert 'run) EXTRAS="report" ;;' in setup and "bash scripts/setup.sh " in (
+        ROOT / "scripts" / "run_suite.sh").read_text(encoding="utf-8")
+    needed = [*project["dependencies"], *project["optional-dependencies"]["report"]]
+    heavy = [req for req in needed if req.split("[")[0].split("=")[0].split(">")[0].strip().lower()
+             in {"torch", "transformers", "onnxruntime", "onnxruntime-gpu", "diffusers"}]
+    assert not heavy, f"the main job would install {heavy}"
