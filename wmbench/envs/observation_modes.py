@@ -25,10 +25,14 @@ from __future__ import annotations
 import base64
 import io
 import json
+import struct
+import zlib
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
+
+from wmbench.envs.png_codec import decode_png, encode_png
 
 OBSERVATION_MODES: tuple[str, ...] = ("scene", "image", "scene+image", "rays")
 #: Keys of the scene_context that are memory (what the brain did), not perception (what is out there).
@@ -64,22 +68,27 @@ def text_part(mode: str, scene: Mapping[str, Any], rays: np.ndarray, ray_hits: n
 
 
 def encode_png_data_url(image: np.ndarray) -> str:
-    """``data:image/png;base64,...`` of an (H, W, 3) uint8 image (Pillow)."""
-    from PIL import Image
-
-    buffer = io.BytesIO()
-    Image.fromarray(np.asarray(image, dtype=np.uint8)).save(buffer, format="PNG")
-    return "data:image/png;base64," + base64.b64encode(buffer.getvalue()).decode("ascii")
+    """``data:image/png;base64,...`` of an (H, W, 3) uint8 image (stdlib PNG: no Pillow needed)."""
+    return "data:image/png;base64," + base64.b64encode(encode_png(image)).decode("ascii")
 
 
 def decode_data_url(url: str) -> np.ndarray:
-    """The (H, W, 3) uint8 image of a base64 PNG/JPEG data URL; ValueError saying what arrived otherwise."""
-    from PIL import Image
-
+    """The (H, W, 3) uint8 image of a base64 image data URL (Pillow when installed, else PNG only);
+    ValueError saying what arrived otherwise."""
     if not isinstance(url, str) or not url.startswith("data:image/") or ";base64," not in url:
         raise ValueError(f"expected an image data URL 'data:image/png;base64,...', got {str(url)[:40]!r}")
     try:
         raw = base64.b64decode(url.split(",", 1)[1], validate=True)
+    except ValueError as exc:
+        raise ValueError(f"image data URL does not hold a readable image: {exc}") from None
+    try:
+        from PIL import Image
+    except ImportError:
+        try:
+            return decode_png(raw)
+        except (ValueError, zlib.error, struct.error) as exc:
+            raise ValueError(f"image data URL does not hold a readable image: {exc}") from None
+    try:
         with Image.open(io.BytesIO(raw)) as img:
             return np.asarray(img.convert("RGB"), dtype=np.uint8)
     except Exception as exc:
