@@ -178,7 +178,8 @@ def _configure_live(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
     p.add_argument("--out", type=Path, default=None,
                    help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="brain option")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="brain options, repeatable and multi-valued")
 
 
 def _live(args: argparse.Namespace) -> int:

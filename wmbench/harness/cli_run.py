@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.harness.cli_base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
+from wmbench.harness.run_accounting import format_usage
 
 
 def configure_run(p: argparse.ArgumentParser) -> None:
@@ -41,16 +42,27 @@ def configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, default=None,
                    help="run directory (default: runs/<brain>-<body>-<timestamp>); an existing one resumes")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="brain option, repeatable (e.g. temperature=0 api_key=...); values are read as JSON "
-                        "when they parse, else as text")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="brain options, repeatable and multi-valued (e.g. --option temperature=0 history=4); "
+                        "values are read as JSON when they parse, else as text")
+    p.add_argument("--max-connections", type=int, default=None,
+                   help="concurrent requests for API brains (openai/...), independent of --workers "
+                        "(default: 8)")
+    p.add_argument("--limit", type=int, default=None, help="run only the first N episodes (a quick try)")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
 
 
 def run_command(args: argparse.Namespace) -> int:
     """``wmbench run``: the suite into ``--out`` (resuming it), then the summary table; the exit code."""
-    from wmbench.harness.runner import RunConfigError, RunFailed, RunInterrupted, run_suite
+    from wmbench.harness.run_guard import RunStopped
+    from wmbench.harness.runner import (
+        DEFAULT_MAX_CONNECTIONS,
+        RunConfigError,
+        RunFailed,
+        RunInterrupted,
+        run_suite,
+    )
     from wmbench.harness.selection import parse_seed_list
 
     try:
@@ -60,10 +72,14 @@ def run_command(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    max_connections = DEFAULT_MAX_CONNECTIONS if args.max_connections is None else args.max_connections
+    if max_connections < 1:
+        raise UsageError(f"--max-connections must be at least 1, got {max_connections}")
     out = args.out or default_out_dir(args.brain, args.body)
     try:
         scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
-                           brain_options=options, progress=not args.no_progress, live=not args.no_live)
+                           brain_options=options, progress=not args.no_progress, live=not args.no_live,
+                           max_connections=max_connections, limit=args.limit)
     except RunConfigError as err:
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:
@@ -76,6 +92,12 @@ def run_command(args: argparse.Namespace) -> int:
     except RunFailed as err:
         print(f"wmbench run: failed: {err}", file=sys.stderr)
         return EXIT_FAILED
+    except RunStopped as stop:
+        if stop.scores:
+            print(format_summary(stop.scores))
+        print(f"wmbench run: stopped early (run incomplete, results so far in {out}): {stop.reason}",
+              file=sys.stderr)
+        return EXIT_FAILED
     print(format_summary(scores))
     print(f"\nscores: {out / 'scores.json'}")
     if (Path(out) / "report.html").exists():
@@ -83,10 +105,13 @@ def run_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``["temperature=0", "model=x"]`` -> ``{"temperature": 0, "model": "x"}`` (JSON values, else text)."""
+def parse_options(items: Sequence[str | Sequence[str]]) -> dict[str, Any]:
+    """``["temperature=0", "model=x"]`` -> ``{"temperature": 0, "model": "x"}`` (JSON values, else text).
+
+    Items may also be lists (``--option a=1 b=2 --option c=3`` arrives as ``[["a=1", "b=2"], ["c=3"]]``)."""
     options: dict[str, Any] = {}
-    for item in items:
+    flat = [item for group in items for item in ([group] if isinstance(group, str) else group)]
+    for item in flat:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"bad --option {item!r}; expected KEY=VALUE such as temperature=0")
@@ -134,6 +159,11 @@ def format_summary(scores: Mapping[str, Any]) -> str:
     if scores.get("wm_score_note") and not scores.get("complete", True):
         lines.append(scores["wm_score_note"])
     run = scores.get("run") or {}
+    usage = format_usage(run)
+    if usage and (run.get("brain_usage") or {}).get("prompt_tokens") is not None:
+        lines.append(f"brain: {usage}")
+    if run.get("stopped"):
+        lines.append(f"INCOMPLETE: stopped early: {run['stopped']}")
     if run.get("error_episodes") or run.get("failed_decisions"):
         lines.append(f"{run.get('error_episodes', 0)} episode(s) failed, "
                      f"{run.get('failed_decisions', 0)} brain decision(s) failed, "

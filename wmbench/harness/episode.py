@@ -99,8 +99,9 @@ def run_episode(
     try:
         try:
             env = (env_factory or make_env)(scenario_id, body, **dict(env_kwargs or {}))
-            obs, _info = env.reset(seed=seed)
+            obs, info = env.reset(seed=seed)
             brain.reset(seed)
+            announce_episode(brain, scenario_id, seed, info)
             done = False
             while not done:
                 if n_decisions >= MAX_DECISIONS:
@@ -122,6 +123,18 @@ def run_episode(
         wall_s=time.perf_counter() - start, n_decisions=n_decisions, failed_decisions=failed,
         parse_errors=count_parse_errors(trace), error=error,
     )
+
+
+def announce_episode(brain: Brain, scenario_id: str, seed: int, info: Mapping[str, Any] | None) -> None:
+    """Tell a brain that has ``start_episode`` (API brains: cache keys, session ids) which episode starts:
+    the scenario, the seed and the drawn instance when the env reports one. Optional for every brain."""
+    start_episode = getattr(brain, "start_episode", None)
+    if not callable(start_episode):
+        return
+    info = info or {}
+    instance = info.get("instance", info.get("instance_id"))
+    start_episode({"scenario": scenario_id, "seed": seed,
+                   "instance": None if instance is None else str(instance)})
 
 
 def count_parse_errors(trace: Mapping[str, Any] | None) -> int:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from wmbench.harness.run_accounting import brain_usage
 from wmbench.harness.results import EpisodeKey, EpisodeLog, line_key
 from wmbench.harness.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
@@ -63,6 +64,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
         "failed_decisions": sum(line.get("summary", {}).get("failed_decisions", 0) for line in lines),
         "parse_errors": sum(line.get("summary", {}).get("parse_errors", 0) for line in lines),
         "not_measured_notes": notes,
+        "brain_usage": brain_usage(lines),
     }
     return scores
 
