@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from wmbench.harness.run_accounting import brain_usage
 from wmbench.harness.results import EpisodeKey, EpisodeLog, line_key
+from wmbench.harness.run_accounting import brain_usage
 from wmbench.harness.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
 
