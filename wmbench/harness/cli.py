@@ -111,12 +111,18 @@ def _configure_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--brain", default="reference", help="brain spec to serve (default: reference)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--api-key", default=None,
+                   help="require 'Authorization: Bearer KEY' (default: $WMBENCH_SERVE_API_KEY; unset: no check)")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="options for each brain instance, repeatable and multi-valued")
+    p.add_argument("--quiet", action="store_true", help="do not log each request")
 
 
 def _serve(args: argparse.Namespace) -> int:
     serve_main = _optional("wmbench.brain.server", "serve_main")
     try:
-        serve_main(args.brain, args.host, args.port)
+        options = parse_options(args.option)
+        serve_main(args.brain, args.host, args.port, api_key=args.api_key, quiet=args.quiet, **options)
     except KeyboardInterrupt:
         return EXIT_OK
     except (ValueError, ImportError, OSError) as err:  # unknown brain spec, missing extra, port in use
