@@ -254,5 +254,21 @@ register_command(Command("bench", "performance benchmarks with targets (needs a 
                          _configure_bench, _bench))
 
 
+def _configure_cache(p: argparse.ArgumentParser) -> None:
+    from wmbench.harness.cache_command import configure_cache
+
+    configure_cache(p)
+
+
+def _cache(args: argparse.Namespace) -> int:
+    from wmbench.harness.cache_command import cache_command
+
+    return cache_command(args)
+
+
+register_command(Command("cache", "show (info) or empty (clear) the API brains' response cache",
+                         _configure_cache, _cache))
+
+
 if __name__ == "__main__":
     sys.exit(main())
