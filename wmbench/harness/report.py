@@ -294,8 +294,8 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
            f"**WM Score {_fmt(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}**, grade **{grade}**", ""]
     if not s.get("complete", True):
         out += [f"> {s.get('wm_score_note', '')}", ""]
-    from wmbench.harness.run_accounting import format_usage
     from wmbench.harness.report_transcript import confidence_text, hidden_inconsistency_line
+    from wmbench.harness.run_accounting import format_usage
 
     run_info = s.get("run") or {}
     if entry.get("run_status", "complete") != "complete":
