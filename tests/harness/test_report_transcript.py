@@ -31,7 +31,7 @@ def test_html_holds_each_decision_with_reply_parse_intent_and_points(api_run):
     html = (api_run / "report.html").read_text()
     lines = [json.loads(x) for x in (api_run / "episodes.jsonl").read_text().splitlines()]
     decisions = lines[0]["trace"]["decisions"]
-    assert "<h2>Transcripts</h2>" in html and html.count("<details") == 1
+    assert "<section id=transcripts><h2>Transcripts</h2>" in html and html.count("<details") == 1
     assert html.count("<tr><td class=num>") + html.count("<tr class=failed>") >= len(decisions)
     assert "walks &lt;b&gt;forward&lt;/b&gt; calmly" in html and "<b>forward</b>" not in html  # escaped
     assert "left=safe(open)" in html  # the parsed PREDICT
@@ -65,7 +65,7 @@ def test_a_report_without_matplotlib_still_has_transcripts(api_run, tmp_path):
             f"from wmbench.harness.report import write_reports; write_reports({str(copy)!r})")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
     html = (copy / "report.html").read_text()
-    assert "<h2>Transcripts</h2>" in html and "data:image/png" not in html
+    assert "<section id=transcripts><h2>Transcripts</h2>" in html and "data:image/png" not in html
 
 
 def test_scene_summary_and_confidence_text():

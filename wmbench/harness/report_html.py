@@ -177,9 +177,9 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
         "<h2>Intensity over time (C05, C07)</h2>",
         _img(by_name["intensity"]) if "intensity" in by_name else "<p>No C05/C07 episodes in this run.</p>",
         "<h2>Scenarios</h2><p class=meta>Click a column header to sort.</p>", _scenarios(s, names),
-        "<h2>Transcripts</h2><p class=meta>Every episode's decisions: what the brain saw, said and did, and "
-        "the points it earned (click an episode to open it).</p>",
-        render_transcripts_html(episode_transcripts(run.lines, s)),
+        "<section id=transcripts><h2>Transcripts</h2><p class=meta>Every episode's decisions: what the brain "
+        "saw, said and did, and the points it earned (click an episode to open it).</p>",
+        render_transcripts_html(episode_transcripts(run.lines, s)), "</section>",
         "<h2>Leaderboard entry</h2>", f"<pre>{escape(json.dumps(entry, indent=2))}</pre>",
         f"<script>{SORT_JS}</script></body></html>",
     ]
