@@ -6,13 +6,14 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.brain.fault_servers import GOOD_TEXT, FaultServer
+from tests.brain.fault_servers import GOOD_TEXT, FaultServer, completion
 from wmbench.harness.cli import main
 from wmbench.harness.cli_run import parse_options
 from wmbench.harness.run_guard import RunStopped
@@ -123,3 +124,24 @@ def test_a_narrower_rerun_merges_into_the_run(tmp_path):
 def test_limit_runs_only_the_first_episodes(tmp_path):
     scores = _run(tmp_path / "run", "null", scenarios="C01", seeds=2, limit=3, reports=False)
     assert scores["run"]["episodes"] == 3
+
+
+def test_episodes_spoiled_by_a_bad_key_are_played_again_once_it_works(tmp_path):
+    out = tmp_path / "run"
+    key_fixed = threading.Event()
+
+    def endpoint(handler, body):
+        if key_fixed.is_set():
+            handler.send_json(200, completion(GOOD_TEXT))
+        else:
+            handler.send_json(401, {"error": {"message": "bad key", "type": "auth"}})
+
+    options = {"cache": False, "max_retries": 0}
+    with FaultServer(endpoint) as server:
+        options["base_url"] = server.url
+        with pytest.raises(RunStopped):
+            _run(out, "openai/m", brain_options=options)
+        key_fixed.set()
+        scores = _run(out, "openai/m", brain_options=options)  # the same command again
+    assert scores["run"]["episodes"] == 1 and scores["run"]["failed_decisions"] == 0
+    assert "stopped" not in scores["run"] and scores["scenarios"]["S01"]["measured"]

@@ -96,12 +96,12 @@ def test_no_api_key_is_written_to_the_run_directory(tmp_path, monkeypatch, capsy
     assert code == 1 and "cannot reach http://127.0.0.1:9/v1" in err
     assert env_key not in err and option_key not in err
     files = [p for p in out.rglob("*") if p.is_file()]
-    assert {p.name for p in files} >= {"run.json", "episodes.jsonl", "scores.json"}
+    assert {p.name for p in files} >= {"run.json", "scores.json"}
     for path in files:
         data = path.read_bytes()
         assert env_key.encode() not in data and option_key.encode() not in data, path
     run = json.loads((out / "run.json").read_text())
     assert run["brain_options"]["api_key"] == "<redacted>"
     assert run["brain_options"]["base_url"] == "http://127.0.0.1:9/v1"
-    line = json.loads((out / "episodes.jsonl").read_text().splitlines()[0])
-    assert line["summary"]["failed_decisions"] == line["summary"]["decisions"] > 0
+    # the episode played against a dead endpoint is not a result: not kept, so a rerun plays it again
+    assert not (out / "episodes.jsonl").exists() or not (out / "episodes.jsonl").read_text().strip()

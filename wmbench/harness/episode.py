@@ -10,7 +10,8 @@ The loop (sim time stands still while the brain thinks)::
 
 A brain that fails on a decision (``reply.error`` set, or ``decide`` raising despite the protocol: see
 :func:`decide_safely`) costs that decision only: it is counted in ``failed_decisions`` and the episode goes
-on with an empty reply.
+on with an empty reply — unless the reply is ``fatal`` (the brain cannot go on): then the episode ends at
+once with that error, and the runner stops the run without keeping it (a rerun plays it again).
 Anything else that goes wrong (the env raising, ``brain.reset`` raising) ends the episode as an
 :class:`EpisodeResult` with ``error`` set — the suite goes on, and the scorer gives that scenario 0 with the
 error as its explanation.
@@ -113,6 +114,9 @@ def run_episode(
                 n_decisions += 1
                 failed += reply.error is not None
                 done = bool(terminated or truncated)
+                if reply.fatal:  # the brain cannot go on (bad key, unreachable): do not play out the episode
+                    error = f"stopped: the brain cannot go on: {reply.error}"
+                    break
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}"
         trace = _trace_dict(env)

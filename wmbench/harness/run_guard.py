@@ -16,7 +16,9 @@ stop the run, or None:
 
 Failed decisions (provider errors) are not replies and do not count toward the unreadable share. The
 runner (:mod:`wmbench.harness.runner`) raises :class:`RunStopped` with the reason; the CLI prints it as one
-line and exits non-zero, and ``scores.json`` is marked incomplete (:func:`mark_stopped`).
+line and exits non-zero, and ``scores.json`` is marked incomplete (:func:`mark_stopped`). An episode during
+which the brain went fatal is :meth:`RunGuard.void`: it is not written to ``episodes.jsonl``, so a rerun
+with a working endpoint plays it again instead of keeping its zeros.
 """
 
 from __future__ import annotations
@@ -50,6 +52,12 @@ class RunGuard:
     unparseable: int = 0
     consecutive_failures: int = 0
     first_unreadable: str | None = field(default=None)
+
+    @staticmethod
+    def void(result: EpisodeResult) -> bool:
+        """True when the brain went fatal during ``result``: not a result of the model, so it is not kept
+        (a rerun, once the endpoint is fixed, plays the episode again)."""
+        return any((d.get("brain") or {}).get("fatal") for d in (result.trace or {}).get("decisions", ()))
 
     def check(self, result: EpisodeResult) -> str | None:
         """The reason to stop after ``result``, or None to go on."""

@@ -292,6 +292,8 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
             brains = _BrainPool(brain, options, first=parent_brain)
             results = _results_in_threads(todo, brains, body, env_kwargs, workers if kind == "thread" else 1)
         for result in results:
+            if guard is not None and guard.void(result):
+                raise RunStopped(guard.check(result) or f"the brain cannot go on: {result.error}")
             log.append(result)
             finished += 1
             bar.update(1)
