@@ -147,3 +147,22 @@ def test_the_deadline_returns_even_when_the_server_never_answers():
         elapsed = time.perf_counter() - start
         brain.close()
     assert "deadline" in reply.error and elapsed < 5.0
+
+
+def test_closing_the_brain_cuts_off_a_request_in_flight_and_later_ones():
+    """The runner closes brains while a stopped run's last episodes may still be asking: nobody may hang."""
+    import threading
+
+    with FaultServer(lambda h, body: h.server.fault.stop.wait(30)) as server:
+        brain = OpenAIBrain("m", base_url=server.url, cache=False, timeout_s=60)
+        replies = []
+        asking = threading.Thread(target=lambda: replies.append(brain.decide(calm_scene())))
+        asking.start()
+        while server.requests == 0:
+            time.sleep(0.01)
+        brain.close()
+        asking.join(timeout=10)
+        assert not asking.is_alive()
+        later = brain.decide(calm_scene())
+    assert replies[0].fatal and "closed while a request was in flight" in replies[0].error
+    assert later.fatal and later.error == replies[0].error  # nothing sent: the brain stays stopped

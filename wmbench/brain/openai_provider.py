@@ -91,29 +91,55 @@ def chat_messages(scene: Mapping[str, Any], *, system_prompt: str | None = None,
 
 class _LoopThread:
     """A private asyncio loop on a daemon thread: lets a synchronous ``decide`` put a real deadline (task
-    cancellation) on an async request, and lets many threads share one connection pool."""
+    cancellation) on an async request, and lets many threads share one connection pool. Once closed, every
+    request in flight is cancelled and later ones fail at once (:class:`BrainClosedError`)."""
+
+    #: how long past the deadline a caller waits for the cancelled request to wind down
+    GRACE_S = 5.0
 
     def __init__(self) -> None:
         self.loop = asyncio.new_event_loop()
+        self.closed = False
         self._thread = threading.Thread(target=self.loop.run_forever, name="wmbench-openai-loop", daemon=True)
         self._thread.start()
 
     def run(self, coro: Any, deadline_s: float | None = None) -> Any:
         """Run ``coro`` on the loop; ``asyncio.TimeoutError`` (cancelling it) after ``deadline_s``."""
+        if self.closed:
+            coro.close()
+            raise BrainClosedError("the brain is closed")
         job = coro if deadline_s is None else asyncio.wait_for(coro, deadline_s)
         future = asyncio.run_coroutine_threadsafe(job, self.loop)
         try:
-            return future.result()
+            return future.result(timeout=None if deadline_s is None else deadline_s + self.GRACE_S)
         except concurrent.futures.CancelledError:
+            if self.closed:
+                raise BrainClosedError("the brain was closed while a request was in flight") from None
+            raise asyncio.TimeoutError from None
+        except concurrent.futures.TimeoutError:
+            future.cancel()
             raise asyncio.TimeoutError from None
 
     def close(self) -> None:
-        if self.loop.is_closed():
+        if self.closed:
             return
+        self.closed = True
+
+        async def cancel_the_rest() -> None:
+            for other in asyncio.all_tasks():
+                if other is not asyncio.current_task():
+                    other.cancel()
+
+        with contextlib.suppress(Exception):
+            asyncio.run_coroutine_threadsafe(cancel_the_rest(), self.loop).result(timeout=self.GRACE_S)
         self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(timeout=5)
+        self._thread.join(timeout=self.GRACE_S)
         if not self._thread.is_alive():
             self.loop.close()
+
+
+class BrainClosedError(RuntimeError):
+    """A decision asked of an OpenAIBrain after ``close()`` (or cut off by it)."""
 
 
 class OpenAIBrain(ProviderBrain):
@@ -199,6 +225,8 @@ class OpenAIBrain(ProviderBrain):
         return "-".join(["wmbench", *parts, uuid.uuid4().hex[:12]])
 
     def close(self) -> None:
+        if self._loop.closed:
+            return
         with contextlib.suppress(Exception):
             self._loop.run(self._client.close(), deadline_s=5)
         self._loop.close()
@@ -207,6 +235,9 @@ class OpenAIBrain(ProviderBrain):
     def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
         if self._fatal is not None:
             return ProviderOutcome(text="", error=self._fatal, fatal=True)
+        if self._loop.closed:
+            return ProviderOutcome(text="", error="the brain is closed; expected decisions before close()",
+                                   fatal=True)
         messages = chat_messages(scene, system_prompt=self.system_prompt,
                                  history=list(self._turns)[-self.history:] if self.history else ())
         context = {"scenario": self._episode.scenario, "instance": self._episode.instance,
@@ -275,6 +306,8 @@ class OpenAIBrain(ProviderBrain):
             self._turns.append(ChatTurn(scene_json=scene_to_json(dict(scene)), reply=reply))
 
     def _is_fatal(self, exc: Exception) -> bool:
+        if isinstance(exc, BrainClosedError):
+            return True
         if isinstance(exc, self._openai.APITimeoutError):
             return False
         if isinstance(exc, self._openai.APIConnectionError):  # still unreachable after the client's retries

@@ -182,7 +182,7 @@ def run_suite(
     finally:
         parent_brain.close()
     context = MeasureContext(brain, options, body, scored_plan.seeds, workers, out, progress, env_kwargs)
-    chosen = _with_live(measurers, live and stopped is None)  # a broken brain is not measured live either
+    chosen = _with_live(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
     scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen)
     if stopped is not None:
         mark_stopped(scores, stopped)
@@ -206,6 +206,14 @@ def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str
     elif measurers is None:
         chosen.setdefault("live", measure_live)
     return chosen
+
+
+def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
+    """Stand-ins for every non-bench mode of a stopped run: a broken brain is not measured (no silent zero)."""
+    def not_measured(group: Sequence[Scenario], context: MeasureContext) -> dict[str, list[Any]]:
+        return {s.id: [not_measured_score(s, f"the run stopped early ({reason})")] for s in group}
+
+    return {mode: not_measured for mode in plan.by_mode}
 
 
 def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
