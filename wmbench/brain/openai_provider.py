@@ -126,9 +126,11 @@ class _LoopThread:
         self.closed = True
 
         async def cancel_the_rest() -> None:
-            for other in asyncio.all_tasks():
-                if other is not asyncio.current_task():
-                    other.cancel()
+            others = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for other in others:
+                other.cancel()
+            if others:  # let them unwind before the loop stops (no task destroyed while pending)
+                await asyncio.wait(others, timeout=self.GRACE_S)
 
         with contextlib.suppress(Exception):
             asyncio.run_coroutine_threadsafe(cancel_the_rest(), self.loop).result(timeout=self.GRACE_S)

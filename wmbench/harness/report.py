@@ -15,7 +15,10 @@ Card
 - **Plots** (:mod:`report_plots`): pillar radar, category bars with 95 % CI, intensity over time for C05 and
   C07 (the scorers' own :func:`~wmbench.harness.scoring.evidence.decision_intensity`, first seed of each
   scenario), latency histogram of the live decisions. In the HTML they are inline base64 PNGs; the Markdown
-  links the same PNGs written to ``plots/``. Without matplotlib the reports are written without plots.
+  links the same PNGs written to ``plots/``. Without matplotlib the reports are written without plots, and so
+  is the report of a run that stopped early (a broken endpoint: the report comes at once).
+- **Drill-down** (:mod:`report_transcript`): every episode's decisions as a transcript in the HTML, the
+  token/cache/retry totals, the run status, the hidden-inconsistency rate; a one-seed CI is "not measured".
 - **Leaderboard entry**: :func:`wmbench.harness.leaderboard.leaderboard_entry`, redacted like ``run.json``
   (:class:`~wmbench.harness.results.Redactor`) before it is written or shown.
 """
@@ -257,7 +260,9 @@ def write_reports(
                               demo_url=demo_url)
     # the entry is meant to be published: scores.json's brain spec is not redacted, so redact here too
     entry = Redactor().data(entry)
-    plots = make_plots(run, run.scores)
+    # a run that stopped early (broken endpoint) gets its report at once, without plots of its zeros
+    stopped = (run.scores.get("run") or {}).get("stopped")
+    plots = [] if stopped else make_plots(run, run.scores)
     plot_paths = []
     if plots:
         (run.out / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
