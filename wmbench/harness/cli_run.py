@@ -3,11 +3,15 @@
 Card
 ----
 - :func:`configure_run` / :func:`run_command`: the subcommand (registered by :mod:`wmbench.harness.cli`);
-  a bad selection, brain, body or option is a :class:`~wmbench.harness.cli_base.UsageError` (exit 2); Ctrl-C
-  keeps the finished episodes (exit 130); a dead worker process is exit 1.
-- :func:`parse_options`: ``--option KEY=VALUE`` items, values read as JSON when they parse, else as text.
+  a bad selection, brain, body, option or ``--out`` is a :class:`~wmbench.harness.cli_base.UsageError`
+  (exit 2); Ctrl-C keeps the finished episodes (exit 130); a dead worker process is exit 1, and so is a run
+  the brain could not finish (:class:`~wmbench.harness.run_guard.RunStopped`: one line with the reason).
+  ``--max-connections`` sets the API concurrency, ``--limit`` the number of episodes.
+- :func:`parse_options`: ``--option KEY=VALUE`` items (repeatable and multi-valued: ``--option a=1 b=2``),
+  values read as JSON when they parse, else as text.
 - :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
-- :func:`format_summary`: each category's points (or why not), the WM Score and the grade;
+- :func:`format_summary`: each category's points (or why not), the WM Score and the grade, the brain's
+  decisions/tokens/cache hits/retries/failures, and why a run stopped early;
   :data:`CATEGORY_TITLES` names the categories.
 """
 
@@ -160,7 +164,7 @@ def format_summary(scores: Mapping[str, Any]) -> str:
         lines.append(scores["wm_score_note"])
     run = scores.get("run") or {}
     usage = format_usage(run)
-    if usage and (run.get("brain_usage") or {}).get("prompt_tokens") is not None:
+    if usage:
         lines.append(f"brain: {usage}")
     if run.get("stopped"):
         lines.append(f"INCOMPLETE: stopped early: {run['stopped']}")
