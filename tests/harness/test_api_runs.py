@@ -145,3 +145,21 @@ def test_episodes_spoiled_by_a_bad_key_are_played_again_once_it_works(tmp_path):
         scores = _run(out, "openai/m", brain_options=options)  # the same command again
     assert scores["run"]["episodes"] == 1 and scores["run"]["failed_decisions"] == 0
     assert "stopped" not in scores["run"] and scores["scenarios"]["S01"]["measured"]
+
+
+def test_max_connections_not_workers_sets_the_requests_in_flight(tmp_path):
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+
+    def slow_reply(handler, body):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.1)
+        with lock:
+            state["now"] -= 1
+        handler.send_json(200, completion(GOOD_TEXT))
+
+    with FaultServer(slow_reply) as server:
+        _run(tmp_path / "run", "openai/m", scenarios="C01", workers=1, max_connections=4, reports=False,
+             brain_options={"base_url": server.url, "cache": False})
+    assert 2 <= state["most"] <= 4  # --workers 1 used to mean one call at a time
