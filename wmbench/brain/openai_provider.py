@@ -256,8 +256,9 @@ class OpenAIBrain(ProviderBrain):
             return self._failed(outcome)
         self._consecutive_failures = 0
         self._remember(scene, outcome.text)
-        if self.cache is not None:
-            # a full or read-only cache folder costs a rerun, not this good reply
+        if self.cache is not None and not (self._secret and self._secret in outcome.text):
+            # a full or read-only cache folder costs a rerun, not this good reply; a reply that echoes the
+            # key is never written to disk
             with contextlib.suppress(OSError, ValueError):
                 self.cache.put(key, CachedResponse(
                     text=outcome.text, model=self.model, prompt_tokens=outcome.prompt_tokens,
