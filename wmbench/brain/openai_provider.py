@@ -193,7 +193,7 @@ class OpenAIBrain(ProviderBrain):
         self._client = self._loop.run(self._make_client(url, key))
         self.base_url = str(self._client.base_url)
         use_cache = float(temperature) == 0.0 if cache is None else bool(cache)
-        self.cache = ResponseCache(cache_dir) if use_cache else None
+        self.cache = ResponseCache(cache_dir, secrets=[key]) if use_cache else None  # an echoed key is redacted
         self._turns: deque[ChatTurn] = deque(maxlen=max(1, self.history))
         self._episode = EpisodeContext(seed=seed)
         self._session = self._new_session_id()
@@ -256,9 +256,8 @@ class OpenAIBrain(ProviderBrain):
             return self._failed(outcome)
         self._consecutive_failures = 0
         self._remember(scene, outcome.text)
-        if self.cache is not None and not (self._secret and self._secret in outcome.text):
-            # a full or read-only cache folder costs a rerun, not this good reply; a reply that echoes the
-            # key is never written to disk
+        if self.cache is not None:
+            # a full or read-only cache folder costs a rerun, not this good reply (an echoed key is redacted)
             with contextlib.suppress(OSError, ValueError):
                 self.cache.put(key, CachedResponse(
                     text=outcome.text, model=self.model, prompt_tokens=outcome.prompt_tokens,

@@ -2,7 +2,7 @@
 
 Card
 ----
-- :func:`check_out_dir`: ``--out`` must be a new path, an empty folder, or a wmbench run (it holds
+- :func:`check_run_dir`: ``--out`` must be a new path, an empty folder, or a wmbench run (it holds
   ``run.json``); a folder with other files, a file, or a folder inside wmbench's own source tree (other than
   its ``runs/``) is refused with one line saying why — a run never scatters files among someone's sources.
 - :func:`merge_with_previous`: a rerun into a finished run with another selection *adds* to it: the
@@ -22,7 +22,7 @@ from wmbench.harness.results import RUN_FILE, EpisodeKey, read_json
 from wmbench.harness.selection import SuitePlan, plan_suite
 
 
-class OutDirError(ValueError):
+class RunDirError(ValueError):
     """``--out`` cannot hold this run; the message says why and what would do."""
 
 
@@ -34,21 +34,21 @@ def source_root() -> Path | None:
     return root if (root / "pyproject.toml").is_file() else None
 
 
-def check_out_dir(out: Path | str) -> None:
-    """Raise :class:`OutDirError` unless ``out`` is new, empty or a wmbench run (see module card)."""
+def check_run_dir(out: Path | str) -> None:
+    """Raise :class:`RunDirError` unless ``out`` is new, empty or a wmbench run (see module card)."""
     out = Path(out)
     root = source_root()
     resolved = out.resolve()
     if root is not None and resolved.is_relative_to(root) and not resolved.is_relative_to(root / "runs"):
-        raise OutDirError(f"--out {out} is inside the wmbench source tree {root}; expected a folder outside "
+        raise RunDirError(f"--out {out} is inside the wmbench source tree {root}; expected a folder outside "
                           f"it (or under {root / 'runs'})")
     if not out.exists():
         return
     if not out.is_dir():
-        raise OutDirError(f"--out {out} is a file; expected a new or empty folder, or a wmbench run folder")
+        raise RunDirError(f"--out {out} is a file; expected a new or empty folder, or a wmbench run folder")
     if (out / RUN_FILE).is_file() or not any(out.iterdir()):
         return
-    raise OutDirError(f"--out {out} is not empty and holds no wmbench run ({RUN_FILE}); expected a new or "
+    raise RunDirError(f"--out {out} is not empty and holds no wmbench run ({RUN_FILE}); expected a new or "
                       f"empty folder, or a wmbench run folder to resume")
 
 
