@@ -34,6 +34,17 @@ def brain_usage(lines: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
             "cache_hits": cache_hits, "retries": retries, "failed_decisions": failed}
 
 
+def sum_usage(usages: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """The totals of several :func:`brain_usage` dicts (token counts stay None if none was reported)."""
+    total: dict[str, Any] = {"decisions": 0, "prompt_tokens": None, "completion_tokens": None, "cache_hits": 0,
+                             "retries": 0, "failed_decisions": 0}
+    for usage in usages:
+        for name, value in usage.items():
+            if value is not None:
+                total[name] = (total.get(name) or 0) + value
+    return total
+
+
 def format_usage(run: Mapping[str, Any]) -> str:
     """One line for the CLI summary and the report, e.g. ``tokens 1200 in / 300 out · 4 cache hits ...``."""
     usage = run.get("brain_usage") or {}

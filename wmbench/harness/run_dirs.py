@@ -45,7 +45,7 @@ def check_run_dir(out: Path | str) -> None:
     if not out.exists():
         return
     if not out.is_dir():
-        raise RunDirError(f"--out {out} is a file; expected a new or empty folder, or a wmbench run folder")
+        raise RunDirError(f"--out {out} is an existing file; expected a directory (new or from an earlier run)")
     if (out / RUN_FILE).is_file() or not any(out.iterdir()):
         return
     raise RunDirError(f"--out {out} is not empty and holds no wmbench run ({RUN_FILE}); expected a new or "
