@@ -86,12 +86,13 @@ def test_served_reference_at_8_concurrent_episodes_scores_like_the_direct_brain(
         {sid: s["score"] for sid, s in direct["scenarios"].items()}
 
 
-def test_options_are_repeatable_and_multi_valued():
+def test_options_are_repeatable_and_multi_valued(tmp_path, capsys):
     assert parse_options([["a=1", "b=x"], ["c=[1, 2]"]]) == {"a": 1, "b": "x", "c": [1, 2]}
     assert parse_options(["a=1"]) == {"a": 1}
     code = main(["run", "--brain", "null", "--scenarios", "S01", "--option", "a=1", "b=2", "--option", "c=3",
-                 "--limit", "0"])
-    assert code == 2  # parsed fine; the --limit 0 is what is refused
+                 "--limit", "0", "--out", str(tmp_path / "run")])
+    assert code == 2 and "--limit must be at least 1" in capsys.readouterr().err  # the options parsed fine
+    assert not (tmp_path / "run").exists()  # refused before anything was created
 
 
 def test_out_must_be_new_empty_or_a_run(tmp_path, capsys):

@@ -79,6 +79,8 @@ def run_command(args: argparse.Namespace) -> int:
     max_connections = DEFAULT_MAX_CONNECTIONS if args.max_connections is None else args.max_connections
     if max_connections < 1:
         raise UsageError(f"--max-connections must be at least 1, got {max_connections}")
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
     out = args.out or default_out_dir(args.brain, args.body)
     from wmbench.harness.out_dir import OutDirError, check_out_dir, describe_os_error
     from wmbench.harness.run_dirs import RunDirError, check_run_dir
