@@ -64,6 +64,7 @@ from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
 from wmbench.envs.realized import RealizedTracker
 from wmbench.envs.trace import Event, Trace
 from wmbench.envs.world import World
+from wmbench.scenarios.families import Instance, draw_instance
 from wmbench.scenarios.records import Phase, Scenario
 from wmbench.scenarios.registry import get_scenario
 
@@ -112,7 +113,11 @@ class WMBenchEnv(LiveMode, gym.Env):
                                           f"decision_dt * frame_rate ({decision_dt} * {frame_rate})")
         if max_reply_chars < 1:
             raise ValueError(f"max_reply_chars must be >= 1, got {max_reply_chars}")
-        self.scenario: Scenario = get_scenario(scenario) if isinstance(scenario, str) else scenario
+        #: the registered record: a family of instances (:mod:`wmbench.scenarios.families`)
+        self.family_record: Scenario = get_scenario(scenario) if isinstance(scenario, str) else scenario
+        #: the instance being run (the canonical record until ``reset`` draws one for its seed)
+        self.scenario: Scenario = self.family_record
+        self.instance: Instance = draw_instance(self.family_record, 0, np.random.default_rng(0))[1]
         self.body: Body = get_body(body) if isinstance(body, str) else body
         self.render_mode = render_mode
         self.decision_dt = float(decision_dt)
@@ -142,6 +147,7 @@ class WMBenchEnv(LiveMode, gym.Env):
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        self.scenario, self.instance = draw_instance(self.family_record, seed, self.np_random)
         if self._world is None:
             self._world = World(self.frame_dt, 1.0 / self.physics_hz, gui=self.render_mode == "human")
         else:
@@ -154,7 +160,8 @@ class WMBenchEnv(LiveMode, gym.Env):
         self._live = None
         self.trace = Trace(scenario_id=self.scenario.id, seed=seed, body=self.body.name,
                            meta={"decision_dt": self.decision_dt, "frame_rate": self.frame_rate,
-                                 "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays})
+                                 "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays,
+                                 "instance": self.instance.to_dict()})
         first = self.scenario.phases[0]
         self.body.spawn(self._world, (*first.start_position, 0.0), first.start_heading)
         self._world.exclude_from_rays(self.body.body_ids())
