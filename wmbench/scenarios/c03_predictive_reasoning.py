@@ -48,12 +48,11 @@ def s11_single_threat_avoidance() -> Scenario:
 def s12_constrained_escape() -> Scenario:
     """S12 · Constrained Escape (C03, medium)
 
-    Setup: a beast 5 m ahead approaches (1.2 m/s). A wall runs along the left at 1.5 m (x from -1.7 to +6);
-    the back is open, exactly the spec's layout ("beast ahead + wall on the left -> only the right is open").
-    Earlier versions closed the back with a wall that only the wmbench extension `walls.back` reported, which
-    cost brains written for the official fields; every instance now keeps the back open, as the spec does,
-    and the spec's expected side (right) stays the rule. 3 s (6 decisions).
-    Expected: PREDICT fwd=danger(beast), left=danger(wall), right=safe(open) (back=safe(open)); sprint /
+    Setup: a beast 5 m ahead approaches (1.2 m/s). A wall runs along the left at 1.5 m (x from -1.7 to +6)
+    and a second wall closes the back at 1.5 m (y from -4 to +1.7), meeting it in a corner; only the right is
+    open (the spec names the left wall; the back wall is added so that right is the single way out).
+    3 s (6 decisions).
+    Expected: PREDICT fwd=danger(beast), left=danger(wall), back=danger(wall), right=safe(open); sprint /
     move / flank right. Wrong: sprint left, walk forward, stand still.
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
     the truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
@@ -64,18 +63,21 @@ def s12_constrained_escape() -> Scenario:
     return Scenario(
         id="S12", category="C03", name="Constrained Escape",
         family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.2)),
-        setup="A beast approaches from 5 m ahead; a wall on the left (1.5 m); the spec's open side is the right.",
+        setup="A beast approaches from 5 m ahead; walls on the left (1.5 m) and behind (1.5 m); right open.",
         phases=(Phase(
-            name="beast ahead, left walled", duration=3.0,
-            walls=(Wall.facing("left", 1.5, length=7.7, offset=2.15),),
+            name="beast ahead, side and back walled", duration=3.0,
+            walls=(
+                Wall.facing("left", 1.5, length=7.7, offset=2.15),
+                Wall.facing("back", 1.5, length=5.7, offset=-1.15),
+            ),
             npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),),
         ),),
         expectations=Expectations(
-            perception="fwd=danger(beast), left=danger(wall), right=safe(open), back=safe(open)",
+            perception="fwd=danger(beast), left=danger(wall), back=danger(wall), right=safe(open)",
             correct_actions=("sprint right", "move right", "flank right"),
             incorrect_actions=("sprint left", "walk forward", "stand still"),
-            pattern="the right is the spec's open side -> right chosen",
-            safe_directions=("right", "back"),
+            pattern="only the right is open -> right chosen",
+            safe_directions=("right",),
         ),
         difficulty="medium",
     )
@@ -86,9 +88,9 @@ def s13_mirror_constraint() -> Scenario:
     """S13 · Mirror Constraint (C03, medium)
 
     Setup: S12 reflected left <-> right, exactly (built with `Scenario.mirrored`): a beast 5 m ahead
-    approaches (1.2 m/s); a wall on the right at 1.5 m; the back is open as in S12; the spec's open side is the left.
+    approaches (1.2 m/s); walls on the right at 1.5 m and behind at 1.5 m; only the left is open.
     3 s (6 decisions).
-    Expected: PREDICT fwd=danger(beast), right=danger(wall), left=safe(open) (back=safe(open)); sprint /
+    Expected: PREDICT fwd=danger(beast), right=danger(wall), back=danger(wall), left=safe(open); sprint /
     move / flank left. Wrong: sprint right, walk forward. A world model's S13 behaviour is the mirror image of
     its S12 behaviour.
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector
@@ -100,13 +102,13 @@ def s13_mirror_constraint() -> Scenario:
     mirrored = s12_constrained_escape().mirrored("S13", name="Mirror Constraint")
     return replace(
         mirrored,
-        setup="S12 mirrored: a beast approaches from 5 m ahead; a wall on the right; the spec's open side is the left.",
+        setup="S12 mirrored: a beast approaches from 5 m ahead; walls on the right and behind; left open.",
         expectations=replace(
             mirrored.expectations,
-            perception="fwd=danger(beast), right=danger(wall), left=safe(open), back=safe(open)",
+            perception="fwd=danger(beast), right=danger(wall), back=danger(wall), left=safe(open)",
             correct_actions=("sprint left", "move left", "flank left"),
             incorrect_actions=("sprint right", "walk forward"),
-            pattern="the mirror of S12: the left is the spec's open side -> left chosen",
+            pattern="the mirror of S12: only the left is open -> left chosen",
         ),
     )
 

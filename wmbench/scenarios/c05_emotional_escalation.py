@@ -31,7 +31,7 @@ def s21_sustained_threat_escalation() -> Scenario:
     """
     return Scenario(
         id="S21", category="C05", name="Sustained Threat Escalation",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.95, 1.1)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.85, 1.0)),
         setup="A beast charges from 6 m ahead and keeps charging for 10 s.",
         phases=(Phase(name="sustained charge", duration=10.0,
                       npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "charge"),)),),
