@@ -177,7 +177,12 @@ def _draw(rng: np.random.Generator, bounds: Range) -> float:
 def mirror_record(record: Scenario) -> Scenario:
     """``record`` reflected left <-> right, keeping its id (expectation texts' side words swapped too)."""
     flipped = record.mirrored(record.id, name=record.name)
-    return replace(flipped, mirror_of=record.mirror_of, setup=swap_side_words(record.setup),
+    phases = tuple(  # memory words swapped whole-word (``right,`` too), not only space-separated ones
+        replace(mirrored, prior_decisions=tuple(
+            replace(d, motion=swap_side_words(orig.motion), outcome=swap_side_words(orig.outcome))
+            for d, orig in zip(mirrored.prior_decisions, original.prior_decisions, strict=True)))
+        for mirrored, original in zip(flipped.phases, record.phases, strict=True))
+    return replace(flipped, phases=phases, mirror_of=record.mirror_of, setup=swap_side_words(record.setup),
                    expectations=_map_expectation_words(flipped.expectations, swap_side_words))
 
 
