@@ -79,10 +79,11 @@ DIAGNOSTIC_BRAINS: tuple[str, ...] = (
 )
 #: the constant replies of the quick panel: the strongest shapes of the full sweep (a wary step back, a
 #: freeze, a flight each way, standing still) under the PREDICT that matches most scenes, and the calm null
-QUICK_CONSTANTS: tuple[str, ...] = tuple(
-    f"constant:beast-ahead/{m}" for m in ("still", "freeze-fear", "step-back-wary", "walk-left", "walk-right",
-                                          "sprint-back-terror", "sprint-left-terror", "walk-back-relief")
-) + ("constant:all-safe/step-back-wary", "constant:all-safe/walk-right")
+QUICK_CONSTANTS: tuple[str, ...] = (
+    *(f"constant:beast-ahead/{m}" for m in ("still", "freeze-fear", "step-back-wary", "walk-left", "walk-right",
+                                            "sprint-back-terror", "sprint-left-terror", "walk-back-relief")),
+    "constant:all-safe/step-back-wary", "constant:all-safe/walk-right",
+)
 
 
 def all_constant_names() -> tuple[str, ...]:
