@@ -247,5 +247,21 @@ register_command(Command("bench", "performance benchmarks with targets (needs a 
                          _configure_bench, _bench))
 
 
+def _configure_validity(p: argparse.ArgumentParser) -> None:
+    from wmbench.harness.validity_command import configure_validity
+
+    configure_validity(p)
+
+
+def _validity(args: argparse.Namespace) -> int:
+    from wmbench.harness.validity_command import validity_command
+
+    return validity_command(args)
+
+
+register_command(Command("validity", "run the adversarial/diagnostic brain panel: what each category measures",
+                         _configure_validity, _validity))
+
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -24,11 +24,14 @@ def s26_wall_memory_avoidance() -> Scenario:
     """S26 · Wall Memory Avoidance (C06, hard)
 
     Setup: the protagonist stands 1.5 m in front of a wall (`walls.front`) and a beast approaches from 5 m
-    behind (1.2 m/s); on the right, 6.5 m away — beyond the 6 m wall sensing range, so `walls.right` reads
-    null — stands a wall the agent cannot see (x from -8 to +1.7); the left is open. Memory: two prior
-    decisions from the same spot and the same threat, "sprinted right" -> "moved right", then -> "blocked by
-    wall on right". 3 s (6 decisions). The closed side is in front, not behind, so that a brain reading only
-    the official fields (which have no `walls.back`) sees it; only the two sides are open.
+    behind (1.2 m/s); on the right, 12 m away — beyond the 6 m wall sensing range and the 10 m ray range, so
+    neither `walls.right` nor the rays show it — stands a wall the agent cannot see (x from -8 to +1.7); the
+    left is open. The wall is far enough that a brain walking or jogging right does not sense it within the
+    episode, so the senses cannot rescue a brain without memory in the scored decisions: only memory tells
+    the sides apart. Memory: four prior decisions from the same spot and the same threat, "sprinted right"
+    -> "moved right" (three times), then -> "blocked by wall on right". 3 s (6 decisions). The closed side is
+    in front, not behind, so that a brain reading only the official fields (which have no `walls.back`) sees
+    it; only the two sides are open.
     Expected: left and right look the same to the senses; memory says the right is a dead end, so choose
     the left. Mirrored instances (odd seeds) swap the sides, the memory included.
     Rule: In the last phase, per decision with the beast nearby: moved safely and not to the side where it hit
@@ -42,15 +45,17 @@ def s26_wall_memory_avoidance() -> Scenario:
         phases=(Phase(
             name="same threat again", duration=3.0,
             walls=(
-                Wall.facing("fwd", 1.5, length=10.7, offset=-1.35),
-                Wall.facing("right", 6.5, length=9.7, offset=-3.15, name="unseen_wall_right"),
+                Wall.facing("fwd", 1.5, length=16.2, offset=-4.1),
+                Wall.facing("right", 12.0, length=9.7, offset=-3.15, name="unseen_wall_right"),
             ),
             npcs=(NpcSpec("beast", "beast", (-5.0, 0.0), "approach"),),
             prior_decisions=(
-                PriorDecision(-1.0, "a person sprints to the right in panic, away from the beast", "right",
+                PriorDecision(-2.0, "a person sprints to the right in panic, away from the beast", "right",
                               "moved right"),
-                PriorDecision(-0.5, "keeps sprinting right, arms flailing", "right",
-                              "blocked by wall on right"),
+                PriorDecision(-1.5, "keeps sprinting right, arms flailing", "right", "moved right"),
+                PriorDecision(-1.0, "sprints on to the right, glancing back at the beast", "right",
+                              "moved right"),
+                PriorDecision(-0.5, "keeps sprinting right, gasping", "right", "blocked by wall on right"),
             ),
         ),),
         expectations=Expectations(
