@@ -308,9 +308,11 @@ def family_card_line(record: Scenario) -> str:
         return "Family: fixed layout (every seed is the canonical instance, up to the start-distance jitter)."
     parts = ["seed 0 is the canonical layout"]
     if family.mirror and has_side(record):
-        parts.append("odd seeds are mirrored left <-> right (exactly balanced)")
+        parts.append("odd seeds are mirrored left <-> right (exactly balanced; every side named here swaps "
+                     "with it)")
     if len(family.fronts) > 1:
-        parts.append(f"what the spec puts ahead is turned to {'/'.join(family.fronts)} in turn over the seeds")
+        parts.append(f"what the spec puts ahead is turned to {'/'.join(family.fronts)} in turn over the seeds "
+                     "(the directions named here turn with it)")
     for name, (lo, hi) in (("NPC start distances", family.npc_distance),
                            ("wall distances and corridor widths", family.wall_distance),
                            ("event times", family.event_time)):
