@@ -144,3 +144,14 @@ def test_turning_needs_a_layout_that_starts_at_the_origin():
 def test_family_rejects_bad_specs(bad):
     with pytest.raises(ValueError, match="Family"):
         Family(**bad)
+
+
+def test_c03_reads_the_open_side_from_the_instance_not_the_canonical_record():
+    """A mirrored S12 is open on the left: the reference escaping left there is optimal, not 'wrong side'."""
+    from wmbench.brain.reference import ReferenceBrain
+    from wmbench.envs.trace import Trace
+    from wmbench.harness.scoring import score_trace
+
+    result = run_episode("S12", ReferenceBrain(), "smpl", 1)
+    score = score_trace(Trace.from_dict(result.trace))
+    assert result.trace["meta"]["instance"]["mirrored"] and score.score == 20.0, score.explanation

@@ -53,6 +53,8 @@ _ONE: Range = (1.0, 1.0)
 #: quarter turns (counter-clockwise, i.e. towards the left) that bring ``fwd`` to each direction
 _QUARTER_TURNS: dict[str, int] = {"fwd": 0, "left": 1, "back": 2, "right": 3}
 _TURN_ORDER: tuple[Direction, ...] = ("fwd", "left", "back", "right")
+#: every front direction, cycled over the seeds (fwd, left, back, right)
+ALL_FRONTS: tuple[Direction, ...] = _TURN_ORDER
 
 
 @dataclass(frozen=True)
@@ -339,7 +341,3 @@ def _signature(phase: Phase) -> tuple[Any, ...]:
     priors = tuple((d.direction, d.motion, d.outcome) for d in phase.prior_decisions)
     return (tuple(walls), tuple(npcs), tuple(events), priors, phase.start_position,
             round(phase.start_heading, 9))
-
-
-#: every front direction, cycled over the seeds (fwd, left, back, right)
-ALL_FRONTS: tuple[Direction, ...] = _TURN_ORDER
