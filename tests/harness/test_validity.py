@@ -52,6 +52,7 @@ def test_result_api_answers_the_bounds_in_one_line():
     assert result.best_constant("C01").name == "constant:all-safe/still"
     assert result.within_ci("left-first", "right-first", "C06")
     assert result.spread("C01") == 90.0 and result.brain("reference").total == 900.0
+    assert result.loss("left-first", "C06") == 40.0 and result.loss("null", "C01") == 90.0
 
 
 def test_within_ci_fails_when_the_scores_are_apart():

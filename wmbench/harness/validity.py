@@ -6,6 +6,7 @@
     result.brain("reference").score("C03")                  # category points (0-100)
     result.best_constant().name, result.best_constant().total
     result.within_ci("left-first", "right-first", "C06")    # counterbalancing check
+    result.loss("perceive-only", "C03")                     # points below the reference
     print(result.to_markdown())
 
 Card
@@ -105,6 +106,10 @@ class ValidityResult:
         if not pool:
             raise ValueError("this result has no constant replies")
         return max(pool, key=lambda b: b.total if category is None else b.score(category))
+
+    def loss(self, name: str, category: str, against: str = "reference") -> float:
+        """How many points brain ``name`` scores below ``against`` (the reference) in ``category``."""
+        return round(self.brain(against).score(category) - self.brain(name).score(category), 3)
 
     def spread(self, category: str) -> float:
         """Highest minus lowest score of the whole panel in ``category``."""
