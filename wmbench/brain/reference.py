@@ -116,9 +116,11 @@ LOST_FROM_VIEW_DECISIONS = 6
 #: A wandering beast this close (m) is moved away from at a jog rather than a walk.
 WANDER_JOG_DISTANCE = 4.0
 #: De-escalation stages after a beast threat (one mood per decision, then calm), by how the encounter went:
-#: ``strong`` after fear or worse; ``receded`` when the beast was last seen walking off; ``mild`` otherwise.
+#: ``strong`` after fear or worse (``sensitized`` when the encounter was sensitised by a remembered or earlier
+#: flight: on edge for longer); ``receded`` when the beast was last seen walking off; ``mild`` otherwise.
 RECOVERY_STAGES: dict[str, tuple[Mood, ...]] = {
     "strong": (Mood.VIGILANT,) * 2 + (Mood.CAUTIOUS,) * 2 + (Mood.RELIEVED,) * 2,
+    "sensitized": (Mood.VIGILANT,) * 3 + (Mood.CAUTIOUS,) * 3 + (Mood.RELIEVED,) * 2,
     "receded": (Mood.RELIEVED,) * 8,
     "mild": (Mood.CAUTIOUS,) * 6 + (Mood.RELIEVED,) * 2,
 }
@@ -271,8 +273,8 @@ class ReferenceBrain(ProviderBrain):
 
     def _end_encounter(self) -> None:
         st = self._state
-        if st.peak >= Mood.FEAR.intensity:
-            st.recovery = RECOVERY_STAGES["strong"]
+        if st.peak >= Mood.FEAR.intensity:  # a remembered or earlier flight: on edge for longer
+            st.recovery = RECOVERY_STAGES["sensitized" if st.sensitization else "strong"]
         elif st.last_behavior == "retreat":
             st.recovery = RECOVERY_STAGES["receded"]
         else:
