@@ -32,7 +32,8 @@ affect state per episode (cleared by :meth:`ReferenceBrain.reset`).
    the wording recalls the last flight. The MOTION names the NPC in view with its behaviour and distance
    ("the charging beast at 4.8 m").
 5. **De-escalation** after a beast threat clears: vigilant ×2 → cautious ×2 → relieved ×2 → calm after
-   fear or worse; cautious ×6 → relieved ×2 after a milder one; relieved ×8 when the beast was last seen
+   fear or worse (vigilant ×3 → cautious ×3 → relieved ×2 when the encounter was sensitised); cautious ×6 →
+   relieved ×2 after a milder one; relieved ×8 when the beast was last seen
    walking off; nothing after a human. While recovering, the walk leads away from where the beast was last
    sensed (carried through the body's turns). A new beast threat re-activates at full intensity at once; a
    beast last *seen* near the 8 m edge that is back within 6 decisions is the same encounter (it slipped out
