@@ -282,6 +282,22 @@ register_command(Command("bench", "performance benchmarks with targets (needs a 
                          _configure_bench, _bench))
 
 
+def _configure_validity(p: argparse.ArgumentParser) -> None:
+    from wmbench.harness.validity_command import configure_validity
+
+    configure_validity(p)
+
+
+def _validity(args: argparse.Namespace) -> int:
+    from wmbench.harness.validity_command import validity_command
+
+    return validity_command(args)
+
+
+register_command(Command("validity", "run the adversarial/diagnostic brain panel: what each category measures",
+                         _configure_validity, _validity))
+
+
 def _configure_cache(p: argparse.ArgumentParser) -> None:
     from wmbench.harness.cache_command import configure_cache
 
