@@ -19,6 +19,7 @@ Card
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from wmbench.brain.prompt import build_messages
@@ -55,7 +56,7 @@ def observation_messages(scene: dict[str, Any], system_prompt: str | None = None
     if not isinstance(scene, dict):
         raise TypeError(f"scene must be a scene_context dict, got {type(scene).__name__}")
     pictures = [(key, scene[key]) for key in PICTURE_KEYS if scene.get(key) is not None]
-    text_scene = {k: v for k, v in scene.items() if k not in PICTURE_KEYS}
+    text_scene = text_only(scene)
     messages: list[dict[str, Any]] = build_messages(text_scene, system_prompt=system_prompt)
     note = MODE_NOTES.get(str(scene.get("observation", "")))
     if note and MAP_KEY in dict(pictures):
@@ -72,6 +73,11 @@ def observation_messages(scene: dict[str, Any], system_prompt: str | None = None
             parts.append({"type": "image_url", "image_url": {"url": url}})
         messages[1] = {"role": "user", "content": parts}
     return messages
+
+
+def text_only(scene: Mapping[str, Any]) -> dict[str, Any]:
+    """``scene`` without its pictures (what earlier turns of a multi-turn chat repeat as text)."""
+    return {k: v for k, v in scene.items() if k not in PICTURE_KEYS}
 
 
 def scene_with_images(scene: dict[str, Any], content: Any) -> dict[str, Any]:
