@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.harness.cli_base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
+from wmbench.harness.motion_model_option import add_motion_model_argument, apply_motion_model
 
 
 def configure_run(p: argparse.ArgumentParser) -> None:
@@ -46,6 +47,7 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                         "when they parse, else as text")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
+    add_motion_model_argument(p)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -60,6 +62,7 @@ def run_command(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    apply_motion_model(args)
     out = args.out or default_out_dir(args.brain, args.body)
     try:
         scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,

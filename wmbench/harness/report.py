@@ -253,6 +253,7 @@ def write_reports(
     if not run.scores:
         raise FileNotFoundError(f"{run.out}: no scores.json and nothing to rebuild scores from")
     entry = leaderboard_entry(run.scores, brain=run.brain, body=run.body, live=run.live,
+                              motion_model=run.config.get("motion_model"),
                               model_name=model_name, organization=organization, paper_url=paper_url,
                               demo_url=demo_url)
     # the entry is meant to be published: scores.json's brain spec is not redacted, so redact here too
