@@ -38,6 +38,8 @@ def test_run_with_the_diffusion_model_end_to_end(tmp_path, capsys):
     assert "procedural" in procedural_entry["motion_model"]
     # the character's pelvis height comes from the generator's frames: the two runs really animated differently
     assert _pelvis_heights(runs["diffusion"]) != _pelvis_heights(runs["procedural"])
+    report = (runs["diffusion"] / "report.md").read_text()
+    assert "## Motion model" in report and "| diffusion |" in report and "| procedural |" in report
     scores = json.loads((runs["diffusion"] / "scores.json").read_text())
     assert scores["run"]["episodes"] == 1 and scores["run"]["error_episodes"] == 0
 
@@ -57,6 +59,15 @@ def test_unknown_motion_model_is_a_usage_error(command, capsys):
     err = capsys.readouterr().err
     assert "--motion-model 'nope'" in err and "procedural, keyframe, diffusion" in err
     assert "Traceback" not in err
+
+
+def test_report_section_for_default_runs_and_unanimated_bodies():
+    from wmbench.harness.motion_report import motion_model_section
+
+    default = "\n".join(motion_model_section({}, "smpl"))
+    assert "procedural" in default and "wmbench bench --only motion" in default
+    assert "not animated by a motion generator" in "\n".join(motion_model_section({"motion_model": "diffusion"},
+                                                                                  "drone"))
 
 
 def test_c10_compares_the_selected_generator_with_an_independent_one():

@@ -315,6 +315,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
             out.append(f"| {sid} | {r.fps:.2f} | {100 * r.late_frame_rate:.2f} % | "
                        f"{100 * r.dropped_frame_rate:.2f} % | {_fmt(r.cognitive_latency_ms)} | "
                        f"{_fmt(r.cognitive_latency_p95_ms)} | {len(r.decisions)} |")
+    from wmbench.harness.motion_report import motion_model_section
+
+    out += motion_model_section(run.config, run.body)
     out += ["", "## Scenarios", "", "| scenario | name | category | points | explanation |",
             "|---|---|---|---|---|"]
     for sid, e in (s.get("scenarios") or {}).items():

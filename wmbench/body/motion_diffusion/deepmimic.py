@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -188,10 +189,11 @@ def tile(points: np.ndarray, durations: np.ndarray, cycles: int) -> tuple[np.nda
     return np.concatenate(reps), np.concatenate([dur] * cycles + [durations[-1:]])
 
 
+@lru_cache(maxsize=16)
 def load_clip(name: str, fps: float = 30.0, skeleton: Skeleton = DEFAULT_SKELETON, cycles: int = 1
               ) -> MocapClip:
     """Clip ``name`` retargeted to ``skeleton`` at ``fps`` (see the module card); a looping clip may be
-    played ``cycles`` times."""
+    played ``cycles`` times. Cached (the joints are read-only)."""
     frames, loops = read_frames(name)
     points = to_motion_space(rig_points(frames))
     durations = frames[:, 0]
