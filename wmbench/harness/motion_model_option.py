@@ -41,8 +41,6 @@ def configure_train_motion(p: argparse.ArgumentParser) -> None:
 
 def train_motion_command(args: argparse.Namespace) -> int:
     """``wmbench train-motion``: needs the ``motion`` extra (torch, diffusers)."""
-    import sys
-
     try:
         import diffusers  # noqa: F401
         import torch  # noqa: F401
@@ -50,4 +48,4 @@ def train_motion_command(args: argparse.Namespace) -> int:
         raise UsageError(f"train-motion needs the motion extra (pip install 'wmbench[motion]'): {err}") from None
     from wmbench.body.motion_diffusion.train import run
 
-    return run(args, " ".join(["wmbench", *sys.argv[1:]]))
+    return run(args)

@@ -10,7 +10,8 @@ import pytest
 pytest.importorskip("torch")
 pytest.importorskip("diffusers")
 
-from wmbench.body.motion_diffusion.train import save_windows, train
+from wmbench.body.motion_diffusion import dataset as ds
+from wmbench.body.motion_diffusion.train import train, write_windows
 from wmbench.harness.cli import main
 
 TINY = {"steps": 4, "batch": 8, "width": 32, "layers": 1, "onnx": False}
@@ -18,8 +19,12 @@ TINY = {"steps": 4, "batch": 8, "width": 32, "layers": 1, "onnx": False}
 
 @pytest.fixture(scope="module")
 def windows(tmp_path_factory):
+    """A small real training set: two mocap walk segments (forward and reversed) and their transitions."""
+    segments = [s for s in ds.mocap_segments(cycles=2) if s.name in ("walk-x1.0", "walk-reversed-x1.0")]
+    vocabulary = ds.build_vocabulary([s.text for s in segments])
+    windows = ds.make_windows(segments, vocabulary, np.random.default_rng(0), stride=4, transitions=8)
     path = tmp_path_factory.mktemp("motion") / "windows.npz"
-    save_windows(path, seed=0)
+    write_windows(path, windows, vocabulary, ds.data_card(segments, windows), segments[0].frames[:ds.CONTEXT])
     return path
 
 
@@ -47,12 +52,13 @@ def test_outputs_config_card_and_loss_curve(windows, tmp_path):
                  "--width", "32", "--layers", "1", "--no-onnx"])
     assert code == 0
     config = json.loads((out / "config.json").read_text())
-    assert config["command"].startswith("wmbench train-motion --windows") and config["steps"] == 3
+    assert config["command"] == ("wmbench train-motion --steps 3 --batch 8 --seed 0 --device cpu --width 32 "
+                                 f"--layers 1 --windows {windows} --no-onnx") and config["steps"] == 3
     assert config["denoiser"]["width"] == 32 and config["held_out"] == ["run"]
     curve = json.loads((out / "loss_curve.json").read_text())
     assert len(curve["loss"]) == 1 and np.isfinite(curve["loss"][0])
     card = (out / "DATA_CARD.md").read_text()
-    assert "mocap" in card and "procedural" in card and "Held out" in card
+    assert "walk-reversed-x1.0 | mocap" in card and "Held out" in card
     data = np.load(out / "denoiser.npz")
     assert list(data["timesteps"]) == [999, 749, 499, 249]     # DDIM, 4 trailing steps
     assert data["rest_context"].shape == (8, 67)

@@ -67,7 +67,12 @@ def build_windows(seed: int = 0, fps: float = 30.0) -> tuple[ds.Windows, dict[st
 
 def save_windows(path: Path, seed: int = 0) -> None:
     """Build the windows and save them (to train where pybullet is missing, e.g. a GPU box)."""
-    windows, vocabulary, card, rest = build_windows(seed)
+    write_windows(path, *build_windows(seed))
+
+
+def write_windows(path: Path, windows: ds.Windows, vocabulary: dict[str, int], card: str, rest: np.ndarray
+                  ) -> None:
+    """Save windows with their vocabulary, data card and rest context (the ``--windows`` file format)."""
     np.savez_compressed(path, context=windows.context, target=windows.target, cond=windows.cond,
                         tokens=windows.tokens, mocap=windows.mocap, rest=rest,
                         vocabulary=json.dumps(vocabulary), card=card)
@@ -192,12 +197,22 @@ def export_onnx(model, path: Path) -> None:
 def main(argv: list[str] | None = None) -> int:
     """``python -m wmbench.body.motion_diffusion.train`` (same options as ``wmbench train-motion``)."""
     import argparse
-    import sys
 
     parser = argparse.ArgumentParser(prog="train-motion")
     configure(parser)
-    args = parser.parse_args(argv)
-    return run(args, " ".join(["wmbench train-motion", *(sys.argv[1:] if argv is None else argv)]))
+    return run(parser.parse_args(argv))
+
+
+def command_line(args) -> str:
+    """The ``wmbench train-motion`` command equivalent to parsed ``args`` (every option spelled out), for
+    the config's record of how the weights were made."""
+    parts = ["wmbench train-motion", f"--steps {args.steps}", f"--batch {args.batch}", f"--seed {args.seed}",
+             f"--device {args.device}", f"--width {args.width}", f"--layers {args.layers}"]
+    if args.windows is not None:
+        parts.append(f"--windows {args.windows}")
+    if args.no_onnx:
+        parts.append("--no-onnx")
+    return " ".join(parts)
 
 
 def configure(p) -> None:
@@ -214,7 +229,7 @@ def configure(p) -> None:
     p.add_argument("--save-windows", type=Path, default=None, help="only build the windows and save them here")
 
 
-def run(args, command: str) -> int:
+def run(args) -> int:
     """Run ``train-motion`` with parsed ``args``; prints the result, returns the exit code."""
     if args.save_windows is not None:
         save_windows(args.save_windows, args.seed)
@@ -222,7 +237,7 @@ def run(args, command: str) -> int:
         return 0
     result = train(args.out, steps=args.steps, batch=args.batch, seed=args.seed, device=args.device,
                    width=args.width, layers=args.layers, onnx=not args.no_onnx, windows_file=args.windows,
-                   command=command, progress=True)
+                   command=command_line(args), progress=True)
     print(f"trained {result.steps} steps on {result.device} in {result.seconds:.1f} s; final loss "
           f"{result.final_loss:.4f}; written to {result.out_dir}")
     return 0
