@@ -76,3 +76,17 @@ def test_c10_compares_the_selected_generator_with_an_independent_one():
     assert generator_pair() == ("diffusion", "keyframe")
     generators.select_generator("keyframe")
     assert generator_pair() == ("keyframe", "procedural")
+
+
+def test_a_diffusion_run_imports_neither_torch_nor_diffusers(tmp_path):
+    import subprocess
+    import sys
+
+    code = ("import sys\n"
+            "from wmbench.harness.cli import main\n"
+            f"code = main(['run', '--scenarios', 'S36', '--brain', 'reference', '--out', {str(tmp_path / 'r')!r},\n"
+            "             '--workers', '1', '--no-progress', '--no-live', '--motion-model', 'diffusion'])\n"
+            "heavy = [m for m in ('torch', 'diffusers') if m in sys.modules]\n"
+            "assert code == 0 and not heavy, (code, heavy)\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr[-2000:]
