@@ -140,7 +140,6 @@ class _Stream:
         self.history = np.array(model.rest_context, dtype=np.float32)
         self.pending: list[np.ndarray] = []
         self.intent = MotionIntent.still()
-        self.relative_heading = 0.0
         self.held = False
         self.last_ahead = 0.0
         self.phase = 0.0
