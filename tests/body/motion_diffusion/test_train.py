@@ -46,7 +46,7 @@ def test_same_seed_gives_the_same_weights_and_another_seed_does_not(windows, tmp
                                    if k.startswith("w/"))
 
 
-def test_outputs_config_card_and_loss_curve(windows, tmp_path):
+def test_outputs_config_card_and_loss_curve(windows, tmp_path, monkeypatch):
     out = tmp_path / "m"
     code = main(["train-motion", "--windows", str(windows), "--out", str(out), "--steps", "3", "--batch", "8",
                  "--width", "32", "--layers", "1", "--no-onnx"])
@@ -62,6 +62,15 @@ def test_outputs_config_card_and_loss_curve(windows, tmp_path):
     data = np.load(out / "denoiser.npz")
     assert list(data["timesteps"]) == [999, 749, 499, 249]     # DDIM, 4 trailing steps
     assert data["rest_context"].shape == (8, 67)
+    # the generator uses a trained folder when WMBENCH_DIFFUSION_WEIGHTS names it
+    from wmbench.body.motion_diffusion.generator import WEIGHTS_ENV, DiffusionGenerator
+    from wmbench.body.motion_intent import parse_motion
+
+    monkeypatch.setenv(WEIGHTS_ENV, str(out))
+    generator = DiffusionGenerator(30)
+    assert generator.model.config["width"] == 32
+    generator.set_intent(parse_motion("a person walks forward"))
+    assert np.all(np.isfinite(generator.next_frame(1.4).joints))
 
 
 def test_missing_motion_extra_is_a_usage_error(monkeypatch, capsys):

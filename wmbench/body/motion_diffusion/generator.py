@@ -3,7 +3,8 @@
 Card
 ----
 - **Model.** The denoiser trained by ``wmbench train-motion`` on DeepMimic mocap plus augmentation (see
-  ``weights/DATA_CARD.md``), loaded from ``weights/denoiser.npz``. Inference runs in numpy (``backend =
+  ``weights/DATA_CARD.md``), loaded from ``weights/denoiser.npz`` (or from the folder the environment
+  variable :data:`WEIGHTS_ENV` names, e.g. a model you trained). Inference runs in numpy (``backend =
   "numpy"``, the default: no torch), through onnxruntime on ``weights/denoiser.onnx`` (``backend = "onnx"``;
   CUDA when onnxruntime lists it, else CPU) or in torch (``backend = "torch"``, CUDA when torch sees a GPU;
   needs the ``motion`` extra).
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -47,6 +49,8 @@ from wmbench.body.stream_generator import posture_label, sanitize_speed
 
 #: The shipped model.
 WEIGHTS_DIR = Path(__file__).parent / "weights"
+#: Environment variable naming another weights folder (one written by ``wmbench train-motion``).
+WEIGHTS_ENV = "WMBENCH_DIFFUSION_WEIGHTS"
 #: Frame rate the model was trained at; other rates are interpolated from it.
 MODEL_FPS = 30.0
 #: Below this ground speed (m/s) a body whose intent moves is treated as held in place.
@@ -109,10 +113,15 @@ class MotionModel:
         return frames * self.std + self.mean
 
 
-@lru_cache(maxsize=4)
 def shipped_model(backend: str = "numpy") -> MotionModel:
-    """The shipped model, loaded once per backend."""
-    return MotionModel(WEIGHTS_DIR, backend)
+    """The model the generator uses: the folder in :data:`WEIGHTS_ENV` if set, else the shipped one (loaded
+    once per folder and backend)."""
+    return _load_model(os.environ.get(WEIGHTS_ENV) or str(WEIGHTS_DIR), backend)
+
+
+@lru_cache(maxsize=4)
+def _load_model(folder: str, backend: str) -> MotionModel:
+    return MotionModel(Path(folder), backend)
 
 
 def frame_to_joints(frame: np.ndarray) -> np.ndarray:

@@ -217,7 +217,9 @@ def command_line(args) -> str:
 
 def configure(p) -> None:
     """The ``train-motion`` options."""
-    p.add_argument("--out", type=Path, default=SHIPPED_DIR, help=f"output folder (default: {SHIPPED_DIR})")
+    p.add_argument("--out", type=Path, default=Path("runs/motion-model"),
+                   help="output folder (default: runs/motion-model); use it with WMBENCH_DIFFUSION_WEIGHTS=<folder>, "
+                        f"or write to {SHIPPED_DIR.relative_to(SHIPPED_DIR.parents[3])} to replace the shipped model")
     p.add_argument("--steps", type=int, default=3000, help="optimiser steps (default 3000)")
     p.add_argument("--batch", type=int, default=64, help="windows per step (default 64)")
     p.add_argument("--seed", type=int, default=0, help="seed of data, weights, batches and noise (default 0)")
