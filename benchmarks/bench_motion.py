@@ -50,19 +50,21 @@ def streaming_fps(name: str, seconds: float, repeats: int) -> tuple[float, list[
     return median_of(rates), rates
 
 
-def measure(quick: bool) -> list[BenchRow]:
+def measure(quick: bool, generators: tuple[str, ...] | None = None, stream_seconds: float | None = None,
+            repeats: int | None = None) -> list[BenchRow]:
     from wmbench.body.generators import get_generator, selected_generator_name
     from wmbench.body.motion_quality import measure_generator, mocap_reference
 
-    names = list(GENERATORS)
-    if selected_generator_name() not in names:
+    names = list(generators or GENERATORS)
+    if generators is None and selected_generator_name() not in names:
         names.append(selected_generator_name())
     reference = mocap_reference()
     rows: list[BenchRow] = []
     for name in names:
         try:
             q = measure_generator(get_generator(name, 30), reference)
-            fps, rates = streaming_fps(name, 4.0 if quick else 10.0, 3 if quick else 5)
+            fps, rates = streaming_fps(name, stream_seconds or (4.0 if quick else 10.0),
+                                       repeats or (3 if quick else 5))
         except Exception as exc:  # one generator failing must not hide the others
             rows.append(BenchRow(GROUP, f"{name}: quality", None, "", error=f"{type(exc).__name__}: {exc}"))
             continue
