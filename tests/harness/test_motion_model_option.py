@@ -40,6 +40,8 @@ def test_run_with_the_diffusion_model_end_to_end(tmp_path, capsys):
     assert _pelvis_heights(runs["diffusion"]) != _pelvis_heights(runs["procedural"])
     report = (runs["diffusion"] / "report.md").read_text()
     assert "## Motion model" in report and "| diffusion |" in report and "| procedural |" in report
+    html = (runs["diffusion"] / "report.html").read_text()
+    assert "<h2>Motion model</h2>" in html and "<td>diffusion</td>" in html and "<td>procedural</td>" in html
     scores = json.loads((runs["diffusion"] / "scores.json").read_text())
     assert scores["run"]["episodes"] == 1 and scores["run"]["error_episodes"] == 0
 

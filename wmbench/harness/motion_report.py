@@ -47,3 +47,26 @@ def motion_model_section(config: Mapping[str, Any], body: str) -> list[str]:
                    f"{q['distance_walk']:.2f} | {q['distance_run']:.2f} |")
     return [*out, "", "Distances are a small FID-like Fréchet statistic over pose features (not FID). "
                       "Procedural/keyframe clips prescribe their root path, so their fidelity is by construction."]
+
+
+def motion_model_html(config: Mapping[str, Any], body: str) -> str:
+    """The same section as HTML (the Markdown lines' table, code line and notes, escaped)."""
+    from html import escape
+
+    html, rows = ["<h2>Motion model</h2>"], []
+    for line in motion_model_section(config, body)[3:]:
+        if line.startswith("|"):
+            if not set(line) <= set("|-"):
+                rows.append([escape(cell.strip()) for cell in line.strip("|").split("|")])
+            continue
+        if rows:
+            head, *body_rows = rows
+            html.append("<table><tr>" + "".join(f"<th>{c}</th>" for c in head) + "</tr>"
+                        + "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in body_rows)
+                        + "</table>")
+            rows = []
+        if line.strip():
+            text = escape(line.strip())
+            html.append(f"<p><code>{text[1:-1]}</code></p>" if text.startswith("`") and text.endswith("`")
+                        else f"<p class=meta>{text}</p>")
+    return "\n".join(html)
