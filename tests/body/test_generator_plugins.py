@@ -3,39 +3,45 @@
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
-import site
 import subprocess
 import sys
-import sysconfig
 
 import numpy as np
 import pytest
 
-from tests.brain.test_plugins import DISTRIBUTION, PLUGIN_DIR, installed_from_this_checkout
+from tests.brain.test_plugins import PLUGIN_DIR
 from wmbench.body import generators
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.procedural import ProceduralGenerator
 
 
-def _has_motion_entry_point() -> bool:
-    dist = importlib.metadata.distribution(DISTRIBUTION)
-    return any(ep.group == generators.ENTRY_POINT_GROUP and ep.name == "demo-motion" for ep in dist.entry_points)
-
-
 @pytest.fixture(scope="module")
-def demo_plugin():
-    """The demo plug-in installed (again, when an older install lacks its motion entry point)."""
-    if not installed_from_this_checkout() or not _has_motion_entry_point():
-        command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                   "--no-index", "--editable", str(PLUGIN_DIR)]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
-        if result.returncode != 0:
-            pytest.fail(f"installing the demo plugin failed:\n{result.stdout}\n{result.stderr}")
-    site.addsitedir(sysconfig.get_paths()["purelib"])
+def demo_plugin(tmp_path_factory):
+    """The demo plug-in pip-installed into a temporary folder put on ``sys.path`` (never into the venv), as
+    ``tests/brain/test_plugins.py`` does."""
+    tools = pytest.importorskip("setuptools", reason="building the demo plugin needs setuptools>=68 ('dev' extra)")
+    if int(tools.__version__.split(".")[0]) < 68:
+        pytest.skip(f"building the demo plugin needs setuptools>=68 (the 'dev' extra), found {tools.__version__}")
+    target = tmp_path_factory.mktemp("demo-plugin-site")
+    build = tmp_path_factory.mktemp("demo-plugin-build")
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+               "--no-index", "--target", str(target), str(PLUGIN_DIR)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=build)
+    if result.returncode != 0:
+        pytest.fail(f"installing the demo plugin failed:\n{result.stdout}\n{result.stderr}")
+    sys.path.insert(0, str(target))
     importlib.invalidate_caches()
-    assert _has_motion_entry_point()
-    return DISTRIBUTION
+    try:
+        yield "wmbench-demo-plugin"
+    finally:
+        sys.path.remove(str(target))
+        for name in [m for m in sys.modules if m.split(".")[0] == "wmbench_demo_plugin"]:
+            del sys.modules[name]
+        importlib.invalidate_caches()
+
+
+def test_plugin_generator_is_unknown_outside_the_fixture():
+    assert "demo-motion" not in generators.available_generators()
 
 
 def test_builtin_generators_are_listed_and_built():

@@ -17,6 +17,7 @@ report`` rescores a run directory with :func:`score_lines`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wmbench.harness.results import EpisodeKey, EpisodeLog, line_key
@@ -31,8 +32,10 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
               measurers: Mapping[str, Measurer]) -> dict[str, Any]:
     """The scores.json dict of a run: its episode lines in ``keys`` (sorted by scenario and seed), every
     non-bench mode measured by ``measurers`` (or noted as not measured), and the ``run`` summary."""
-    lines = [line for line in log.read() if line_key(line) in keys]
-    lines.sort(key=lambda line: (line["scenario"], line["seed"]))
+    # streamed: each line is scored as it is read and its trace dropped, so scoring a long run keeps only
+    # the scores in memory (a 1000-episode run's traces are ~80 MB as Python objects)
+    lines = [_ScoredLine.of(line) for line in log.iter_lines() if line_key(line) in keys]
+    lines.sort(key=lambda line: (line.scenario, line.seed))
     extra: dict[str, Sequence[Any]] = {}
     notes: list[dict[str, str]] = []
     for mode, group in plan.by_mode.items():
@@ -50,7 +53,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
                 continue
         notes.append({"mode": mode, "scenarios": ",".join(ids), "note": f"not measured: {why}"})
         extra.update({s.id: [not_measured_score(s, why)] for s in group})
-    scores = score_lines(lines, extra)
+    scores = _summarize([(line.scenario, line.score) for line in lines], extra)
     # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
     # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
     scores["run"] = {
@@ -59,9 +62,9 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
         "selection": plan.selection,
         "seeds": list(plan.seeds),
         "episodes": len(lines),
-        "error_episodes": sum(1 for line in lines if line.get("error")),
-        "failed_decisions": sum(line.get("summary", {}).get("failed_decisions", 0) for line in lines),
-        "parse_errors": sum(line.get("summary", {}).get("parse_errors", 0) for line in lines),
+        "error_episodes": sum(1 for line in lines if line.error),
+        "failed_decisions": sum(line.failed_decisions for line in lines),
+        "parse_errors": sum(line.parse_errors for line in lines),
         "not_measured_notes": notes,
     }
     return scores
@@ -73,11 +76,34 @@ def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence
 
     An error episode — or a trace the scorer cannot handle — scores 0 with the error as its explanation.
     """
+    return _summarize([(line["scenario"], score_line(line)) for line in lines], extra)
+
+
+@dataclass(frozen=True)
+class _ScoredLine:
+    """What scoring keeps of one episode line: its identity, its score and the run-summary counts."""
+
+    scenario: str
+    seed: int
+    error: bool
+    failed_decisions: int
+    parse_errors: int
+    score: Any
+
+    @classmethod
+    def of(cls, line: Mapping[str, Any]) -> _ScoredLine:
+        summary = line.get("summary", {})
+        return cls(line["scenario"], line["seed"], bool(line.get("error")), summary.get("failed_decisions", 0),
+                   summary.get("parse_errors", 0), score_line(line))
+
+
+def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None) -> dict[str, Any]:
+    """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores."""
     from wmbench.harness.scoring import summarize
 
     by_scenario: dict[str, list[Any]] = {}
-    for line in lines:
-        by_scenario.setdefault(line["scenario"], []).append(score_line(line))
+    for scenario_id, score in scored:
+        by_scenario.setdefault(scenario_id, []).append(score)
     for scenario_id, scores in (extra or {}).items():
         by_scenario.setdefault(scenario_id, []).extend(scores)
     return summarize(by_scenario)
