@@ -134,6 +134,11 @@ def _configure_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--brain", default="reference", help="brain spec to serve (default: reference)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port 0-65535 (default: 8000)")
+    p.add_argument("--api-key", default=None,
+                   help="require 'Authorization: Bearer KEY' (default: $WMBENCH_SERVE_API_KEY; unset: no check)")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="options for each brain instance, repeatable and multi-valued")
+    p.add_argument("--quiet", action="store_true", help="do not log each request")
 
 
 def _port(text: str) -> int:
@@ -150,7 +155,8 @@ def _port(text: str) -> int:
 def _serve(args: argparse.Namespace) -> int:
     serve_main = _optional("wmbench.brain.server", "serve_main")
     try:
-        serve_main(args.brain, args.host, args.port)
+        options = parse_options(args.option)
+        serve_main(args.brain, args.host, args.port, api_key=args.api_key, quiet=args.quiet, **options)
     except KeyboardInterrupt:
         return EXIT_OK
     except (ValueError, ImportError, OSError) as err:  # unknown brain spec, missing extra, port in use
@@ -212,7 +218,8 @@ def _configure_live(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
     p.add_argument("--out", type=Path, default=None,
                    help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="brain option")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="brain options, repeatable and multi-valued")
     add_motion_model_argument(p)
 
 
@@ -283,6 +290,22 @@ register_command(Command("bench", "performance benchmarks with targets (needs a 
                          _configure_bench, _bench))
 register_command(Command("train-motion", "train the diffusion motion model on DeepMimic mocap (extra: motion)",
                          configure_train_motion, train_motion_command))
+
+
+def _configure_cache(p: argparse.ArgumentParser) -> None:
+    from wmbench.harness.cache_command import configure_cache
+
+    configure_cache(p)
+
+
+def _cache(args: argparse.Namespace) -> int:
+    from wmbench.harness.cache_command import cache_command
+
+    return cache_command(args)
+
+
+register_command(Command("cache", "show (info) or empty (clear) the API brains' response cache",
+                         _configure_cache, _cache))
 
 
 if __name__ == "__main__":
