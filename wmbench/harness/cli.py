@@ -292,6 +292,22 @@ register_command(Command("train-motion", "train the diffusion motion model on De
                          configure_train_motion, train_motion_command))
 
 
+def _configure_validity(p: argparse.ArgumentParser) -> None:
+    from wmbench.harness.validity_command import configure_validity
+
+    configure_validity(p)
+
+
+def _validity(args: argparse.Namespace) -> int:
+    from wmbench.harness.validity_command import validity_command
+
+    return validity_command(args)
+
+
+register_command(Command("validity", "run the adversarial/diagnostic brain panel: what each category measures",
+                         _configure_validity, _validity))
+
+
 def _configure_cache(p: argparse.ArgumentParser) -> None:
     from wmbench.harness.cache_command import configure_cache
 

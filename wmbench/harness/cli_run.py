@@ -40,7 +40,9 @@ def configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
     p.add_argument("--scenarios", default="all",
                    help="'all' or a comma-separated mix of ids, categories and pillars, e.g. S12,C03,P1")
-    p.add_argument("--seeds", type=int, default=1, help="number of seeds 0..N-1 per scenario (default: 1)")
+    p.add_argument("--seeds", type=int, default=2,
+                   help="number of seeds 0..N-1 per scenario (default: 2 = the canonical instance and its "
+                        "mirrored or turned twin, see docs/simulation.md)")
     p.add_argument("--seed-list", default=None, help="explicit seeds, e.g. 0,1,2 or 0-4 (overrides --seeds)")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                    help="episodes run in parallel (default: min(2, CPUs))")
