@@ -43,7 +43,7 @@ def test_run_with_the_diffusion_model_end_to_end(tmp_path, capsys):
     html = (runs["diffusion"] / "report.html").read_text()
     assert "<h2>Motion model</h2>" in html and "<td>diffusion</td>" in html and "<td>procedural</td>" in html
     scores = json.loads((runs["diffusion"] / "scores.json").read_text())
-    assert scores["run"]["episodes"] == 1 and scores["run"]["error_episodes"] == 0
+    assert scores["run"]["episodes"] >= 1 and scores["run"]["error_episodes"] == 0
 
 
 def test_resuming_a_run_with_another_motion_model_is_refused(tmp_path, capsys):
