@@ -1,8 +1,18 @@
 """The motion-generator registry and a reading of what a generated clip does (for C10 S49).
 
-``GENERATORS`` maps a name to ``"module:Class"`` (resolved lazily): ``procedural`` (the parametric gait) and
-``keyframe`` (authored key poses). Bodies that animate the skeleton take a :data:`GeneratorFactory`
-(``fps -> generator``); :func:`resolve_generator_factory` picks theirs from their two optional arguments.
+``GENERATORS`` maps a name to ``"module:Class"`` (resolved lazily): ``procedural`` (the parametric gait),
+``keyframe`` (authored key poses) and ``diffusion`` (the learned text-to-motion model of
+:mod:`wmbench.body.motion_diffusion`, numpy inference from shipped weights). Third-party generators register
+through the ``wmbench.motion_generators`` entry-point group (a class built as ``Class(fps, **kwargs)``)::
+
+    [project.entry-points."wmbench.motion_generators"]
+    mymodel = "my_pkg.motion:MyGenerator"
+
+Bodies that animate the skeleton take a :data:`GeneratorFactory` (``fps -> generator``);
+:func:`resolve_generator_factory` picks theirs from their two optional arguments, else the *selected*
+generator: :func:`select_generator` (what ``--motion-model`` calls) stores the name in the environment
+variable :data:`MOTION_MODEL_ENV`, so worker processes started by the run inherit it; unset means
+``procedural``.
 
 :func:`describe_clip` reads a clip the way an observer would — where the pelvis went relative to the initial
 facing, how fast, and which way the body faces at the end (from the hip and shoulder lines) — so two
@@ -13,8 +23,10 @@ from __future__ import annotations
 
 import importlib
 import math
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
+from importlib.metadata import entry_points
 
 import numpy as np
 
@@ -26,6 +38,18 @@ from wmbench.body.skeleton import JOINT_NAMES
 GENERATORS: dict[str, str] = {
     "procedural": "wmbench.body.procedural:ProceduralGenerator",
     "keyframe": "wmbench.body.keyframe_generator:KeyframeGenerator",
+    "diffusion": "wmbench.body.motion_diffusion.generator:DiffusionGenerator",
+}
+#: Entry-point group of third-party motion generators.
+ENTRY_POINT_GROUP = "wmbench.motion_generators"
+#: Environment variable holding the selected generator's name (set by :func:`select_generator`).
+MOTION_MODEL_ENV = "WMBENCH_MOTION_MODEL"
+#: One line per built-in generator, for the leaderboard's ``motion_model`` field and the report.
+DESCRIPTIONS: dict[str, str] = {
+    "procedural": "wmbench procedural gait generator",
+    "keyframe": "wmbench keyframe generator (authored key poses)",
+    "diffusion": "wmbench diffusion text-to-motion model (MDM-style transformer, DDIM 4 steps, "
+                 "trained on DeepMimic mocap + augmentation)",
 }
 #: ``fps -> generator``: what a body calls for a fresh generator each time it is placed.
 GeneratorFactory = Callable[[int], MotionGenerator]
@@ -33,25 +57,76 @@ GeneratorFactory = Callable[[int], MotionGenerator]
 MIN_TRAVEL = 0.05
 
 
+def available_generators() -> tuple[str, ...]:
+    """Built-in names followed by the names registered through entry points (sorted)."""
+    plugins = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in GENERATORS)
+    return tuple(GENERATORS) + tuple(plugins)
+
+
+def generator_class(name: str) -> type:
+    """The class registered as ``name`` (built-in first, then the entry points); a clear error otherwise."""
+    if not isinstance(name, str):
+        raise KeyError(f"unknown motion generator {name!r}; expected one of {', '.join(available_generators())}")
+    key = name.strip().lower()
+    if key in GENERATORS:
+        module_name, _, attr = GENERATORS[key].partition(":")
+        return getattr(importlib.import_module(module_name), attr)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        if ep.name in (key, name.strip()):
+            try:
+                return ep.load()
+            except Exception as exc:  # a broken plugin must say which one
+                raise ImportError(f"motion generator {name!r} (entry point {ep.value!r}) failed to load: "
+                                  f"{exc}") from exc
+    raise KeyError(f"unknown motion generator {name!r}; expected one of {', '.join(available_generators())}")
+
+
 def get_generator(name: str, fps: float = 30.0, **kwargs) -> MotionGenerator:
     """A fresh generator registered under ``name``."""
-    if not isinstance(name, str) or name.strip().lower() not in GENERATORS:
-        raise KeyError(f"unknown motion generator {name!r}; expected one of {', '.join(GENERATORS)}")
-    module_name, _, attr = GENERATORS[name.strip().lower()].partition(":")
-    return getattr(importlib.import_module(module_name), attr)(fps, **kwargs)
+    return generator_class(name)(fps, **kwargs)
+
+
+def selected_generator_name() -> str:
+    """The generator bodies use by default: :data:`MOTION_MODEL_ENV`, else ``procedural``."""
+    return (os.environ.get(MOTION_MODEL_ENV) or "procedural").strip().lower()
+
+
+def select_generator(name: str) -> str:
+    """Make ``name`` the default generator of this process and of the processes it starts (checked now: an
+    unknown name or a generator that cannot be built raises here, not mid-run). Returns the name."""
+    key = name.strip().lower()
+    get_generator(key, 30.0)
+    os.environ[MOTION_MODEL_ENV] = key
+    return key
+
+
+def selected_generator(fps: float, seed: int = 0) -> MotionGenerator:
+    """A fresh instance of the selected generator, reset to ``seed``."""
+    generator = get_generator(selected_generator_name(), fps)
+    generator.reset(seed)
+    return generator
+
+
+def describe_generator(name: str | None = None) -> str:
+    """One line naming the generator (the selected one by default) for the leaderboard and the report."""
+    key = (name or selected_generator_name()).strip().lower()
+    return f"{key}: {DESCRIPTIONS[key]}" if key in DESCRIPTIONS else f"{key}: motion-generator plugin"
 
 
 def generator_factory(name: str) -> Callable[[int], MotionGenerator]:
     """``fps -> generator`` for bodies that build a generator per spawn (e.g. ``SmplCharacter``)."""
-    get_generator(name)  # fail now, not at spawn time
+    get_generator(name, 30.0)  # fail now, not at spawn time
     return lambda fps: get_generator(name, fps)
 
 
 def default_generator(fps: int) -> MotionGenerator:
-    """The procedural generator at ``fps`` (the default of every body)."""
-    from wmbench.body.procedural import ProceduralGenerator
+    """The selected generator at ``fps`` (the default of every body; procedural unless selected)."""
+    name = selected_generator_name()
+    if name == "procedural":
+        from wmbench.body.procedural import ProceduralGenerator
 
-    return ProceduralGenerator(fps)
+        return ProceduralGenerator(fps)
+    return get_generator(name, fps)
 
 
 def resolve_generator_factory(factory: GeneratorFactory | None = None, name: str | None = None

@@ -31,7 +31,7 @@ from pathlib import Path
 #: The benchmark modules of ``benchmarks/`` by short name (their rows' group), in the order they run.
 BENCHMARKS: dict[str, str] = {
     "bodies": "bench_bodies", "suite": "bench_suite", "live": "bench_live", "brain": "bench_brain_plumbing",
-    "memory": "bench_memory", "render": "bench_render",
+    "memory": "bench_memory", "motion": "bench_motion", "render": "bench_render",
 }
 BENCH_MODULES: tuple[str, ...] = tuple(BENCHMARKS.values())
 _OPS: dict[str, Callable[[float, float], bool]] = {
@@ -216,10 +216,16 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--markdown", action="store_true", help="also print the table as Markdown at the end")
     p.add_argument("--allow-miss", action="store_true",
                    help="exit 0 even when a target is missed (errors still exit 1)")
+    from wmbench.harness.motion_model_option import add_motion_model_argument
+
+    add_motion_model_argument(p)
 
 
 def bench_command(args: argparse.Namespace) -> int:
     """``wmbench bench [--quick] [--only bodies,suite] [--markdown]``: run, print; 1 on an error or a miss."""
+    from wmbench.harness.motion_model_option import apply_motion_model
+
+    apply_motion_model(args)
     only = [n for n in args.only.split(",") if n.strip()] if args.only else None
     started = time.perf_counter()
     printed = [False]

@@ -208,14 +208,14 @@ class NpcMotionStreams:
         self.frames = 0
 
     def __call__(self, env: Any) -> None:
+        from wmbench.body.generators import selected_generator
         from wmbench.body.intent_types import MotionIntent, SpeedClass
-        from wmbench.body.procedural import ProceduralGenerator
 
         crowd = getattr(env, "crowd", None)
         for npc in (crowd.present() if crowd is not None else ()):
             generator, behavior = self._streams.get(npc.name, (None, ""))
             if generator is None:
-                generator = ProceduralGenerator(env.frame_rate, seed=len(self._streams))
+                generator = selected_generator(env.frame_rate, seed=len(self._streams))
             if behavior != npc.behavior:
                 moving = npc.moving
                 generator.set_intent(MotionIntent("fwd", 0.0, SpeedClass.WALK, frozenset({"normal"}))

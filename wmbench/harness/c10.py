@@ -81,6 +81,7 @@ from wmbench.harness.c10_scoring import (
     SOURCE_BODY,
     TARGET_BODIES,
     body_envelope,
+    generator_pair,
     not_measured,
     points_at_least,
     points_at_most,
@@ -154,16 +155,17 @@ def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: 
     from wmbench.envs.wmbench_env import WMBenchEnv
 
     frames: list[np.ndarray] = []
+    own, independent = generator_pair()
     result = run_episode(
         scenario_id, brain, SOURCE_BODY, seed, brain_label=brain_label,
-        env_factory=lambda sid, _body, **_kw: WMBenchEnv(sid, body=_character(GENERATORS[0], frames)))
+        env_factory=lambda sid, _body, **_kw: WMBenchEnv(sid, body=_character(own, frames)))
     trace = Trace.from_dict(result.trace) if result.trace else None
     source = BodyRun(SOURCE_BODY, trace, result.error)
     replies = tuple(d.reply for d in source.decisions)
     replays = {body: _guarded(body, lambda b=body: replay_decisions(scenario_id, replies, b, seed=seed))
                for body in TARGET_BODIES}
-    second = _guarded(f"{SOURCE_BODY}+{GENERATORS[1]}",
-                      lambda: replay_decisions(scenario_id, replies, _character(GENERATORS[1]), seed=seed))
+    second = _guarded(f"{SOURCE_BODY}+{independent}",
+                      lambda: replay_decisions(scenario_id, replies, _character(independent), seed=seed))
     return TransferRuns(scenario_id, seed, replies, source, replays, second,
                         np.stack(frames) if frames else None)
 

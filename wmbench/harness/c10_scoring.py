@@ -38,8 +38,18 @@ CATEGORY = "C10"
 C10_IDS: tuple[str, ...] = ("S46", "S47", "S48", "S49", "S50")
 SOURCE_BODY = "smpl"
 TARGET_BODIES: tuple[str, ...] = ("robot", "drone")
-#: The character's own generator, and the independent one the replies are also read by (S49).
+#: The character's own generator, and the independent one the replies are also read by (S49), when no
+#: ``--motion-model`` is selected; :func:`generator_pair` gives the pair a run really uses.
 GENERATORS: tuple[str, str] = ("procedural", "keyframe")
+
+
+def generator_pair() -> tuple[str, str]:
+    """The selected motion generator (``--motion-model``; procedural by default) and an independent second
+    one (keyframe, or procedural when keyframe is the one selected)."""
+    from wmbench.body.generators import selected_generator_name
+
+    chosen = selected_generator_name()
+    return chosen, ("procedural" if chosen == "keyframe" else "keyframe")
 RETARGET_RIGS: tuple[str, ...] = ("smpl24", "stubby", "robot")
 #: S46 points: all clean, one incident, several incidents, one body failed; more failures score 0.
 S46_POINTS = {"clean": 20.0, "one_incident": 15.0, "incidents": 10.0, "one_failed": 5.0}
@@ -175,33 +185,34 @@ def score_s48(runs: TransferRuns) -> ScenarioScore:
 
 
 def score_s49(runs: TransferRuns) -> ScenarioScore:
+    generators = generator_pair()
     intents = [d.intent for d in runs.source.decisions]
-    readings = metrics.generator_readings(intents, GENERATORS, CLIP_SECONDS, runs.frame_rate, runs.seed)
-    first, second = (readings[g] for g in GENERATORS)
+    readings = metrics.generator_readings(intents, generators, CLIP_SECONDS, runs.frame_rate, runs.seed)
+    first, second = (readings[g] for g in generators)
     tolerance = math.radians(FACING_TOLERANCE_DEG)
     agree = [bool(a.direction == b.direction and a.speed_class == b.speed_class
                   and metrics.facing_gap(a.facing, b.facing) <= tolerance) for a, b in zip(first, second)]
     a_frac = sum(agree) / len(agree)
-    effort = {g: [r.limb_speed for r in readings[g]] for g in GENERATORS}
+    effort = {g: [r.limb_speed for r in readings[g]] for g in generators}
     ranks = [metrics.intent_rank(i) for i in intents]
     b_order, b_pairs = metrics.class_order_agreement(ranks, effort)
     other = runs.generator_replay
     if other is None or other.trace is None or runs.source.trace is None:
-        c_cos, c_note = 0.0, f"the character did not run with the {GENERATORS[1]} generator: " + (
+        c_cos, c_note = 0.0, f"the character did not run with the {generators[1]} generator: " + (
             str(other.error).splitlines()[0] if other is not None else "no run")
     else:
-        c_cos = max(0.0, direction_agreement({GENERATORS[0]: runs.source.trace, GENERATORS[1]: other.trace}))
+        c_cos = max(0.0, direction_agreement({generators[0]: runs.source.trace, generators[1]: other.trace}))
         c_note = ""
     value = min(a_frac, b_order, c_cos)
     points = points_at_least(value, AGREEMENT_POINTS)
-    summary = (f"{sum(agree)}/{len(agree)} decisions read alike by {' and '.join(GENERATORS)} "
+    summary = (f"{sum(agree)}/{len(agree)} decisions read alike by {' and '.join(generators)} "
                f"(A {a_frac:.3f}), "
                f"limb effort ordered like the speed classes B {b_order:.3f} ({b_pairs} pairs), "
                f"realized direction cosine C {c_cos:.3f}"
                + (f" ({c_note})" if c_note else "") + f"; min {value:.3f}")
     numbers = {"A_decisions_agree": round(a_frac, 4), "B_effort_order": round(b_order, 4), "B_pairs": b_pairs,
                "C_realized_cosine": round(c_cos, 4), "min": round(value, 4),
-               "per_decision": [{"agree": ok, **{g: readings[g][i].to_dict() for g in GENERATORS}}
+               "per_decision": [{"agree": ok, **{g: readings[g][i].to_dict() for g in generators}}
                                 for i, ok in enumerate(agree)]}
     return _score(runs, "two_generators", points, summary, numbers, AGREEMENT_POINTS)
 

@@ -33,6 +33,12 @@ from wmbench.harness.cli_base import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from wmbench.harness.cli_run import CATEGORY_TITLES as CATEGORY_TITLES
 from wmbench.harness.cli_run import configure_run, default_out_dir, parse_options, run_command
 from wmbench.harness.cli_run import format_summary as format_summary
+from wmbench.harness.motion_model_option import (
+    add_motion_model_argument,
+    apply_motion_model,
+    configure_train_motion,
+    train_motion_command,
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -216,11 +222,13 @@ def _configure_live(p: argparse.ArgumentParser) -> None:
                    help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
     p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
                    help="brain options, repeatable and multi-valued")
+    add_motion_model_argument(p)
 
 
 def _live(args: argparse.Namespace) -> int:
     from wmbench.harness.live_command import LiveCommandError, format_live_result, live_command
 
+    apply_motion_model(args)
     try:
         options = parse_options(args.option)
         out = args.out or default_out_dir(f"live-{args.scenario}-{args.brain}", args.body)
@@ -283,6 +291,8 @@ def _bench(args: argparse.Namespace) -> int:
 
 register_command(Command("bench", "performance benchmarks with targets (needs a source checkout)",
                          _configure_bench, _bench))
+register_command(Command("train-motion", "train the diffusion motion model on DeepMimic mocap (extra: motion)",
+                         configure_train_motion, train_motion_command))
 
 import wmbench.harness.vision_commands  # noqa: E402, F401  (registers `wmbench video` and `wmbench gap`)
 

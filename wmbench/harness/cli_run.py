@@ -29,6 +29,7 @@ from typing import Any
 
 from wmbench.envs.observation_modes import OBSERVATION_MODES
 from wmbench.harness.cli_base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
+from wmbench.harness.motion_model_option import add_motion_model_argument, apply_motion_model
 from wmbench.harness.run_accounting import format_usage
 
 
@@ -62,6 +63,7 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                         "C10 transfer are measured with the JSON)")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
+    add_motion_model_argument(p)
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -83,6 +85,7 @@ def run_command(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    apply_motion_model(args)
     max_connections = DEFAULT_MAX_CONNECTIONS if args.max_connections is None else args.max_connections
     if max_connections < 1:
         raise UsageError(f"--max-connections must be at least 1, got {max_connections}")

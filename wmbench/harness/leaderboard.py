@@ -43,9 +43,17 @@ MOTION_MODELS = {
     "robot": "wmbench procedural gait generator retargeted to a PD servo humanoid",
     "drone": "wmbench velocity set-point with cascaded PID (quadrotor)",
 }
+#: Bodies whose limbs are animated by the selectable motion generator (``--motion-model``).
+GENERATOR_BODIES = {"smpl": "22-joint HumanML3D skeleton, kinematic character",
+                    "robot": "retargeted to a PD servo humanoid"}
 
 
-def motion_model_for(body: str) -> str:
+def motion_model_for(body: str, generator: str | None = None) -> str:
+    """The leaderboard's ``motion_model``: the generator (``--motion-model``) for bodies it animates."""
+    if generator and generator != "procedural" and body in GENERATOR_BODIES:
+        from wmbench.body.generators import describe_generator
+
+        return f"{describe_generator(generator)} ({GENERATOR_BODIES[body]})"
     return MOTION_MODELS.get(body, f"wmbench body plugin {body!r}")
 
 
@@ -66,6 +74,7 @@ def leaderboard_entry(
     paper_url: str = "",
     demo_url: str = "",
     submission_date: str | None = None,
+    motion_model: str | None = None,
 ) -> dict[str, Any]:
     """The entry for ``scores`` (a scores.json dict) and ``live`` (a live.json dict or None)."""
     import wmbench
@@ -90,7 +99,7 @@ def leaderboard_entry(
         "cognitive_latency_ms": None if latency is None else round(float(latency)),
         "gpu": gpu_label(live.get("hardware")),
         "brain_model": brain,
-        "motion_model": motion_model_for(body),
+        "motion_model": motion_model_for(body, motion_model),
         "paper_url": paper_url,
         "demo_url": demo_url,
         "wmbench_version": str(getattr(wmbench, "__version__", "unknown")),

@@ -259,6 +259,7 @@ def write_reports(
     if not run.scores:
         raise FileNotFoundError(f"{run.out}: no scores.json and nothing to rebuild scores from")
     entry = leaderboard_entry(run.scores, brain=run.brain, body=run.body, live=run.live,
+                              motion_model=run.config.get("motion_model"),
                               model_name=model_name, organization=organization, paper_url=paper_url,
                               demo_url=demo_url)
     # the entry is meant to be published: scores.json's brain spec is not redacted, so redact here too
@@ -334,6 +335,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
             out.append(f"| {sid} | {r.fps:.2f} | {100 * r.late_frame_rate:.2f} % | "
                        f"{100 * r.dropped_frame_rate:.2f} % | {_fmt(r.cognitive_latency_ms)} | "
                        f"{_fmt(r.cognitive_latency_p95_ms)} | {len(r.decisions)} |")
+    from wmbench.harness.motion_report import motion_model_section
+
+    out += motion_model_section(run.config, run.body)
     out += ["", "## Scenarios", "", "| scenario | name | category | points | explanation |",
             "|---|---|---|---|---|"]
     for sid, e in (s.get("scenarios") or {}).items():

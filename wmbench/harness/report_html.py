@@ -135,6 +135,12 @@ def _scenarios(scores: Mapping[str, Any], names: Mapping[str, str]) -> str:
     return _table(["scenario", "name", "category", "points", "explanation"], rows, sortable=True)
 
 
+def _motion_model_html(config: Mapping[str, Any], body: str) -> str:
+    from wmbench.harness.motion_report import motion_model_html
+
+    return motion_model_html(config, body)
+
+
 def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles: Mapping[str, str]) -> str:
     """The whole report page for ``run`` (a :class:`~wmbench.harness.report.RunData`)."""
     from wmbench.harness.report import scenario_name
@@ -176,6 +182,7 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
         f"<div class=plots>{_img(by_name['latency']) if 'latency' in by_name else ''}</div>",
         "<h2>Intensity over time (C05, C07)</h2>",
         _img(by_name["intensity"]) if "intensity" in by_name else "<p>No C05/C07 episodes in this run.</p>",
+        _motion_model_html(run.config, run.body),
         "<h2>Scenarios</h2><p class=meta>Click a column header to sort.</p>", _scenarios(s, names),
         "<section id=transcripts><h2>Transcripts</h2><p class=meta>Every episode's decisions: what the brain "
         "saw, said and did, and the points it earned (click an episode to open it).</p>",

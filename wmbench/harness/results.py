@@ -310,7 +310,7 @@ def write_run_config(out: Path | str, config: Mapping[str, Any], redactor: Redac
     new = redactor.data(dict(config))
     if path.exists():
         old = read_json(path)
-        for field in ("brain", "body", "brain_options", "env_kwargs"):
+        for field in ("brain", "body", "brain_options", "env_kwargs", "motion_model"):
             if _run_field(old, field) != _run_field(new, field):
                 raise ValueError(
                     f"{Path(out)} already holds a run with {field}={_run_field(old, field)!r}, this one has "
@@ -323,5 +323,8 @@ def write_run_config(out: Path | str, config: Mapping[str, Any], redactor: Redac
 
 
 def _run_field(config: Mapping[str, Any], field: str) -> Any:
-    """A run.json field for the mixing check; missing option dicts (older run.json files) count as empty."""
+    """A run.json field for the mixing check; missing option dicts (older run.json files) count as empty,
+    a missing motion model as ``procedural`` (the only one before ``--motion-model``)."""
+    if field == "motion_model":
+        return config.get(field) or "procedural"
     return config.get(field, {} if field.endswith(("_options", "_kwargs")) else None)

@@ -262,6 +262,7 @@ def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: M
     return {
         "brain": brain,
         "body": body,
+        "motion_model": _selected_motion_model(),
         "selection": plan.selection,
         "scenarios": list(plan.scenario_ids),
         "seeds": list(plan.seeds),
@@ -272,6 +273,12 @@ def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: M
         "python": sys.version.split()[0],
         "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+
+
+def _selected_motion_model() -> str:
+    from wmbench.body.generators import selected_generator_name
+
+    return selected_generator_name()
 
 
 def _key(spec: EpisodeSpec, body: str, brain: str) -> EpisodeKey:

@@ -1,0 +1,249 @@
+"""``wmbench train-motion``: train the diffusion motion model, export it, write its card and loss curve.
+
+Card
+----
+- **Data**: :mod:`~wmbench.body.motion_diffusion.dataset` (real DeepMimic walk + augmentation), frame vectors
+  normalised by their mean and standard deviation (floored at :data:`STD_FLOOR`). Windows whose target is
+  real mocap are drawn :data:`MOCAP_WEIGHT` times as often as augmented ones.
+- **Objective**: diffusers' ``DDPMScheduler`` (1000 steps, ``squaredcos_cap_v2``, ``prediction_type =
+  "sample"``) noises the target chunk; the loss is the MSE of the predicted clean chunk plus the MSE of its
+  frame-to-frame differences (smoothness, as MDM's velocity loss). 20% of windows drop their words, so the
+  intent alone still works.
+- **Sampling** (run time): diffusers' ``DDIMScheduler`` with ``trailing`` spacing and :data:`SAMPLE_STEPS`
+  steps; its timesteps and cumulative alphas are stored with the weights for the numpy sampler.
+- **Determinism**: one seed drives the windows, the initial weights, batch order, noise and steps
+  (``torch.use_deterministic_algorithms``); on CPU the same seed gives the same weights.
+- **Outputs** in ``out_dir``: ``denoiser.npz`` (weights, normalisation, schedule, rest context),
+  ``config.json`` (sizes, vocabulary, the command that trained it, times and losses), ``loss_curve.json``,
+  ``DATA_CARD.md`` and, unless ``onnx=False``, ``denoiser.onnx``.
+
+Needs the ``motion`` extra (torch, diffusers); building the data needs pybullet (a core dependency).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from wmbench.body.motion_diffusion import dataset as ds
+
+#: Standard deviations below this are floored when normalising (near-constant features).
+STD_FLOOR = 0.01
+#: How much more often a real-mocap window is drawn than an augmented one.
+MOCAP_WEIGHT = 3.0
+#: DDIM steps at sampling time.
+SAMPLE_STEPS = 4
+#: Diffusion steps in training.
+TRAIN_TIMESTEPS = 1000
+#: Where the shipped model lives.
+SHIPPED_DIR = Path(__file__).parent / "weights"
+
+
+@dataclass(frozen=True)
+class TrainResult:
+    """What a training run produced: ``out_dir``, ``seconds`` of training (excluding data building),
+    ``final_loss`` (mean of the last 5% of steps), ``device`` and the number of ``steps``."""
+
+    out_dir: Path
+    seconds: float
+    final_loss: float
+    device: str
+    steps: int
+
+
+def build_windows(seed: int = 0, fps: float = 30.0) -> tuple[ds.Windows, dict[str, int], str, np.ndarray]:
+    """Windows, vocabulary, data card and the normalised rest context (standing still), from ``seed``."""
+    segments = ds.all_segments(fps, seed=seed)
+    vocabulary = ds.build_vocabulary([s.text for s in segments])
+    windows = ds.make_windows(segments, vocabulary, np.random.default_rng(seed))
+    still = next(s for s in segments if s.text == "a person stands still")
+    return windows, vocabulary, ds.data_card(segments, windows), still.frames[:ds.CONTEXT]
+
+
+def save_windows(path: Path, seed: int = 0) -> None:
+    """Build the windows and save them (to train where pybullet is missing, e.g. a GPU box)."""
+    write_windows(path, *build_windows(seed))
+
+
+def write_windows(path: Path, windows: ds.Windows, vocabulary: dict[str, int], card: str, rest: np.ndarray
+                  ) -> None:
+    """Save windows with their vocabulary, data card and rest context (the ``--windows`` file format)."""
+    np.savez_compressed(path, context=windows.context, target=windows.target, cond=windows.cond,
+                        tokens=windows.tokens, mocap=windows.mocap, rest=rest,
+                        vocabulary=json.dumps(vocabulary), card=card)
+
+
+def load_windows(path: Path) -> tuple[ds.Windows, dict[str, int], str, np.ndarray]:
+    data = np.load(path)
+    windows = ds.Windows(data["context"], data["target"], data["cond"], data["tokens"], data["mocap"])
+    return windows, json.loads(str(data["vocabulary"])), str(data["card"]), data["rest"]
+
+
+def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, device: str = "cpu",
+          width: int = 128, layers: int = 4, lr: float = 1e-3, onnx: bool = True,
+          windows_file: Path | None = None, command: str = "", log_every: int = 50,
+          progress: bool = False) -> TrainResult:
+    """Train, then export to ``out_dir`` (see the module card)."""
+    import torch
+    from diffusers import DDIMScheduler, DDPMScheduler
+
+    from wmbench.body.motion_diffusion.denoiser_torch import Denoiser, DenoiserConfig
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    if windows_file is not None:
+        windows, vocabulary, card, rest = load_windows(windows_file)
+    else:
+        windows, vocabulary, card, rest = build_windows(seed)
+    frames = np.concatenate((windows.context.reshape(-1, ds.FRAME_DIM), windows.target.reshape(-1, ds.FRAME_DIM)))
+    mean = frames.mean(0).astype(np.float32)
+    std = np.maximum(frames.std(0), STD_FLOOR).astype(np.float32)
+
+    torch.manual_seed(seed)
+    dev = torch.device(device)
+    torch.use_deterministic_algorithms(True, warn_only=dev.type != "cpu")
+    config = DenoiserConfig(vocabulary=len(vocabulary) + 1, width=width, layers=layers, ff=2 * width)
+    model = Denoiser(config).to(dev)
+    scheduler = DDPMScheduler(num_train_timesteps=TRAIN_TIMESTEPS, beta_schedule="squaredcos_cap_v2",
+                              prediction_type="sample", clip_sample=False)
+    alphas = scheduler.alphas_cumprod.to(dev)
+
+    def tensor(a: np.ndarray, dtype=torch.float32) -> torch.Tensor:
+        return torch.as_tensor(a, dtype=dtype, device=dev)
+
+    context = tensor((windows.context - mean) / std)
+    target = tensor((windows.target - mean) / std)
+    cond, tokens = tensor(windows.cond), tensor(windows.tokens, torch.int64)
+    weights = np.where(windows.mocap, MOCAP_WEIGHT, 1.0)
+    weights = tensor(weights / weights.sum())
+    gen = torch.Generator(device=dev).manual_seed(seed)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
+    lr_at = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=steps, pct_start=0.05)
+    losses: list[float] = []
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(steps):
+        idx = torch.multinomial(weights, batch, replacement=True, generator=gen)
+        x0, ctx, c, tok = target[idx], context[idx], cond[idx], tokens[idx]
+        drop = torch.rand(batch, 1, device=dev, generator=gen) < 0.2
+        tok = torch.where(drop, torch.zeros_like(tok), tok)
+        t = torch.randint(0, TRAIN_TIMESTEPS, (batch,), device=dev, generator=gen)
+        noise = torch.randn(x0.shape, device=dev, generator=gen)
+        a = alphas[t][:, None, None]
+        noisy = a.sqrt() * x0 + (1 - a).sqrt() * noise  # DDPMScheduler.add_noise, on the device
+        pred = model(noisy, t, ctx, c, tok)
+        loss = torch.nn.functional.mse_loss(pred, x0) + torch.nn.functional.mse_loss(
+            pred[:, 1:] - pred[:, :-1], x0[:, 1:] - x0[:, :-1])
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        lr_at.step()
+        losses.append(float(loss.detach()))
+        if progress and len(losses) % (10 * log_every) == 0:
+            print(f"step {len(losses)}/{steps}: loss {np.mean(losses[-log_every:]):.4f} "
+                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+    if dev.type == "cuda":
+        torch.cuda.synchronize()
+    seconds = time.perf_counter() - start
+    tail = max(1, steps // 20)
+    final_loss = float(np.mean(losses[-tail:]))
+
+    model = model.cpu().eval()
+    ddim = DDIMScheduler.from_config(scheduler.config, timestep_spacing="trailing")
+    ddim.set_timesteps(SAMPLE_STEPS)
+    arrays = {k: v.detach().numpy().astype(np.float32) for k, v in model.state_dict().items()}
+    np.savez(out_dir / "denoiser.npz", **{"w/" + k: v for k, v in arrays.items()}, mean=mean, std=std,
+             rest_context=((rest - mean) / std).astype(np.float32),
+             timesteps=ddim.timesteps.numpy().astype(np.int64),
+             alphas_cumprod=ddim.alphas_cumprod.numpy().astype(np.float64),
+             final_alpha_cumprod=np.float64(ddim.final_alpha_cumprod))
+    curve = [float(np.mean(losses[i:i + log_every])) for i in range(0, steps, log_every)]
+    (out_dir / "loss_curve.json").write_text(json.dumps({"every": log_every, "loss": curve}) + "\n")
+    (out_dir / "DATA_CARD.md").write_text(card)
+    meta = {"denoiser": config.to_dict(), "vocabulary": vocabulary, "seed": seed, "steps": steps,
+            "batch": batch, "lr": lr, "device": device, "train_seconds": round(seconds, 2),
+            "final_loss": round(final_loss, 5), "sample_steps": SAMPLE_STEPS,
+            "scheduler": "diffusers DDPMScheduler (train) / DDIMScheduler trailing (sample)",
+            "held_out": ["run"], "command": command,
+            "torch": torch.__version__}
+    (out_dir / "config.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
+    if onnx:
+        export_onnx(model, out_dir / "denoiser.onnx")
+    return TrainResult(out_dir, seconds, final_loss, device, steps)
+
+
+def export_onnx(model, path: Path) -> None:
+    """The denoiser as ONNX (batch dimension dynamic), via the TorchScript exporter."""
+    import torch
+
+    c = model.config
+    args = (torch.zeros(1, c.chunk, c.frame_dim), torch.zeros(1, dtype=torch.int64),
+            torch.zeros(1, c.context, c.frame_dim), torch.zeros(1, c.cond_dim),
+            torch.zeros(1, c.max_words, dtype=torch.int64))
+    names = ["noisy", "t", "context", "cond", "tokens"]
+    with warnings.catch_warnings():  # the tracer's notes on Python ints taken from shapes (fixed per model)
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, args, str(path), input_names=names, output_names=["clean"], opset_version=17,
+                          dynamic_axes={n: {0: "batch"} for n in [*names, "clean"]}, dynamo=False)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m wmbench.body.motion_diffusion.train`` (same options as ``wmbench train-motion``)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="train-motion")
+    configure(parser)
+    return run(parser.parse_args(argv))
+
+
+def command_line(args) -> str:
+    """The ``wmbench train-motion`` command equivalent to parsed ``args`` (every option spelled out), for
+    the config's record of how the weights were made."""
+    parts = ["wmbench train-motion", f"--steps {args.steps}", f"--batch {args.batch}", f"--seed {args.seed}",
+             f"--device {args.device}", f"--width {args.width}", f"--layers {args.layers}"]
+    if args.windows is not None:
+        parts.append(f"--windows {args.windows}")
+    if args.no_onnx:
+        parts.append("--no-onnx")
+    return " ".join(parts)
+
+
+def configure(p) -> None:
+    """The ``train-motion`` options."""
+    p.add_argument("--out", type=Path, default=Path("runs/motion-model"),
+                   help="output folder (default: runs/motion-model); use it with WMBENCH_DIFFUSION_WEIGHTS=<folder>, "
+                        f"or write to {SHIPPED_DIR.relative_to(SHIPPED_DIR.parents[3])} to replace the shipped model")
+    p.add_argument("--steps", type=int, default=3000, help="optimiser steps (default 3000)")
+    p.add_argument("--batch", type=int, default=64, help="windows per step (default 64)")
+    p.add_argument("--seed", type=int, default=0, help="seed of data, weights, batches and noise (default 0)")
+    p.add_argument("--device", default="cpu", help="torch device: cpu or cuda (default cpu)")
+    p.add_argument("--width", type=int, default=128, help="token width (default 128)")
+    p.add_argument("--layers", type=int, default=4, help="encoder layers (default 4)")
+    p.add_argument("--no-onnx", action="store_true", help="skip the ONNX export")
+    p.add_argument("--windows", type=Path, default=None, help="prebuilt windows (.npz from --save-windows)")
+    p.add_argument("--save-windows", type=Path, default=None, help="only build the windows and save them here")
+
+
+def run(args) -> int:
+    """Run ``train-motion`` with parsed ``args``; prints the result, returns the exit code."""
+    if args.save_windows is not None:
+        save_windows(args.save_windows, args.seed)
+        print(f"windows written to {args.save_windows}")
+        return 0
+    result = train(args.out, steps=args.steps, batch=args.batch, seed=args.seed, device=args.device,
+                   width=args.width, layers=args.layers, onnx=not args.no_onnx, windows_file=args.windows,
+                   command=command_line(args), progress=True)
+    print(f"trained {result.steps} steps on {result.device} in {result.seconds:.1f} s; final loss "
+          f"{result.final_loss:.4f}; written to {result.out_dir}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
