@@ -25,8 +25,11 @@ How a reply is read (:func:`parse_reply`):
   headings, quotes, code fences) removed. At the start of a line the label is followed by ``:``, ``=``,
   ``-``, ``→``, ``>`` or just a space; inside a line (prose such as "Here is my answer: PREDICT: ...") only
   ``:`` or ``=`` make a label, so "the motion - fast" is not one. Both labels may share one line. **When
-  several appear, the last PREDICT with a readable item wins and the last non-empty MOTION wins** (models
-  draft first and answer last).
+  several appear, the last PREDICT with a readable item wins** (models draft first and answer last) **and the
+  MOTION is the one that belongs to it**: the first non-empty MOTION after the winning PREDICT and before the
+  next PREDICT label (else, for a reply that writes MOTION first, the last one before it). A trailing remark
+  such as ``*Note on the motion: ...*`` therefore never replaces the answer's MOTION; a reply with several
+  non-empty MOTION labels carries a ``warnings`` entry saying which was used (recorded in the trace).
 * **PREDICT items** sit on the label's line and on following lines that start with a direction (bulleted
   lists). Items are separated by ``,`` ``;`` ``|``, newlines, sentence ends, or simply by the next
   ``dir=``/``dir:`` key (commas inside parentheses do not split). Keys: ``left``, ``right``, ``fwd``
@@ -146,6 +149,8 @@ class Decision:
     motion: str
 
     ok: bool = field(default=True, init=False)
+    #: reading notes that are not errors (e.g. several MOTION labels: which one was used)
+    warnings: tuple[str, ...] = ()
 
 
 class ParseErrorCode(str, enum.Enum):
@@ -168,6 +173,8 @@ class ParseError:
     motion: str | None = None
 
     ok: bool = field(default=False, init=False)
+    #: reading notes that are not errors (e.g. several MOTION labels: which one was used)
+    warnings: tuple[str, ...] = ()
 
 
 ParseResult = Decision | ParseError
@@ -211,29 +218,58 @@ def _parse_text(text: str) -> ParseResult:
     lines = [clean_line(line) for line in visible.splitlines()]
     labels = find_labels(lines)
     label_lines = {lab.line for lab in labels}
-    motions = (motion_text(lab, lines, label_lines) for lab in reversed(labels) if lab.kind == "motion")
-    motion = next((m for m in motions if m), None)
-    predict_labels = [lab for lab in labels if lab.kind == "predict"]
-    if not predict_labels:
+    motions = [(n, text) for n, lab in enumerate(labels) if lab.kind == "motion"
+               for text in [motion_text(lab, lines, label_lines)] if text]
+    predict_at = [n for n, lab in enumerate(labels) if lab.kind == "predict"]
+    if not predict_at:
         why = ("the reply ended inside an unclosed <think> block" if unclosed and not visible.strip() else
                "the reply held only a <think> block" if not visible.strip() else "no PREDICT line was found")
-        return ParseError(ParseErrorCode.NO_PREDICT, f"expected a 'PREDICT: ...' line; {why}", None, motion)
-    prediction = None
-    for lab in reversed(predict_labels):
-        candidate = parse_prediction(*predict_block(lab, lines, label_lines))
+        motion = motions[-1][1] if motions else None
+        return ParseError(ParseErrorCode.NO_PREDICT, f"expected a 'PREDICT: ...' line; {why}", None, motion,
+                          warnings=_motion_warnings(motions, motion))
+    prediction, winner = None, predict_at[-1]
+    for n in reversed(predict_at):
+        candidate = parse_prediction(*predict_block(labels[n], lines, label_lines))
         prediction = prediction or candidate
         if candidate.items:
-            prediction = candidate
+            prediction, winner = candidate, n
             break
     assert prediction is not None
+    motion = _motion_of_block(motions, winner, predict_at)
+    warnings = _motion_warnings(motions, motion)
     if not prediction.items:
         return ParseError(ParseErrorCode.UNREADABLE_PREDICT,
                           f"expected items like 'left=safe(open)' after PREDICT; got {prediction.raw[:80]!r}",
-                          prediction, motion)
+                          prediction, motion, warnings=warnings)
     if motion is None:
         return ParseError(ParseErrorCode.NO_MOTION, "expected a non-empty 'MOTION: ...' line; none was found",
-                          prediction, None)
-    return Decision(prediction, motion)
+                          prediction, None, warnings=warnings)
+    return Decision(prediction, motion, warnings=warnings)
+
+
+def _motion_of_block(motions: list[tuple[int, str]], winner: int, predict_at: list[int]) -> str | None:
+    """The MOTION that belongs to the winning PREDICT (label index ``winner``): the first non-empty MOTION after
+    it and before the next PREDICT label; else (a reply that puts MOTION first) the last one before it; else
+    the last one anywhere. A trailing remark ("Note on the motion: ...") comes after the answer's own MOTION,
+    so it never replaces it."""
+    following = [n for n in predict_at if n > winner]
+    block_end = following[0] if following else None
+    after = [text for n, text in motions if n > winner and (block_end is None or n < block_end)]
+    if after:
+        return after[0]
+    before = [text for n, text in motions if n < winner]
+    if before:
+        return before[-1]
+    return motions[-1][1] if motions else None
+
+
+def _motion_warnings(motions: list[tuple[int, str]], used: str | None) -> tuple[str, ...]:
+    """A warning when the reply held several non-empty MOTION labels (which one was used, how many)."""
+    if len(motions) < 2:
+        return ()
+    shown = (used or "")[:60]
+    return (f"{len(motions)} MOTION labels in the reply; used the one of the answer's PREDICT block: "
+            f"{shown!r}",)
 
 
 def parse_reply(text: object) -> ParseResult:
