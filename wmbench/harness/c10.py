@@ -109,7 +109,8 @@ __all__ = [
     "AGREEMENT_POINTS", "C10_IDS", "CATEGORY", "CLIP_SECONDS", "FACING_TOLERANCE_DEG", "GENERATORS",
     "POSE_ERROR_POINTS", "RETARGET_RIGS", "RULE_TEXT", "S46_POINTS", "SCORERS", "SERVO_ERROR_POINTS_DEG",
     "SERVO_VIOLATION_CAP", "SOURCE_BODY", "TARGET_BODIES", "TRANSFER_BODIES", "RecordingGenerator",
-    "body_envelope", "measure_c10", "measure_c10_brain", "measure_transfer", "not_measured", "points_at_least", "points_at_most", "run_transfer",
+    "body_envelope", "measure_c10", "measure_c10_brain", "measure_transfer", "not_measured",
+    "points_at_least", "points_at_most", "run_transfer",
     "score_s46", "score_s47", "score_s48", "score_s49", "score_s50", "score_transfer",
 ]
 

@@ -65,12 +65,12 @@ LOST_GROUND_FACTOR = 0.5
 
 RULE_TEXT = (
     "The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded "
-    "and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when the reply was read, nothing was hit and nobody "
-    "was caught, the body went where the brain asked, and with a beast nearby it moved into a truly safe "
-    "sector (with none nearby a safe move or a freeze fits). Q = a body's mean fit (a caught run counts 0; a run that ends more than 1 m closer to the beast "
-    "than it began counts half). "
-    "Score = 20 x Q(character) x carried, carried = mean over the other bodies of min(1, Q(body) / "
-    "Q(character)). Pipeline checks are body diagnostics, reported but not scored: "
+    "and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits "
+    "when the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, "
+    "and with a beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze "
+    "fits). Q = a body's mean fit (a caught run counts 0; a run that ends more than 1 m closer to the beast "
+    "than it began counts half). Score = 20 x Q(character) x carried, carried = mean over the other bodies "
+    "of min(1, Q(body) / Q(character)). Pipeline checks are body diagnostics, reported but not scored: "
 )
 DIAGNOSTIC_OF: dict[str, str] = {
     "S46": "the character's replies replayed on the other bodies (ran, collided, caught).",
