@@ -7,7 +7,8 @@ Card
   to the measurer registered for their mode (a missing or failing measurer is a note and a *not measured*
   entry, never a crash); adds the deterministic ``run`` summary (no wall times, paths or worker counts).
 - :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a trace the
-  scorer cannot handle, scores 0 with the reason (:func:`error_score`).
+  scorer cannot handle, scores 0 with the reason (:func:`error_score`); paired scenarios (S29 against the
+  same seed's S30) are rescored with their partner's trace (:func:`rescore_paired_lines`).
 - :func:`not_measured_score`: the ``measured: false`` entry of a scenario the run could not measure.
 
 The runner (:mod:`wmbench.harness.runner`) calls :func:`score_run` once the episodes are done; ``wmbench
@@ -78,9 +79,27 @@ def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence
     by_scenario: dict[str, list[Any]] = {}
     for line in lines:
         by_scenario.setdefault(line["scenario"], []).append(score_line(line))
+    rescore_paired_lines(lines, by_scenario)
     for scenario_id, scores in (extra or {}).items():
         by_scenario.setdefault(scenario_id, []).extend(scores)
     return summarize(by_scenario)
+
+
+def rescore_paired_lines(lines: Sequence[Mapping[str, Any]], by_scenario: dict[str, list[Any]]) -> None:
+    """Paired rules (:mod:`wmbench.harness.scoring.pairs`, e.g. S29 against the same seed's S30): rescore the
+    paired scenarios' lines with their partners' traces. A trace that cannot be read keeps its own score."""
+    from wmbench.envs.trace import Trace
+    from wmbench.harness.scoring.pairs import PAIRS, rescore_pairs
+
+    wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
+    traces = []
+    for line in lines:
+        if line["scenario"] in wanted and not line.get("error") and line.get("trace"):
+            try:
+                traces.append(Trace.from_dict(line["trace"]))
+            except Exception:  # scored as an error by score_line already
+                continue
+    rescore_pairs(traces, by_scenario)
 
 
 def score_line(line: Mapping[str, Any]) -> Any:
