@@ -4,8 +4,9 @@ Rule, per decision with an NPC nearby (the truth's primary NPC — the most thre
 - **all_correct 20** = the PREDICT item at the NPC's true direction names its type (``beast``; ``human`` for a
   woman/man) with the right verdict (``danger`` where the truth has danger, ``safe`` where it is safe: a
   ``safe(beast)`` in front of a beast is not a recognition) AND its behaviour (``charging``, ``approaching``,
-  ``stopped``, …: in that item's text, else in MOTION within ``BEHAVIOR_WINDOW`` words of a word for the NPC;
-  exactly the true behaviour, no other) AND its distance (``5m``/``4.8 m`` in the item, else in MOTION) within 1 m or 20 %;
+  ``stopped``, …: in that item's text, else in MOTION within ``BEHAVIOR_WINDOW`` words of a word for the
+  NPC; exactly the true behaviour, no other) AND its distance (``5m``/``4.8 m`` in the item, else in
+  MOTION) within 1 m or 20 %;
 - **type_correct 15** = the type at the right direction (a neutral human nearby that PREDICT calls a beast
   also lowers all-correct to this: S07's woman ahead is neutral, the beast at the side is the threat);
 - **partial 10** = ``danger`` at the right direction without naming a type (``danger`` or
