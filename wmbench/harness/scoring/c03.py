@@ -6,8 +6,9 @@ Rule, per *threatened* decision (a beast nearby), first match wins:
 - **optimal 20** = PREDICT exact (every direction right: the threat and the walls) AND the body escaped —
   moved into a truly safe sector (S12/S13: while still in the corridor, its start-frame displacement went
   right / left, the only open side, so the two must mirror; once ``CORRIDOR_EXIT_M`` out on that side it has
-  left the corridor and any safe escape counts — a run that escapes beats a walk that never does) — or,
-  when the truth has no safe direction at all (S14's dead end with the beast at the mouth), held still to assess without contact;
+  left the corridor and any safe escape counts — a run that escapes beats a walk that never does) —
+  or, when the truth has no safe direction at all (S14's dead end with the beast at the mouth), held still
+  to assess without contact;
 - **reasonable 15** = escaped (or held, as above) with a partially right PREDICT (spatial partial);
 - **suboptimal 5** = no contact but no escape (stood while a way was open, or went the wrong way for S12/S13),
   or a PREDICT that is largely wrong.
