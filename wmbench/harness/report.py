@@ -302,8 +302,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
             "|---|---|---|---|---|"]
     for c, e in (s.get("categories") or {}).items():
         ci = e.get("ci95")
+        ci_text = f"{ci[0]:.1f}–{ci[1]:.1f}" if ci else ("not measured" if e.get("ci95_note") else "–")
         out.append(f"| {c} {titles.get(c, '')} | {_fmt(e.get('score'))} | {e.get('max', 100):g} | "
-                   f"{'yes' if e.get('measured') else 'no'} | {f'{ci[0]:.1f}–{ci[1]:.1f}' if ci else '–'} |")
+                   f"{'yes' if e.get('measured') else 'no'} | {ci_text} |")
     for plot in plots:
         out += ["", f"![{plot.caption}]({PLOTS_DIR}/{plot.name}.png)"]
     if run.live_results:

@@ -83,7 +83,7 @@ def _categories(scores: Mapping[str, Any], titles: Mapping[str, str]) -> str:
     rows = []
     for c, e in (scores.get("categories") or {}).items():
         ci = e.get("ci95")
-        ci_text = f"{ci[0]:.1f}–{ci[1]:.1f}" if ci else "–"
+        ci_text = f"{ci[0]:.1f}–{ci[1]:.1f}" if ci else ("not measured" if e.get("ci95_note") else "–")
         missing = ", ".join(e.get("missing_scenarios") or [])
         rows.append(f"<tr class='{'' if e.get('measured') else 'nm'}'><td>{escape(c)}</td>"
                     f"<td>{escape(titles.get(c, ''))}</td>"
