@@ -95,7 +95,13 @@ def test_s43_without_its_baseline_is_not_measured():
                                               (0.16, 0)])
 def test_s44_dropped_frame_bands(rate, points):
     assert DROPPED_POINTS[-1] == (0.15, 5.0)
-    assert score_s44(live("S44", dropped_frame_rate=rate)).score == points
+    # a kept trace with no beast change: every (zero) threat answered, the frame bands alone decide
+    assert score_s44(live("S44", dropped_frame_rate=rate, trace={})).score == points
+
+
+def test_s44_without_a_trace_is_not_measured_instead_of_unjudged_points():
+    scored = score_s44(live("S44", dropped_frame_rate=0.0))
+    assert not scored.measured and "no trace" in scored.explanation
 
 
 def mem(label: str, rss: int, gpu: int | None = None) -> MemorySample:
