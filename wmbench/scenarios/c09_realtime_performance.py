@@ -54,8 +54,8 @@ def s42_cognitive_loop_latency() -> Scenario:
     never counts, even if it happens to change the motion) and (b) asks for a different intent than the
     decision before it (direction, speed class or style tags; the body starts standing still) and (c) suits
     the new scene: with the beast nearby its intent moves into a sector the truth marks safe, away from the
-    beast (a change toward it does not count): <= 3 s = 20, <= 5 s = 15, <= 10 s = 5, later or never = 0. No scene change during the run, a failed run, or one that
-    produced no frames is not measured.
+    beast (a change toward it does not count): <= 3 s = 20, <= 5 s = 15, <= 10 s = 5, later or never = 0. No
+    scene change during the run, a failed run, or one that produced no frames is not measured.
     """
     return Scenario(
         id="S42", category="C09", name="Cognitive Loop Latency",
