@@ -210,7 +210,11 @@ def test_s12_and_s13_are_exact_mirrors(make_env):
     run(s13, [mirror_words(r) for r in replies], seed=11)
     assert len(s12.trace.decisions) == len(s13.trace.decisions) == 3
     for a, b in zip(s12.trace.decisions, s13.trace.decisions):
-        assert json.loads(mirror_words(json.dumps(a.scene))) == b.scene
+        mirrored = json.loads(mirror_words(json.dumps(a.scene)))
+        # last_prediction is the parsed PREDICT in canonical order (left, right, fwd, back): compare its items
+        assert sorted((mirrored.pop("last_prediction") or "").removeprefix("PREDICT: ").split(", ")) == sorted(
+            (b.scene.pop("last_prediction") or "").removeprefix("PREDICT: ").split(", "))
+        assert mirrored == b.scene
         assert a.body_after["position"][0] == pytest.approx(b.body_after["position"][0], abs=1e-9)
         assert a.body_after["position"][1] == pytest.approx(-b.body_after["position"][1], abs=1e-9)
 

@@ -206,16 +206,18 @@ def measure_c10_brain(
     progress: Callable[[str], None] | None = None,
     bodies: Sequence[str] = TRANSFER_BODIES,
     brain_label: str | None = None,
+    diagnostics: bool = True,
 ) -> dict[str, list[ScenarioScore]]:
-    """:func:`measure_c10` for a brain object made by ``brain_factory`` (no registry spec needed)."""
+    """:func:`measure_c10` for a brain object made by ``brain_factory`` (no registry spec needed);
+    ``diagnostics`` False skips the pipeline checks (they never change the score)."""
     wanted = [sid for sid in scenarios if sid in C10_IDS]
     out: dict[str, list[ScenarioScore]] = {
         sid: [not_measured(sid, f"{sid} is not a C10 scenario (C10 rules exist for {', '.join(C10_IDS)})")]
         for sid in scenarios if sid not in C10_IDS}
     if not wanted:
         return out
-    out.update(measure_brain_transfer(brain_factory, seeds, wanted, bodies, brain_label=brain_label,
-                                      progress=progress))
+    out.update(measure_brain_transfer(brain_factory, seeds, wanted, bodies, diagnostics=diagnostics,
+                                      brain_label=brain_label, progress=progress))
     return out
 
 
