@@ -171,3 +171,13 @@ def test_s30_invented_memory_caps_and_real_memory_does_not() -> None:
     remembered = TraceBuilder("S30")
     remembered.step(BEAST_FWD, move="left", motion="a person runs left again", scene=ESCAPED)
     assert score_trace(remembered.build()).score == 20.0
+
+
+def test_a_run_scores_s29_against_its_s30_line_of_the_same_seed() -> None:
+    from wmbench.harness.run_scoring import score_lines
+
+    s29 = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    s30 = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    lines = [{"scenario": t.scenario_id, "seed": 0, "trace": t.to_dict()} for t in (s29, s30)]
+    scores = score_lines(lines)
+    assert scores["scenarios"]["S29"]["score"] == c06.S29_NO_EFFECT_CAP
