@@ -24,7 +24,9 @@ def s11_single_threat_avoidance() -> Scenario:
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
     truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
     sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5.
+    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
+    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
+    5.
     """
     return Scenario(
         id="S11", category="C03", name="Single Threat Avoidance",
@@ -55,9 +57,10 @@ def s12_constrained_escape() -> Scenario:
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
     truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
     sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5. While in
-    the corridor the escape must go right in the start frame (the only open side); once 1.5 m out to the right,
-    any safe escape counts.
+    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
+    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
+    5. While in the corridor the escape must go right in the start frame (the only open side); once 1.5 m out to
+    the right, any safe escape counts.
     """
     return Scenario(
         id="S12", category="C03", name="Constrained Escape",
@@ -94,9 +97,10 @@ def s13_mirror_constraint() -> Scenario:
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
     truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
     sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5. While in
-    the corridor the escape must go left in the start frame (mirror of S12); once 1.5 m out to the left, any
-    safe escape counts.
+    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
+    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
+    5. While in the corridor the escape must go left in the start frame (mirror of S12); once 1.5 m out to the
+    left, any safe escape counts.
     """
     mirrored = s12_constrained_escape().mirrored("S13", name="Mirror Constraint")
     return replace(
@@ -126,8 +130,10 @@ def s14_dead_end_recognition() -> Scenario:
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
     truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
     sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5. In the
-    dead end with the beast at the mouth no direction is safe: freezing to assess without contact is optimal.
+    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
+    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
+    5. In the dead end with the beast at the mouth no direction is safe: freezing to assess without contact is
+    optimal.
     """
     return Scenario(
         id="S14", category="C03", name="Dead End Recognition",
@@ -169,8 +175,9 @@ def s15_dynamic_threat_trajectory() -> Scenario:
     Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
     truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
     sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario at 5. The
-    crossing beast changes which sectors are dangerous decision by decision.
+    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
+    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
+    5. The crossing beast changes which sectors are dangerous decision by decision.
     """
     return Scenario(
         id="S15", category="C03", name="Dynamic Threat Trajectory",

@@ -88,8 +88,8 @@ def s18_wall_vs_beast_priority() -> Scenario:
     Rule: The beast is avoided first. Per decision with a beast nearby: moved into a sector safe from every
     threat without contact, keeping the beast from closing in by more than 0.3 m, with PREDICT marking the
     beast's direction as danger 20; moved there safely but letting the beast close in, or without locating the
-    beast 10; stood still without contact 5; moved into any danger, collided or caught 0. Mean; caught caps at
-    5.
+    beast 10; stood still without contact while the beast kept its distance 5, while it closed in 0; moved into
+    any danger, collided or caught 0. Mean; caught caps at 5.
     """
     return Scenario(
         id="S18", category="C04", name="Wall vs Beast Priority",
@@ -123,8 +123,8 @@ def s19_multiple_entity_triage() -> Scenario:
     Rule: Triage of beast, woman and wall. Per decision with a beast nearby: moved into a sector safe from every
     threat without contact, keeping the beast from closing in by more than 0.3 m, with PREDICT marking the
     beast's direction as danger 20; moved there safely but letting the beast close in, or without locating the
-    beast 10; stood still without contact 5; moved into any danger, collided or caught 0. Mean; caught caps at
-    5.
+    beast 10; stood still without contact while the beast kept its distance 5, while it closed in 0; moved into
+    any danger, collided or caught 0. Mean; caught caps at 5.
     """
     return Scenario(
         id="S19", category="C04", name="Multiple Entity Triage",

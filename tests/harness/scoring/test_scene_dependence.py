@@ -107,3 +107,20 @@ def test_one_seed_reports_the_ci_as_not_measured():
     two = summarize({"S06": [score_trace(TraceBuilder("S06", seed=s).repeat(2, CHARGE, motion=CALM).build())
                              for s in (0, 1)]})
     assert two["categories"]["C02"]["ci95"] is not None
+
+
+def test_c03_standing_still_calling_everything_safe_earns_nothing():
+    beast_ahead = truth(npcs=[npc("beast", "approach", 5.0, "fwd")])
+    blind = score_trace(TraceBuilder("S11").repeat(2, beast_ahead, predict=all_safe(), motion=CALM).build())
+    assert blind.score == 0.0 and branch(blind) == "mismatch"
+    seeing = score_trace(TraceBuilder("S11").repeat(2, beast_ahead, predict="exact", motion=CALM).build())
+    assert seeing.score == 5.0 and branch(seeing) == "suboptimal"
+
+
+def test_s18_standing_still_while_the_beast_closes_in_is_not_holding():
+    b = TraceBuilder("S18").repeat(2, BEAST_LEFT, predict=LOCATED, motion=CALM)
+    assert score_trace(b.build()).score == 5.0           # the beast kept its distance: held
+    closing = b.build()
+    closing.decisions[:] = [dataclasses.replace(d, realized={**d.realized, "min_threat_distance": 3.0})
+                            for d in closing.decisions]
+    assert score_trace(closing).score == 0.0

@@ -10,8 +10,10 @@ Rule, per *threatened* decision (a beast nearby), first match wins:
   or, when the truth has no safe direction at all (S14's dead end with the beast at the mouth), held still
   to assess without contact;
 - **reasonable 15** = escaped (or held, as above) with a partially right PREDICT (spatial partial);
-- **suboptimal 5** = no contact but no escape (stood while a way was open, or went the wrong way for S12/S13),
-  or a PREDICT that is largely wrong.
+- **suboptimal 5** = no contact and one part right: an escape with a largely wrong PREDICT, or a right or
+  partly right PREDICT without an escape (stood while a way was open, or went the wrong way for S12/S13);
+- **mismatch 0** = no contact, but neither an escape nor a PREDICT that is even partly right (a brain that
+  stands still calling everything safe in front of a beast gets nothing here).
 
 Scenario = mean over threatened decisions; caught anywhere in the episode caps it at ``CAUGHT_CAP`` (5). No
 threatened decision at all -> not measured (the scenario never showed its threat)."""
@@ -43,7 +45,7 @@ from wmbench.harness.scoring.thresholds import CAUGHT_CAP
 
 CATEGORY = "C03"
 MATCH_POINTS: dict[str, float] = {
-    "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "contradictory": 0.0, "miss": 0.0,
+    "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "mismatch": 0.0, "contradictory": 0.0, "miss": 0.0,
 }
 #: the start-frame side the escape must take (the only open one)
 REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
@@ -54,8 +56,9 @@ _BASE = (
     "Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the "
     "truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe "
     "sector, or held still without contact when no direction is safe); reasonable 15 (the same with a "
-    "partially right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario "
-    f"at {CAUGHT_CAP:g}."
+    "partially right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a "
+    "partly right PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught "
+    f"caps the scenario at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S11": _BASE,
@@ -98,6 +101,8 @@ def judge(d: DecisionRecord, required: str | None, reference_heading: float) -> 
         return "optimal", f"{prediction}; {how}"
     if escaped and spatial.level == "partial":
         return "reasonable", f"{prediction}; {how}"
+    if not escaped and spatial.level == "miss":
+        return "mismatch", f"{prediction}; {how}: neither the prediction nor the action was right"
     return "suboptimal", f"{prediction}; {how}"
 
 

@@ -16,7 +16,8 @@ Rules:
   (triage starts from knowing where the beast is); **safe_unhurried 10** / **safe_unaware 10** = such a safe
   move that lets the beast close in, or without locating the beast (a constant "step back" is safe here by
   the layout, not by triage);
-  **held 5** = stood still without contact;
+  **held 5** = stood still without contact while the beast kept its distance (**overrun 0** while it
+  closed in);
   **into_danger 0** = moved into any dangerous sector, collided or was caught (parse error 0). Mean; caught
   caps at ``CAUGHT_CAP``.
 - **S20** (a woman standing 5 m away), per decision: **calm 20** = words no stronger than the low tier AND
@@ -65,7 +66,7 @@ from wmbench.harness.scoring.thresholds import (
 CATEGORY = "C04"
 DIFFERENCE_POINTS: dict[str, float] = {"big": 20.0, "some": 10.0, "none": 0.0}
 AVOIDANCE_POINTS: dict[str, float] = {"avoided": 20.0, "safe_unhurried": 10.0, "safe_unaware": 10.0,
-                                      "held": 5.0, "into_danger": 0.0, "miss": 0.0}
+                                      "held": 5.0, "overrun": 0.0, "into_danger": 0.0, "miss": 0.0}
 #: S18/S19: a move lets the beast close in when its closest approach is this much (m) below its start distance
 LOST_GROUND_TOL_M = 0.3
 NON_REACTION_POINTS: dict[str, float] = {"calm": 20.0, "mild": 10.0, "threat_reaction": 0.0, "miss": 0.0}
@@ -81,7 +82,8 @@ _AVOID = (
     "Per decision with a beast nearby: moved into a sector safe from every threat without contact, keeping "
     "the beast from closing in by more than 0.3 m, with PREDICT marking the beast's direction as danger 20; "
     "moved there safely but letting the beast close in, or without locating the beast 10; stood still "
-    f"without contact 5; moved into any danger, collided or caught 0. Mean; caught caps at {CAUGHT_CAP:g}."
+    "without contact while the beast kept its distance 5, while it closed in 0; moved into any danger, "
+    f"collided or caught 0. Mean; caught caps at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S16": "Beast (threat) vs woman (mild). " + _PAIRED,
@@ -174,6 +176,9 @@ def judge_avoidance(d: DecisionRecord) -> tuple[str, str]:
             return "safe_unaware", (f"moved {r.direction} ({r.speed_class}) safely, but PREDICT did not mark the "
                                     "beast's direction as danger")
         return "avoided", f"moved {r.direction} ({r.speed_class}), safe from every threat, beast located"
+    closed_in = lost_ground(d)
+    if closed_in is not None:
+        return "overrun", f"stood still while the beast closed in ({closed_in})"
     return "held", f"stood still; safe: {', '.join(d.truth.safe_directions) or 'none'}"
 
 
