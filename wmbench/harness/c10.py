@@ -223,14 +223,16 @@ def measure_c10_brain(
 
 def measure_transfer(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``transfer`` measurer of ``run_suite``: C10 with the run's brain for every seed of the run. The
-    character is always the source body, whatever ``--body`` says (the others are the transfer targets)."""
+    character is always the source body; the robot and the drone are targets, and so is the run's ``--body``
+    when it is another (e.g. a plugin body)."""
 
     def say(line: str) -> None:
         if context.progress:
             print(line, file=sys.stderr, flush=True)
 
+    extra = () if context.body in TRANSFER_BODIES else (context.body,)   # a plugin body run with --body
     return measure_c10(context.brain, context.seeds, scenarios=[s.id for s in scenarios],
-                       brain_options=context.brain_options, progress=say)
+                       brain_options=context.brain_options, progress=say, bodies=(*TRANSFER_BODIES, *extra))
 
 
 if "transfer" not in MEASURERS:
