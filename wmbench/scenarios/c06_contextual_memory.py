@@ -144,8 +144,8 @@ def s29_threat_history_reference() -> Scenario:
     none nearby: heightened or vigilance words 20, some intensity 10, none 5; into danger or contact 0. The
     memory must act: compared decision by decision with the same brain's S30 episode (the same scene without the
     memory, same seed), at least one in six answers must differ (speed class, direction or intensity tier of the
-    words) and the words must not be weaker, else the scenario is capped at 5; without an S30 episode to compare
-    with it is capped at 10.
+    words) and the words must not be weaker, else the scenario scores 0 (history changed nothing); without an
+    S30 episode to compare with it is capped at 10.
     """
     return Scenario(
         id="S29", category="C06", name="Threat History Reference",

@@ -85,7 +85,7 @@ S29_POINTS: dict[str, float] = {"heightened": 20.0, "braced": 15.0, "ordinary": 
 #: S29: the smallest fraction of answers that must differ from the same brain's S30 answers (memory acting)
 MEMORY_EFFECT_MIN = 1 / 6
 #: S29 caps: the memory changed nothing / its effect was not measured (no S30 episode to compare with)
-S29_NO_EFFECT_CAP = 5.0
+S29_NO_EFFECT_CAP = 0.0
 S29_UNPAIRED_CAP = 10.0
 S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "held": 5.0,
                                 "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
@@ -105,7 +105,8 @@ RULE_TEXT: dict[str, str] = {
            "danger or contact 0. The memory must act: compared decision by decision with the same brain's S30 "
            "episode (the same scene without the memory, same seed), at least one in six answers must differ "
            "(speed class, direction or intensity tier of the words) and the words must not be weaker, else "
-           "the scenario is capped at 5; without an S30 episode to compare with it is capped at 10.",
+           "the scenario scores 0 (history changed nothing); without an S30 episode to compare with it is "
+           "capped at 10.",
     "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the "
            f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood "
            "still reacting (a freeze to assess) 15, stood still unmoved 5; with none nearby 20; into danger "
