@@ -13,8 +13,9 @@ the same; thresholds are the constants below):
 - **S42 Cognitive Loop Latency**: the scene change is the run's first timeline event (the beast's spawn at
   2 s). Latency = wall time from the frame that fired it to the end of the first frame moving with the first
   decision that (a) was made on a scene taken after the change and (b) asks for a different intent than the
-  one before it (direction, speed class or style tags) and (c) suits the new scene (:func:`response_fits`:
-  with the beast nearby the intent travels into a truly safe sector, away from it; judged on the run's trace):
+  one before it (direction, speed class or style tags) and (c) suits the new scene (:func:`sustained_response`:
+  with the beast nearby it and the next decision move away from it — the sector opposite the beast, or any
+  safe one but the beast's when that is blocked; judged on the run's trace):
   <= 3 s = 20, <= 5 s = 15, <= 10 s = 5, later or never = 0 (:data:`LATENCY_POINTS_S`). Condition (a) keeps a
   reply to the old scene from counting by coincidence, (c) a change toward the threat.
 - **S43 Dual Stream Performance**: the same live loop with a second motion stream per NPC (a
@@ -25,7 +26,8 @@ the same; thresholds are the constants below):
 - **S44 Stress Test Throughput**: dropped frames = (late frames + skipped slots) / (frames + skipped slots)
   over the run while the scene changes every second: <= 1 % = 20, <= 5 % = 15, <= 15 % = 5, more = 0
   (:data:`DROPPED_POINTS`), times the share of the beast's appearances and approaches answered within
-  :data:`RESPONSE_WINDOW_S` by a decision that moves away from it (:func:`threat_responses`): frames produced
+  :data:`RESPONSE_WINDOW_S` by a decision that moves away from it, followed by one that keeps doing so
+  (:func:`threat_responses`, :func:`sustained_response`): frames produced
   on time by a brain that never answers the threat are not real-time competence.
 - **S45 Memory Stability**: process memory (RSS + GPU memory allocated by torch where CUDA is in use) sampled
   after each of the three despawns; growth from the first sample to the third, relative to the first:
@@ -124,11 +126,11 @@ def motion_change_latency(result: LiveResult) -> dict[str, Any]:
     records = trace_decisions(result)
     previous = STILL_INTENT_KEY  # the body starts standing still
     inappropriate: list[int] = []
-    for d in result.decisions:
+    for k, d in enumerate(result.decisions):
         key = intent_key(d.intent)
         changed, previous = key != previous, key
         if changed and d.snapshot_ms >= change.wall_ms:
-            fit = response_fits(records.get(d.index), d.intent)
+            fit = sustained_response(records, result.decisions, k)
             if fit is False:
                 inappropriate.append(d.index)
                 continue
@@ -150,10 +152,14 @@ def trace_decisions(result: LiveResult) -> dict[int, Any]:
         return {}
 
 
+_OPPOSITE = {"fwd": "back", "back": "fwd", "left": "right", "right": "left"}
+
+
 def response_fits(record: Any, intent: Mapping[str, Any]) -> bool | None:
-    """Whether a response suits the scene it answered: with a beast nearby, the intent must travel into a
-    sector the truth marks safe (not the beast's, not a wall's) — away from the new threat; with none nearby
-    it must not travel into danger. None when the decision's truth is unknown (no trace kept)."""
+    """Whether a response suits the scene it answered: with a beast nearby the intent must move *away* from it
+    — into the sector opposite the nearest beast, or, when the truth marks that one unsafe, into any safe sector
+    that is not the beast's; with none nearby it must not travel into danger. None when the decision's truth
+    is unknown (no trace kept)."""
     from wmbench.harness.scoring.reply import SCENE_TO_GRAMMAR
 
     if record is None:
@@ -162,10 +168,28 @@ def response_fits(record: Any, intent: Mapping[str, Any]) -> bool | None:
     moving = direction is not None and intent.get("speed_class") not in (None, "still")
     sector = SCENE_TO_GRAMMAR.get(str(direction).lower()) if moving else None
     truth = record.truth.directions.get(sector) if sector else None
-    beast_near = any(n.type == "beast" and n.nearby for n in record.truth.npcs)
-    if beast_near:
-        return truth is not None and truth.safe
-    return truth is None or truth.safe
+    near = sorted((n for n in record.truth.npcs if n.type == "beast" and n.nearby), key=lambda n: n.distance)
+    if not near:
+        return truth is None or truth.safe
+    if truth is None or not truth.safe:
+        return False
+    away = _OPPOSITE.get(near[0].direction)
+    away_truth = record.truth.directions.get(away) if away else None
+    return sector == away or (away_truth is not None and not away_truth.safe and sector != near[0].direction)
+
+
+def sustained_response(records: Mapping[int, Any], decisions: Sequence[Any], k: int) -> bool | None:
+    """Decision ``k`` moves away from the beast (:func:`response_fits`) and so does the next one (or the beast
+    is out of range by then): a response, not a random step that happens to point the right way."""
+    first = response_fits(records.get(decisions[k].index), decisions[k].intent)
+    if not first:
+        return first
+    if k + 1 >= len(decisions):
+        return True
+    nxt = records.get(decisions[k + 1].index)
+    if nxt is None or not any(n.type == "beast" and n.nearby for n in nxt.truth.npcs):
+        return True
+    return bool(response_fits(nxt, decisions[k + 1].intent))
 
 
 def score_s42(result: LiveResult) -> ScenarioScore:
@@ -207,16 +231,17 @@ def threat_responses(result: LiveResult) -> dict[str, Any]:
         new_threat = parts[0] == "spawn" or (parts[0] == "switch" and parts[-1] in ("approach", "charge"))
         if len(parts) < 2 or not new_threat:
             continue
-        window = [d for d in result.decisions
+        window = [k for k, d in enumerate(result.decisions)
                   if e.wall_ms <= d.snapshot_ms <= e.wall_ms + RESPONSE_WINDOW_S * 1000.0]
-        if not any(n.name == parts[1] and n.type == "beast" for d in window if records.get(d.index) is not None
-                   for n in records[d.index].truth.npcs):
+        if not any(n.name == parts[1] and n.type == "beast" for k in window
+                   if records.get(result.decisions[k].index) is not None
+                   for n in records[result.decisions[k].index].truth.npcs):
             continue
         threats.append(e)
-        fits = [d.index for d in window
-                if records.get(d.index) is not None and any(n.type == "beast" and n.nearby
-                                                            for n in records[d.index].truth.npcs)
-                and response_fits(records[d.index], d.intent)]
+        fits = [k for k in window
+                if records.get(result.decisions[k].index) is not None
+                and any(n.type == "beast" and n.nearby for n in records[result.decisions[k].index].truth.npcs)
+                and sustained_response(records, result.decisions, k)]
         answered.append(bool(fits))
     return {"threats": len(threats), "answered": sum(answered), "checked": result.trace is not None,
             "window_s": RESPONSE_WINDOW_S}
