@@ -215,3 +215,13 @@ def test_s44_frames_on_time_count_only_with_the_beast_answered():
     answering = live("S44", events=(spawn,), decisions=(decision(0, 1100.0, 1200.0, away),),
                      trace=_beast_trace(1))
     assert score_s44(ignoring).score == 0 and score_s44(answering).score == 20
+
+
+def test_s42_a_step_away_followed_by_a_step_back_toward_the_beast_is_not_a_response():
+    away = {"direction": "right", "speed_class": "run", "styles": ["fear"]}
+    toward = {"direction": "left", "speed_class": "run", "styles": ["fear"]}
+    sideways = {"direction": "fwd", "speed_class": "run", "styles": ["fear"]}
+    flicker = (decision(0, 0.0, 17.0, WALK), decision(1, 2100.0, 2200.0, away),
+               decision(2, 2600.0, 2700.0, toward), decision(3, 3100.0, 3200.0, sideways))
+    scored = score_s42(live("S42", events=(SPAWN,), decisions=flicker, trace=_beast_trace(4)))
+    assert scored.score == 0 and scored.evidence["live"]["inappropriate_changes"] == [1, 2, 3]
