@@ -69,21 +69,18 @@ def test_reference_brain_transfers_to_every_body(reference_scores):
 
 
 def test_null_brain_earns_only_where_standing_still_is_right():
-    scores = measure_c10_brain(lambda: get_brain("null"), (0,), diagnostics=False)
-    total = _total(scores)
-    print(f"\nC10 null: {total:g}/100")
-    assert total <= 20.0
+    scores = measure_c10_brain(lambda: get_brain("null"), (0,), ["S46", "S49"], diagnostics=False)
     assert scores["S46"][0].score == 0.0            # it stands still in front of an approaching beast
     assert scores["S49"][0].score == 20.0           # a woman who never comes near: a freeze is right
 
 
 def test_a_brain_that_always_moves_the_same_way_does_not_score_well():
-    scores = measure_c10_brain(lambda: ConstantBrain("sprint_right", SPRINT_RIGHT), (0,), diagnostics=False)
-    total = _total(scores)
-    print(f"\nC10 constant sprint right: {total:g}/100")
-    assert total <= 40.0
+    beast_scenes = ["S46", "S48", "S50"]
+    scores = measure_c10_brain(lambda: ConstantBrain("sprint_right", SPRINT_RIGHT), (0,), beast_scenes,
+                               diagnostics=False)
     # in some heading of every beast scene, "right" runs into the wall or the beast
-    assert all(scores[sid][0].score < 20.0 for sid in ("S46", "S47", "S48", "S50"))
+    print(f"\nC10 constant sprint right: { {sid: scores[sid][0].score for sid in beast_scenes} }")
+    assert all(scores[sid][0].score <= 10.0 for sid in beast_scenes)
 
 
 class ContraryDrone(Quadrotor):
