@@ -1,8 +1,9 @@
 """Bench-mode throughput of each body in closed loop with the reference brain.
 
 What is timed: :func:`wmbench.harness.episode.run_episode` — exactly what ``wmbench run`` does per episode
-(env construction, reset, brain, ``env.step``, trace to dict, close) — over a fixed workload of bench
-scenarios, one process, one thread. Reported per body:
+(reset of the worker's reused env to the next scenario, brain, ``env.step``, trace to dict; the env is built
+once per workload, as ``wmbench run`` builds one per worker, see :mod:`wmbench.harness.env_reuse`) — over a
+fixed workload of bench scenarios, one process, one thread. Reported per body:
 
 - **frames/s per core** = motion frames simulated / process CPU seconds (median over repeats);
   targets: smpl >= 3000 (100x real time at 30 FPS), robot and drone >= 600;
@@ -42,8 +43,8 @@ class _Split:
 class _TimedEnv:
     """Times ``reset`` and ``step`` of the env it wraps; everything else passes through."""
 
-    def __init__(self, env: Any, split: _Split, built_s: float) -> None:
-        self._env, self._split = env, split
+    def __init__(self, env: Any, split: _Split, built_s: float, scenario_id: str, sim_seconds: list[float]) -> None:
+        self._env, self._split, self._scenario, self._sim_seconds = env, split, scenario_id, sim_seconds
         split.setup += built_s
 
     @property
@@ -52,8 +53,8 @@ class _TimedEnv:
 
     def reset(self, **kwargs: Any) -> Any:
         start = time.perf_counter()
-        try:
-            return self._env.reset(**kwargs)
+        try:  # the reused env is switched to this episode's scenario, as env_reuse does in `wmbench run`
+            return self._env.reset(**kwargs, options={"scenario": self._scenario})
         finally:
             self._split.setup += time.perf_counter() - start
 
@@ -65,7 +66,8 @@ class _TimedEnv:
             self._split.step += time.perf_counter() - start
 
     def close(self) -> None:
-        self._env.close()
+        """End of the episode: count its sim time; the env itself is kept for the next episode."""
+        self._sim_seconds.append(self._env.unwrapped.sim_time)
 
 
 class _TimedBrain:
@@ -105,13 +107,14 @@ def run_workload(body: str, scenario_ids: tuple[str, ...], brain: Any, seed: int
     from wmbench.harness.episode import make_env, run_episode
 
     split = _Split()
-    envs: list[Any] = []
+    held: list[Any] = []
+    sim_seconds: list[float] = []
 
     def factory(scenario_id: str, body_name: str, **kwargs: Any) -> _TimedEnv:
         start = time.perf_counter()
-        env = make_env(scenario_id, body_name, **kwargs)
-        envs.append(env)
-        return _TimedEnv(env, split, time.perf_counter() - start)
+        if not held:
+            held.append(make_env(scenario_id, body_name, **kwargs))
+        return _TimedEnv(held[0], split, time.perf_counter() - start, scenario_id, sim_seconds)
 
     timed_brain = _TimedBrain(brain, split)
 
@@ -119,8 +122,12 @@ def run_workload(body: str, scenario_ids: tuple[str, ...], brain: Any, seed: int
         return [run_episode(sid, timed_brain, body, seed, {"frame_rate": FRAME_RATE}, env_factory=factory)
                 for sid in scenario_ids]
 
-    timing, results = lap(work)
-    frames = sum(round(env.sim_time * FRAME_RATE) for env in envs)
+    try:
+        timing, results = lap(work)
+    finally:
+        for env in held:
+            env.close()
+    frames = sum(round(seconds * FRAME_RATE) for seconds in sim_seconds)
     errors = tuple(f"{r.scenario}: {r.error.splitlines()[0]}" for r in results if r.error)
     return WorkloadRun(frames, timing.cpu_s, timing.wall_s, split, errors)
 

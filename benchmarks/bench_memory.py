@@ -9,6 +9,10 @@ brain and the smpl body, RSS sampled every N/10 episodes. Rows:
   The note gives the least-squares slope per 1000 episodes and the peak.
 - **RSS growth over S45 spawn/despawn cycles**: S45 (three beasts built and removed per episode) run as
   bench episodes, 3 cycles each; growth and KB per cycle.
+- **Parent RSS growth over a run with 2 workers** (N = 1000 episodes: C01,C02 x 100 seeds; quick 50):
+  ``run_suite(..., workers=2)`` in a fresh process whose own RSS (the parent's, not the workers') is
+  sampled by a thread; growth = last sample - the sample once ``WARMUP`` episodes are logged; target
+  <= 10 MB (the parent streams results to episodes.jsonl and keeps none).
 
 Run: ``.venv/bin/python -m benchmarks.bench_memory [--quick]``.
 """
@@ -92,7 +96,74 @@ def rss_series_in_child(scenario: str, episodes: int) -> RssSeries:
     return RssSeries(data["scenario"], tuple(data["episodes"]), tuple(data["rss"]), data["errors"])
 
 
-def measure(quick: bool, episodes: int | None = None, s45_episodes: int | None = None) -> list[BenchRow]:
+def parent_rss_series(seeds: int, out: str) -> RssSeries:
+    """``run_suite`` over C01,C02 x ``seeds`` with 2 workers, sampling this (parent) process's RSS."""
+    import threading
+    from pathlib import Path
+
+    from wmbench.harness.runner import run_suite
+
+    log = Path(out) / "episodes.jsonl"
+    marks: list[int] = []
+    rss: list[int] = []
+    stop = threading.Event()
+
+    def logged() -> int:
+        if not log.exists():
+            return 0
+        with open(log, "rb") as f:  # counted in chunks: the sampler must not grow the RSS it measures
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: f.read(1 << 16), b""))
+
+    def sample() -> None:
+        while not stop.wait(0.5):
+            n = logged()
+            if n >= WARMUP and (not marks or n > marks[-1]):
+                marks.append(n)
+                rss.append(rss_bytes())
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    scores = run_suite("reference", "smpl", "C01,C02", seeds, workers=2, out=out, progress=False, live=False,
+                       reports=False)
+    stop.set()
+    sampler.join()
+    # the last mark is the RSS once run_suite returned: after scoring (every ScenarioScore, with its evidence,
+    # is part of scores.json, so that part grows with the run by design); the row reports both
+    marks.append(logged() + 1)
+    rss.append(rss_bytes())
+    return RssSeries("C01,C02 (parent, 2 workers)", tuple(n - marks[0] for n in marks), tuple(rss),
+                     scores["run"]["error_episodes"])
+
+
+def parent_rss_in_child(seeds: int) -> RssSeries:
+    """:func:`parent_rss_series` in a fresh Python process, into a temporary run directory."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="wmbench-parent-rss-") as tmp:
+        code = ("import json, dataclasses, benchmarks.bench_memory as m; "
+                f"print(json.dumps(dataclasses.asdict(m.parent_rss_series({int(seeds)}, {tmp + '/run'!r}))))")
+        done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
+                              timeout=3600, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"parent-RSS child failed ({done.returncode}): {done.stderr[-500:]}")
+    data = json.loads(done.stdout.strip().splitlines()[-1])
+    return RssSeries(data["scenario"], tuple(data["episodes"]), tuple(data["rss"]), data["errors"])
+
+
+def parent_row(quick: bool, seeds: int | None = None) -> BenchRow:
+    n = seeds or (5 if quick else 100)
+    series = parent_rss_in_child(n)
+    failed = f"; {series.errors} episode errors" if series.errors else ""
+    episodes_mb = (series.rss[-2] - series.rss[0]) / MB
+    return BenchRow(GROUP, f"parent RSS growth over {10 * n} episodes, --workers 2", episodes_mb, "MB",
+                    Target("<=", TARGET_MB),
+                    f"C01,C02 x {n} seeds; from the {WARMUP}th logged episode to the last; after scoring "
+                    f"+{series.growth_mb:.1f} MB (the scores themselves); baseline "
+                    f"{series.rss[0] / MB:.0f} MB{failed}")
+
+
+def measure(quick: bool, episodes: int | None = None, s45_episodes: int | None = None,
+            parent_seeds: int | None = None) -> list[BenchRow]:
     n = episodes or (100 if quick else 1000)
     m = s45_episodes or (30 if quick else 300)
     target = Target("<=", TARGET_MB)
@@ -110,6 +181,7 @@ def measure(quick: bool, episodes: int | None = None, s45_episodes: int | None =
             GROUP, name, series.growth_mb, "MB", target,
             f"fresh process, {WARMUP} warm-up episodes; slope {series.slope_mb_per_1000():.2f} MB per 1000 "
             f"episodes; peak +{series.peak_mb:.1f} MB; baseline {series.rss[0] / MB:.0f} MB{extra}{failed}"))
+    rows.append(parent_row(quick, parent_seeds))
     return rows
 
 

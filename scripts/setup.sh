@@ -1,16 +1,55 @@
 #!/usr/bin/env bash
-# Idempotent set-up: a virtual environment in .venv with wmbench and every extra installed.
-# torch is pinned (torch==2.13.0, a CPU wheel on this machine); an unpinned torch pulls CUDA packages.
+# Idempotent set-up of .venv for one of two jobs:
+#   bash scripts/setup.sh        "run":  wmbench + the report extra (matplotlib): what scripts/run_suite.sh needs.
+#                                        No torch, no transformers (~400 MB instead of ~2 GB).
+#   bash scripts/setup.sh test   "test": every extra + dev tools (`.[all,dev]`), for scripts/test.sh / CI.
+#                                        torch is installed CPU-only on purpose (plain `torch` from PyPI is
+#                                        the CUDA build, several GB): first whatever local wheel the pip
+#                                        configuration offers (offline, fast), else PyTorch's CPU index (short
+#                                        time-out), else the pin from the configured index as a last resort.
+# PYTHON=python3.11 picks the interpreter (3.10 or 3.11 recommended: see README, "Supported platforms").
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PROFILE=${1:-run}
+TORCH_PIN="torch==2.13.0"
+TORCH_CPU_INDEX=${WMBENCH_TORCH_CPU_INDEX:-https://download.pytorch.org/whl/cpu}
+case "$PROFILE" in
+  run) EXTRAS="report" ;;
+  test) EXTRAS="all,dev" ;;
+  *) echo "scripts/setup.sh: unknown profile '$PROFILE'; expected 'run' (default) or 'test'" >&2; exit 2 ;;
+esac
 PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
-stamp=.venv/.wmbench-installed
+pip_install() { .venv/bin/python -m pip install --quiet "$@"; }
+
+install_cpu_torch() {
+  if .venv/bin/python -c "import importlib.metadata as m, sys; sys.exit(m.version('torch') != '${TORCH_PIN#torch==}')" \
+      2>/dev/null; then
+    return 0  # already there
+  fi
+  if pip_install --no-index --no-deps "$TORCH_PIN" 2>/dev/null; then
+    pip_install "$TORCH_PIN"  # a local wheel (find-links; here the CPU build) is in: now its dependencies
+    return 0
+  fi
+  if pip_install --timeout 15 --retries 1 --index-url "$TORCH_CPU_INDEX" "$TORCH_PIN"; then
+    return 0
+  fi
+  echo "scripts/setup.sh: PyTorch's CPU index ($TORCH_CPU_INDEX) was not reachable; installing $TORCH_PIN" \
+       "from the configured index (on Linux x86-64 PyPI's torch is the larger CUDA build)" >&2
+  pip_install "$TORCH_PIN"
+}
+
+stamp=.venv/.wmbench-installed-$PROFILE
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
-  .venv/bin/python -m pip install --quiet --upgrade pip
-  .venv/bin/python -m pip install --quiet "torch==2.13.0"
-  .venv/bin/python -m pip install --quiet -e ".[all,dev]"
+  pip_install --upgrade pip
+  if [ "$PROFILE" = test ]; then
+    install_cpu_torch
+  fi
+  pip_install -e ".[$EXTRAS]"
   touch "$stamp"
+  if [ "$PROFILE" = test ]; then
+    touch .venv/.wmbench-installed-run  # every extra includes the run profile's
+  fi
 fi

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# The test command: sets itself up, then runs ruff and the whole test suite.
+# The test command: sets itself up (every extra, CPU-only torch: scripts/setup.sh test), then runs ruff and
+# the whole test suite. Quiet by default; extra arguments go to pytest, e.g. `bash scripts/test.sh -rP` also
+# prints what passing tests print (the must-show numbers: calibration, caught rates, latencies, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
+bash scripts/setup.sh test
 .venv/bin/ruff check wmbench tests benchmarks examples
-# -rP shows what passing tests print: the must-show numbers (calibration, caught rates, latencies, ...)
-.venv/bin/python -m pytest -q -rP "$@"
+.venv/bin/python -m pytest -q "$@"

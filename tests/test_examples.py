@@ -29,3 +29,14 @@ def test_custom_brain_runs_and_is_scored():
     assert set(scores) == {"S01", "S03", "S12", "S16"}, out
     assert float(scores["S01"]) == 20.0, out  # it reads walls right
     assert float(scores["S16"]) < 15.0, out   # but does not tell a beast from a woman
+
+
+def test_vector_env_reports_score_returns_through_episode_statistics():
+    done = subprocess.run([sys.executable, str(EXAMPLES / "vector_env.py"), "8"], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "every return == points / 20: True" in out, out
+    returns = [float(r) for r in re.findall(r"return ([\d.]+)", out)]
+    assert len(returns) >= 8 and any(r > 0 for r in returns), out
+    assert all(float(r) >= 0.9 for r in re.findall(r"reference .*return ([\d.]+)", out)), out

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.extras import needs_extra
 from wmbench.brain.grammar import ParseErrorCode
 from wmbench.brain.registry import get_brain
 from wmbench.envs.trace import Trace
@@ -13,6 +14,8 @@ from wmbench.harness.scoring import score_trace
 from wmbench.scenarios.registry import get_scenario
 
 from .tiny_models import tiny_gpt2_dir  # noqa: F401 — pytest fixture
+
+pytestmark = needs_extra("hf")
 
 MAX_NEW = 12
 SCENARIO = "S01"

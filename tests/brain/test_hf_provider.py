@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.extras import needs_extra
 from wmbench.brain.errors import BrainSpecError
 from wmbench.brain.hf_provider import HFBrain, prompt_token_ids, render_prompt
 from wmbench.brain.prompt import DEFAULT_SYSTEM_PROMPT, build_messages
@@ -11,6 +12,8 @@ from wmbench.brain.registry import get_brain
 
 from .provider_fixtures import calm_scene, corridor_scene, example_scene
 from .tiny_models import tiny_gpt2_chat_dir, tiny_gpt2_dir  # noqa: F401 — pytest fixtures
+
+pytestmark = needs_extra("hf")
 
 MAX_NEW = 8
 

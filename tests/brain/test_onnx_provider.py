@@ -5,8 +5,15 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import onnxruntime
 import pytest
+
+from tests.extras import missing_modules
+
+if missing_modules("onnx"):  # imported below at module level: skip before that import fails
+    pytest.skip(f"needs the 'onnx' extra (missing {', '.join(missing_modules('onnx'))}): "
+                f"pip install -e '.[onnx]'", allow_module_level=True)
+
+import onnxruntime
 
 from wmbench.brain.onnx_export import META_FILE, export_onnx
 from wmbench.brain.onnx_provider import CPU_PROVIDERS, CUDA_PROVIDERS, ONNXBrain, default_providers

@@ -6,12 +6,15 @@ import time
 
 import pytest
 
+from tests.extras import needs_extra
 from wmbench.brain.openai_provider import OpenAIBrain
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.brain.registry import get_brain
 from wmbench.brain.server import make_server
 
 from .provider_fixtures import StubAction, StubServer, calm_scene, corridor_scene, example_scene
+
+pytestmark = needs_extra("openai")
 
 SECRET = "sk-test-secret-never-on-disk"
 FAST_BACKOFF = {"backoff_base_s": 0.01, "backoff_max_s": 0.02}
@@ -179,3 +182,16 @@ def test_an_error_body_that_echoes_the_key_is_redacted(tmp_path, status):
     assert reply.error is not None and "Incorrect API key provided: ***" in reply.error
     assert SECRET not in reply.error and SECRET not in repr(reply)
     assert not list(tmp_path.rglob("*"))  # nothing written for a failure
+
+
+def test_a_reply_that_echoes_the_key_is_cached_redacted(tmp_path):
+    """Issue 15: the cache stored an API key verbatim when a server echoed it back in a 200 reply."""
+    plain_key = "plain-key-without-a-known-shape-4711"  # redacted because it is the key, not by its shape
+    echo = StubAction(text=f"PREDICT: fwd=safe(open)\nMOTION: stand. key {plain_key} and {SECRET}")
+    with StubServer(echo) as stub:
+        brain = OpenAIBrain("stub", base_url=stub.url, api_key=plain_key, cache_dir=tmp_path, **FAST_BACKOFF)
+        assert brain.decide(calm_scene()).error is None
+    files = [p for p in tmp_path.rglob("*.json")]
+    assert len(files) == 1
+    stored = files[0].read_text(encoding="utf-8")
+    assert plain_key not in stored and SECRET not in stored and "<redacted>" in stored

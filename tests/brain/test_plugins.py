@@ -1,19 +1,16 @@
 """Third-party plugins: a real installed package adds a brain and a body through entry points.
 
-The module fixture pip-installs ``tests/plugins/wmbench_demo_plugin`` into the running venv (editable, no
-deps, no build isolation, no index: a few seconds, skipped when that checkout is already installed) and makes
-it importable in this process without a restart.
+The module fixture pip-installs ``tests/plugins/wmbench_demo_plugin`` into a temporary folder (``pip install
+--target``: no deps, no build isolation, no index; a few seconds), never into the user's ``.venv`` (where its
+names would then show up in user-facing lists and errors), and puts that folder on ``sys.path`` for this
+module only: entry points are found through the ``.dist-info`` there, as for any installed package.
 """
 
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
-import json
-import site
 import subprocess
 import sys
-import sysconfig
 from importlib.metadata import EntryPoint
 from pathlib import Path
 
@@ -33,29 +30,33 @@ DISTRIBUTION = "wmbench-demo-plugin"
 GROUP = registry.PLUGIN_GROUP
 
 
-def installed_from_this_checkout() -> bool:
-    try:
-        dist = importlib.metadata.distribution(DISTRIBUTION)
-    except importlib.metadata.PackageNotFoundError:
-        return False
-    direct_url = json.loads(dist.read_text("direct_url.json") or "{}")
-    editable = direct_url.get("dir_info", {}).get("editable", False)
-    return editable and direct_url.get("url", "").removeprefix("file://") == str(PLUGIN_DIR)
-
-
 @pytest.fixture(scope="module")
-def demo_plugin():
-    if not installed_from_this_checkout():
-        command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                   "--no-index", "--editable", str(PLUGIN_DIR)]
-        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
-        if result.returncode != 0:
-            pytest.fail(f"installing the demo plugin failed:\n{result.stdout}\n{result.stderr}")
-    # The editable install's .pth file is only read at start-up: read it now, and forget stale finder caches.
-    site.addsitedir(sysconfig.get_paths()["purelib"])
+def demo_plugin(tmp_path_factory):
+    tools = pytest.importorskip("setuptools", reason="building the demo plugin needs setuptools>=68 ('dev' extra)")
+    if int(tools.__version__.split(".")[0]) < 68:
+        pytest.skip(f"building the demo plugin needs setuptools>=68 (the 'dev' extra), found {tools.__version__}")
+    target = tmp_path_factory.mktemp("demo-plugin-site")
+    build = tmp_path_factory.mktemp("demo-plugin-build")
+    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+               "--no-index", "--target", str(target), str(PLUGIN_DIR)]
+    # pip builds in a copy of the plugin folder, so the checkout gets no build/ or egg-info litter
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=build)
+    if result.returncode != 0:
+        pytest.fail(f"installing the demo plugin failed:\n{result.stdout}\n{result.stderr}")
+    sys.path.insert(0, str(target))
     importlib.invalidate_caches()
-    assert installed_from_this_checkout()
-    return DISTRIBUTION
+    try:
+        yield DISTRIBUTION
+    finally:
+        sys.path.remove(str(target))
+        for name in [m for m in sys.modules if m.split(".")[0] == "wmbench_demo_plugin"]:
+            del sys.modules[name]
+        importlib.invalidate_caches()
+
+
+def test_demo_plugin_is_not_in_the_users_environment():
+    """Outside the fixture the plugin's names are unknown (it was never installed into the venv)."""
+    assert "demo-echo" not in list_brains()
 
 
 def test_plugin_brain_is_listed_and_built_from_its_entry_point(demo_plugin):

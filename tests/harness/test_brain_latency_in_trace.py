@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.brain.tiny_models import tiny_gpt2_dir  # noqa: F401 — pytest fixture
+from tests.extras import needs_extra
 from wmbench.brain.onnx_export import export_onnx
 from wmbench.brain.registry import get_brain
 from wmbench.brain.server import BrainHTTPServer, make_server
@@ -79,7 +80,12 @@ CASES: dict[str, ProviderCase] = {
 }
 
 
-@pytest.mark.parametrize("case_name", list(CASES))
+#: The optional extra each provider case needs (skipped with the reason when it is missing).
+CASE_EXTRAS: dict[str, str] = {"openai": "openai", "hf": "hf", "onnx": "onnx"}
+
+
+@pytest.mark.parametrize("case_name", [
+    pytest.param(name, marks=needs_extra(CASE_EXTRAS[name])) if name in CASE_EXTRAS else name for name in CASES])
 def test_every_decision_records_latency_and_provider(case_name: str, request: pytest.FixtureRequest):
     case = CASES[case_name]
     spec, options = case.build(request)

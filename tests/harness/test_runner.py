@@ -119,6 +119,7 @@ def test_env_exception_becomes_a_zero_scored_error_episode(tmp_path, monkeypatch
         return real(scenario_id, body, **kwargs)
 
     monkeypatch.setattr(episode_module, "make_env", env_failing_on_s06)
+    monkeypatch.setenv("WMBENCH_REUSE_ENVS", "0")  # a fresh env per episode, so the failing factory is used
     scores = _run(tmp_path)
     assert scores["run"]["error_episodes"] == 1
     s06 = scores["scenarios"]["S06"]

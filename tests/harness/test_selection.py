@@ -45,3 +45,21 @@ def test_all_has_40_bench_scenarios():
 def test_unknown_scenario_is_a_value_error_naming_it():
     with pytest.raises(ValueError, match="S99"):
         plan_suite("S01,S99", 1)
+
+
+def test_huge_seed_range_is_refused_before_it_is_built():
+    """Issue 15: ``--seed-list 0-99999999`` used to hang at 3.9 GB; now it fails at once, naming the range."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    with pytest.raises(ValueError, match=r"seed range '0-99999999' .* too long; at most 100,000"):
+        parse_seed_list("0-99999999")
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before < 50_000  # KiB: nothing materialised
+
+
+def test_huge_seed_count_and_huge_seed_are_refused():
+    with pytest.raises(ValueError, match="seed count must be between 1 and 100,000, got 1,000,000,000,000"):
+        resolve_seeds(10**12)
+    with pytest.raises(ValueError, match="integers from 0 to 4294967295"):
+        resolve_seeds([2**40])
+    assert resolve_seeds(100_000)[-1] == 99_999

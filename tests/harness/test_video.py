@@ -8,6 +8,7 @@ import sys
 import numpy as np
 import pytest
 
+from tests.extras import needs_extra
 from wmbench.harness.video import MissingVideoExtraError, VideoRecorder
 
 HAVE_VIDEO = all(importlib.util.find_spec(m) is not None for m in ("imageio", "imageio_ffmpeg", "PIL"))
@@ -45,6 +46,7 @@ def test_overlay_writes_text_in_a_band_and_scales_up():
     assert recorder.close() is None              # nothing added: no file
 
 
+@needs_extra("video")  # with imageio itself missing the message names imageio instead (checked elsewhere)
 def test_missing_extra_names_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "imageio_ffmpeg", None)  # makes its import fail
     with pytest.raises(MissingVideoExtraError, match=r"'video' extra.*wmbench\[video\].*imageio_ffmpeg"):

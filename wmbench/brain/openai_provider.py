@@ -87,7 +87,7 @@ class OpenAIBrain(ProviderBrain):
             api_key=key, timeout=self.timeout_s, max_retries=0,
         )
         self.base_url = str(self._client.base_url)
-        self.cache = ResponseCache(cache_dir) if cache else None
+        self.cache = ResponseCache(cache_dir, secrets=[key]) if cache else None  # a key echoed back is redacted
 
     def reset(self, seed: int | None = None) -> None:
         """Re-seed the backoff jitter (``None``: start over from the constructor's ``seed``)."""

@@ -7,7 +7,10 @@ Card:
               (``ab/abcdef….json``);
     writes    atomic: a temp file in the same folder, then ``os.replace`` — a killed run never leaves half a
               file, and concurrent writers of the same key simply race to an identical result;
-    reads     a missing, unreadable or malformed file is a miss, never an error.
+    reads     a missing, unreadable or malformed file is a miss, never an error;
+    secrets   a reply that echoes a credential (the ``secrets`` given, secret-looking environment values,
+              anything shaped like ``sk-...``) is stored with it replaced by ``<redacted>``
+              (:class:`wmbench.harness.results.Redactor`).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -51,8 +54,11 @@ class CachedResponse:
 class ResponseCache:
     """A directory of cached responses (see module card)."""
 
-    def __init__(self, directory: str | Path | None = None) -> None:
+    def __init__(self, directory: str | Path | None = None, secrets: Iterable[str] = ()) -> None:
+        from wmbench.harness.results import Redactor
+
         self.directory = Path(directory).expanduser() if directory is not None else default_cache_dir()
+        self._redactor = Redactor(secrets)
 
     def path_for(self, key: str) -> Path:
         return self.directory / key[:2] / f"{key}.json"
@@ -73,7 +79,9 @@ class ResponseCache:
         fd, tmp_name = tempfile.mkstemp(prefix=f".{key[:8]}-", suffix=".tmp", dir=target.parent)
         try:
             with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(asdict(response), handle, ensure_ascii=False)
+                record = {**asdict(response), "text": self._redactor.text(response.text),
+                          "model": self._redactor.text(response.model)}
+                json.dump(record, handle, ensure_ascii=False)
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp_name, target)

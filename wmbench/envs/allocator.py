@@ -1,11 +1,13 @@
-"""Allocator tuning for worlds that come and go: keep PyBullet's client buffers in the heap.
+"""Allocator tuning for worlds that come and go: keep PyBullet's client buffers in the heap (opt-in).
 
 Card
 ----
 - **Why.** Every PyBullet client allocates about 30 MB of buffers (several chunks of 8-12 MB) and frees them
   on ``disconnect``. glibc serves chunks that large with fresh ``mmap``s and unmaps them on free, so each new
   client page-faults its buffers in again (~6,000 faults, 5-20 ms of mostly kernel time). Bench mode builds
-  one client per episode, and for short episodes that was 40 % of the wall time.
+  one client per episode, and for short episodes that was 40 % of the wall time. The harness now reuses one
+  env (one client) per worker across episodes (:mod:`wmbench.harness.env_reuse`), so this tuning is off by
+  default; it still helps code that builds many short-lived envs itself.
 - **What.** Once per process, before the first client, :func:`keep_client_buffers` sets glibc's
   ``M_MMAP_THRESHOLD`` to :data:`MMAP_THRESHOLD_BYTES` (16 MB), so those chunks come from the heap, and
   ``M_TRIM_THRESHOLD`` to :data:`TRIM_THRESHOLD_BYTES` (64 MB), so freeing them does not hand them straight
@@ -14,9 +16,10 @@ Card
   RSS (one client's buffers kept for reuse), not growth.
 - **Scope.** Linux with glibc only; elsewhere, or if ``mallopt`` is missing, nothing happens. It changes
   where memory comes from, never what the simulation computes (traces are byte-identical).
-- **Opt-out.** ``WMBENCH_MALLOC_TUNING=0`` skips it; a ``MALLOC_MMAP_THRESHOLD_`` already in the environment
-  (the user's own choice) is respected. Note that fixing the thresholds switches glibc's dynamic thresholds
-  off for the whole process, as setting ``MALLOC_MMAP_THRESHOLD_`` would.
+- **Opt-in.** ``WMBENCH_MALLOC_TUNING=1`` applies it (anything else, or unset, skips it); a
+  ``MALLOC_MMAP_THRESHOLD_`` already in the environment (the user's own choice) is respected. Note that
+  fixing the thresholds switches glibc's dynamic thresholds off for the whole process, as setting
+  ``MALLOC_MMAP_THRESHOLD_`` would.
 """
 
 from __future__ import annotations
@@ -34,14 +37,16 @@ MMAP_THRESHOLD_BYTES = 16 * 1024 * 1024
 #: Free memory at the top of the heap kept rather than returned to the OS: more than one client's ~30 MB,
 #: so a closed client's buffers are still there for the next one (glibc's own rule is 2x the mmap threshold).
 TRIM_THRESHOLD_BYTES = 64 * 1024 * 1024
-OPT_OUT_ENV = "WMBENCH_MALLOC_TUNING"
+OPT_IN_ENV = "WMBENCH_MALLOC_TUNING"
+OPT_OUT_ENV = OPT_IN_ENV  # the old name of the same variable
 
 _lock = threading.Lock()
 _state: dict[str, bool | None] = {"applied": None}
 
 
 def keep_client_buffers() -> bool:
-    """Apply the tuning once per process (see the module card). Returns whether it is in effect."""
+    """Apply the tuning once per process if opted in (see the module card). Returns whether it is in
+    effect."""
     with _lock:
         if _state["applied"] is None:
             _state["applied"] = _apply()
@@ -49,7 +54,7 @@ def keep_client_buffers() -> bool:
 
 
 def _apply() -> bool:
-    if os.environ.get(OPT_OUT_ENV, "").strip().lower() in ("0", "false", "no", "off"):
+    if os.environ.get(OPT_IN_ENV, "").strip().lower() not in ("1", "true", "yes", "on"):
         return False
     if "MALLOC_MMAP_THRESHOLD_" in os.environ or not sys.platform.startswith("linux"):
         return False

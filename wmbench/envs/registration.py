@@ -1,10 +1,14 @@
-"""Gymnasium ids: ``WMBench-S01-v0`` … ``WMBench-S50-v0`` (one per registered scenario)."""
+"""Gymnasium ids: ``WMBench-S01-v0`` … ``WMBench-S50-v0`` (one per registered scenario), and
+``WMBench-Mix-v0``: every bench-mode scenario, one drawn per reset with the env's seeded generator (pass
+``scenarios="C01,C03"`` to ``gym.make``/``gym.make_vec`` for another pool, ``reset(options={"scenario": ...})``
+to pick one)."""
 
 from __future__ import annotations
 
 import gymnasium as gym
 
 ENTRY_POINT = "wmbench.envs.wmbench_env:WMBenchEnv"
+MIX_ENV_ID = "WMBench-Mix-v0"
 
 
 def env_id(scenario_id: str) -> str:
@@ -21,4 +25,7 @@ def register_envs() -> list[str]:
         if eid not in gym.registry:
             gym.register(id=eid, entry_point=ENTRY_POINT, kwargs={"scenario": record.id})
         ids.append(eid)
+    if MIX_ENV_ID not in gym.registry:
+        gym.register(id=MIX_ENV_ID, entry_point=ENTRY_POINT, kwargs={"scenarios": "bench"})
+    ids.append(MIX_ENV_ID)
     return ids

@@ -17,9 +17,21 @@ Card
 - **Episode**: the scenario's phases in order (world rebuilt, body back at the phase's start pose, memory kept
   or cleared); a phase lasts ``ceil(duration / decision_dt)`` decisions. ``terminated`` after the last phase
   or when caught; never ``truncated``. Stepping a finished episode returns its last observation again.
-- **Reward** is always 0.0: scoring is a separate, pure function of the trace (``wmbench.harness``).
-- **Render**: ``rgb_array`` returns a 320x240 TinyRenderer frame from above/behind; ``human`` opens the
-  PyBullet GUI and plays frames in real time.
+- **Reward** is 0.0 by default (``reward="none"``): scoring is a separate, pure function of the trace
+  (``wmbench.harness``), so benchmark results do not depend on it. Opt in with ``reward="score"`` (the
+  scenario's points / 20 on the terminal step) or ``reward="dense"`` (per-decision shaping from the sim:
+  PREDICT accuracy, moving away from danger, collisions, caught, escaped); see :mod:`wmbench.envs.rewards`.
+- **Terminal info**: the step that ends the episode carries ``info["episode_score"]`` (scenario, score, max,
+  measured, explanation, rule: never None, so vector envs can stack them) and ``info["trace"]`` (the
+  episode's :class:`~wmbench.envs.trace.Trace`; ``.to_dict()`` for plain data), in every reward mode, so a
+  vector env's autoreset loses neither.
+- **Scenarios**: one fixed ``scenario``, or a pool ``scenarios`` (a selection such as ``"C01,C03"`` or
+  ``"bench"`` for every bench-mode scenario) drawn from with the env's seeded generator at each reset;
+  ``reset(options={"scenario": "S12"})`` picks one explicitly (the choice stays for later resets that name
+  none, unless a pool is set). Spaces do not depend on the scenario, so a vector env can mix scenarios.
+- **Render**: ``rgb_array`` returns a 320x240 TinyRenderer frame from above/behind once per ``step`` (so
+  ``metadata["render_fps"]`` is ``1 / decision_dt``, 2 by default: a recorded video plays in sim time);
+  ``human`` opens the PyBullet GUI and plays every motion frame in real time.
 - **Live mode** (frame-level API, used by ``wmbench.harness.live``; never mixed with ``step`` in one
   episode): :meth:`observe` gives the scene_context now without advancing; :meth:`apply_reply` parses a reply
   and sets the body's intent from the next frame on (closing the decision before it); :meth:`advance_frame`
@@ -62,6 +74,7 @@ from wmbench.envs.memory import DecisionMemory
 from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
 from wmbench.envs.realized import RealizedTracker
+from wmbench.envs.rewards import check_reward_mode, dense_reward, score_reward, terminal_score
 from wmbench.envs.trace import Event, Trace
 from wmbench.envs.world import World
 from wmbench.scenarios.records import Phase, Scenario
@@ -91,7 +104,7 @@ class WMBenchEnv(LiveMode, gym.Env):
 
     def __init__(
         self,
-        scenario: str | Scenario,
+        scenario: str | Scenario | None = None,
         body: str | Body = "smpl",
         render_mode: str | None = None,
         decision_dt: float = 0.5,
@@ -99,6 +112,8 @@ class WMBenchEnv(LiveMode, gym.Env):
         physics_hz: int = 240,
         n_rays: int = 72,
         max_reply_chars: int = 20000,
+        reward: str | None = None,
+        scenarios: str | None = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
@@ -112,7 +127,13 @@ class WMBenchEnv(LiveMode, gym.Env):
                                           f"decision_dt * frame_rate ({decision_dt} * {frame_rate})")
         if max_reply_chars < 1:
             raise ValueError(f"max_reply_chars must be >= 1, got {max_reply_chars}")
-        self.scenario: Scenario = get_scenario(scenario) if isinstance(scenario, str) else scenario
+        self.reward_mode = check_reward_mode(reward)
+        self.scenario_pool: tuple[Scenario, ...] = _scenario_pool(scenarios)
+        if scenario is None and not self.scenario_pool:
+            raise ValueError("WMBenchEnv needs a scenario (an id such as 'S12' or a Scenario record) or a "
+                             "scenarios pool such as 'C01,C03' or 'bench'; got neither")
+        chosen = self.scenario_pool[0] if scenario is None else scenario
+        self.scenario: Scenario = get_scenario(chosen) if isinstance(chosen, str) else chosen
         self.body: Body = get_body(body) if isinstance(body, str) else body
         self.render_mode = render_mode
         self.decision_dt = float(decision_dt)
@@ -121,7 +142,9 @@ class WMBenchEnv(LiveMode, gym.Env):
         self.frame_dt = 1.0 / self.frame_rate
         self.max_reply_chars = int(max_reply_chars)
         self.fan = RayFan.make(n_rays)
-        self.metadata = {**self.metadata, "render_fps": self.frame_rate}
+        # render() yields one frame per step, i.e. per decision: videos of rgb_array frames play in sim time
+        fps = 1.0 / self.decision_dt
+        self.metadata = {**self.metadata, "render_fps": int(fps) if float(fps).is_integer() else fps}
         self.observation_space = spaces.Dict({
             "scene": spaces.Text(max_length=SCENE_MAX_CHARS, charset=SCENE_CHARSET),
             "rays": spaces.Box(0.0, RAY_RANGE, (n_rays,), dtype=np.float32),
@@ -142,6 +165,7 @@ class WMBenchEnv(LiveMode, gym.Env):
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        self._choose_scenario(options)
         if self._world is None:
             self._world = World(self.frame_dt, 1.0 / self.physics_hz, gui=self.render_mode == "human")
         else:
@@ -182,6 +206,9 @@ class WMBenchEnv(LiveMode, gym.Env):
         index, after = self._record_decision(decision, caught)
         step_events = list(events)
 
+        reward = 0.0
+        if self.reward_mode == "dense":
+            reward = dense_reward(self.trace.decisions[index], self._nearest_beast())
         if caught:
             self._terminated = True
         elif phase_over:
@@ -191,7 +218,13 @@ class WMBenchEnv(LiveMode, gym.Env):
         self._perception = show_memory(after, self._memory)  # the outcome of the step just taken
         info = self._info(step_events)
         info["decision"] = index
-        return self._observation(), 0.0, self._terminated, False, info
+        if self._terminated:
+            score = terminal_score(self.trace)
+            info["episode_score"] = score
+            info["trace"] = self.trace  # the object (reset starts a new one): vector envs keep it whole
+            if self.reward_mode == "score":
+                reward = score_reward(score)
+        return self._observation(), reward, self._terminated, False, info
 
     def render(self):
         if self._world is None or self.render_mode is None:
@@ -248,6 +281,26 @@ class WMBenchEnv(LiveMode, gym.Env):
         return self._terminated
 
     # ------------------------------------------------------------------ internals
+    def _choose_scenario(self, options: dict[str, Any] | None) -> None:
+        """The scenario of the episode about to start: ``options["scenario"]``, else one drawn from the pool
+        (with the env's seeded generator), else the current one."""
+        wanted = (options or {}).get("scenario")
+        if wanted is not None:
+            if not isinstance(wanted, (str, Scenario)):
+                raise ValueError(f"reset options['scenario'] must be a scenario id such as 'S12' or a Scenario "
+                                 f"record, got {type(wanted).__name__}")
+            self.scenario = get_scenario(wanted) if isinstance(wanted, str) else wanted
+        elif self.scenario_pool:
+            self.scenario = self.scenario_pool[int(self.np_random.integers(len(self.scenario_pool)))]
+
+    def _nearest_beast(self) -> float | None:
+        """The nearest beast's distance from the body now (None without a beast)."""
+        if self._crowd is None:
+            return None
+        position = self.body.state().position
+        distance = self._crowd.nearest_beast_distance(position[0], position[1])
+        return distance if distance is not None and math.isfinite(distance) else None
+
     def _phase_frames(self, phase: Phase) -> int:
         decisions = max(1, math.ceil(phase.duration / self.decision_dt - _TOL))
         return decisions * self.frames_per_decision
@@ -381,6 +434,20 @@ class WMBenchEnv(LiveMode, gym.Env):
             "scenario": self.scenario.id, "phase": self._phase_index, "t": round(self.sim_time, 6),
             "events": [e.kind for e in events], "decision": len(self.trace.decisions),
         }
+
+
+def _scenario_pool(selection: str | None) -> tuple[Scenario, ...]:
+    """The records of a pool selection (``"bench"``: every bench-mode scenario); () for None."""
+    if selection is None:
+        return ()
+    from wmbench.scenarios import all_scenarios, select
+
+    if selection.strip().lower() == "bench":
+        return tuple(r for r in all_scenarios() if r.mode == "bench")
+    pool = tuple(select(selection))
+    if not pool:
+        raise ValueError(f"scenarios {selection!r} selects no scenario")
+    return pool
 
 
 @dataclass(frozen=True)

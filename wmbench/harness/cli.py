@@ -53,10 +53,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse: --help (0) or a bad argument (2, message already printed)
         return int(exit_.code or 0)
     try:
-        return COMMANDS[args.command].run(args)
+        code = COMMANDS[args.command].run(args)
+        sys.stdout.flush()  # inside the try: a reader that left shows up here, not at interpreter exit
+        return code
     except UsageError as err:
         print(f"wmbench {args.command}: error: {err}", file=sys.stderr)
         return EXIT_USAGE
+    except BrokenPipeError:  # `wmbench list | head`: the reader left; not an error of ours, and no traceback
+        _silence_stdout()
+        return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not raise BrokenPipeError again."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # stdout is not a real file (e.g. captured)
+        pass
 
 
 # ------------------------------------------------------------------------------------------------- list/show
@@ -110,7 +127,18 @@ def _select(selection: str) -> tuple[Any, ...]:
 def _configure_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--brain", default="reference", help="brain spec to serve (default: reference)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port (default: 8000)")
+    p.add_argument("--port", type=_port, default=8000, help="port 0-65535 (default: 8000)")
+
+
+def _port(text: str) -> int:
+    """A TCP port for argparse: an integer from 0 to 65535 (0 lets the system choose)."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer port from 0 to 65535, got {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, got {port}")
+    return port
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -61,6 +61,12 @@ def run_command(args: argparse.Namespace) -> int:
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     out = args.out or default_out_dir(args.brain, args.body)
+    from wmbench.harness.out_dir import OutDirError, check_out_dir, describe_os_error
+
+    try:
+        check_out_dir(out)
+    except OutDirError as err:
+        raise UsageError(str(err)) from None
     try:
         scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
                            brain_options=options, progress=not args.no_progress, live=not args.no_live)
@@ -76,10 +82,16 @@ def run_command(args: argparse.Namespace) -> int:
     except RunFailed as err:
         print(f"wmbench run: failed: {err}", file=sys.stderr)
         return EXIT_FAILED
+    except OSError as err:  # the disk filled up (or went read-only) mid-run: finished episodes are kept
+        raise UsageError(f"cannot write the run in {out}: {describe_os_error(err)}; finished episodes are "
+                         f"kept, free some space and rerun to resume") from None
     print(format_summary(scores))
     print(f"\nscores: {out / 'scores.json'}")
-    if (Path(out) / "report.html").exists():
-        print(f"report: {Path(out) / 'report.html'}")
+    if not (Path(out) / "report.html").exists():  # the runner warned why; scores.json is complete
+        print(f"wmbench run: error: the report could not be written in {out}; scores.json is complete, "
+              f"retry with `wmbench report {out}`", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"report: {Path(out) / 'report.html'}")
     return EXIT_OK
 
 
@@ -133,6 +145,9 @@ def format_summary(scores: Mapping[str, Any]) -> str:
                  f"   grade {grade}")
     if scores.get("wm_score_note") and not scores.get("complete", True):
         lines.append(scores["wm_score_note"])
+    for sid, entry in (scores.get("extra_scenarios") or {}).items():  # registered user scenarios
+        points = f"{entry.get('score', 0):.1f} / {entry.get('max', 20):g}" if entry.get("measured") else "not measured"
+        lines.append(f"extra scenario {sid} ({entry.get('category', '?')}, not part of the WM Score): {points}")
     run = scores.get("run") or {}
     if run.get("error_episodes") or run.get("failed_decisions"):
         lines.append(f"{run.get('error_episodes', 0)} episode(s) failed, "

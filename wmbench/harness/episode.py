@@ -84,22 +84,33 @@ def run_episode(
     *,
     brain_label: str | None = None,
     env_factory: EnvFactory | None = None,
+    reuse_env: bool = False,
 ) -> EpisodeResult:
     """Run one episode to its end and return what happened. Never raises an ``Exception``.
 
     ``brain_label`` is the name written in the result (default ``brain.name``; the suite runner passes the
     brain spec so resumed runs match). ``env_factory(scenario_id, body, **env_kwargs)`` builds the env
-    (default :func:`make_env`).
+    (default :func:`make_env`). ``reuse_env`` (with the default factory): run on this thread's reused env
+    (:mod:`wmbench.harness.env_reuse`: one PyBullet client per worker, reset between episodes) instead of
+    building and closing one; an episode that raised discards it.
     """
+    from wmbench.harness import env_reuse
+
+    reuse = reuse_env and env_factory is None and env_reuse.reuse_enabled()
     label = brain_label or str(getattr(brain, "name", type(brain).__name__))
     start = time.perf_counter()
     env = None
     n_decisions = failed = 0
     error: str | None = None
+    trace: dict[str, Any] | None = None
     try:
         try:
-            env = (env_factory or make_env)(scenario_id, body, **dict(env_kwargs or {}))
-            obs, _info = env.reset(seed=seed)
+            if reuse:
+                env = env_reuse.reused_env(scenario_id, body, **dict(env_kwargs or {}))
+                obs, _info = env.reset(seed=seed, options={"scenario": scenario_id})
+            else:
+                env = (env_factory or make_env)(scenario_id, body, **dict(env_kwargs or {}))
+                obs, _info = env.reset(seed=seed)
             brain.reset(seed)
             done = False
             while not done:
@@ -116,7 +127,10 @@ def run_episode(
             error = f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}"
         trace = _trace_dict(env)
     finally:  # Ctrl-C (KeyboardInterrupt) passes through, but the env is closed either way
-        _close(env)
+        if not reuse:
+            _close(env)
+        elif env is not None and (error is not None or trace is None):
+            env_reuse.discard_env(env)  # never reuse an env that failed (or was interrupted) mid-episode
     return EpisodeResult(
         scenario=scenario_id, seed=seed, body=body, brain=label, trace=trace,
         wall_s=time.perf_counter() - start, n_decisions=n_decisions, failed_decisions=failed,

@@ -35,7 +35,9 @@ from wmbench.harness.results import (
     EpisodeLog,
     Redactor,
     read_json,
+    write_bytes_atomic,
     write_json,
+    write_text_atomic,
 )
 
 REPORT_MD = "report.md"
@@ -263,13 +265,13 @@ def write_reports(
         (run.out / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
         for plot in plots:
             path = run.out / PLOTS_DIR / f"{plot.name}.png"
-            path.write_bytes(plot.png)
+            write_bytes_atomic(path, plot.png)
             plot_paths.append(path)
     leaderboard = write_json(run.out / LEADERBOARD_FILE, entry)
     markdown = run.out / REPORT_MD
-    markdown.write_text(render_markdown(run, entry, plots), encoding="utf-8")
+    write_text_atomic(markdown, render_markdown(run, entry, plots))  # atomic: a full disk leaves no half file
     html = run.out / REPORT_HTML
-    html.write_text(render_html(run, entry, plots, category_titles()), encoding="utf-8")
+    write_text_atomic(html, render_html(run, entry, plots, category_titles()))
     return ReportFiles(markdown, html, leaderboard, tuple(plot_paths))
 
 

@@ -7,8 +7,11 @@
      "error": null}
 
 Each line is written in one piece, flushed and ``fsync``-ed, so a killed run loses at most the line being
-written. The reader ignores a truncated last line (that episode simply runs again; any other unreadable line
-is skipped with a warning), and the writer cuts such a tail off before appending.
+written. The reader ignores a truncated last line (that episode simply runs again), and the writer cuts such
+a tail off before appending. Any other unreadable line (bad UTF-8, bad JSON, no scenario/seed/body/brain) is
+skipped with a warning and never lost silently: :meth:`EpisodeLog.read` copies every such line, byte for
+byte, into ``episodes.unreadable.jsonl`` next to it (rewritten on each read, so it always lists exactly the
+lines currently unreadable) and counts them in :attr:`EpisodeLog.unreadable`; their episodes run again.
 :meth:`EpisodeLog.done_keys` says which (scenario, seed, body, brain) are finished, so a rerun resumes and
 never duplicates.
 
@@ -19,6 +22,7 @@ environment variables and options, and anything shaped like ``sk-...``, ``hf_...
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -32,6 +36,8 @@ from typing import Any
 from wmbench.harness.episode import EpisodeResult
 
 EPISODES_FILE = "episodes.jsonl"
+#: Side file holding a copy of every unreadable line of episodes.jsonl (see the module docstring).
+UNREADABLE_FILE = "episodes.unreadable.jsonl"
 RUN_FILE = "run.json"
 SCORES_FILE = "scores.json"
 REDACTED = "<redacted>"
@@ -144,6 +150,12 @@ class EpisodeLog:
     def __init__(self, path: Path | str, redactor: Redactor | None = None) -> None:
         self.path = Path(path)
         self.redactor = redactor or Redactor()
+        #: Unreadable lines found by the last read (kept in :attr:`unreadable_path`).
+        self.unreadable = 0
+
+    @property
+    def unreadable_path(self) -> Path:
+        return self.path.with_name(UNREADABLE_FILE)
 
     def append(self, result: EpisodeResult) -> None:
         """Write one line for ``result`` (flushed and fsync-ed before returning).
@@ -171,14 +183,16 @@ class EpisodeLog:
 
     def read(self) -> list[dict[str, Any]]:
         """Every complete line, first occurrence of each key only, in file order."""
+        return list(self.iter_lines())
+
+    def iter_lines(self) -> Iterator[dict[str, Any]]:
+        """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small."""
         seen: set[EpisodeKey] = set()
-        lines = []
         for line in self._complete_lines():
             key = line_key(line)
             if key not in seen:
                 seen.add(key)
-                lines.append(line)
-        return lines
+                yield line
 
     def done_keys(self) -> set[EpisodeKey]:
         """The episodes already finished (error episodes included: they are results too)."""
@@ -187,21 +201,35 @@ class EpisodeLog:
     def _complete_lines(self) -> Iterator[dict[str, Any]]:
         if not self.path.exists():
             return
-        with open(self.path, encoding="utf-8") as f:
+        bad: list[bytes] = []
+        with open(self.path, "rb") as f:  # bytes: one bad byte must cost its line only, not the whole file
             for number, raw in enumerate(f, start=1):
-                if not raw.endswith("\n"):
-                    return  # a truncated last line: that episode did not finish
+                if not raw.endswith(b"\n"):
+                    break  # a truncated last line: that episode did not finish
                 if not raw.strip():
                     continue
                 try:
-                    line = json.loads(raw)
+                    line = json.loads(raw.decode("utf-8"))
                     line_key(line)
-                except (ValueError, KeyError, TypeError) as err:
+                except (ValueError, KeyError, TypeError) as err:  # UnicodeDecodeError is a ValueError
                     # a damaged line is skipped, not fatal: its episode just runs again
                     warnings.warn(f"{self.path}:{number}: skipping unreadable episode line ({err}); expected "
-                                  f"one JSON object with scenario/seed/body/brain", stacklevel=2)
+                                  f"one UTF-8 JSON object with scenario/seed/body/brain; kept in "
+                                  f"{self.unreadable_path.name}", stacklevel=2)
+                    bad.append(raw)
                     continue
                 yield line
+        self._keep_unreadable(bad)
+
+    def _keep_unreadable(self, bad: list[bytes]) -> None:
+        """Rewrite the side file with exactly the unreadable lines (none: remove a stale one)."""
+        self.unreadable = len(bad)
+        side = self.unreadable_path
+        if not bad:
+            if side.exists():
+                side.unlink()
+            return
+        write_bytes_atomic(side, b"".join(bad))
 
     def _cut_partial_tail(self) -> None:
         """Drop an unterminated last line left by a killed run, so the next line starts clean."""
@@ -238,14 +266,31 @@ def write_json(path: Path | str, data: Any) -> Path:
     """Write ``data`` as indented JSON atomically (temp file + rename), so readers never see half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with open(tmp, "w", encoding="utf-8") as f:
-        json.dump(data, f, indent=2, sort_keys=False)
-        f.write("\n")
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    return write_text_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def write_bytes_atomic(path: Path | str, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file and a rename: readers see the old file or the new
+    one, never half of one. A failure (full disk, file-size limit) removes the temporary file and raises, and
+    leaves an existing ``path`` as it was."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
     return path
+
+
+def write_text_atomic(path: Path | str, text: str) -> Path:
+    """:func:`write_bytes_atomic` for UTF-8 text."""
+    return write_bytes_atomic(path, text.encode("utf-8"))
 
 
 def read_json(path: Path | str) -> Any:

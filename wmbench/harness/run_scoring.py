@@ -8,7 +8,7 @@ Card
   entry, never a crash); adds the deterministic ``run`` summary (no wall times, paths or worker counts).
 - :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a trace the
   scorer cannot handle, scores 0 with the reason (:func:`error_score`); paired scenarios (S29 against the
-  same seed's S30) are rescored with their partner's trace (:func:`rescore_paired_lines`).
+  same seed's S30) are rescored with their partner's trace (only those traces are kept: :func:`paired_trace`).
 - :func:`not_measured_score`: the ``measured: false`` entry of a scenario the run could not measure.
 
 The runner (:mod:`wmbench.harness.runner`) calls :func:`score_run` once the episodes are done; ``wmbench
@@ -18,6 +18,7 @@ report`` rescores a run directory with :func:`score_lines`.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wmbench.harness.results import EpisodeKey, EpisodeLog, line_key
@@ -32,8 +33,10 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
               measurers: Mapping[str, Measurer]) -> dict[str, Any]:
     """The scores.json dict of a run: its episode lines in ``keys`` (sorted by scenario and seed), every
     non-bench mode measured by ``measurers`` (or noted as not measured), and the ``run`` summary."""
-    lines = [line for line in log.read() if line_key(line) in keys]
-    lines.sort(key=lambda line: (line["scenario"], line["seed"]))
+    # streamed: each line is scored as it is read and its trace dropped, so scoring a long run keeps only
+    # the scores in memory (a 1000-episode run's traces are ~80 MB as Python objects)
+    lines = [_ScoredLine.of(line) for line in log.iter_lines() if line_key(line) in keys]
+    lines.sort(key=lambda line: (line.scenario, line.seed))
     extra: dict[str, Sequence[Any]] = {}
     notes: list[dict[str, str]] = []
     for mode, group in plan.by_mode.items():
@@ -51,7 +54,8 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
                 continue
         notes.append({"mode": mode, "scenarios": ",".join(ids), "note": f"not measured: {why}"})
         extra.update({s.id: [not_measured_score(s, why)] for s in group})
-    scores = score_lines(lines, extra)
+    scores = _summarize([(line.scenario, line.score) for line in lines], extra,
+                        [line.trace for line in lines if line.trace is not None])
     # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
     # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
     scores["run"] = {
@@ -60,9 +64,9 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
         "selection": plan.selection,
         "seeds": list(plan.seeds),
         "episodes": len(lines),
-        "error_episodes": sum(1 for line in lines if line.get("error")),
-        "failed_decisions": sum(line.get("summary", {}).get("failed_decisions", 0) for line in lines),
-        "parse_errors": sum(line.get("summary", {}).get("parse_errors", 0) for line in lines),
+        "error_episodes": sum(1 for line in lines if line.error),
+        "failed_decisions": sum(line.failed_decisions for line in lines),
+        "parse_errors": sum(line.parse_errors for line in lines),
         "not_measured_notes": notes,
     }
     return scores
@@ -74,32 +78,62 @@ def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence
 
     An error episode — or a trace the scorer cannot handle — scores 0 with the error as its explanation.
     """
+    traces = [t for t in map(paired_trace, lines) if t is not None]
+    return _summarize([(line["scenario"], score_line(line)) for line in lines], extra, traces)
+
+
+@dataclass(frozen=True)
+class _ScoredLine:
+    """What scoring keeps of one episode line: its identity, its score and the run-summary counts."""
+
+    scenario: str
+    seed: int
+    error: bool
+    failed_decisions: int
+    parse_errors: int
+    score: Any
+    #: kept only for the scenarios of a paired rule (S29, S30), see :func:`paired_trace`
+    trace: Any = None
+
+    @classmethod
+    def of(cls, line: Mapping[str, Any]) -> _ScoredLine:
+        summary = line.get("summary", {})
+        return cls(line["scenario"], line["seed"], bool(line.get("error")), summary.get("failed_decisions", 0),
+                   summary.get("parse_errors", 0), score_line(line), paired_trace(line))
+
+
+def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None,
+               paired_traces: Sequence[Any] = ()) -> dict[str, Any]:
+    """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
+    paired scenarios among them rescored against their partners' ``paired_traces`` (S29 vs S30)."""
     from wmbench.harness.scoring import summarize
 
     by_scenario: dict[str, list[Any]] = {}
-    for line in lines:
-        by_scenario.setdefault(line["scenario"], []).append(score_line(line))
-    rescore_paired_lines(lines, by_scenario)
+    for scenario_id, score in scored:
+        by_scenario.setdefault(scenario_id, []).append(score)
+    if paired_traces:
+        from wmbench.harness.scoring.pairs import rescore_pairs
+
+        rescore_pairs(paired_traces, by_scenario)
     for scenario_id, scores in (extra or {}).items():
         by_scenario.setdefault(scenario_id, []).extend(scores)
     return summarize(by_scenario)
 
 
-def rescore_paired_lines(lines: Sequence[Mapping[str, Any]], by_scenario: dict[str, list[Any]]) -> None:
-    """Paired rules (:mod:`wmbench.harness.scoring.pairs`, e.g. S29 against the same seed's S30): rescore the
-    paired scenarios' lines with their partners' traces. A trace that cannot be read keeps its own score."""
+def paired_trace(line: Mapping[str, Any]) -> Any:
+    """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.harness.scoring.pairs`,
+    e.g. S29 against the same seed's S30), else None: only those traces are kept while a run is scored. A
+    trace that cannot be read is None (score_line scores it as an error already)."""
     from wmbench.envs.trace import Trace
-    from wmbench.harness.scoring.pairs import PAIRS, rescore_pairs
+    from wmbench.harness.scoring.pairs import PAIRS
 
     wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
-    traces = []
-    for line in lines:
-        if line["scenario"] in wanted and not line.get("error") and line.get("trace"):
-            try:
-                traces.append(Trace.from_dict(line["trace"]))
-            except Exception:  # scored as an error by score_line already
-                continue
-    rescore_pairs(traces, by_scenario)
+    if line.get("scenario") not in wanted or line.get("error") or not line.get("trace"):
+        return None
+    try:
+        return Trace.from_dict(line["trace"])
+    except Exception:
+        return None
 
 
 def score_line(line: Mapping[str, Any]) -> Any:

@@ -47,7 +47,7 @@ from wmbench.harness.run_scoring import not_measured_score as not_measured_score
 from wmbench.harness.run_scoring import score_line as score_line
 from wmbench.harness.run_scoring import score_lines as score_lines
 from wmbench.harness.run_scoring import score_run
-from wmbench.harness.run_workers import drain, results_in_processes
+from wmbench.harness.run_workers import results_in_processes, stream_results
 from wmbench.harness.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.scenarios import Scenario
 
@@ -184,6 +184,10 @@ def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
     try:
         write_reports(out, scores)
     except Exception as err:
+        from wmbench.harness.report import REPORT_HTML, REPORT_MD
+
+        for stale in (REPORT_HTML, REPORT_MD):  # an older report would not describe these scores
+            (out / stale).unlink(missing_ok=True)
         warnings.warn(f"could not write the report in {out} ({type(err).__name__}: {err}); "
                       f"scores.json is complete, retry with `wmbench report {out}`", stacklevel=2)
 
@@ -274,6 +278,10 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
         ) from None
     finally:
         bar.close()
+        if kind == "inline":  # this thread's reused env (threads' and workers' envs end with them)
+            from wmbench.harness.env_reuse import close_all
+
+            close_all()
 
 
 class _BrainPool:
@@ -292,7 +300,8 @@ class _BrainPool:
             brain = _build_brain(self.spec, self.options)
             self._extra.append(brain)
         try:
-            return run_episode(spec.scenario, brain, body, spec.seed, env_kwargs, brain_label=self.spec)
+            return run_episode(spec.scenario, brain, body, spec.seed, env_kwargs, brain_label=self.spec,
+                               reuse_env=True)  # one env per thread, reset between episodes (env_reuse)
         finally:
             self._idle.put(brain)
 
@@ -310,6 +319,7 @@ def _results_in_threads(todo: Sequence[EpisodeSpec], brains: _BrainPool, body: s
                 yield brains.run(spec, body, env_kwargs)
             return
         pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wmbench-episode")
-        yield from drain(pool, [pool.submit(brains.run, spec, body, env_kwargs) for spec in todo])
+        yield from stream_results(pool, lambda spec: pool.submit(brains.run, spec, body, env_kwargs), todo,
+                                  window=2 * workers)  # bounded: results are logged and dropped as they come
     finally:
         brains.close_extra()

@@ -13,6 +13,11 @@ from dataclasses import dataclass
 from wmbench.scenarios import Scenario, select
 
 BENCH_MODE = "bench"
+#: At most this many seeds per scenario in one run (100,000 episodes of one scenario is days of work; a
+#: larger count is a typo, and materialising it used to take gigabytes before anything ran).
+MAX_SEEDS = 100_000
+#: Seeds are below 2**32 (numpy's seeded generators take any size, but a larger seed is a typo too).
+MAX_SEED = 2**32 - 1
 
 
 @dataclass(frozen=True, order=True)
@@ -47,15 +52,17 @@ def resolve_seeds(seeds: int | Sequence[int]) -> tuple[int, ...]:
     if isinstance(seeds, bool):
         raise ValueError(f"seeds must be a count or a list of integers, got {seeds!r}")
     if isinstance(seeds, int):
-        if seeds < 1:
-            raise ValueError(f"seed count must be at least 1, got {seeds}")
+        if seeds < 1 or seeds > MAX_SEEDS:
+            raise ValueError(f"seed count must be between 1 and {MAX_SEEDS:,}, got {seeds:,}")
         return tuple(range(seeds))
-    resolved: list[int] = []
+    resolved: dict[int, None] = {}  # insertion-ordered set
     for seed in seeds:
-        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"seeds must be non-negative integers, got {seed!r} in {list(seeds)!r}")
-        if seed not in resolved:
-            resolved.append(seed)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+            shown = list(seeds) if len(seeds) <= 10 else f"{len(seeds):,} seeds"
+            raise ValueError(f"seeds must be integers from 0 to {MAX_SEED}, got {seed!r} in {shown}")
+        resolved[seed] = None
+        if len(resolved) > MAX_SEEDS:
+            raise ValueError(f"too many seeds: more than {MAX_SEEDS:,} per scenario")
     if not resolved:
         raise ValueError("seed list is empty; expected at least one seed such as 0")
     return tuple(resolved)
@@ -72,9 +79,14 @@ def parse_seed_list(text: str) -> tuple[int, ...]:
                 lo, hi = (int(x) for x in item.split("-", 1))
                 if hi < lo:
                     raise ValueError
+                if hi - lo + 1 + len(seeds) > MAX_SEEDS:  # checked before building the list
+                    raise OverflowError
                 seeds.extend(range(lo, hi + 1))
             else:
                 seeds.append(int(item))
+        except OverflowError:
+            raise ValueError(f"seed range {item!r} in {text!r} is too long; at most {MAX_SEEDS:,} seeds "
+                             f"per scenario") from None
         except ValueError:
             raise ValueError(
                 f"bad seed {item!r} in {text!r}; expected integers like 0,1,2 or a range 0-4") from None

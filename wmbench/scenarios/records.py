@@ -19,6 +19,8 @@ import math
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from wmbench.scenarios import validation
+
 Direction = Literal["fwd", "left", "right", "back"]
 NpcKind = Literal["beast", "woman", "man"]
 Behavior = Literal["stop", "approach", "charge", "wander", "cross", "retreat"]
@@ -67,6 +69,9 @@ class Wall:
     height: float = WALL_HEIGHT
     name: str = "wall"
 
+    def __post_init__(self) -> None:
+        validation.check_wall(self)  # finite numbers, known words; errors name the field
+
     @classmethod
     def facing(
         cls, direction: Direction, distance: float, length: float = 8.0, offset: float = 0.0, name: str = ""
@@ -107,6 +112,9 @@ class NpcSpec:
     heading: float = 0.0
     present: bool = True
 
+    def __post_init__(self) -> None:
+        validation.check_npc(self)  # finite numbers, known words; errors name the field
+
     @property
     def resolved_speed(self) -> float:
         return BEHAVIOR_SPEEDS[self.behavior] if self.speed is None else self.speed
@@ -130,6 +138,9 @@ class TimelineEvent:
     speed: float | None = None
     position: Vec2 | None = None
 
+    def __post_init__(self) -> None:
+        validation.check_event(self)  # finite numbers, known words; errors name the field
+
     def mirrored(self) -> TimelineEvent:
         pos = None if self.position is None else (self.position[0], -self.position[1])
         return replace(self, position=pos)
@@ -143,6 +154,9 @@ class PriorDecision:
     motion: str
     direction: Direction | None
     outcome: str
+
+    def __post_init__(self) -> None:
+        validation.check_prior_decision(self)  # finite numbers, known words; errors name the field
 
 
 @dataclass(frozen=True)
@@ -166,6 +180,9 @@ class Phase:
     start_position: Vec2 = (0.0, 0.0)
     start_heading: float = 0.0
     jitter: float = 0.02
+
+    def __post_init__(self) -> None:
+        validation.check_phase(self)  # finite numbers, known words; errors name the field
 
     def mirrored(self) -> Phase:
         return replace(
@@ -229,6 +246,7 @@ class Scenario:
                     )
                 if ev.action == "switch" and ev.behavior is None:
                     raise ValueError(f"scenario {self.id}: switch event at {ev.at}s needs a behavior")
+        validation.check_scenario(self)
 
     @property
     def pillar(self) -> str:
