@@ -2,6 +2,7 @@
 # Headless Chromium screenshot of RUN_DIR/report.html; fails when the page logs JavaScript errors.
 #
 #   scripts/screenshot_report.sh RUN_DIR [OUT.png]      (default OUT: RUN_DIR/report_screenshot.png)
+#   scripts/screenshot_report.sh RUN_DIR OUT.png transcripts   (only the episode transcripts, 1400x820)
 #
 # Installs Debian's chromium (apt-get) when no chromium/chrome is on PATH.
 set -euo pipefail
@@ -27,11 +28,18 @@ fi
 profile="$(mktemp -d)"
 log="$(mktemp)"
 trap 'rm -rf "$profile" "$log"' EXIT
+size=1280,2400
+if [[ "${3:-}" == "transcripts" ]]; then  # a copy of the page showing only its transcripts section
+  view="$profile/transcripts.html"
+  sed 's|</head>|<style>body>*:not(#transcripts){display:none}</style></head>|' "$html" > "$view"
+  html="$view"
+  size=1400,820
+fi
 rm -f "$out"
 if ! "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$profile" --enable-logging=stderr --v=0 \
-    --screenshot="$out" --window-size=1280,2400 "file://$html" 2>"$log"; then
+    --screenshot="$out" --window-size="$size" "file://$html" 2>"$log"; then
   cat "$log" >&2
   echo "screenshot_report: $browser failed" >&2
   exit 1

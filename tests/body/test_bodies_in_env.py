@@ -80,4 +80,7 @@ def test_loop_speed(body, make_env):
         env.step(reply)
     fps = 6 * env.frames_per_decision / (time.perf_counter() - start)
     print(f"\n{body}: {fps:.0f} motion frames/s in the env loop ({env.substeps} physics steps per frame)")
-    assert fps > 150  # target 600+; a loose floor so a loaded CI machine does not flake
+    # the speed target (600+ frames/s per core) is a benchmark row (`wmbench bench`, bench_bodies), never a
+    # wall-clock assertion here: this test holds only that the loop ran every decision and the body moved
+    assert len(env.trace.decisions) == 6
+    assert env.trace.decisions[0].realized["direction"] == "right"  # the first reply sprints right

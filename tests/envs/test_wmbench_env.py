@@ -91,7 +91,7 @@ def test_same_seed_and_replies_give_identical_traces(sid, make_env):
 
 def test_step_records_a_complete_decision(make_env):
     env = make_env("S11")
-    obs, info = env.reset(seed=1)
+    obs, info = env.reset(seed=0)  # seed 0: the canonical instance (beast ahead)
     assert info["scenario"] == "S11" and info["phase"] == 0 and info["events"][0].startswith("phase:")
     obs, reward, _, truncated, info = env.step(REPLIES[0])
     assert reward == 0.0 and not truncated and info["decision"] == 0

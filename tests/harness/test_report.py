@@ -95,7 +95,7 @@ TIMING_KEYS = {"wall_s", "started", "resumed", "latency_s"}
 
 def _wmbench_run(out: Path) -> subprocess.Popen:
     command = [sys.executable, "-m", "wmbench.harness.cli", "run", "--brain", "reference", "--scenarios",
-               KILL_SELECTION, "--workers", "1", "--no-live", "--no-progress", "--out", str(out)]
+               KILL_SELECTION, "--seeds", "1", "--workers", "1", "--no-live", "--no-progress", "--out", str(out)]
     return subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
                             cwd=Path(__file__).resolve().parents[2])
 

@@ -37,7 +37,7 @@ def log(tmp_path):
 
 def test_line_holds_the_documented_fields():
     line = episode_line(_result())
-    assert set(line) == {"scenario", "seed", "body", "brain", "trace", "summary", "error"}
+    assert set(line) == {"scenario", "seed", "instance", "body", "brain", "trace", "summary", "error"}
     assert line["summary"] == {"decisions": 2, "events": {"collision:wall": 2}, "parse_errors": 1,
                                "failed_decisions": 0, "wall_s": 0.25}
 

@@ -171,9 +171,12 @@ def test_remote_brains_run_in_threads_one_brain_per_concurrent_episode(tmp_path,
         return built[-1]
 
     monkeypatch.setattr(runner, "_build_brain", build)
-    threaded = _run(tmp_path / "threads", brain="openai/fake", workers=2, seeds=2)
+    # remote brains: --max-connections sets the concurrency, whatever --workers says
+    threaded = _run(tmp_path / "threads", brain="openai/fake", workers=1, max_connections=2, seeds=2)
     assert 1 <= len(built) <= 2
-    sequential = _run(tmp_path / "inline", brain="openai/fake", workers=1, seeds=2)
+    built.clear()
+    sequential = _run(tmp_path / "inline", brain="openai/fake", workers=4, max_connections=1, seeds=2)
+    assert len(built) == 1
     assert threaded == sequential
     assert {line["brain"] for line in _lines(tmp_path / "threads")} == {"openai/fake"}
 

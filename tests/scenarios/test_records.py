@@ -463,7 +463,9 @@ def test_repeated_trials_are_identical_apart_from_their_names() -> None:
 def test_s26_wall_is_real_but_beyond_sensing() -> None:
     phase = get_scenario("S26").phases[0]
     assert _cone_reading(phase.walls, "right") is None  # senses say open ...
-    assert 6.0 < _ray_hit(phase.walls, heading_of("right")) < 8.0  # ... but a wall is there
+    assert _ray_hit(phase.walls, heading_of("right")) is None  # ... even the 10 m rays ...
+    unseen = next(w for w in phase.walls if w.name == "unseen_wall_right")
+    assert RAY_RANGE < -(unseen.center[1] + unseen.size[1] / 2) < 12.5  # ... but a wall is there
     assert _cone_reading(phase.walls, "left") is None
     assert phase.prior_decisions[-1].outcome == "blocked by wall on right"
 

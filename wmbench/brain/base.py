@@ -20,10 +20,15 @@ class BrainReply:
     retries: int = 0
     cached: bool = False
     error: str | None = None
+    #: the brain cannot go on (bad key, unreachable endpoint, too many failures in a row): the harness stops
+    #: the run early with ``error`` as the reason. Only written into traces when true.
+    fatal: bool = False
 
     def meta(self) -> dict[str, Any]:
         d = asdict(self)
         d.pop("text")
+        if not d["fatal"]:
+            d.pop("fatal")
         return d
 
 

@@ -32,6 +32,7 @@ class ProviderOutcome:
     retries: int = 0
     cached: bool = False
     error: str | None = None
+    fatal: bool = False
 
 
 class ProviderBrain:
@@ -69,6 +70,7 @@ class ProviderBrain:
             retries=outcome.retries,
             cached=outcome.cached,
             error=outcome.error,
+            fatal=bool(outcome.error) and outcome.fatal,
         )
 
     async def adecide(self, scene: dict[str, Any]) -> BrainReply:

@@ -32,7 +32,8 @@ affect state per episode (cleared by :meth:`ReferenceBrain.reset`).
    the wording recalls the last flight. The MOTION names the NPC in view with its behaviour and distance
    ("the charging beast at 4.8 m").
 5. **De-escalation** after a beast threat clears: vigilant ×2 → cautious ×2 → relieved ×2 → calm after
-   fear or worse; cautious ×6 → relieved ×2 after a milder one; relieved ×8 when the beast was last seen
+   fear or worse (vigilant ×3 → cautious ×3 → relieved ×2 when the encounter was sensitised); cautious ×6 →
+   relieved ×2 after a milder one; relieved ×8 when the beast was last seen
    walking off; nothing after a human. While recovering, the walk leads away from where the beast was last
    sensed (carried through the body's turns). A new beast threat re-activates at full intensity at once; a
    beast last *seen* near the 8 m edge that is back within 6 decisions is the same encounter (it slipped out
@@ -116,9 +117,11 @@ LOST_FROM_VIEW_DECISIONS = 6
 #: A wandering beast this close (m) is moved away from at a jog rather than a walk.
 WANDER_JOG_DISTANCE = 4.0
 #: De-escalation stages after a beast threat (one mood per decision, then calm), by how the encounter went:
-#: ``strong`` after fear or worse; ``receded`` when the beast was last seen walking off; ``mild`` otherwise.
+#: ``strong`` after fear or worse (``sensitized`` when the encounter was sensitised by a remembered or earlier
+#: flight: on edge for longer); ``receded`` when the beast was last seen walking off; ``mild`` otherwise.
 RECOVERY_STAGES: dict[str, tuple[Mood, ...]] = {
     "strong": (Mood.VIGILANT,) * 2 + (Mood.CAUTIOUS,) * 2 + (Mood.RELIEVED,) * 2,
+    "sensitized": (Mood.VIGILANT,) * 3 + (Mood.CAUTIOUS,) * 3 + (Mood.RELIEVED,) * 2,
     "receded": (Mood.RELIEVED,) * 8,
     "mild": (Mood.CAUTIOUS,) * 6 + (Mood.RELIEVED,) * 2,
 }
@@ -271,8 +274,8 @@ class ReferenceBrain(ProviderBrain):
 
     def _end_encounter(self) -> None:
         st = self._state
-        if st.peak >= Mood.FEAR.intensity:
-            st.recovery = RECOVERY_STAGES["strong"]
+        if st.peak >= Mood.FEAR.intensity:  # a remembered or earlier flight: on edge for longer
+            st.recovery = RECOVERY_STAGES["sensitized" if st.sensitization else "strong"]
         elif st.last_behavior == "retreat":
             st.recovery = RECOVERY_STAGES["receded"]
         else:

@@ -5,6 +5,7 @@ Specs (built in)::
     reference            the scripted world model (wmbench.brain.reference)
     null                 always the same calm reply            random      seeded random well-formed replies
     replay:<path>        replies read back from a file
+    panel:<name>         a validity-panel brain, e.g. panel:left-first (wmbench.brain.panel)
     openai/<model>       an OpenAI-compatible endpoint (extra: openai)
     hf/<path>            a local transformers model (extra: hf)
     onnx/<path>          an ONNX export run by onnxruntime (extra: onnx)
@@ -69,6 +70,8 @@ BUILTIN_PROVIDERS: tuple[BrainProvider, ...] = (
     BrainProvider("random", "wmbench.brain.baselines:RandomBrain", "seeded random well-formed replies"),
     BrainProvider("replay", "wmbench.brain.baselines:ReplayBrain", "replies read back from a file",
                   separator=":", argument="path"),
+    BrainProvider("panel", "wmbench.brain.panel:make_panel_brain", "a validity-panel brain (wmbench validity)",
+                  separator=":", argument="name"),
     BrainProvider("openai", "wmbench.brain.openai_provider:OpenAIBrain", "OpenAI-compatible endpoint",
                   separator="/", argument="model", extra="openai", requires=("openai",)),
     BrainProvider("hf", "wmbench.brain.hf_provider:HFBrain", "local transformers model",

@@ -1,4 +1,4 @@
-"""``wmbench serve``: any brain behind an OpenAI-compatible HTTP endpoint (stdlib only).
+"""``wmbench serve``: any brain behind an OpenAI-compatible HTTP endpoint (stdlib and numpy only).
 
 Card:
     POST /v1/chat/completions  the *last user message* is read as the scene_context JSON — the whole message,
@@ -8,8 +8,23 @@ Card:
                                whitespace word counts when it has none) and a ``wmbench`` field with the
                                latency. No JSON object → 400; the brain failed → 502; ``stream`` → 400.
     GET  /v1/models            one model, named after the brain.
-    Both also answer without the ``/v1`` prefix. Requests are handled in threads; calls into the brain are
-    serialized (the Brain protocol allows one call at a time). Errors use OpenAI's ``{"error": {...}}`` shape.
+    GET  /health               ``{"status": "ok", ...}`` (never needs the key): for load balancers and scripts.
+    All also answer without the ``/v1`` prefix. Errors use OpenAI's ``{"error": {...}}`` shape.
+
+    sessions   one brain *instance per episode*: the session id comes from the ``X-Wmbench-Session`` header,
+               else the request's ``user`` field (the ``openai/`` provider sends both); a new session builds
+               a fresh brain from the spec and resets it (with ``X-Wmbench-Seed`` when sent), so stateful
+               brains never mix episodes. Calls within a session are serialized (the Brain protocol allows
+               one at a time); sessions run in parallel. At most ``max_sessions`` live (least recently used
+               closed first). Requests without a session id share one default brain. Simplified: a Brain
+               *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in memory), are shared by all
+               sessions and only reset when a new session starts;
+    limits     listen backlog 128; each connection times out after ``connection_timeout_s`` (default 30 s)
+               without a complete request; bodies over 4 MiB are refused from ``Content-Length`` (413) and
+               JSON nested deeper than 64 levels — in the body or in the scene text — is refused *before*
+               any parsing (a linear scan, ~ms per MB);
+    key        ``api_key`` (``--api-key`` or ``WMBENCH_SERVE_API_KEY``): every request but ``/health`` must
+               send ``Authorization: Bearer <key>``, else 401 saying so.
 
 ``make_server`` binds (``port=0`` picks a free port) and returns the server; run ``serve_forever()`` on it, or
 ``start_in_thread()`` in tests. ``serve_main`` is what ``wmbench serve --brain SPEC --port N`` calls.
@@ -17,18 +32,39 @@ Card:
 
 from __future__ import annotations
 
+import hmac
 import json
+import os
+import re
 import threading
 import time
 import uuid
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
+
+import numpy as np
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.registry import get_brain
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
+MAX_JSON_DEPTH = 64
+LISTEN_BACKLOG = 128
+DEFAULT_CONNECTION_TIMEOUT_S = 30.0
+DEFAULT_MAX_SESSIONS = 256
+API_KEY_ENV = "WMBENCH_SERVE_API_KEY"
+SESSION_HEADER = "X-Wmbench-Session"
+SEED_HEADER = "X-Wmbench-Seed"
+#: Brains that hold a whole model in memory: served as one shared instance, not one per session.
+SHARED_BRAIN_PREFIXES = ("hf/", "onnx/")
+#: How many ``{`` positions the scene search tries in a message (each try is a decode from there).
+MAX_SCENE_STARTS = 16
+_JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKETS = bytes(b for b in range(256) if b not in b"{}[]")
 
 
 class BadRequest(ValueError):
@@ -47,12 +83,31 @@ def scene_from_messages(messages: Any) -> dict[str, Any]:
     if not users:
         raise BadRequest("no message with role 'user': expected the last user message to hold the scene JSON")
     content = _text_of(users[-1].get("content"))
+    check_depth(content, "the scene JSON in the last user message")
     scene = _first_json_object(content)
     if scene is None:
         raise BadRequest(
             "the last user message must be the scene_context as a JSON object "
             f"(e.g. {{\"walls\": {{...}}, \"npc_nearby\": false, ...}}); got {_preview(content)}")
     return scene
+
+
+def json_depth(data: bytes | str) -> int:
+    """How deeply the brackets of a JSON text nest, strings skipped — without parsing it (linear, numpy)."""
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    brackets = _JSON_STRING.sub(b"", raw).translate(None, _BRACKETS)
+    if not brackets:
+        return 0
+    codes = np.frombuffer(brackets, dtype=np.uint8)
+    steps = np.where((codes == ord("{")) | (codes == ord("[")), 1, -1)
+    return int(np.cumsum(steps).max())
+
+
+def check_depth(data: bytes | str, what: str) -> None:
+    """BadRequest if ``data`` nests deeper than :data:`MAX_JSON_DEPTH`."""
+    depth = json_depth(data)
+    if depth > MAX_JSON_DEPTH:
+        raise BadRequest(f"{what} nests {depth} levels deep; expected at most {MAX_JSON_DEPTH}")
 
 
 def _text_of(content: Any) -> str:
@@ -73,7 +128,9 @@ def _first_json_object(text: str) -> dict[str, Any] | None:
         return whole
     decoder = json.JSONDecoder()
     start = text.find("{")
-    while start != -1:
+    tries = 0
+    while start != -1 and tries < MAX_SCENE_STARTS:
+        tries += 1
         try:
             value, _ = decoder.raw_decode(text, start)
         except (ValueError, RecursionError):
@@ -93,19 +150,38 @@ def _word_count(text: str) -> int:
     return len(text.split())
 
 
+@dataclass
+class _Session:
+    """One episode's brain and the lock that keeps its calls one at a time."""
+
+    brain: Brain
+    owned: bool
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
 class BrainHTTPServer(ThreadingHTTPServer):
-    """A ThreadingHTTPServer that answers chat completions with one brain."""
+    """A ThreadingHTTPServer that answers chat completions, one brain per session (see module card)."""
 
     daemon_threads = True
+    request_queue_size = LISTEN_BACKLOG
 
     def __init__(self, brain: Brain, address: tuple[str, int], *, owns_brain: bool,
-                 quiet: bool = True) -> None:
+                 quiet: bool = True, brain_factory: Callable[[], Brain] | None = None,
+                 api_key: str | None = None, max_sessions: int = DEFAULT_MAX_SESSIONS,
+                 connection_timeout_s: float = DEFAULT_CONNECTION_TIMEOUT_S) -> None:
         super().__init__(address, _BrainRequestHandler)
         self.brain = brain
         self.owns_brain = owns_brain
         self.quiet = quiet
+        self.brain_factory = brain_factory
+        self.api_key = api_key or None
+        self.max_sessions = max(1, int(max_sessions))
+        self.connection_timeout_s = float(connection_timeout_s)
         self.requests_served = 0
-        self._decide_lock = threading.Lock()
+        self.sessions_started = 0
+        self._default = _Session(brain, owned=False)
+        self._sessions: OrderedDict[str, _Session] = OrderedDict()
+        self._sessions_lock = threading.Lock()
         self._count_lock = threading.Lock()
         self._thread: threading.Thread | None = None
 
@@ -115,9 +191,49 @@ class BrainHTTPServer(ThreadingHTTPServer):
         host, port = self.server_address[:2]
         return f"http://{host}:{port}/v1"
 
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
-        with self._decide_lock:
-            return self.brain.decide(scene)
+    def decide(self, scene: dict[str, Any], session_id: str | None = None, seed: int | None = None
+               ) -> BrainReply:
+        """The reply of the session's brain (the default brain without a session id)."""
+        session = self._session(session_id, seed)
+        with session.lock:
+            return session.brain.decide(scene)
+
+    def _session(self, session_id: str | None, seed: int | None) -> _Session:
+        if not session_id:
+            return self._default
+        with self._sessions_lock:
+            session = self._sessions.get(session_id)
+            if session is not None:
+                self._sessions.move_to_end(session_id)
+                return session
+            self.sessions_started += 1
+            if self.brain_factory is None:  # shared brain: reset for the new episode, that is all
+                session = _Session(self.brain, owned=False, lock=self._default.lock)
+            else:
+                session = _Session(self.brain_factory(), owned=True)
+            self._sessions[session_id] = session
+            evicted = []
+            while len(self._sessions) > self.max_sessions:
+                evicted.append(self._sessions.popitem(last=False)[1])
+        with session.lock:
+            session.brain.reset(seed)
+        for old in evicted:
+            if old.owned:
+                with old.lock:
+                    old.brain.close()
+        return session
+
+    @property
+    def live_sessions(self) -> int:
+        with self._sessions_lock:
+            return len(self._sessions)
+
+    def authorized(self, header: str | None) -> bool:
+        """True when no key is set, or ``header`` is ``Bearer <the key>``."""
+        if self.api_key is None:
+            return True
+        scheme, _, token = (header or "").partition(" ")
+        return scheme.lower() == "bearer" and hmac.compare_digest(token.strip().encode(), self.api_key.encode())
 
     def count_request(self) -> None:
         with self._count_lock:
@@ -138,6 +254,11 @@ class BrainHTTPServer(ThreadingHTTPServer):
             self._thread.join()
             self._thread = None
         self.server_close()
+        with self._sessions_lock:
+            sessions, self._sessions = list(self._sessions.values()), OrderedDict()
+        for session in sessions:
+            if session.owned:
+                session.brain.close()
         if self.owns_brain:
             self.brain.close()
 
@@ -155,8 +276,19 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
     disable_nagle_algorithm = True
     server: BrainHTTPServer
 
+    def setup(self) -> None:
+        self.timeout = self.server.connection_timeout_s  # a client that stalls mid-request is cut off
+        super().setup()
+
     def do_GET(self) -> None:
         self.server.count_request()
+        if self._route() == "/health":
+            self._send_json(HTTPStatus.OK, {"status": "ok", "brain": self.server.brain.name,
+                                            "sessions": self.server.live_sessions,
+                                            "requests_served": self.server.requests_served})
+            return
+        if not self._check_key():
+            return
         if self._route() == "/models":
             model = {"id": self.server.brain.name, "object": "model", "created": 0, "owned_by": "wmbench"}
             self._send_json(HTTPStatus.OK, {"object": "list", "data": [model]})
@@ -165,6 +297,8 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:
         self.server.count_request()
+        if not self._check_key():
+            return
         if self._route() != "/chat/completions":
             self._send_error(HTTPStatus.NOT_FOUND, f"no route POST {self.path}; try /v1/chat/completions")
             return
@@ -174,11 +308,13 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
                 raise BadRequest("stream=true is not supported by wmbench serve; send stream=false")
             messages = request.get("messages")
             scene = scene_from_messages(messages)
+            session_id = self.headers.get(SESSION_HEADER) or request.get("user") or None
+            seed = _seed_of(self.headers.get(SEED_HEADER))
         except BadRequest as exc:
             self._send_error(exc.status, str(exc))
             return
         try:
-            reply = self.server.decide(scene)
+            reply = self.server.decide(scene, None if session_id is None else str(session_id), seed)
         except Exception as exc:  # a Brain should not raise (plugins may): still answer the client
             reply = BrainReply(text="", latency_s=0.0, provider="", error=f"{type(exc).__name__}: {exc}")
         if reply.error:
@@ -188,6 +324,19 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
         self._send_json(HTTPStatus.OK, _completion(self.server.brain.name, messages, reply))
 
     # -- helpers ------------------------------------------------------------------------------------------
+    def _check_key(self) -> bool:
+        if self.server.authorized(self.headers.get("Authorization")):
+            return True
+        self._discard_body()
+        self._send_error(HTTPStatus.UNAUTHORIZED, "missing or wrong API key: expected the header "
+                         "'Authorization: Bearer <key>' with the key wmbench serve was started with",
+                         kind="invalid_api_key")
+        return False
+
+    def _discard_body(self) -> None:
+        """A refused request's body is never read: close the connection so it is not taken as a request."""
+        self.close_connection = True
+
     def _route(self) -> str:
         path = self.path.split("?", 1)[0].rstrip("/")
         return path[len("/v1"):] if path.startswith("/v1/") else path
@@ -212,6 +361,7 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
         if len(raw) < length:
             raise BadRequest(f"the body ended after {len(raw)} of {length} bytes (Content-Length)")
         self.close_connection = not keep_alive
+        check_depth(raw, "the request body")
         try:
             request = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError) as exc:
@@ -237,6 +387,15 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
 
+def _seed_of(header: str | None) -> int | None:
+    if header is None:
+        return None
+    try:
+        return int(header)
+    except ValueError:
+        raise BadRequest(f"{SEED_HEADER} must be an integer seed, got {header!r}") from None
+
+
 def _completion(model: str, messages: list[dict[str, Any]], reply: BrainReply) -> dict[str, Any]:
     prompt_tokens = reply.prompt_tokens
     if prompt_tokens is None:
@@ -259,12 +418,23 @@ def _completion(model: str, messages: list[dict[str, Any]], reply: BrainReply) -
 
 
 def make_server(brain: str | Brain, host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True,
+                api_key: str | None = None, max_sessions: int = DEFAULT_MAX_SESSIONS,
+                connection_timeout_s: float = DEFAULT_CONNECTION_TIMEOUT_S,
                 **brain_options: Any) -> BrainHTTPServer:
-    """Bind a server for ``brain`` (a :func:`get_brain` spec, or a Brain); ``port=0`` picks a free port."""
+    """Bind a server for ``brain`` (a :func:`get_brain` spec, or a Brain); ``port=0`` picks a free port.
+
+    A spec gets one brain per session (built with ``brain_options``); a Brain object is shared. ``api_key``
+    None reads ``WMBENCH_SERVE_API_KEY`` (unset: no key check)."""
     owns_brain = isinstance(brain, str)
     instance = get_brain(brain, **brain_options) if isinstance(brain, str) else brain
+    factory = None
+    if isinstance(brain, str) and not brain.startswith(SHARED_BRAIN_PREFIXES):
+        def factory() -> Brain:
+            return get_brain(brain, **brain_options)
+    key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
     try:
-        return BrainHTTPServer(instance, (host, port), owns_brain=owns_brain, quiet=quiet)
+        return BrainHTTPServer(instance, (host, port), owns_brain=owns_brain, quiet=quiet, brain_factory=factory,
+                               api_key=key, max_sessions=max_sessions, connection_timeout_s=connection_timeout_s)
     except OSError:
         if owns_brain:
             instance.close()
@@ -277,11 +447,13 @@ def serve_forever(brain: str | Brain, host: str = "127.0.0.1", port: int = 8000,
     _serve_until_interrupted(make_server(brain, host, port, quiet=quiet, **brain_options))
 
 
-def serve_main(brain: str, host: str, port: int) -> None:
+def serve_main(brain: str, host: str, port: int, api_key: str | None = None, quiet: bool = False,
+               **brain_options: Any) -> None:
     """``wmbench serve --brain SPEC --host H --port N``: print the URL, then serve until Ctrl-C."""
-    server = make_server(brain, host, port, quiet=False)
+    server = make_server(brain, host, port, quiet=quiet, api_key=api_key, **brain_options)
+    keyed = "; key required" if server.api_key else ""
     print(f"wmbench serve: brain {server.brain.name!r} at {server.url} "
-          f"(OPENAI_BASE_URL={server.url}, model {server.brain.name!r}); Ctrl-C stops", flush=True)
+          f"(OPENAI_BASE_URL={server.url}, model {server.brain.name!r}{keyed}); Ctrl-C stops", flush=True)
     _serve_until_interrupted(server)
 
 

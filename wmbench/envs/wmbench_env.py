@@ -77,6 +77,7 @@ from wmbench.envs.realized import RealizedTracker
 from wmbench.envs.rewards import check_reward_mode, dense_reward, score_reward, terminal_score
 from wmbench.envs.trace import Event, Trace
 from wmbench.envs.world import World
+from wmbench.scenarios.families import Instance, draw_instance
 from wmbench.scenarios.records import Phase, Scenario
 from wmbench.scenarios.registry import get_scenario
 
@@ -133,7 +134,11 @@ class WMBenchEnv(LiveMode, gym.Env):
             raise ValueError("WMBenchEnv needs a scenario (an id such as 'S12' or a Scenario record) or a "
                              "scenarios pool such as 'C01,C03' or 'bench'; got neither")
         chosen = self.scenario_pool[0] if scenario is None else scenario
-        self.scenario: Scenario = get_scenario(chosen) if isinstance(chosen, str) else chosen
+        #: the registered record: a family of instances (:mod:`wmbench.scenarios.families`)
+        self.family_record: Scenario = get_scenario(chosen) if isinstance(chosen, str) else chosen
+        #: the instance being run (the canonical record until ``reset`` draws one for its seed)
+        self.scenario: Scenario = self.family_record
+        self.instance: Instance = draw_instance(self.family_record, 0, np.random.default_rng(0))[1]
         self.body: Body = get_body(body) if isinstance(body, str) else body
         self.render_mode = render_mode
         self.decision_dt = float(decision_dt)
@@ -166,6 +171,7 @@ class WMBenchEnv(LiveMode, gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         self._choose_scenario(options)
+        self.scenario, self.instance = draw_instance(self.family_record, seed, self.np_random)
         if self._world is None:
             self._world = World(self.frame_dt, 1.0 / self.physics_hz, gui=self.render_mode == "human")
         else:
@@ -178,7 +184,8 @@ class WMBenchEnv(LiveMode, gym.Env):
         self._live = None
         self.trace = Trace(scenario_id=self.scenario.id, seed=seed, body=self.body.name,
                            meta={"decision_dt": self.decision_dt, "frame_rate": self.frame_rate,
-                                 "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays})
+                                 "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays,
+                                 "instance": self.instance.to_dict()})
         first = self.scenario.phases[0]
         self.body.spawn(self._world, (*first.start_position, 0.0), first.start_heading)
         self._world.exclude_from_rays(self.body.body_ids())
@@ -282,16 +289,16 @@ class WMBenchEnv(LiveMode, gym.Env):
 
     # ------------------------------------------------------------------ internals
     def _choose_scenario(self, options: dict[str, Any] | None) -> None:
-        """The scenario of the episode about to start: ``options["scenario"]``, else one drawn from the pool
-        (with the env's seeded generator), else the current one."""
+        """The scenario family of the episode about to start: ``options["scenario"]``, else one drawn from the
+        pool (with the env's seeded generator), else the current one; ``reset`` then draws its instance."""
         wanted = (options or {}).get("scenario")
         if wanted is not None:
             if not isinstance(wanted, (str, Scenario)):
                 raise ValueError(f"reset options['scenario'] must be a scenario id such as 'S12' or a Scenario "
                                  f"record, got {type(wanted).__name__}")
-            self.scenario = get_scenario(wanted) if isinstance(wanted, str) else wanted
+            self.family_record = get_scenario(wanted) if isinstance(wanted, str) else wanted
         elif self.scenario_pool:
-            self.scenario = self.scenario_pool[int(self.np_random.integers(len(self.scenario_pool)))]
+            self.family_record = self.scenario_pool[int(self.np_random.integers(len(self.scenario_pool)))]
 
     def _nearest_beast(self) -> float | None:
         """The nearest beast's distance from the body now (None without a beast)."""

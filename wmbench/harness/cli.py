@@ -128,6 +128,11 @@ def _configure_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--brain", default="reference", help="brain spec to serve (default: reference)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port 0-65535 (default: 8000)")
+    p.add_argument("--api-key", default=None,
+                   help="require 'Authorization: Bearer KEY' (default: $WMBENCH_SERVE_API_KEY; unset: no check)")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="options for each brain instance, repeatable and multi-valued")
+    p.add_argument("--quiet", action="store_true", help="do not log each request")
 
 
 def _port(text: str) -> int:
@@ -144,7 +149,8 @@ def _port(text: str) -> int:
 def _serve(args: argparse.Namespace) -> int:
     serve_main = _optional("wmbench.brain.server", "serve_main")
     try:
-        serve_main(args.brain, args.host, args.port)
+        options = parse_options(args.option)
+        serve_main(args.brain, args.host, args.port, api_key=args.api_key, quiet=args.quiet, **options)
     except KeyboardInterrupt:
         return EXIT_OK
     except (ValueError, ImportError, OSError) as err:  # unknown brain spec, missing extra, port in use
@@ -206,7 +212,8 @@ def _configure_live(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
     p.add_argument("--out", type=Path, default=None,
                    help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="brain option")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="brain options, repeatable and multi-valued")
 
 
 def _live(args: argparse.Namespace) -> int:
@@ -273,6 +280,38 @@ def _bench(args: argparse.Namespace) -> int:
 
 register_command(Command("bench", "performance benchmarks with targets (needs a source checkout)",
                          _configure_bench, _bench))
+
+
+def _configure_validity(p: argparse.ArgumentParser) -> None:
+    from wmbench.harness.validity_command import configure_validity
+
+    configure_validity(p)
+
+
+def _validity(args: argparse.Namespace) -> int:
+    from wmbench.harness.validity_command import validity_command
+
+    return validity_command(args)
+
+
+register_command(Command("validity", "run the adversarial/diagnostic brain panel: what each category measures",
+                         _configure_validity, _validity))
+
+
+def _configure_cache(p: argparse.ArgumentParser) -> None:
+    from wmbench.harness.cache_command import configure_cache
+
+    configure_cache(p)
+
+
+def _cache(args: argparse.Namespace) -> int:
+    from wmbench.harness.cache_command import cache_command
+
+    return cache_command(args)
+
+
+register_command(Command("cache", "show (info) or empty (clear) the API brains' response cache",
+                         _configure_cache, _cache))
 
 
 if __name__ == "__main__":

@@ -3,11 +3,15 @@
 Card
 ----
 - :func:`configure_run` / :func:`run_command`: the subcommand (registered by :mod:`wmbench.harness.cli`);
-  a bad selection, brain, body or option is a :class:`~wmbench.harness.cli_base.UsageError` (exit 2); Ctrl-C
-  keeps the finished episodes (exit 130); a dead worker process is exit 1.
-- :func:`parse_options`: ``--option KEY=VALUE`` items, values read as JSON when they parse, else as text.
+  a bad selection, brain, body, option or ``--out`` is a :class:`~wmbench.harness.cli_base.UsageError`
+  (exit 2); Ctrl-C keeps the finished episodes (exit 130); a dead worker process is exit 1, and so is a run
+  the brain could not finish (:class:`~wmbench.harness.run_guard.RunStopped`: one line with the reason).
+  ``--max-connections`` sets the API concurrency, ``--limit`` the number of episodes.
+- :func:`parse_options`: ``--option KEY=VALUE`` items (repeatable and multi-valued: ``--option a=1 b=2``),
+  values read as JSON when they parse, else as text.
 - :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
-- :func:`format_summary`: each category's points (or why not), the WM Score and the grade;
+- :func:`format_summary`: each category's points (or why not), the WM Score and the grade, the brain's
+  decisions/tokens/cache hits/retries/failures, and why a run stopped early;
   :data:`CATEGORY_TITLES` names the categories.
 """
 
@@ -24,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.harness.cli_base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
+from wmbench.harness.run_accounting import format_usage
 
 
 def configure_run(p: argparse.ArgumentParser) -> None:
@@ -34,23 +39,36 @@ def configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
     p.add_argument("--scenarios", default="all",
                    help="'all' or a comma-separated mix of ids, categories and pillars, e.g. S12,C03,P1")
-    p.add_argument("--seeds", type=int, default=1, help="number of seeds 0..N-1 per scenario (default: 1)")
+    p.add_argument("--seeds", type=int, default=2,
+                   help="number of seeds 0..N-1 per scenario (default: 2 = the canonical instance and its "
+                        "mirrored or turned twin, see docs/simulation.md)")
     p.add_argument("--seed-list", default=None, help="explicit seeds, e.g. 0,1,2 or 0-4 (overrides --seeds)")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                    help="episodes run in parallel (default: min(2, CPUs))")
     p.add_argument("--out", type=Path, default=None,
                    help="run directory (default: runs/<brain>-<body>-<timestamp>); an existing one resumes")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                   help="brain option, repeatable (e.g. temperature=0 api_key=...); values are read as JSON "
-                        "when they parse, else as text")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="brain options, repeatable and multi-valued (e.g. --option temperature=0 history=4); "
+                        "values are read as JSON when they parse, else as text")
+    p.add_argument("--max-connections", type=int, default=None,
+                   help="concurrent requests for API brains (openai/...), independent of --workers "
+                        "(default: 8)")
+    p.add_argument("--limit", type=int, default=None, help="run only the first N episodes (a quick try)")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
 
 
 def run_command(args: argparse.Namespace) -> int:
     """``wmbench run``: the suite into ``--out`` (resuming it), then the summary table; the exit code."""
-    from wmbench.harness.runner import RunConfigError, RunFailed, RunInterrupted, run_suite
+    from wmbench.harness.run_guard import RunStopped
+    from wmbench.harness.runner import (
+        DEFAULT_MAX_CONNECTIONS,
+        RunConfigError,
+        RunFailed,
+        RunInterrupted,
+        run_suite,
+    )
     from wmbench.harness.selection import parse_seed_list
 
     try:
@@ -60,16 +78,24 @@ def run_command(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    max_connections = DEFAULT_MAX_CONNECTIONS if args.max_connections is None else args.max_connections
+    if max_connections < 1:
+        raise UsageError(f"--max-connections must be at least 1, got {max_connections}")
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
     out = args.out or default_out_dir(args.brain, args.body)
     from wmbench.harness.out_dir import OutDirError, check_out_dir, describe_os_error
+    from wmbench.harness.run_dirs import RunDirError, check_run_dir
 
     try:
-        check_out_dir(out)
-    except OutDirError as err:
+        check_run_dir(out)  # new, empty or a wmbench run, outside the source tree (before anything is created)
+        check_out_dir(out)  # and writable
+    except (OutDirError, RunDirError) as err:
         raise UsageError(str(err)) from None
     try:
         scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
-                           brain_options=options, progress=not args.no_progress, live=not args.no_live)
+                           brain_options=options, progress=not args.no_progress, live=not args.no_live,
+                           max_connections=max_connections, limit=args.limit)
     except RunConfigError as err:
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:
@@ -81,6 +107,12 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_INTERRUPTED
     except RunFailed as err:
         print(f"wmbench run: failed: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    except RunStopped as stop:
+        if stop.scores:
+            print(format_summary(stop.scores))
+        print(f"wmbench run: stopped early (run incomplete, results so far in {out}): {stop.reason}",
+              file=sys.stderr)
         return EXIT_FAILED
     except OSError as err:  # the disk filled up (or went read-only) mid-run: finished episodes are kept
         raise UsageError(f"cannot write the run in {out}: {describe_os_error(err)}; finished episodes are "
@@ -95,10 +127,13 @@ def run_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def parse_options(items: Sequence[str]) -> dict[str, Any]:
-    """``["temperature=0", "model=x"]`` -> ``{"temperature": 0, "model": "x"}`` (JSON values, else text)."""
+def parse_options(items: Sequence[str | Sequence[str]]) -> dict[str, Any]:
+    """``["temperature=0", "model=x"]`` -> ``{"temperature": 0, "model": "x"}`` (JSON values, else text).
+
+    Items may also be lists (``--option a=1 b=2 --option c=3`` arrives as ``[["a=1", "b=2"], ["c=3"]]``)."""
     options: dict[str, Any] = {}
-    for item in items:
+    flat = [item for group in items for item in ([group] if isinstance(group, str) else group)]
+    for item in flat:
         key, sep, raw = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"bad --option {item!r}; expected KEY=VALUE such as temperature=0")
@@ -149,6 +184,11 @@ def format_summary(scores: Mapping[str, Any]) -> str:
         points = f"{entry.get('score', 0):.1f} / {entry.get('max', 20):g}" if entry.get("measured") else "not measured"
         lines.append(f"extra scenario {sid} ({entry.get('category', '?')}, not part of the WM Score): {points}")
     run = scores.get("run") or {}
+    usage = format_usage(run)
+    if usage:
+        lines.append(f"brain: {usage}")
+    if run.get("stopped"):
+        lines.append(f"INCOMPLETE: stopped early: {run['stopped']}")
     if run.get("error_episodes") or run.get("failed_decisions"):
         lines.append(f"{run.get('error_episodes', 0)} episode(s) failed, "
                      f"{run.get('failed_decisions', 0)} brain decision(s) failed, "

@@ -10,7 +10,8 @@ The loop (sim time stands still while the brain thinks)::
 
 A brain that fails on a decision (``reply.error`` set, or ``decide`` raising despite the protocol: see
 :func:`decide_safely`) costs that decision only: it is counted in ``failed_decisions`` and the episode goes
-on with an empty reply.
+on with an empty reply — unless the reply is ``fatal`` (the brain cannot go on): then the episode ends at
+once with that error, and the runner stops the run without keeping it (a rerun plays it again).
 Anything else that goes wrong (the env raising, ``brain.reset`` raising) ends the episode as an
 :class:`EpisodeResult` with ``error`` set — the suite goes on, and the scorer gives that scenario 0 with the
 error as its explanation.
@@ -107,11 +108,12 @@ def run_episode(
         try:
             if reuse:
                 env = env_reuse.reused_env(scenario_id, body, **dict(env_kwargs or {}))
-                obs, _info = env.reset(seed=seed, options={"scenario": scenario_id})
+                obs, info = env.reset(seed=seed, options={"scenario": scenario_id})
             else:
                 env = (env_factory or make_env)(scenario_id, body, **dict(env_kwargs or {}))
-                obs, _info = env.reset(seed=seed)
+                obs, info = env.reset(seed=seed)
             brain.reset(seed)
+            announce_episode(brain, scenario_id, seed, info)
             done = False
             while not done:
                 if n_decisions >= MAX_DECISIONS:
@@ -123,6 +125,9 @@ def run_episode(
                 n_decisions += 1
                 failed += reply.error is not None
                 done = bool(terminated or truncated)
+                if reply.fatal:  # the brain cannot go on (bad key, unreachable): do not play out the episode
+                    error = f"stopped: the brain cannot go on: {reply.error}"
+                    break
         except Exception as exc:
             error = f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}"
         trace = _trace_dict(env)
@@ -136,6 +141,18 @@ def run_episode(
         wall_s=time.perf_counter() - start, n_decisions=n_decisions, failed_decisions=failed,
         parse_errors=count_parse_errors(trace), error=error,
     )
+
+
+def announce_episode(brain: Brain, scenario_id: str, seed: int, info: Mapping[str, Any] | None) -> None:
+    """Tell a brain that has ``start_episode`` (API brains: cache keys, session ids) which episode starts:
+    the scenario, the seed and the drawn instance when the env reports one. Optional for every brain."""
+    start_episode = getattr(brain, "start_episode", None)
+    if not callable(start_episode):
+        return
+    info = info or {}
+    instance = info.get("instance", info.get("instance_id"))
+    start_episode({"scenario": scenario_id, "seed": seed,
+                   "instance": None if instance is None else str(instance)})
 
 
 def count_parse_errors(trace: Mapping[str, Any] | None) -> int:

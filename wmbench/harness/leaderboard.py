@@ -95,8 +95,27 @@ def leaderboard_entry(
         "demo_url": demo_url,
         "wmbench_version": str(getattr(wmbench, "__version__", "unknown")),
         "measured_categories": [c for c, e in sorted(categories.items()) if e.get("measured")],
+        "run_status": run_status(scores),
     }
     return entry
+
+
+def run_status(scores: Mapping[str, Any]) -> str:
+    """``"complete"``, or what kept the run from being whole: stopped early (and why), failed episodes,
+    failed brain decisions, unreadable replies — so a published entry never hides a partial run."""
+    run = scores.get("run") or {}
+    problems = []
+    if run.get("stopped"):
+        problems.append(f"stopped early: {run['stopped']}")
+    usage = run.get("brain_usage") or {}
+    decisions = usage.get("decisions") or 0
+    if run.get("error_episodes"):
+        problems.append(f"{run['error_episodes']} of {run.get('episodes', 0)} episodes failed")
+    if run.get("failed_decisions"):
+        problems.append(f"{run['failed_decisions']} of {decisions} brain decisions failed")
+    if run.get("parse_errors"):
+        problems.append(f"{run['parse_errors']} of {decisions} replies unreadable")
+    return "complete" if not problems else "partial: " + "; ".join(problems)
 
 
 def check_entry(entry: Mapping[str, Any]) -> list[str]:

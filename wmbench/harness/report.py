@@ -15,7 +15,10 @@ Card
 - **Plots** (:mod:`report_plots`): pillar radar, category bars with 95 % CI, intensity over time for C05 and
   C07 (the scorers' own :func:`~wmbench.harness.scoring.evidence.decision_intensity`, first seed of each
   scenario), latency histogram of the live decisions. In the HTML they are inline base64 PNGs; the Markdown
-  links the same PNGs written to ``plots/``. Without matplotlib the reports are written without plots.
+  links the same PNGs written to ``plots/``. Without matplotlib the reports are written without plots, and so
+  is the report of a run that stopped early (a broken endpoint: the report comes at once).
+- **Drill-down** (:mod:`report_transcript`): every episode's decisions as a transcript in the HTML, the
+  token/cache/retry totals, the run status, the hidden-inconsistency rate; a one-seed CI is "not measured".
 - **Leaderboard entry**: :func:`wmbench.harness.leaderboard.leaderboard_entry`, redacted like ``run.json``
   (:class:`~wmbench.harness.results.Redactor`) before it is written or shown.
 """
@@ -259,7 +262,9 @@ def write_reports(
                               demo_url=demo_url)
     # the entry is meant to be published: scores.json's brain spec is not redacted, so redact here too
     entry = Redactor().data(entry)
-    plots = make_plots(run, run.scores)
+    # a run that stopped early (broken endpoint) gets its report at once, without plots of its zeros
+    stopped = (run.scores.get("run") or {}).get("stopped")
+    plots = [] if stopped else make_plots(run, run.scores)
     plot_paths = []
     if plots:
         (run.out / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
@@ -296,6 +301,16 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
            f"**WM Score {_fmt(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}**, grade **{grade}**", ""]
     if not s.get("complete", True):
         out += [f"> {s.get('wm_score_note', '')}", ""]
+    from wmbench.harness.report_transcript import confidence_text, hidden_inconsistency_line
+    from wmbench.harness.run_accounting import format_usage
+
+    run_info = s.get("run") or {}
+    if entry.get("run_status", "complete") != "complete":
+        out += [f"> Run status: {entry['run_status']}", ""]
+    if format_usage(run_info):
+        out += [f"Brain: {format_usage(run_info)}", ""]
+    out += [hidden_inconsistency_line(s), ""]
+    n_seeds = len(run_info.get("seeds") or run.config.get("seeds") or [0])
     out += ["## Pillars", "", "| pillar | sum | of | rescaled (spec) | of |", "|---|---|---|---|---|"]
     for p, e in (s.get("pillars") or {}).items():
         out.append(f"| {p} | {_fmt(e.get('sum'))} | {e.get('max', 0):g} | {_fmt(e.get('rescaled'))} | "
@@ -303,10 +318,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     out += ["", "## Categories", "", "| category | points | of | measured | 95 % CI |",
             "|---|---|---|---|---|"]
     for c, e in (s.get("categories") or {}).items():
-        ci = e.get("ci95")
-        ci_text = f"{ci[0]:.1f}–{ci[1]:.1f}" if ci else ("not measured" if e.get("ci95_note") else "–")
+        ci = confidence_text(e.get("ci95"), n_seeds)
         out.append(f"| {c} {titles.get(c, '')} | {_fmt(e.get('score'))} | {e.get('max', 100):g} | "
-                   f"{'yes' if e.get('measured') else 'no'} | {ci_text} |")
+                   f"{'yes' if e.get('measured') else 'no'} | {ci} |")
     for plot in plots:
         out += ["", f"![{plot.caption}]({PLOTS_DIR}/{plot.name}.png)"]
     if run.live_results:
@@ -323,6 +337,8 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
         points = f"{_fmt(e.get('score'))} / {e.get('max', 20):g}" if e.get("measured") else "not measured"
         out.append(f"| {sid} | {_cell(scenario_name(sid))} | {e.get('category', '')} | {points} | "
                    f"{_cell(e.get('explanation', ''))} |")
+    out += ["", "Per-decision transcripts (scene, reply, parsed lines, intent, events, points and why) are in "
+            "report.html."]
     out += ["", "## Leaderboard entry", "", "```json"]
     import json
 

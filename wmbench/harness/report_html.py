@@ -9,6 +9,14 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from wmbench.harness.report_transcript import (
+    TRANSCRIPT_CSS,
+    confidence_text,
+    episode_transcripts,
+    hidden_inconsistency_line,
+    render_transcripts_html,
+)
+
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:1180px;
 color:#222;padding:0 16px}
@@ -79,11 +87,10 @@ def _points(e: Mapping[str, Any]) -> str:
     return "not measured"
 
 
-def _categories(scores: Mapping[str, Any], titles: Mapping[str, str]) -> str:
+def _categories(scores: Mapping[str, Any], titles: Mapping[str, str], n_seeds: int = 2) -> str:
     rows = []
     for c, e in (scores.get("categories") or {}).items():
-        ci = e.get("ci95")
-        ci_text = f"{ci[0]:.1f}–{ci[1]:.1f}" if ci else ("not measured" if e.get("ci95_note") else "–")
+        ci_text = confidence_text(e.get("ci95"), n_seeds)
         missing = ", ".join(e.get("missing_scenarios") or [])
         rows.append(f"<tr class='{'' if e.get('measured') else 'nm'}'><td>{escape(c)}</td>"
                     f"<td>{escape(titles.get(c, ''))}</td>"
@@ -141,7 +148,16 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
             f"{escape(str(config.get('selection', '')))} · seeds {escape(str(config.get('seeds', '')))} · "
             f"wmbench {escape(str(config.get('version', entry.get('wmbench_version', ''))))} · started "
             f"{escape(str(config.get('started', '')))}")
-    notes = (s.get("run") or {}).get("not_measured_notes") or []
+    from wmbench.harness.run_accounting import format_usage
+
+    run_info = s.get("run") or {}
+    n_seeds = len(run_info.get("seeds") or config.get("seeds") or [0])
+    usage = format_usage(run_info)
+    status = entry.get("run_status", "complete")
+    status_html = "" if status == "complete" else f"<div class=note>{escape(str(status))}</div>"
+    usage_html = (f"<p class=meta>Brain: {escape(usage)}</p>" if usage else "") + \
+        f"<p class=meta>{escape(hidden_inconsistency_line(s))}</p>"
+    notes = run_info.get("not_measured_notes") or []
     notes_html = "".join(
         f"<div class=note>{escape(n.get('scenarios', ''))}: {escape(n.get('note', ''))}</div>" for n in notes)
     by_name = {p.name: p for p in plots}
@@ -150,17 +166,20 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
     parts = [
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>",
         f"<title>wmbench report: {escape(run.brain)} on {escape(run.body)}</title>",
-        f"<style>{CSS}</style></head><body>",
+        f"<style>{CSS}{TRANSCRIPT_CSS}</style></head><body>",
         f"<h1>wmbench report: {escape(run.brain)} on {escape(run.body)}</h1><p class=meta>{meta}</p>",
         f"<p><span class=score>{_num(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}</span>"
-        f"<span class=grade>{escape(grade)}</span></p>{note}{notes_html}",
+        f"<span class=grade>{escape(grade)}</span></p>{note}{status_html}{notes_html}{usage_html}",
         "<h2>Pillars</h2>", _pillars(s), f"<div class=plots>{overview}</div>",
-        "<h2>Categories</h2>", _categories(s, titles),
+        "<h2>Categories</h2>", _categories(s, titles, n_seeds),
         "<h2>Live measurements (C09)</h2>", _live(run),
         f"<div class=plots>{_img(by_name['latency']) if 'latency' in by_name else ''}</div>",
         "<h2>Intensity over time (C05, C07)</h2>",
         _img(by_name["intensity"]) if "intensity" in by_name else "<p>No C05/C07 episodes in this run.</p>",
         "<h2>Scenarios</h2><p class=meta>Click a column header to sort.</p>", _scenarios(s, names),
+        "<section id=transcripts><h2>Transcripts</h2><p class=meta>Every episode's decisions: what the brain "
+        "saw, said and did, and the points it earned (click an episode to open it).</p>",
+        render_transcripts_html(episode_transcripts(run.lines, s)), "</section>",
         "<h2>Leaderboard entry</h2>", f"<pre>{escape(json.dumps(entry, indent=2))}</pre>",
         f"<script>{SORT_JS}</script></body></html>",
     ]

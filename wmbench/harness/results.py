@@ -114,6 +114,7 @@ def episode_line(result: EpisodeResult) -> dict[str, Any]:
     return {
         "scenario": result.scenario,
         "seed": result.seed,
+        "instance": ((result.trace or {}).get("meta") or {}).get("instance"),  # which family member it saw
         "body": result.body,
         "brain": result.brain,
         "trace": result.trace,

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wmbench.harness.results import EpisodeKey, EpisodeLog, line_key
+from wmbench.harness.run_accounting import brain_usage, sum_usage
 from wmbench.harness.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
 
@@ -68,6 +69,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
         "failed_decisions": sum(line.failed_decisions for line in lines),
         "parse_errors": sum(line.parse_errors for line in lines),
         "not_measured_notes": notes,
+        "brain_usage": sum_usage(line.usage for line in lines),
     }
     return scores
 
@@ -92,6 +94,7 @@ class _ScoredLine:
     failed_decisions: int
     parse_errors: int
     score: Any
+    usage: Mapping[str, Any]  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
     #: kept only for the scenarios of a paired rule (S29, S30), see :func:`paired_trace`
     trace: Any = None
 
@@ -99,7 +102,7 @@ class _ScoredLine:
     def of(cls, line: Mapping[str, Any]) -> _ScoredLine:
         summary = line.get("summary", {})
         return cls(line["scenario"], line["seed"], bool(line.get("error")), summary.get("failed_decisions", 0),
-                   summary.get("parse_errors", 0), score_line(line), paired_trace(line))
+                   summary.get("parse_errors", 0), score_line(line), brain_usage([line]), paired_trace(line))
 
 
 def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None,

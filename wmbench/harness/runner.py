@@ -42,6 +42,14 @@ from wmbench.harness.results import (
     write_json,
     write_run_config,
 )
+from wmbench.harness.run_dirs import (
+    check_run_dir,
+    keys_to_score,
+    merge_with_previous,
+    previous_selection,
+    union_config,
+)
+from wmbench.harness.run_guard import RunGuard, RunStopped, mark_stopped
 from wmbench.harness.run_scoring import error_score as error_score  # re-exported, as are the three below
 from wmbench.harness.run_scoring import not_measured_score as not_measured_score
 from wmbench.harness.run_scoring import score_line as score_line
@@ -53,6 +61,8 @@ from wmbench.scenarios import Scenario
 
 #: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
 REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
+#: Concurrent episodes (so requests in flight) for remote brains, independent of ``--workers``.
+DEFAULT_MAX_CONNECTIONS = 8
 #: Brains that load a model in-process: one episode at a time, so there is one copy of the model in memory
 #: (simplified: no overlap of simulation and inference; the simulation is a small part of an episode's time).
 LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")
@@ -120,14 +130,21 @@ def run_suite(
     measurers: Mapping[str, Measurer] | None = None,
     live: bool = True,
     reports: bool = True,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    limit: int | None = None,
+    guard: RunGuard | None = None,
 ) -> dict[str, Any]:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
     ``measurers`` maps non-bench modes to their measurer (default: the :data:`MEASURERS` registry).
     ``live``: measure C09 with short live runs (:mod:`wmbench.harness.c09`, kept in ``live.json``); False
     reports C09 as not measured. ``reports``: write report.md, report.html and leaderboard_entry.json.
-    Raises :class:`RunConfigError` before running anything if the configuration is wrong, and
-    :class:`RunInterrupted` on Ctrl-C (finished episodes are kept).
+    ``max_connections``: concurrent episodes for remote (``openai/``) brains, whatever ``workers`` says.
+    ``limit``: run only the first N episodes of the selection (a quick try). ``guard`` decides when a failing
+    brain stops the run early (default :class:`~wmbench.harness.run_guard.RunGuard`).
+    Raises :class:`RunConfigError` before running anything if the configuration is wrong,
+    :class:`RunInterrupted` on Ctrl-C (finished episodes are kept), and :class:`RunStopped` after writing
+    the scores of the finished episodes when the brain could not go on.
     """
     out = Path(out)
     options = dict(brain_options or {})
@@ -135,29 +152,45 @@ def run_suite(
     workers = max(1, int(workers))
     try:
         plan = plan_suite(scenarios, seeds)
+        check_run_dir(out)
     except ValueError as err:
         raise RunConfigError(str(err)) from None
+    if limit is not None and limit < 1:
+        raise RunConfigError(f"--limit must be at least 1, got {limit}")
+    scored_plan, merged_fields = merge_with_previous(plan, previous_selection(out))
     parent_brain = _build_brain(brain, options)
+    stopped: str | None = None
     try:
         _check_body(body)
         redactor = Redactor.for_options(options)
         try:
-            write_run_config(out, _run_config(brain, body, plan, workers, options, env_kwargs), redactor)
+            write_run_config(out, union_config(_run_config(brain, body, plan, workers, options, env_kwargs),
+                                               merged_fields), redactor)
         except ValueError as err:
             raise RunConfigError(str(err)) from None
         log = EpisodeLog(out / EPISODES_FILE, redactor)
-        keys = {_key(spec, body, brain): spec for spec in plan.episodes}
+        episodes = plan.episodes if limit is None else plan.episodes[:limit]
+        keys = {_key(spec, body, brain): spec for spec in episodes}
         done = log.done_keys()
         todo = sorted(spec for key, spec in keys.items() if key not in done)
-        _run_episodes(todo, brain, options, body, env_kwargs, workers, log, parent_brain,
-                      total=len(keys), progress=progress, out=out)
+        concurrency = max_connections if brain.startswith(REMOTE_BRAIN_PREFIXES) else workers
+        try:
+            _run_episodes(todo, brain, options, body, env_kwargs, concurrency, log, parent_brain,
+                          total=len(keys), progress=progress, out=out, guard=guard or RunGuard())
+        except RunStopped as stop:
+            stopped = stop.reason
     finally:
         parent_brain.close()
-    context = MeasureContext(brain, options, body, plan.seeds, workers, out, progress, env_kwargs)
-    scores = score_run(plan, log, set(keys), context, _with_live(measurers, live))
+    context = MeasureContext(brain, options, body, scored_plan.seeds, workers, out, progress, env_kwargs)
+    chosen = _with_live(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
+    scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen)
+    if stopped is not None:
+        mark_stopped(scores, stopped)
     write_json(out / SCORES_FILE, scores)
     if reports:
         _write_reports(out, scores)
+    if stopped is not None:
+        raise RunStopped(stopped, scores)
     return scores
 
 
@@ -173,6 +206,14 @@ def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str
     elif measurers is None:
         chosen.setdefault("live", measure_live)
     return chosen
+
+
+def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
+    """Stand-ins for every non-bench mode of a stopped run: a broken brain is not measured (no silent zero)."""
+    def not_measured(group: Sequence[Scenario], context: MeasureContext) -> dict[str, list[Any]]:
+        return {s.id: [not_measured_score(s, f"the run stopped early ({reason})")] for s in group}
+
+    return {mode: not_measured for mode in plan.by_mode}
 
 
 def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
@@ -249,7 +290,7 @@ def executor_kind(brain: str, workers: int) -> str:
 
 def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
                   env_kwargs: Mapping[str, Any], workers: int, log: EpisodeLog, parent_brain: Brain, *,
-                  total: int, progress: bool, out: Path) -> None:
+                  total: int, progress: bool, out: Path, guard: RunGuard | None = None) -> None:
     from tqdm import tqdm
 
     kind = executor_kind(brain, min(workers, max(1, len(todo))))
@@ -263,12 +304,16 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
             brains = _BrainPool(brain, options, first=parent_brain)
             results = _results_in_threads(todo, brains, body, env_kwargs, workers if kind == "thread" else 1)
         for result in results:
+            if guard is not None and guard.void(result):
+                raise RunStopped(guard.check(result) or f"the brain cannot go on: {result.error}")
             log.append(result)
             finished += 1
             bar.update(1)
             if result.error:
                 headline = result.error.splitlines()[0]
                 bar.write(f"episode {result.scenario} seed {result.seed} failed: {headline}")
+            if guard is not None and (reason := guard.check(result)) is not None:
+                raise RunStopped(reason)
     except KeyboardInterrupt:
         raise RunInterrupted(finished, total, out) from None
     except BrokenProcessPool as err:

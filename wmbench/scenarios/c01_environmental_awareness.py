@@ -7,6 +7,7 @@ faces; walls are long enough that all three rays of a ±7.5° direction cone hit
 
 from __future__ import annotations
 
+from wmbench.scenarios.families import Family
 from wmbench.scenarios.records import Expectations, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -28,6 +29,7 @@ def s01_wall_detection_front() -> Scenario:
     """
     return Scenario(
         id="S01", category="C01", name="Wall Detection Front",
+        family=Family(wall_distance=(0.8, 1.2)),
         setup="A wall 3 m ahead of the protagonist; every other direction open.",
         phases=(Phase(name="wall ahead", duration=3.0, walls=(Wall.facing("fwd", 3.0, length=8.0),)),),
         expectations=Expectations(
@@ -55,6 +57,7 @@ def s02_multi_wall_corner() -> Scenario:
     """
     return Scenario(
         id="S02", category="C01", name="Multi-wall Corner",
+        family=Family(wall_distance=(0.85, 1.15)),
         setup="Walls ahead (3 m) and on the left (2 m) meet in a corner; the right is open.",
         phases=(Phase(name="corner", duration=3.0, walls=(
             Wall.facing("fwd", 3.0, length=6.2, offset=-0.9),
@@ -87,6 +90,7 @@ def s03_narrow_corridor() -> Scenario:
     """
     return Scenario(
         id="S03", category="C01", name="Narrow Corridor",
+        family=Family(wall_distance=(0.8, 1.2)),
         setup="A corridor: walls 1.5 m to the left and right, open ahead and behind.",
         phases=(Phase(name="corridor", duration=3.0, walls=(
             Wall.facing("left", 1.5, length=20.0),
@@ -143,6 +147,7 @@ def s05_enclosed_room() -> Scenario:
     """
     return Scenario(
         id="S05", category="C01", name="Enclosed Room",
+        family=Family(wall_distance=(0.9, 1.1)),
         setup="A room walled on all sides with a single 2 m doorway on the right.",
         phases=(Phase(name="room", duration=3.0, walls=(
             Wall.facing("fwd", 2.5, length=4.9, offset=-0.25),

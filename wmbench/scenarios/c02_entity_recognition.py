@@ -6,6 +6,7 @@ reasons (and MOTION wording) and compares it with the sim's NPC facts at each de
 
 from __future__ import annotations
 
+from wmbench.scenarios.families import ALL_FRONTS, Family
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
@@ -27,6 +28,7 @@ def s06_beast_identification() -> Scenario:
     """
     return Scenario(
         id="S06", category="C02", name="Beast Identification",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.8, 1.2)),
         setup="A beast stands still 5 m ahead.",
         phases=(Phase(name="beast ahead", duration=3.0,
                       npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "stop"),)),),
@@ -61,6 +63,7 @@ def s07_human_vs_beast() -> Scenario:
     """
     return Scenario(
         id="S07", category="C02", name="Human vs Beast",
+        family=Family(npc_distance=(0.9, 1.1)),
         setup="A woman stands 4 m ahead and a beast stands 5 m to the left.",
         phases=(Phase(name="woman ahead, beast left", duration=3.0, npcs=(
             NpcSpec("woman", "woman", (4.0, 0.0), "stop"),
@@ -96,6 +99,7 @@ def s08_approaching_entity_speed() -> Scenario:
     """
     return Scenario(
         id="S08", category="C02", name="Approaching Entity Speed",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1), event_time=(0.85, 1.15)),
         setup="A beast 7 m ahead approaches at 1.2 m/s, then charges at 5.0 m/s from 1.5 s.",
         phases=(Phase(
             name="approach then charge", duration=3.0,
@@ -133,6 +137,7 @@ def s09_entity_at_distance() -> Scenario:
     """
     return Scenario(
         id="S09", category="C02", name="Entity at Distance",
+        family=Family(fronts=ALL_FRONTS),
         setup="A beast at the 8 m sensing boundary: 7.6 m (inside) then 8.4 m (outside).",
         phases=(
             Phase(name="inside", duration=2.5, npcs=(NpcSpec("beast", "beast", (7.6, 0.0), "stop"),),
@@ -171,6 +176,7 @@ def s10_entity_disappearance() -> Scenario:
     """
     return Scenario(
         id="S10", category="C02", name="Entity Disappearance",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.8, 1.2), event_time=(0.85, 1.15)),
         setup="A beast 5 m ahead despawns at 1.5 s.",
         phases=(Phase(
             name="beast vanishes", duration=3.0,

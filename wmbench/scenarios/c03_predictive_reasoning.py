@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from wmbench.scenarios.families import ALL_FRONTS, Family
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -30,6 +31,7 @@ def s11_single_threat_avoidance() -> Scenario:
     """
     return Scenario(
         id="S11", category="C03", name="Single Threat Avoidance",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.25)),
         setup="A beast approaches from 5 m ahead; the other three directions are open.",
         phases=(Phase(name="beast ahead", duration=3.0,
                       npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),)),),
@@ -64,6 +66,7 @@ def s12_constrained_escape() -> Scenario:
     """
     return Scenario(
         id="S12", category="C03", name="Constrained Escape",
+        family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.2)),
         setup="A beast approaches from 5 m ahead; walls on the left (1.5 m) and behind (1.5 m); right open.",
         phases=(Phase(
             name="beast ahead, side and back walled", duration=3.0,
@@ -137,6 +140,7 @@ def s14_dead_end_recognition() -> Scenario:
     """
     return Scenario(
         id="S14", category="C03", name="Dead End Recognition",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.15), wall_distance=(0.9, 1.1)),
         setup="A dead end: walls ahead (2 m), left and right (1.2 m); a beast approaches from 7 m behind.",
         phases=(Phase(
             name="dead end", duration=3.0,
@@ -181,6 +185,7 @@ def s15_dynamic_threat_trajectory() -> Scenario:
     """
     return Scenario(
         id="S15", category="C03", name="Dynamic Threat Trajectory",
+        family=Family(npc_distance=(0.95, 1.05)),
         setup="A beast crosses in front from left to right, 4 m ahead, at 2 m/s.",
         phases=(Phase(
             name="beast crossing", duration=4.0,

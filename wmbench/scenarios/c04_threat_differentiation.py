@@ -7,6 +7,7 @@ low banks) and from the body's realized speed class.
 
 from __future__ import annotations
 
+from wmbench.scenarios.families import ALL_FRONTS, Family
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -27,6 +28,7 @@ def s16_beast_vs_human_response() -> Scenario:
     """
     return Scenario(
         id="S16", category="C04", name="Beast vs Human Response",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.15)),
         setup="Same distance 3 m: (A) a beast approaches, (B) a woman approaches.",
         phases=(
             Phase(name="A: beast approaches", duration=1.5, carry_memory=False,
@@ -59,6 +61,7 @@ def s17_charge_vs_approach_response() -> Scenario:
     """
     return Scenario(
         id="S17", category="C04", name="Charge vs Approach Response",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1)),
         setup="A beast 5 m ahead: (A) approaches at 1.2 m/s, (B) charges at 5.0 m/s.",
         phases=(
             Phase(name="A: beast approaches", duration=3.0, carry_memory=False,
@@ -93,6 +96,7 @@ def s18_wall_vs_beast_priority() -> Scenario:
     """
     return Scenario(
         id="S18", category="C04", name="Wall vs Beast Priority",
+        family=Family(npc_distance=(1.0, 1.15)),
         setup="A wall 1.5 m ahead and a beast approaching from 4 m on the left.",
         phases=(Phase(
             name="wall ahead, beast left", duration=2.0,
@@ -128,6 +132,7 @@ def s19_multiple_entity_triage() -> Scenario:
     """
     return Scenario(
         id="S19", category="C04", name="Multiple Entity Triage",
+        family=Family(npc_distance=(1.0, 1.1)),
         setup="A beast approaching from 5 m ahead, a woman 2 m to the left, a wall 1 m to the right.",
         phases=(Phase(
             name="beast, woman and wall", duration=3.0, jitter=0.0,
@@ -160,6 +165,7 @@ def s20_neutral_entity_non_reaction() -> Scenario:
     """
     return Scenario(
         id="S20", category="C04", name="Neutral Entity Non-reaction",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.8, 1.2)),
         setup="A woman stands still 5 m ahead.",
         phases=(Phase(name="woman ahead", duration=3.0,
                       npcs=(NpcSpec("woman", "woman", (5.0, 0.0), "stop"),)),),

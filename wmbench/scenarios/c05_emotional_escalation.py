@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from wmbench.scenarios.families import ALL_FRONTS, Family
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
@@ -30,6 +31,7 @@ def s21_sustained_threat_escalation() -> Scenario:
     """
     return Scenario(
         id="S21", category="C05", name="Sustained Threat Escalation",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.85, 1.0)),
         setup="A beast charges from 6 m ahead and keeps charging for 10 s.",
         phases=(Phase(name="sustained charge", duration=10.0,
                       npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "charge"),)),),
@@ -59,6 +61,7 @@ def s22_approach_to_charge_escalation() -> Scenario:
     """
     return Scenario(
         id="S22", category="C05", name="Approach-to-Charge Escalation",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.95, 1.1), event_time=(0.9, 1.1)),
         setup="A beast approaches from 7.5 m for 5 s, then charges.",
         phases=(Phase(
             name="approach then charge", duration=8.0,
@@ -89,6 +92,7 @@ def s23_de_escalation_after_threat() -> Scenario:
     """
     return Scenario(
         id="S23", category="C05", name="De-escalation After Threat",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.95, 1.1), event_time=(0.9, 1.1)),
         setup="A beast charges from 6 m, stops at 2 s and despawns at 4 s.",
         phases=(Phase(
             name="charge, stop, gone", duration=8.0,
@@ -134,6 +138,7 @@ def s24_repeated_threat_sensitization() -> Scenario:
     )
     return Scenario(
         id="S24", category="C05", name="Repeated Threat Sensitization",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1)),
         setup="A beast appears 6 m ahead and vanishes, three times.",
         phases=tuple(replace(trial, name=f"appearance {i}") for i in (1, 2, 3)),
         expectations=Expectations(
@@ -167,6 +172,7 @@ def s25_low_threat_calm_maintenance() -> Scenario:
     )
     return Scenario(
         id="S25", category="C05", name="Low Threat Calm Maintenance",
+        family=Family(fronts=ALL_FRONTS),
         setup="A woman approaches and stops, three times.",
         phases=(Phase(
             name="woman approach/stop x3", duration=9.0,

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from wmbench.scenarios.families import ALL_FRONTS, Family
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, PriorDecision, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -22,35 +23,43 @@ _STANDING_BEAST_SCENE = Phase(
 def s26_wall_memory_avoidance() -> Scenario:
     """S26 · Wall Memory Avoidance (C06, hard)
 
-    Setup: a beast 5 m ahead approaches (1.2 m/s); a wall closes the back at 1.5 m; on the right, 6.5 m away —
-    beyond the 6 m wall sensing range, so `walls.right` reads null — stands a wall the agent cannot see
-    (x from -1.7 to +8); the left is open. Memory: two prior decisions from the same spot and the same threat,
-    "sprinted right" -> "moved right", then -> "blocked by wall on right". 3 s (6 decisions).
+    Setup: the protagonist stands 1.5 m in front of a wall (`walls.front`) and a beast approaches from 5 m
+    behind (1.2 m/s); on the right, 12 m away — beyond the 6 m wall sensing range and the 10 m ray range, so
+    neither `walls.right` nor the rays show it — stands a wall the agent cannot see (x from -8 to +1.7); the
+    left is open. The wall is far enough that a brain walking or jogging right does not sense it within the
+    episode, so the senses cannot rescue a brain without memory in the scored decisions: only memory tells
+    the sides apart. Memory: four prior decisions from the same spot and the same threat, "sprinted right"
+    -> "moved right" (three times), then -> "blocked by wall on right". 3 s (6 decisions). The closed side is
+    in front, not behind, so that a brain reading only the official fields (which have no `walls.back`) sees
+    it; only the two sides are open.
     Expected: left and right look the same to the senses; memory says the right is a dead end, so choose
-    the left.
+    the left. Mirrored instances (odd seeds) swap the sides, the memory included.
     Rule: In the last phase, per decision with the beast nearby: moved safely and not to the side where it hit
     the wall before (start frame; from the trace or recent_decisions) 20; moved to that side, into danger,
     collided or stood still 0. A collision caps at 5.
     """
     return Scenario(
         id="S26", category="C06", name="Wall Memory Avoidance",
-        setup="Fled right into a wall last time; the same beast approaches from the same place.",
+        family=Family(npc_distance=(0.9, 1.1)),
+        setup="Fled right into a wall last time; the same beast approaches from behind again, a wall ahead.",
         phases=(Phase(
             name="same threat again", duration=3.0,
             walls=(
-                Wall.facing("back", 1.5, length=10.7, offset=-1.35),
-                Wall.facing("right", 6.5, length=9.7, offset=3.15, name="unseen_wall_right"),
+                Wall.facing("fwd", 1.5, length=16.2, offset=-4.1),
+                Wall.facing("right", 12.0, length=9.7, offset=-3.15, name="unseen_wall_right"),
             ),
-            npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),),
+            npcs=(NpcSpec("beast", "beast", (-5.0, 0.0), "approach"),),
             prior_decisions=(
-                PriorDecision(-1.0, "a person sprints to the right in panic, away from the beast", "right",
+                PriorDecision(-2.0, "a person sprints to the right in panic, away from the beast", "right",
                               "moved right"),
-                PriorDecision(-0.5, "keeps sprinting right, arms flailing", "right",
-                              "blocked by wall on right"),
+                PriorDecision(-1.5, "keeps sprinting right, arms flailing", "right", "moved right"),
+                PriorDecision(-1.0, "sprints on to the right, glancing back at the beast", "right",
+                              "moved right"),
+                PriorDecision(-0.5, "keeps sprinting right, gasping", "right", "blocked by wall on right"),
             ),
         ),),
         expectations=Expectations(
-            perception="fwd=danger(beast), back=danger(wall), left=safe(open), right=safe(open) by the senses"
+            perception="back=danger(beast), fwd=danger(wall), left=safe(open), right=safe(open) by the senses"
                        " but remembered as blocked",
             correct_actions=("sprint left", "move left"),
             incorrect_actions=("sprint right again",),
@@ -65,29 +74,31 @@ def s26_wall_memory_avoidance() -> Scenario:
 def s27_safe_route_memory() -> Scenario:
     """S27 · Safe Route Memory (C06, hard)
 
-    Setup: a beast 5.5 m ahead approaches (1.2 m/s); a wall closes the back at 1.5 m; left and right are both
-    open and look alike. Memory: a similar earlier encounter where sprinting left worked — "moved left",
-    then "escaped". 3 s (6 decisions).
+    Setup: the protagonist stands 1.5 m in front of a wall (`walls.front`, an official field) and a beast
+    approaches from 5.5 m behind (1.2 m/s); left and right are both open and look alike. Memory: a similar
+    earlier encounter where sprinting left worked — "moved left", then "escaped". 3 s (6 decisions).
+    Mirrored instances (odd seeds) remember the right instead.
     Expected: with no sensory reason to prefer a side, the remembered safe route (left) is preferred.
     Rule: In the last phase, per decision with the beast nearby: moved safely to the side that escaped before
     (start frame) 20; moved safely elsewhere 10; stood still or moved into danger 0.
     """
     return Scenario(
         id="S27", category="C06", name="Safe Route Memory",
-        setup="Escaped left before; a similar beast approaches again.",
+        family=Family(npc_distance=(0.9, 1.1)),
+        setup="Escaped left before; a similar beast approaches again from behind, a wall ahead.",
         phases=(Phase(
             name="similar threat", duration=3.0,
-            walls=(Wall.facing("back", 1.5, length=12.0),),
-            npcs=(NpcSpec("beast", "beast", (5.5, 0.0), "approach"),),
+            walls=(Wall.facing("fwd", 1.5, length=12.0),),
+            npcs=(NpcSpec("beast", "beast", (-5.5, 0.0), "approach"),),
             prior_decisions=(
                 PriorDecision(-1.0, "a person sprints left away from the beast", "left", "moved left"),
                 PriorDecision(-0.5, "keeps running left, glancing back", "left", "escaped"),
             ),
         ),),
         expectations=Expectations(
-            perception="fwd=danger(beast), back=danger(wall), left=safe(open), right=safe(open)",
+            perception="back=danger(beast), fwd=danger(wall), left=safe(open), right=safe(open)",
             correct_actions=("sprint left", "move left"),
-            incorrect_actions=("walk forward", "stand still"),
+            incorrect_actions=("walk back", "stand still"),
             pattern="the left (remembered safe route) preferred",
             safe_directions=("left", "right"),
         ),
@@ -117,6 +128,7 @@ def s28_decision_consistency() -> Scenario:
     )
     return Scenario(
         id="S28", category="C06", name="Decision Consistency",
+        family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.1)),
         setup="The same scene (beast ahead, wall left) presented three times.",
         phases=tuple(replace(trial, name=f"trial {i}") for i in (1, 2, 3)),
         expectations=Expectations(
@@ -149,6 +161,7 @@ def s29_threat_history_reference() -> Scenario:
     """
     return Scenario(
         id="S29", category="C06", name="Threat History Reference",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1)),
         setup="recent_decisions holds a flight from a beast; now a beast stands 7 m ahead.",
         phases=(replace(
             _STANDING_BEAST_SCENE,
@@ -184,6 +197,7 @@ def s30_clean_slate_test() -> Scenario:
     """
     return Scenario(
         id="S30", category="C06", name="Clean Slate Test",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1)),
         setup="The same scene as S29 with no memory.",
         phases=(replace(_STANDING_BEAST_SCENE, carry_memory=False),),
         expectations=Expectations(

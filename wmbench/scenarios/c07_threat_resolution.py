@@ -8,6 +8,7 @@ flight. Intensity is read as in C05 (bank level + high-bank words, checked again
 
 from __future__ import annotations
 
+from wmbench.scenarios.families import ALL_FRONTS, Family
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -35,6 +36,7 @@ def s31_post_beast_vigilance() -> Scenario:
     """
     return Scenario(
         id="S31", category="C07", name="Post-beast Vigilance",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.95, 1.1), event_time=(0.85, 1.15)),
         setup="A charging beast despawns at 1.5 s; a few seconds of calm follow.",
         phases=(Phase(
             name="charge, then gone", duration=5.0,
@@ -64,6 +66,7 @@ def s32_gradual_normalization() -> Scenario:
     """
     return Scenario(
         id="S32", category="C07", name="Gradual Normalization",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.95, 1.1), event_time=(0.85, 1.15)),
         setup="A charging beast despawns at 1.5 s; 10 s follow.",
         phases=(Phase(
             name="charge, then 10 s", duration=11.5,
@@ -96,6 +99,7 @@ def s33_obstacle_navigation_after_threat() -> Scenario:
     """
     return Scenario(
         id="S33", category="C07", name="Obstacle Navigation After Threat",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.95, 1.1), wall_distance=(0.85, 1.15)),
         setup="A beast charges and vanishes; then a wall lies 4 m ahead.",
         phases=(
             _brief_charge(2.0),
@@ -126,6 +130,7 @@ def s34_new_threat_reactivation() -> Scenario:
     """
     return Scenario(
         id="S34", category="C07", name="New Threat Re-activation",
+        family=Family(npc_distance=(0.95, 1.1), event_time=(0.85, 1.15)),
         setup="During recovery from a beast, a new beast appears on the left.",
         phases=(
             _brief_charge(3.0),
@@ -161,6 +166,7 @@ def s35_human_approach_after_beast() -> Scenario:
     """
     return Scenario(
         id="S35", category="C07", name="Human Approach After Beast",
+        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.1)),
         setup="Right after a beast vanishes, a woman approaches.",
         phases=(
             _brief_charge(2.0),

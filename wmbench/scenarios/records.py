@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:
+    from wmbench.scenarios.families import Family
 
 from wmbench.scenarios import validation
 
@@ -226,6 +229,8 @@ class Scenario:
     mode: RunMode = "bench"
     card: str = ""
     mirror_of: str | None = None
+    #: how the scenario varies with the seed (:mod:`wmbench.scenarios.families`); None = a fixed layout
+    family: Family | None = None
 
     def __post_init__(self) -> None:
         if not self.phases:

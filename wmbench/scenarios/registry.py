@@ -16,13 +16,28 @@ _REGISTRY: dict[str, Scenario] = {}
 
 
 def scenario(build: Callable[[], Scenario]) -> Callable[[], Scenario]:
-    """Decorator: build the record, attach the function's docstring as its card, register it."""
+    """Decorator: build the record, attach the function's docstring as its card, register it.
+
+    A bench-mode record whose builder names no family gets :data:`~wmbench.scenarios.families.MIRROR_ONLY`
+    (exact mirror counterbalancing where the layout has a side); the card gains the family's ``Family:`` line
+    (before its ``Rule:`` paragraph).
+    """
+    from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
+
     record = build()
     card = inspect.cleandoc(build.__doc__ or "")
     if not card:
         raise ValueError(f"scenario {record.id}: its builder {build.__name__} needs a docstring card")
-    register(replace(record, card=card))
+    if record.family is None and record.mode == "bench":
+        record = replace(record, family=MIRROR_ONLY)
+    register(replace(record, card=_with_family_line(card, family_card_line(record))))
     return build
+
+
+def _with_family_line(card: str, line: str) -> str:
+    """The card with its ``Family:`` line just before the ``Rule:`` paragraph (the rule stays last)."""
+    head, marker, rule = card.rpartition("\nRule:")
+    return f"{head}\n{line}{marker}{rule}" if marker else f"{card}\n{line}"
 
 
 def register(record: Scenario, *, overwrite: bool = False) -> Scenario:

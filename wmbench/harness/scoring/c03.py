@@ -42,12 +42,13 @@ from wmbench.harness.scoring.keywords import KeywordBanks
 from wmbench.harness.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.harness.scoring.result import make_score, unmeasured
 from wmbench.harness.scoring.thresholds import CAUGHT_CAP
+from wmbench.scenarios.families import instance_direction
 
 CATEGORY = "C03"
 MATCH_POINTS: dict[str, float] = {
     "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "mismatch": 0.0, "contradictory": 0.0, "miss": 0.0,
 }
-#: the start-frame side the escape must take (the only open one)
+#: the start-frame side the escape must take (the only open one) in the canonical instance (seed 0)
 REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
 #: S12/S13: this far (m) out towards the open side, the protagonist has left the corridor
 CORRIDOR_EXIT_M = 1.5
@@ -125,7 +126,8 @@ def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScor
     if not scored:
         return unmeasured(trace, CATEGORY, "no decision had a beast nearby; the C03 rule scores threatened "
                                            "decisions")
-    required = REQUIRED_ESCAPE.get(trace.scenario_id)
+    # the canonical layout's open side, followed into the instance the trace recorded (mirrored: the other)
+    required = instance_direction(trace.meta, REQUIRED_ESCAPE.get(trace.scenario_id))
     points = []
     for d in scored:
         heading = phase_reference_heading(trace, d.phase)

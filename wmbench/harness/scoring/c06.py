@@ -72,6 +72,7 @@ from wmbench.harness.scoring.thresholds import (
     CONSISTENT_RANGE,
     HEIGHTENED_MIN,
 )
+from wmbench.scenarios.families import instance_direction
 
 CATEGORY = "C06"
 FAILED_SIDE_DEFAULT = "right"
@@ -149,7 +150,10 @@ def remembered_sides(trace: Trace, scored_phase: int, event: str, outcome_prefix
             direction = {"front": "fwd"}.get(word, word)
             if direction in ("fwd", "left", "right", "back"):
                 from_memory.add(direction)
-    return (from_memory, "memory") if from_memory else ({default}, "default")
+    if from_memory:
+        return from_memory, "memory"
+    # the canonical side, followed into the instance the trace recorded (a mirrored instance: the other side)
+    return {instance_direction(trace.meta, default) or default}, "default"
 
 
 def _side_points(trace: Trace, event: str, outcome_prefix: str, default: str, table: dict[str, float],

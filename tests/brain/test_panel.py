@@ -1,0 +1,74 @@
+"""The validity panel's brains: well-formed, deterministic, each lacking what its card says."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wmbench.brain.grammar import parse_reply
+from wmbench.brain.panel import (
+    DIAGNOSTIC_BRAINS,
+    QUICK_CONSTANTS,
+    all_constant_names,
+    forget,
+    get_panel_brain,
+    mirror_scene,
+    panel_names,
+)
+from wmbench.brain.registry import get_brain
+from wmbench.envs.wmbench_env import WMBenchEnv
+
+
+@pytest.fixture(scope="module")
+def scene() -> dict:
+    env = WMBenchEnv("S26")
+    try:
+        obs, _ = env.reset(seed=0)
+        return json.loads(obs["scene"])
+    finally:
+        env.close()
+
+
+def test_the_full_sweep_has_at_least_50_constants_and_quick_is_a_subset():
+    assert len(all_constant_names()) >= 50
+    assert set(QUICK_CONSTANTS) <= set(all_constant_names())
+    assert set(panel_names(True)) <= set(panel_names(False))
+
+
+@pytest.mark.parametrize("name", [*DIAGNOSTIC_BRAINS, *QUICK_CONSTANTS])
+def test_every_panel_brain_replies_well_formed_and_deterministically(name, scene):
+    first, second = get_panel_brain(name), get_panel_brain(name)
+    first.reset(5), second.reset(5)
+    a, b = first.decide(scene).text, second.decide(scene).text
+    assert a == b
+    assert parse_reply(a).ok, a
+
+
+def test_right_first_is_left_first_in_the_mirror(scene):
+    left, right = get_panel_brain("left-first"), get_panel_brain("right-first")
+    assert "to the left" in left.decide(forget(scene)).text  # S26 canonical: both sides look alike
+    assert "to the right" in right.decide(forget(scene)).text
+
+
+def test_memoryless_brains_ignore_memory_but_the_reference_does_not(scene):
+    assert "to the left" in get_panel_brain("left-first").decide(scene).text
+    assert "to the right" in get_panel_brain("right-first").decide(scene).text  # walks into the dead end
+    assert "to the left" in get_panel_brain("reference").decide(scene).text  # memory: the right is blocked
+
+
+def test_mirror_scene_swaps_sides_everywhere(scene):
+    mirrored = mirror_scene({**scene, "walls": {"left": 1.0, "right": None, "front": 1.5, "back": None}})
+    assert mirrored["walls"]["right"] == 1.0 and mirrored["walls"]["left"] is None
+    assert mirrored["recent_decisions"][0]["direction"] == "left"
+
+
+def test_perceive_only_runs_towards_the_danger_it_predicts(scene):
+    text = get_panel_brain("perceive-only").decide(scene).text
+    assert "back=danger(beast)" in text and "runs backward" in text
+
+
+def test_panel_brains_are_named_on_the_command_line():
+    assert get_brain("panel:constant:beast-ahead/still").name == "constant:beast-ahead/still"
+    with pytest.raises(ValueError, match="unknown panel brain"):
+        get_panel_brain("nobody")

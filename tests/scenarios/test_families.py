@@ -1,0 +1,157 @@
+"""Scenario families: seed 0 canonical, exact mirror counterbalancing, ranges and turns per seed, and the
+instance each episode saw recorded where scorers and users read it."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.harness.episode import run_episode
+from wmbench.harness.results import episode_line
+from wmbench.scenarios import all_scenarios, get_scenario
+from wmbench.scenarios.families import (
+    ALL_FRONTS,
+    Family,
+    draw_instance,
+    has_side,
+    instance_direction,
+    swap_side_words,
+    turn_direction,
+    turn_record,
+)
+from wmbench.scenarios.records import NpcSpec, Phase, Scenario
+
+BENCH = [s for s in all_scenarios() if s.mode == "bench"]
+MUST_SHOW = ("S06", "S11", "S12", "S26", "S27", "S36")
+
+
+def _first_scene(sid: str, seed: int) -> dict:
+    env = WMBenchEnv(sid)
+    try:
+        obs, _ = env.reset(seed=seed)
+        return json.loads(obs["scene"])
+    finally:
+        env.close()
+
+
+def _layout(scene: dict) -> tuple:
+    """What a first scene shows beyond distance jitter: which walls are sensed, where each NPC is, memory."""
+    walls = tuple(sorted(k for k, v in scene["walls"].items() if v is not None))
+    npcs = tuple(sorted((n["type"], n["direction"]) for n in scene.get("npcs") or []))
+    memory = tuple(d.get("direction") for d in scene.get("recent_decisions") or [])
+    return walls, npcs, memory
+
+
+@pytest.mark.parametrize("sid", MUST_SHOW)
+def test_seeds_0_to_3_give_at_least_two_distinct_instances(sid):
+    layouts = {_layout(_first_scene(sid, seed)) for seed in range(4)}
+    assert len(layouts) >= 2, f"{sid}: seeds 0-3 all show {layouts}"
+
+
+@pytest.mark.parametrize("record", BENCH, ids=lambda s: s.id)
+def test_seed_0_is_the_canonical_record_and_draws_nothing(record):
+    rng = np.random.default_rng(7)
+    state = rng.bit_generator.state
+    built, instance = draw_instance(record, 0, rng)
+    assert built is record and instance.canonical and instance.number == 0
+    assert rng.bit_generator.state == state  # seed-0 traces stay exactly as before families
+
+
+def test_seed_0_first_scene_is_the_spec_layout():
+    s12 = _first_scene("S12", 0)
+    assert s12["walls"]["left"] == 1.5 and s12["walls"]["right"] is None and s12["npc_direction"] == "front"
+    s06 = _first_scene("S06", 0)
+    assert s06["npc_direction"] == "front" and 4.9 <= s06["npc_distance"] <= 5.1
+
+
+@pytest.mark.parametrize("record", [s for s in BENCH if has_side(s)], ids=lambda s: s.id)
+def test_sided_layouts_are_mirrored_on_odd_seeds_exactly(record):
+    mirrored = [draw_instance(record, seed, np.random.default_rng(seed))[1].mirrored for seed in range(8)]
+    assert mirrored == [False, True] * 4
+
+
+def test_mirrored_instance_swaps_walls_memory_and_expectations():
+    s12, instance = draw_instance(get_scenario("S12"), 1, np.random.default_rng(1))
+    assert instance.mirrored and instance.safe_directions == ("left",)
+    assert s12.expectations.correct_actions[0] == "sprint left"
+    s26 = _first_scene("S26", 1)
+    assert [d["direction"] for d in s26["recent_decisions"]] == ["left"] * 4
+    # whole-word swap: "right," inside a sentence follows the mirror too (a space-split swap missed it)
+    assert all("right" not in d["motion"] for d in s26["recent_decisions"])
+    assert s26["recent_decisions"][-1]["outcome"] == "blocked by wall on left"
+
+
+def test_memory_scenarios_vary_the_remembered_side_with_the_seed():
+    for sid in ("S26", "S27"):
+        sides = {_first_scene(sid, seed)["recent_decisions"][-1]["direction"] for seed in range(2)}
+        assert sides == {"left", "right"}, sid
+
+
+def test_official_fields_show_the_closed_side_in_s26_and_s27():
+    """Issue 12 item 4: no closed side that only the wmbench extension `walls.back` reports."""
+    for sid in ("S26", "S27"):
+        scene = _first_scene(sid, 0)
+        assert scene["walls"]["front"] == 1.5 and scene["walls"]["back"] is None, sid
+        assert scene["npc_direction"] == "back", sid
+
+
+def test_ranges_are_drawn_per_seed_within_the_card_range():
+    record = get_scenario("S06")
+    factors = {draw_instance(record, seed, np.random.default_rng(seed))[1].npc_distance for seed in range(1, 6)}
+    lo, hi = record.family.npc_distance
+    assert len(factors) == 5 and all(lo <= f <= hi for f in factors)
+    assert f"NPC start distances x{lo:g}-{hi:g}" in record.card
+
+
+def test_turned_instances_cycle_every_front():
+    record = get_scenario("S06")
+    fronts = [draw_instance(record, seed, np.random.default_rng(seed))[1].front for seed in range(4)]
+    assert fronts == list(ALL_FRONTS)
+    assert [_first_scene("S06", seed)["npc_direction"] for seed in range(4)] == ["front", "left", "back", "right"]
+
+
+def test_the_trace_and_episodes_jsonl_record_the_instance():
+    from wmbench.brain.baselines import NullBrain
+
+    result = run_episode("S27", NullBrain(), "smpl", 3)
+    line = episode_line(result)
+    assert line["instance"] == result.trace["meta"]["instance"]
+    assert line["instance"]["number"] == 3 and line["instance"]["mirrored"] is True
+
+
+def test_instance_direction_follows_mirror_and_turn():
+    assert instance_direction({"instance": {"mirrored": True, "front": "fwd"}}, "right") == "left"
+    assert instance_direction({"instance": {"mirrored": False, "front": "left"}}, "fwd") == "left"
+    assert instance_direction({}, "right") == "right"  # traces written before families
+    assert turn_direction("left", "back") == "right"
+
+
+def test_swap_side_words_keeps_other_words():
+    assert swap_side_words("Left wall, right: bright") == "Right wall, left: bright"
+
+
+def test_turning_needs_a_layout_that_starts_at_the_origin():
+    record = Scenario(id="X90", category="C02", name="x", setup="x", phases=(
+        Phase(name="p", duration=1.0, npcs=(NpcSpec("b", "beast", (5.0, 0.0)),), start_heading=0.5),))
+    with pytest.raises(ValueError, match="cannot be turned"):
+        turn_record(record, "left")
+
+
+@pytest.mark.parametrize("bad", [dict(fronts=("left",)), dict(npc_distance=(1.2, 1.0)), dict(fronts=("up",))])
+def test_family_rejects_bad_specs(bad):
+    with pytest.raises(ValueError, match="Family"):
+        Family(**bad)
+
+
+def test_c03_reads_the_open_side_from_the_instance_not_the_canonical_record():
+    """A mirrored S12 is open on the left: the reference escaping left there is optimal, not 'wrong side'."""
+    from wmbench.brain.reference import ReferenceBrain
+    from wmbench.envs.trace import Trace
+    from wmbench.harness.scoring import score_trace
+
+    result = run_episode("S12", ReferenceBrain(), "smpl", 1)
+    score = score_trace(Trace.from_dict(result.trace))
+    assert result.trace["meta"]["instance"]["mirrored"] and score.score == 20.0, score.explanation

@@ -1,0 +1,195 @@
+"""The report's drill-down: every episode as a transcript of its decisions, with the points and why.
+
+Card
+----
+:func:`episode_transcripts` reads the run's episode lines and the scores: for each (scenario, seed), in
+scenario order, an :class:`EpisodeTranscript` with the episode's points, the scorer's explanation and its
+hidden-inconsistency count, and one :class:`DecisionRow` per decision — the time, a one-line summary of the
+scene, the brain's reply, the parsed PREDICT and MOTION (or the parse error), the motion intent the body
+received, the events, the brain's latency/tokens/retries/cache/error, and the scorer's points and reason
+for that decision when the scorer gives one (``evidence["decisions"]``).
+
+:func:`render_transcripts_html` turns them into collapsible ``<details>`` blocks (all text escaped) for
+``report.html``; :func:`hidden_inconsistency_line` and :func:`confidence_text` are small shared views.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+WALL_LABELS = (("left", "L"), ("right", "R"), ("front", "F"), ("back", "B"))
+
+
+@dataclass(frozen=True)
+class DecisionRow:
+    """One decision of a transcript, ready to show."""
+
+    index: int
+    t: float
+    scene: str
+    reply: str
+    predict: str
+    motion: str
+    intent: str
+    events: str
+    brain: str
+    points: str
+    why: str
+    failed: bool
+
+
+@dataclass(frozen=True)
+class EpisodeTranscript:
+    """One episode: its points and explanation, and its decisions."""
+
+    scenario: str
+    seed: int
+    points: str
+    explanation: str
+    hidden_inconsistency: str
+    error: str | None
+    decisions: tuple[DecisionRow, ...]
+
+
+def scene_summary(scene: Mapping[str, Any]) -> str:
+    """``walls L 2.1 F 3.0 · beast charge 4.8 m front · sound: roar`` — what the brain was shown, in brief."""
+    walls = scene.get("walls") or {}
+    near = [f"{label} {walls[key]:g}" for key, label in WALL_LABELS if isinstance(walls.get(key), (int, float))]
+    parts = ["walls " + " ".join(near) if near else "no walls near"]
+    if scene.get("npc_nearby"):
+        distance = scene.get("npc_distance")
+        where = f"{distance:g} m " if isinstance(distance, (int, float)) else ""
+        parts.append(f"{scene.get('npc_type') or 'someone'} {scene.get('npc_behavior') or ''} "
+                     f"{where}{scene.get('npc_direction') or ''}".replace("  ", " ").strip())
+    if scene.get("sound"):
+        parts.append(f"sound: {scene['sound']}")
+    return " · ".join(parts)
+
+
+def _predict_text(parse: Mapping[str, Any]) -> str:
+    prediction = parse.get("prediction") or {}
+    if not prediction:
+        return "–"
+    return ", ".join(f"{d}={v[0]}({v[1]})" if isinstance(v, (list, tuple)) and len(v) == 2 else f"{d}={v}"
+                     for d, v in prediction.items())
+
+
+def _intent_text(intent: Mapping[str, Any] | None) -> str:
+    if not intent:
+        return "–"
+    styles = ", ".join(intent.get("styles") or [])
+    return f"{intent.get('direction', '?')} {intent.get('speed_class', '?')}" + (f" [{styles}]" if styles else "")
+
+
+def _brain_text(brain: Mapping[str, Any]) -> str:
+    latency = brain.get("latency_s")
+    bits = [f"{1000 * latency:.0f} ms" if isinstance(latency, (int, float)) else "latency ?"]
+    if brain.get("prompt_tokens") is not None or brain.get("completion_tokens") is not None:
+        bits.append(f"{brain.get('prompt_tokens') or 0}+{brain.get('completion_tokens') or 0} tok")
+    if brain.get("retries"):
+        bits.append(f"{brain['retries']} retries")
+    if brain.get("cached"):
+        bits.append("cached")
+    if brain.get("error"):
+        bits.append(f"FAILED: {brain['error']}")
+    return " · ".join(bits)
+
+
+def _seed_entry(scores: Mapping[str, Any], scenario: str, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(per_seed entry, evidence) of one episode in scores.json, empty dicts when absent."""
+    entry = (scores.get("scenarios") or {}).get(scenario) or {}
+    per_seed = entry.get("per_seed") or []
+    evidence = entry.get("evidence") or []
+    for i, item in enumerate(per_seed):
+        if item.get("seed") == seed:
+            return dict(item), dict(evidence[i]) if i < len(evidence) and isinstance(evidence[i], dict) else {}
+    return {}, {}
+
+
+def episode_transcripts(lines: Sequence[Mapping[str, Any]], scores: Mapping[str, Any]
+                        ) -> list[EpisodeTranscript]:
+    """The transcript of every episode line, sorted by scenario and seed (see module card)."""
+    transcripts = []
+    for line in sorted(lines, key=lambda x: (str(x.get("scenario")), int(x.get("seed", 0)))):
+        scenario, seed = str(line["scenario"]), int(line["seed"])
+        per_seed, evidence = _seed_entry(scores, scenario, seed)
+        by_index = {d.get("index"): d for d in evidence.get("decisions") or [] if isinstance(d, dict)}
+        hidden = ((evidence.get("sim") or {}).get("hidden_inconsistency") or {})
+        rows = []
+        for d in (line.get("trace") or {}).get("decisions", ()):
+            parse = d.get("parse") or {}
+            scored = by_index.get(d.get("index")) or {}
+            points = scored.get("points")
+            brain = d.get("brain") or {}
+            rows.append(DecisionRow(
+                index=int(d.get("index", len(rows))), t=float(d.get("t", 0.0)),
+                scene=scene_summary(d.get("scene") or {}), reply=str(d.get("reply", "")),
+                predict=_predict_text(parse) if parse.get("ok", False) or parse.get("prediction") else
+                f"unreadable: {parse.get('message') or parse.get('code') or '?'}",
+                motion=str(parse.get("motion") or "–"), intent=_intent_text(d.get("intent")),
+                events=", ".join(str(e.get("kind")) for e in d.get("events") or ()) or "–",
+                brain=_brain_text(brain), points="–" if points is None else f"{points:g}",
+                why=str(scored.get("why") or ""), failed=bool(brain.get("error"))))
+        score = per_seed.get("score")
+        points = "not measured" if not per_seed.get("measured", True) else (
+            "–" if score is None else f"{score:g} / 20")
+        hidden_text = (f"{hidden.get('count', 0)} of {hidden.get('safe_decisions', 0)} safe-labelled decisions "
+                       f"moved into danger" if hidden else "–")
+        transcripts.append(EpisodeTranscript(
+            scenario=scenario, seed=seed, points=points, explanation=str(per_seed.get("explanation", "")),
+            hidden_inconsistency=hidden_text, error=(line.get("error") or None), decisions=tuple(rows)))
+    return transcripts
+
+
+def hidden_inconsistency_line(scores: Mapping[str, Any]) -> str:
+    """The run's hidden-inconsistency rate in words (PREDICT said safe, the body moved into danger)."""
+    hidden = scores.get("hidden_inconsistency_rate") or {}
+    if not hidden or not hidden.get("safe_decisions"):
+        return "Hidden inconsistency: not measured (no decisions predicted safe)."
+    return (f"Hidden inconsistency: {100 * float(hidden.get('rate') or 0.0):.1f} % — {hidden.get('count', 0)} of "
+            f"{hidden['safe_decisions']} decisions whose own PREDICT called the chosen way safe moved into danger.")
+
+
+def confidence_text(ci: Sequence[float] | None, n_seeds: int) -> str:
+    """A 95 % CI as text, or "not measured" when one seed cannot give one."""
+    if n_seeds < 2:
+        return "not measured (1 seed)"
+    return f"{ci[0]:.1f}–{ci[1]:.1f}" if ci else "–"
+
+
+def render_transcripts_html(transcripts: Sequence[EpisodeTranscript], open_first: bool = True) -> str:
+    """Collapsible transcripts, one ``<details>`` per episode (the first open)."""
+    if not transcripts:
+        return "<p>No bench episodes in this run.</p>"
+    blocks = []
+    for n, tr in enumerate(transcripts):
+        rows = []
+        for d in tr.decisions:
+            cls = " class=failed" if d.failed else ""
+            rows.append(
+                f"<tr{cls}><td class=num>{d.index}</td><td class=num>{d.t:.1f}</td><td>{escape(d.scene)}</td>"
+                f"<td><pre class=reply>{escape(d.reply) or '<i>(empty)</i>'}</pre></td>"
+                f"<td>{escape(d.predict)}<br><b>MOTION</b> {escape(d.motion)}</td><td>{escape(d.intent)}</td>"
+                f"<td>{escape(d.events)}</td><td class=num>{escape(d.points)}</td><td>{escape(d.why)}</td>"
+                f"<td class=meta>{escape(d.brain)}</td></tr>")
+        head = "".join(f"<th>{h}</th>" for h in ("#", "t (s)", "scene", "reply", "parsed PREDICT / MOTION",
+                                                  "intent", "events", "points", "why", "brain"))
+        error = f"<div class=note>episode failed: {escape(tr.error.splitlines()[0])}</div>" if tr.error else ""
+        blocks.append(
+            f"<details{' open' if open_first and n == 0 else ''} class=episode><summary><b>{escape(tr.scenario)}"
+            f"</b> seed {tr.seed} — {escape(tr.points)} · hidden inconsistency {escape(tr.hidden_inconsistency)}"
+            f"</summary><p class=meta>{escape(tr.explanation)}</p>{error}"
+            f"<table class=transcript><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+            "</details>")
+    return "".join(blocks)
+
+
+TRANSCRIPT_CSS = """
+details.episode{margin:6px 0;border:1px solid #ddd;border-radius:4px;padding:4px 8px}
+details.episode summary{cursor:pointer}table.transcript{font-size:.8em}
+pre.reply{margin:0;padding:2px;white-space:pre-wrap;background:none;font-size:1em}
+tr.failed td{background:#fdecea}
+"""
