@@ -109,3 +109,9 @@ def test_default_prompt_example_is_a_valid_reply():
     intent = parse_motion(result.motion)
     assert (intent.direction, intent.speed_class.value) == ("right", "sprint")
     assert {"fear", "terror", "glance_back"} <= intent.styles
+
+
+def test_prompt_states_the_2m_rule_and_what_a_reason_carries():
+    assert "within 2 m" in DEFAULT_SYSTEM_PROMPT and "danger(human)" in DEFAULT_SYSTEM_PROMPT
+    assert "its type, what it is doing and how far it is" in DEFAULT_SYSTEM_PROMPT
+    assert "never danger(beast) in a direction without one" in DEFAULT_SYSTEM_PROMPT

@@ -95,7 +95,13 @@ def test_s43_without_its_baseline_is_not_measured():
                                               (0.16, 0)])
 def test_s44_dropped_frame_bands(rate, points):
     assert DROPPED_POINTS[-1] == (0.15, 5.0)
-    assert score_s44(live("S44", dropped_frame_rate=rate)).score == points
+    # a kept trace with no beast change: every (zero) threat answered, the frame bands alone decide
+    assert score_s44(live("S44", dropped_frame_rate=rate, trace={})).score == points
+
+
+def test_s44_without_a_trace_is_not_measured_instead_of_unjudged_points():
+    scored = score_s44(live("S44", dropped_frame_rate=0.0))
+    assert not scored.measured and "no trace" in scored.explanation
 
 
 def mem(label: str, rss: int, gpu: int | None = None) -> MemorySample:
@@ -175,3 +181,47 @@ def test_npc_motion_streams_generate_a_pose_per_npc_per_frame():
         streams(env)
     env.close()
     assert streams.frames == 20  # two wandering humans
+
+
+def _beast_trace(n: int, beast_direction: str = "left") -> dict:
+    """A trace whose decisions all have a beast nearby on ``beast_direction`` (what the live run recorded)."""
+    from tests.harness.trace_factory import TraceBuilder, npc, truth
+
+    seen = truth(npcs=[npc("beast", "stop", 5.8, beast_direction, name="beast")])
+    return TraceBuilder("S42").repeat(n, seen).build().to_dict()
+
+
+def test_s42_a_change_toward_the_new_threat_is_not_a_response():
+    toward = {"direction": "left", "speed_class": "run", "styles": ["fear"]}
+    away = {"direction": "right", "speed_class": "run", "styles": ["fear"]}
+    decisions = (
+        decision(0, 0.0, 17.0, WALK),
+        decision(1, 2100.0, 2200.0, toward),   # changed, on the new scene, but runs at the beast on the left
+        decision(2, 2600.0, 4500.0, away),     # the first fitting response: 2.5 s after the spawn
+    )
+    scored = score_s42(live("S42", events=(SPAWN,), decisions=decisions, trace=_beast_trace(3)))
+    assert scored.evidence["live"]["decision"] == 2 and scored.score == 20
+    assert scored.evidence["live"]["inappropriate_changes"] == [1]
+    only_toward = score_s42(live("S42", events=(SPAWN,), decisions=decisions[:2], trace=_beast_trace(2)))
+    assert only_toward.score == 0
+
+
+def test_s44_frames_on_time_count_only_with_the_beast_answered():
+    spawn = LiveEvent(1000.0, 1.0, "spawn:beast")
+    still = {"direction": None, "speed_class": "still", "styles": []}
+    away = {"direction": "right", "speed_class": "run", "styles": ["fear"]}
+    ignoring = live("S44", events=(spawn,), decisions=(decision(0, 1100.0, 1200.0, still),),
+                    trace=_beast_trace(1))
+    answering = live("S44", events=(spawn,), decisions=(decision(0, 1100.0, 1200.0, away),),
+                     trace=_beast_trace(1))
+    assert score_s44(ignoring).score == 0 and score_s44(answering).score == 20
+
+
+def test_s42_a_step_away_followed_by_a_step_back_toward_the_beast_is_not_a_response():
+    away = {"direction": "right", "speed_class": "run", "styles": ["fear"]}
+    toward = {"direction": "left", "speed_class": "run", "styles": ["fear"]}
+    sideways = {"direction": "fwd", "speed_class": "run", "styles": ["fear"]}
+    flicker = (decision(0, 0.0, 17.0, WALK), decision(1, 2100.0, 2200.0, away),
+               decision(2, 2600.0, 2700.0, toward), decision(3, 3100.0, 3200.0, sideways))
+    scored = score_s42(live("S42", events=(SPAWN,), decisions=flicker, trace=_beast_trace(4)))
+    assert scored.score == 0 and scored.evidence["live"]["inappropriate_changes"] == [1, 2, 3]

@@ -1,4 +1,5 @@
-"""C10 (cross-body transfer): the reference brain passes, broken transfers fail, run_suite reports it."""
+"""C10 (cross-body transfer): the brain itself closed loop on every body; constants and null score low; broken
+bodies lower the transfer; the pipeline checks (replay, retarget, servos, generators) stay as diagnostics."""
 
 from __future__ import annotations
 
@@ -10,16 +11,20 @@ import re
 import numpy as np
 import pytest
 
+from tests.harness.scoring.panel_brains import ConstantBrain
 from wmbench.body.drone import Quadrotor
 from wmbench.body.robot import ServoRobot
 from wmbench.body.servo_map import SERVO_TABLE, ServoMap
-from wmbench.harness import c10, c10_metrics, runner
-from wmbench.harness.c10 import C10_IDS, RULE_TEXT, measure_c10
+from wmbench.brain.registry import get_brain
+from wmbench.envs import wmbench_env
+from wmbench.harness import c10, c10_metrics, c10_outcome, runner
+from wmbench.harness.c10 import C10_IDS, RULE_TEXT, measure_c10, measure_c10_brain
+from wmbench.harness.c10_scoring import score_transfer
 from wmbench.harness.runner import run_suite
 from wmbench.scenarios import get_scenario
 
 BODIES = ("smpl", "robot", "drone")
-#: What each rule must leave in ``evidence["transfer"]`` (the numbers the score came from).
+#: What each pipeline check leaves in its diagnostic's ``numbers`` (the numbers it came from).
 EVIDENCE_KEYS = {
     "S46": {"failed", "incidents"},
     "S47": {"roundtrip_error", "rigs", "worst_error"},
@@ -27,10 +32,16 @@ EVIDENCE_KEYS = {
     "S49": {"A_decisions_agree", "B_effort_order", "C_realized_cosine"},
     "S50": {"D_direction_cosine", "R_class_order", "raw_speed_rank_agreement"},
 }
+SPRINT_RIGHT = "PREDICT: fwd=danger(beast)\nMOTION: a person sprints to the right in terror"
 
 
 def _total(scores: dict) -> float:
     return sum(s.score for sid in C10_IDS for s in scores[sid])
+
+
+def pipeline(sid: str):
+    """The scenario's pipeline check (the former C10 rule) with the reference brain: a body diagnostic."""
+    return score_transfer(c10.run_transfer(sid, get_brain("reference"), 0))
 
 
 @pytest.fixture(scope="module")
@@ -42,35 +53,84 @@ def test_reference_brain_transfers_to_every_body(reference_scores):
     print()
     for sid in C10_IDS:
         (score,) = reference_scores[sid]
-        print(f"{sid} {score.score:5.1f}  {json.dumps(score.evidence['transfer'], default=str)[:300]}")
+        print(f"{sid} {score.score:5.1f}  {score.explanation}")
         assert score.measured and score.seed == 0 and score.category == "C10"
-        assert score.evidence["rule"] not in ("nothing_to_transfer", "no_source_run")
-        assert EVIDENCE_KEYS[sid] <= set(score.evidence["transfer"]), sid
+        assert score.evidence["rule"] == "brain_transfer"
         bodies = score.evidence["bodies"]
-        assert set(bodies) >= set(BODIES)
+        assert set(bodies) == set(BODIES)
         for body in BODIES:
-            assert bodies[body]["ran"] and bodies[body]["decisions"] == score.evidence["replies"] == 6
-            assert {"caught_rate", "collision_rate"} <= set(bodies[body])
+            assert bodies[body]["runs"] == len(c10_outcome.SCENE_VARIANTS) and bodies[body]["failed_runs"] == 0
+        diagnostic = score.evidence["diagnostics"]
+        assert diagnostic["measured"] and EVIDENCE_KEYS[sid] <= set(diagnostic["numbers"]), sid
         json.dumps(score.to_dict())  # plain JSON, as scores.json needs
     total = _total(reference_scores)
     print(f"C10 reference: {total:g}/100")
     assert total >= 80
-    assert reference_scores["S47"][0].evidence["transfer"]["rigs"].keys() >= {"smpl24", "stubby"}
-    assert reference_scores["S48"][0].evidence["transfer"]["limit_violations"] == 0
 
 
-def test_null_brain_transfers_nothing_and_scores_zero():
-    scores = measure_c10("null", (0,), scenarios=["S46", "S50"])
-    for sid in ("S46", "S50"):
-        (score,) = scores[sid]
-        assert score.measured and score.score == 0.0 and score.evidence["rule"] == "nothing_to_transfer"
+def test_null_brain_earns_only_where_standing_still_is_right():
+    scores = measure_c10_brain(lambda: get_brain("null"), (0,), ["S46", "S49"], diagnostics=False)
+    assert scores["S46"][0].score == 0.0            # it stands still in front of an approaching beast
+    assert scores["S49"][0].score == 20.0           # a woman who never comes near: a freeze is right
+
+
+def test_a_brain_that_always_moves_the_same_way_does_not_score_well():
+    beast_scenes = ["S46", "S48", "S50"]
+    scores = measure_c10_brain(lambda: ConstantBrain("sprint_right", SPRINT_RIGHT), (0,), beast_scenes,
+                               diagnostics=False)
+    # in some heading of every beast scene, "right" runs into the wall or the beast
+    print(f"\nC10 constant sprint right: { {sid: scores[sid][0].score for sid in beast_scenes} }")
+    assert all(scores[sid][0].score <= 10.0 for sid in beast_scenes)
 
 
 class ContraryDrone(Quadrotor):
-    """A drone that flies every intent the opposite way: the decisions no longer transfer."""
+    """A drone that flies every intent the opposite way: the brain's choices no longer carry over."""
 
     def apply_intent(self, intent):
         super().apply_intent(dataclasses.replace(intent, heading=intent.heading + math.pi))
+
+
+def _body_as(monkeypatch, name: str, make):
+    """Envs built with body ``name`` get ``make()`` instead of the registered body."""
+    real = wmbench_env.get_body
+
+    def get_body(body, **kwargs):
+        return make() if body == name else real(body, **kwargs)
+
+    monkeypatch.setattr(wmbench_env, "get_body", get_body)
+
+
+def test_a_body_going_the_other_way_loses_the_transfer(monkeypatch, reference_scores):
+    _body_as(monkeypatch, "drone", ContraryDrone)
+    broken = measure_c10("reference", (0,), scenarios=["S50"])["S50"][0]
+    good = reference_scores["S50"][0]
+    print(f"\nS50 contrary drone: {broken.explanation}")
+    assert broken.evidence["bodies"]["drone"]["quality"] < 0.5 < good.evidence["bodies"]["drone"]["quality"]
+    assert broken.score < good.score - 5
+
+
+def test_a_body_that_crashes_is_a_failed_body_not_a_crashed_run(monkeypatch):
+    def crash():
+        raise RuntimeError("robot firmware missing")
+
+    _body_as(monkeypatch, "robot", crash)
+    (score,) = measure_c10("reference", (0,), scenarios=["S46"])["S46"]
+    robot = score.evidence["bodies"]["robot"]
+    assert score.measured and robot["failed_runs"] == robot["runs"] and robot["quality"] == 0.0
+    assert "robot firmware missing" in robot["errors"][0]
+    assert score.score <= 10.0       # the robot carried nothing over; the drone still did
+
+
+def test_scene_variants_turn_the_protagonist_not_the_world():
+    record = get_scenario("S46")
+    turned = c10_outcome.scene_variant(record, "turned_around")
+    assert turned.id == record.id and turned.phases[0].walls == record.phases[0].walls
+    assert turned.phases[0].start_heading == pytest.approx(record.phases[0].start_heading + math.pi)
+    with pytest.raises(ValueError, match="unknown scene variant"):
+        c10_outcome.scene_variant(record, "upside_down")
+
+
+# ------------------------------------------------------------------ pipeline checks (body diagnostics)
 
 
 def _replay_with(monkeypatch, body: str, make):
@@ -85,59 +145,35 @@ def _replay_with(monkeypatch, body: str, make):
     monkeypatch.setattr(c10, "replay_decisions", replay)
 
 
-def test_a_body_going_the_other_way_fails_multi_embodiment_consistency(monkeypatch, reference_scores):
-    _replay_with(monkeypatch, "drone", ContraryDrone)
-    broken = measure_c10("reference", (0,), scenarios=["S50"])["S50"][0]
-    good = reference_scores["S50"][0]
-    print(f"\nS50 contrary drone: {broken.explanation}")
-    assert broken.evidence["transfer"]["D_direction_cosine"] < 0.5
-    assert good.evidence["transfer"]["D_direction_cosine"] > 0.9
-    assert broken.score < good.score and broken.score == 0.0
-
-
-def test_a_retarget_with_wrong_proportions_fails_joint_format_universality(monkeypatch, reference_scores):
+def test_a_retarget_with_wrong_proportions_fails_the_joint_format_diagnostic(monkeypatch):
+    good = pipeline("S47")
     real = c10_metrics.retarget.retarget
 
     def stretched(joints, rig):  # every rig 40 % taller than its bones say
         return real(joints, rig) * np.array([1.0, 1.4, 1.0])
 
     monkeypatch.setattr(c10_metrics.retarget, "retarget", stretched)
-    broken = measure_c10("reference", (0,), scenarios=["S47"])["S47"][0]
-    print(f"\nS47 stretched retarget: {broken.explanation}")
+    broken = pipeline("S47")
     assert broken.evidence["transfer"]["worst_error"] > 0.05
-    assert broken.score < reference_scores["S47"][0].score
+    assert broken.score < good.score
 
 
-def test_weak_servos_fail_robot_servo_mapping(monkeypatch, reference_scores):
+def test_weak_servos_fail_the_servo_diagnostic(monkeypatch):
+    good = pipeline("S48").evidence["transfer"]["median_error_deg"]
     weak = ServoMap(tuple(dataclasses.replace(row, effort=0.05) for row in SERVO_TABLE))
     _replay_with(monkeypatch, "robot", lambda: ServoRobot(servo_map=weak))
-    broken = measure_c10("reference", (0,), scenarios=["S48"])["S48"][0]
-    print(f"\nS48 weak servos: {broken.explanation}")
-    good = reference_scores["S48"][0].evidence["transfer"]["median_error_deg"]
+    broken = pipeline("S48")
     assert broken.evidence["transfer"]["median_error_deg"] > good
-    assert broken.score < reference_scores["S48"][0].score
 
 
-def test_a_body_that_crashes_is_a_failed_transfer_not_a_crashed_run(monkeypatch):
-    def crash():
-        raise RuntimeError("robot firmware missing")
-
-    _replay_with(monkeypatch, "robot", crash)
-    scores = measure_c10("reference", (0,), scenarios=["S46", "S48", "S50"])
-    s46, s48, s50 = (scores[sid][0] for sid in ("S46", "S48", "S50"))
-    assert s46.score == c10.S46_POINTS["one_failed"] and s46.evidence["transfer"]["failed"] == ["robot"]
-    assert "robot firmware missing" in s46.evidence["bodies"]["robot"]["error"]
-    assert s48.score == 0.0 and "robot run failed" in s48.explanation
-    assert s50.score == 0.0 and s50.measured
-
-
-def test_a_scorer_fault_is_not_measured_not_a_lost_category(monkeypatch):
+def test_a_diagnostic_fault_never_costs_the_brain_its_score(monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("retarget table corrupt")
 
     monkeypatch.setattr(c10_metrics, "retarget_errors", broken)
     (score,) = measure_c10("reference", (0,), scenarios=["S47"])["S47"]
-    assert not score.measured and "retarget table corrupt" in score.explanation
+    assert score.measured and score.score >= 15.0
+    assert "retarget table corrupt" in score.evidence["diagnostics"]["explanation"]
 
 
 def test_order_agreement_and_class_order_agreement():
@@ -174,4 +210,4 @@ def test_run_suite_reports_c10_measured(tmp_path):
           f"{ {sid: written['scenarios'][sid]['score'] for sid in C10_IDS} }")
     assert category["measured"] and category["score"] >= 80 and category["missing_scenarios"] == []
     assert written["run"]["not_measured_notes"] == [] and scores["categories"]["C10"] == category
-    assert all(written["scenarios"][sid]["evidence"][0]["bodies"]["drone"]["ran"] for sid in C10_IDS)
+    assert all(written["scenarios"][sid]["evidence"][0]["bodies"]["drone"]["failed_runs"] == 0 for sid in C10_IDS)

@@ -25,8 +25,13 @@ How a reply is read (:func:`parse_reply`):
   headings, quotes, code fences) removed. At the start of a line the label is followed by ``:``, ``=``,
   ``-``, ``→``, ``>`` or just a space; inside a line (prose such as "Here is my answer: PREDICT: ...") only
   ``:`` or ``=`` make a label, so "the motion - fast" is not one. Both labels may share one line. **When
-  several appear, the last PREDICT with a readable item wins and the last non-empty MOTION wins** (models
-  draft first and answer last).
+  several appear, the last PREDICT with a readable item wins** (models draft first and answer last) **and the
+  MOTION is the one that belongs to it**: of the non-empty MOTION labels after the winning PREDICT, the last
+  one that opens its line (else, when all sit inside prose as on a one-line reply, the first; else, for a
+  reply that writes MOTION first, the last one before it). A trailing remark such as ``*Note on the motion:
+  ...*`` or ``Explanation of the motion: ...`` sits inside its line, so it never replaces the answer's
+  ``MOTION:`` line; a reply with several non-empty MOTION labels carries a ``warnings`` entry saying which
+  was used (recorded in the trace).
 * **PREDICT items** sit on the label's line and on following lines that start with a direction (bulleted
   lists). Items are separated by ``,`` ``;`` ``|``, newlines, sentence ends, or simply by the next
   ``dir=``/``dir:`` key (commas inside parentheses do not split). Keys: ``left``, ``right``, ``fwd``
@@ -146,6 +151,8 @@ class Decision:
     motion: str
 
     ok: bool = field(default=True, init=False)
+    #: reading notes that are not errors (e.g. several MOTION labels: which one was used)
+    warnings: tuple[str, ...] = ()
 
 
 class ParseErrorCode(str, enum.Enum):
@@ -168,6 +175,8 @@ class ParseError:
     motion: str | None = None
 
     ok: bool = field(default=False, init=False)
+    #: reading notes that are not errors (e.g. several MOTION labels: which one was used)
+    warnings: tuple[str, ...] = ()
 
 
 ParseResult = Decision | ParseError
@@ -211,29 +220,64 @@ def _parse_text(text: str) -> ParseResult:
     lines = [clean_line(line) for line in visible.splitlines()]
     labels = find_labels(lines)
     label_lines = {lab.line for lab in labels}
-    motions = (motion_text(lab, lines, label_lines) for lab in reversed(labels) if lab.kind == "motion")
-    motion = next((m for m in motions if m), None)
-    predict_labels = [lab for lab in labels if lab.kind == "predict"]
-    if not predict_labels:
+    motions = [(n, text, _starts_line(lab, lines)) for n, lab in enumerate(labels) if lab.kind == "motion"
+               for text in [motion_text(lab, lines, label_lines)] if text]
+    predict_at = [n for n, lab in enumerate(labels) if lab.kind == "predict"]
+    if not predict_at:
         why = ("the reply ended inside an unclosed <think> block" if unclosed and not visible.strip() else
                "the reply held only a <think> block" if not visible.strip() else "no PREDICT line was found")
-        return ParseError(ParseErrorCode.NO_PREDICT, f"expected a 'PREDICT: ...' line; {why}", None, motion)
-    prediction = None
-    for lab in reversed(predict_labels):
-        candidate = parse_prediction(*predict_block(lab, lines, label_lines))
+        motion = _motion_of_block(motions, -1, [])
+        return ParseError(ParseErrorCode.NO_PREDICT, f"expected a 'PREDICT: ...' line; {why}", None, motion,
+                          warnings=_motion_warnings(motions, motion))
+    prediction, winner = None, predict_at[-1]
+    for n in reversed(predict_at):
+        candidate = parse_prediction(*predict_block(labels[n], lines, label_lines))
         prediction = prediction or candidate
         if candidate.items:
-            prediction = candidate
+            prediction, winner = candidate, n
             break
     assert prediction is not None
+    motion = _motion_of_block(motions, winner, predict_at)
+    warnings = _motion_warnings(motions, motion)
     if not prediction.items:
         return ParseError(ParseErrorCode.UNREADABLE_PREDICT,
                           f"expected items like 'left=safe(open)' after PREDICT; got {prediction.raw[:80]!r}",
-                          prediction, motion)
+                          prediction, motion, warnings=warnings)
     if motion is None:
         return ParseError(ParseErrorCode.NO_MOTION, "expected a non-empty 'MOTION: ...' line; none was found",
-                          prediction, None)
-    return Decision(prediction, motion)
+                          prediction, None, warnings=warnings)
+    return Decision(prediction, motion, warnings=warnings)
+
+
+def _starts_line(label: Label, lines: list[str]) -> bool:
+    """The label opens its line (``MOTION: ...``), rather than sitting inside prose ("Note on the motion: ")."""
+    return lines[label.line].lstrip(" \t-•>#+0123456789.)\"'").lower().startswith(label.label.lower()[:6])
+
+
+def _motion_of_block(motions: list[tuple[int, str, bool]], winner: int, predict_at: list[int]) -> str | None:
+    """The MOTION that belongs to the winning PREDICT (label index ``winner``; the last readable one, so no
+    later PREDICT starts another answer): of the MOTION labels after it, the last one that opens its line
+    (models draft, then answer), else — when all sit inside prose, as on a one-line reply — the first one;
+    with none after it (a reply that puts MOTION first) the last one before it. A trailing remark such as
+    "*Note on the motion: ...*" or "Explanation of the motion: ..." sits inside its line, so it never
+    replaces the answer's own ``MOTION:`` line."""
+    after = [(text, opens) for n, text, opens in motions if n > winner]
+    line_starts = [text for text, opens in after if opens]
+    if line_starts:
+        return line_starts[-1]
+    if after:
+        return after[0][0]
+    before = [text for n, text, _ in motions if n < winner]
+    return before[-1] if before else None
+
+
+def _motion_warnings(motions: list[tuple[int, str, bool]], used: str | None) -> tuple[str, ...]:
+    """A warning when the reply held several non-empty MOTION labels (which one was used, how many)."""
+    if len(motions) < 2:
+        return ()
+    shown = (used or "")[:60]
+    return (f"{len(motions)} MOTION labels in the reply; used the one of the answer's PREDICT block: "
+            f"{shown!r}",)
 
 
 def parse_reply(text: object) -> ParseResult:

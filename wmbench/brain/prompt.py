@@ -1,8 +1,9 @@
 """The default system prompt and the chat messages a text brain is sent.
 
 :data:`DEFAULT_SYSTEM_PROMPT` states the official WM Bench rules in our own words (read the scene JSON,
-answer with exactly a PREDICT line and a MOTION line, walls and beasts mean danger, never move toward danger,
-use the recent decisions, scale the emotion with the threat). :func:`build_messages` turns a scene_context
+answer with exactly a PREDICT line and a MOTION line, walls and beasts mean danger, a person within 2 m is
+danger(human), a creature's reason carries its type, behaviour and distance, never move toward danger, use the
+recent decisions, scale the emotion with the threat). :func:`build_messages` turns a scene_context
 into ``[system, user]`` messages whose user content is the scene as compact JSON, keys in contract order.
 :func:`load_system_prompt` reads a user's own prompt file instead.
 """
@@ -36,9 +37,13 @@ MOTION: <one sentence describing the character's movement>
 
 Rules for PREDICT (front in the scene is fwd in your answer):
 - A direction with a wall distance is danger(wall); a direction whose wall is null is safe(open).
-- The direction a beast is in is danger(beast), whatever the walls say there.
-- A person standing very close in a direction makes it danger(human); otherwise people are not a danger.
+- The direction a beast is in is danger(beast), whatever the walls say there. A beast you only hear (sound,
+  out of sight) may be marked danger(beast) in the direction of the sound.
+- A person within 2 m in a direction makes it danger(human); a person farther away is not a danger.
+- Name a creature or person only where one is; never danger(beast) in a direction without one.
 - Give every one of the four directions a verdict: safe(reason) or danger(reason).
+- Where a creature or person is, the reason carries its type, what it is doing and how far it is:
+  fwd=danger(beast, charging, 5m) or left=safe(human, standing, 6m).
 
 Rules for MOTION:
 - Never move toward a direction you marked danger. Choose a safe direction, and say it plainly: to the left,
@@ -53,7 +58,7 @@ Rules for MOTION:
 
 Example. Scene: {"walls":{"left":2.1,"right":null,"front":null,"back":1.5},"npc_nearby":true,\
 "npc_type":"beast","npc_behavior":"charge","npc_distance":5.2,"npc_direction":"front",...}
-PREDICT: left=danger(wall), right=safe(open), fwd=danger(beast), back=danger(wall)
+PREDICT: left=danger(wall), right=safe(open), fwd=danger(beast, charging, 5.2m), back=danger(wall)
 MOTION: a person sprints to the right in terror, arms pumping, glancing back over the shoulder at the beast
 """
 

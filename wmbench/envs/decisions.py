@@ -74,9 +74,10 @@ def parse_record(parsed: ParseResult, reply_chars: int) -> dict[str, Any]:
         "ok": bool(getattr(parsed, "ok", False)),
         "code": None if code is None else getattr(code, "value", str(code)),
         "message": getattr(parsed, "message", ""),
-        "prediction": {i.direction: [i.verdict, i.reason] for i in items},
+        "prediction": {i.direction: [i.verdict, i.reason, i.raw] for i in items},
         "motion": getattr(parsed, "motion", None),
         "reply_chars": reply_chars,
+        "warnings": list(getattr(parsed, "warnings", ()) or ()),
     }
 
 
@@ -123,8 +124,18 @@ def remember_decision(memory: DecisionMemory, decision: OpenDecision, realized: 
                                asked=scene_direction(intent.direction) if intent.moving else None,
                                moved=scene_direction(realized.direction))
     memory.add(decision.t_start, reading.motion or "", intent.direction if intent.moving else None, outcome)
-    prediction = getattr(reading.parsed, "prediction", None)
-    memory.remember_prediction(getattr(prediction, "raw", None) or None)
+    memory.remember_prediction(prediction_line(getattr(reading.parsed, "prediction", None)))
+
+
+def prediction_line(prediction: Any) -> str | None:
+    """The parsed PREDICT as one canonical line (``PREDICT: left=safe(open), ...``) — what the brain said, read
+    by the grammar, never a raw fragment of its reply (a JSON reply's ``"PREDICT": "..."`` quotes and braces
+    included); None when nothing was readable."""
+    items = getattr(prediction, "items", ()) or ()
+    if not items:
+        return None
+    return "PREDICT: " + ", ".join(
+        f"{i.direction}={i.verdict}" + (f"({i.reason})" if i.reason else "") for i in items)
 
 
 def show_memory(perception: Perception, memory: DecisionMemory) -> Perception:

@@ -13,8 +13,11 @@ the same; thresholds are the constants below):
 - **S42 Cognitive Loop Latency**: the scene change is the run's first timeline event (the beast's spawn at
   2 s). Latency = wall time from the frame that fired it to the end of the first frame moving with the first
   decision that (a) was made on a scene taken after the change and (b) asks for a different intent than the
-  one before it (direction, speed class or style tags): <= 3 s = 20, <= 5 s = 15, <= 10 s = 5, later or never
-  = 0 (:data:`LATENCY_POINTS_S`). Condition (a) keeps a reply to the old scene from counting by coincidence.
+  one before it (direction, speed class or style tags) and (c) suits the new scene (:func:`sustained_response`:
+  with the beast nearby it and the next decision move away from it — the sector opposite the beast, or any
+  safe one but the beast's when that is blocked; judged on the run's trace):
+  <= 3 s = 20, <= 5 s = 15, <= 10 s = 5, later or never = 0 (:data:`LATENCY_POINTS_S`). Condition (a) keeps a
+  reply to the old scene from counting by coincidence, (c) a change toward the threat.
 - **S43 Dual Stream Performance**: the same live loop with a second motion stream per NPC (a
   :class:`~wmbench.body.procedural.ProceduralGenerator` producing each wandering human's pose every frame,
   inside the frame's timed work). Drop = (FPS of S41 - FPS here) / FPS of S41, floored at 0: FPS >= 30
@@ -22,7 +25,10 @@ the same; thresholds are the constants below):
   measured as the baseline whenever S43 is.
 - **S44 Stress Test Throughput**: dropped frames = (late frames + skipped slots) / (frames + skipped slots)
   over the run while the scene changes every second: <= 1 % = 20, <= 5 % = 15, <= 15 % = 5, more = 0
-  (:data:`DROPPED_POINTS`).
+  (:data:`DROPPED_POINTS`), times the share of the beast's appearances and approaches answered within
+  :data:`RESPONSE_WINDOW_S` by a decision that moves away from it, followed by one that keeps doing so
+  (:func:`threat_responses`, :func:`sustained_response`): frames produced
+  on time by a brain that never answers the threat are not real-time competence.
 - **S45 Memory Stability**: process memory (RSS + GPU memory allocated by torch where CUDA is in use) sampled
   after each of the three despawns; growth from the first sample to the third, relative to the first:
   <= 5 % = 20, <= 15 % = 15, <= 30 % = 5, more = 0 (:data:`MEMORY_GROWTH_POINTS`). Fewer than two samples
@@ -57,6 +63,11 @@ S43_FLOOR_POINTS = 5.0
 DROPPED_POINTS: tuple[tuple[float, float], ...] = ((0.01, 20.0), (0.05, 15.0), (0.15, 5.0))
 MEMORY_GROWTH_POINTS: tuple[tuple[float, float], ...] = ((0.05, 20.0), (0.15, 15.0), (0.30, 5.0))
 TIMELINE_PREFIXES = ("spawn:", "switch:", "despawn:")
+#: S44: a beast's appearance or switch is answered when a decision on a later scene moves away from it within
+#: this many wall seconds
+RESPONSE_WINDOW_S = 2.0
+#: the live runs whose trace is kept (their rules judge each response against the decision's truth)
+TRACED_RUNS = frozenset({"S42", "S44"})
 
 
 # ------------------------------------------------------------------------------------------------ scoring
@@ -112,14 +123,73 @@ def motion_change_latency(result: LiveResult) -> dict[str, Any]:
     if change is None:
         return {"change": None, "latency_s": None, "decision": None}
     at = {"kind": change.kind, "t": change.t, "wall_ms": change.wall_ms}
+    records = trace_decisions(result)
     previous = STILL_INTENT_KEY  # the body starts standing still
-    for d in result.decisions:
+    inappropriate: list[int] = []
+    for k, d in enumerate(result.decisions):
         key = intent_key(d.intent)
         changed, previous = key != previous, key
         if changed and d.snapshot_ms >= change.wall_ms:
+            fit = sustained_response(records, result.decisions, k)
+            if fit is False:
+                inappropriate.append(d.index)
+                continue
             return {"change": at, "latency_s": round((d.applied_ms - change.wall_ms) / 1000.0, 4),
-                    "decision": d.index, "motion": d.motion}
-    return {"change": at, "latency_s": None, "decision": None}
+                    "decision": d.index, "motion": d.motion, "appropriate": fit,
+                    "inappropriate_changes": inappropriate}
+    return {"change": at, "latency_s": None, "decision": None, "inappropriate_changes": inappropriate}
+
+
+def trace_decisions(result: LiveResult) -> dict[int, Any]:
+    """The live run's trace decisions by index (empty when the run kept no trace)."""
+    from wmbench.envs.trace import Trace
+
+    if not result.trace:
+        return {}
+    try:
+        return {d.index: d for d in Trace.from_dict(result.trace).decisions}
+    except Exception:   # a damaged stored trace: appropriateness cannot be read, said in the evidence
+        return {}
+
+
+_OPPOSITE = {"fwd": "back", "back": "fwd", "left": "right", "right": "left"}
+
+
+def response_fits(record: Any, intent: Mapping[str, Any]) -> bool | None:
+    """Whether a response suits the scene it answered: with a beast nearby the intent must move *away* from it
+    — into the sector opposite the nearest beast, or, when the truth marks that one unsafe, into any safe sector
+    that is not the beast's; with none nearby it must not travel into danger. None when the decision's truth
+    is unknown (no trace kept)."""
+    from wmbench.harness.scoring.reply import SCENE_TO_GRAMMAR
+
+    if record is None:
+        return None
+    direction = intent.get("direction")
+    moving = direction is not None and intent.get("speed_class") not in (None, "still")
+    sector = SCENE_TO_GRAMMAR.get(str(direction).lower()) if moving else None
+    truth = record.truth.directions.get(sector) if sector else None
+    near = sorted((n for n in record.truth.npcs if n.type == "beast" and n.nearby), key=lambda n: n.distance)
+    if not near:
+        return truth is None or truth.safe
+    if truth is None or not truth.safe:
+        return False
+    away = _OPPOSITE.get(near[0].direction)
+    away_truth = record.truth.directions.get(away) if away else None
+    return sector == away or (away_truth is not None and not away_truth.safe and sector != near[0].direction)
+
+
+def sustained_response(records: Mapping[int, Any], decisions: Sequence[Any], k: int) -> bool | None:
+    """Decision ``k`` moves away from the beast (:func:`response_fits`) and so does the next one (or the beast
+    is out of range by then): a response, not a random step that happens to point the right way."""
+    first = response_fits(records.get(decisions[k].index), decisions[k].intent)
+    if not first:
+        return first
+    if k + 1 >= len(decisions):
+        return True
+    nxt = records.get(decisions[k + 1].index)
+    if nxt is None or not any(n.type == "beast" and n.nearby for n in nxt.truth.npcs):
+        return True
+    return bool(response_fits(nxt, decisions[k + 1].intent))
 
 
 def score_s42(result: LiveResult) -> ScenarioScore:
@@ -149,12 +219,48 @@ def score_s43(result: LiveResult, baseline: LiveResult | None) -> ScenarioScore:
                                                  "baseline_work_fps": baseline.work_fps})
 
 
+def threat_responses(result: LiveResult) -> dict[str, Any]:
+    """S44's responses: for each beast appearance or switch, whether a decision on a scene taken after it and
+    within ``RESPONSE_WINDOW_S`` moved away from the beast (:func:`response_fits` with the beast nearby).
+    ``answered`` / ``threats``; ``checked`` False when the run kept no trace to judge by."""
+    records = trace_decisions(result)
+    answered = []
+    threats = []
+    for e in result.events:
+        parts = e.kind.split(":")
+        new_threat = parts[0] == "spawn" or (parts[0] == "switch" and parts[-1] in ("approach", "charge"))
+        if len(parts) < 2 or not new_threat:
+            continue
+        window = [k for k, d in enumerate(result.decisions)
+                  if e.wall_ms <= d.snapshot_ms <= e.wall_ms + RESPONSE_WINDOW_S * 1000.0]
+        if not any(n.name == parts[1] and n.type == "beast" for k in window
+                   if records.get(result.decisions[k].index) is not None
+                   for n in records[result.decisions[k].index].truth.npcs):
+            continue
+        threats.append(e)
+        fits = [k for k in window
+                if records.get(result.decisions[k].index) is not None
+                and any(n.type == "beast" and n.nearby for n in records[result.decisions[k].index].truth.npcs)
+                and sustained_response(records, result.decisions, k)]
+        answered.append(bool(fits))
+    return {"threats": len(threats), "answered": sum(answered), "checked": result.trace is not None,
+            "window_s": RESPONSE_WINDOW_S}
+
+
 def score_s44(result: LiveResult) -> ScenarioScore:
     rate = result.dropped_frame_rate
-    points = points_at_most(rate, DROPPED_POINTS)
-    return _score(result, "S44", "dropped_frames", points,
+    frame_points = points_at_most(rate, DROPPED_POINTS)
+    responses = threat_responses(result)
+    if not responses["checked"]:
+        return not_measured("S44", "the live run kept no trace, so whether its responses moved away from the "
+                            "beast cannot be judged (rerun the live measurement)", result.seed)
+    share = responses["answered"] / responses["threats"] if responses["threats"] else 1.0
+    points = round(frame_points * share, 3)
+    return _score(result, "S44", "dropped_frames_with_responses", points,
                   f"{100 * rate:.2f} % dropped ({result.late_frames} late + {result.skipped_frames} skipped, "
-                  f"{result.n_frames} frames)", {"bands": _bands(DROPPED_POINTS)})
+                  f"{result.n_frames} frames) -> {frame_points:g}; x {responses['answered']} of "
+                  f"{responses['threats']} beast changes answered by moving away within "
+                  f"{RESPONSE_WINDOW_S:g} s", {"bands": _bands(DROPPED_POINTS), "responses": responses})
 
 
 def score_s45(result: LiveResult) -> ScenarioScore:
@@ -263,13 +369,14 @@ def measure_c09(
                 progress(f"live: measuring {sid} ({brain_spec}, {body}, {fps} FPS)")
             try:
                 result = run_live(sid, brain, body, fps, seed, (durations or {}).get(sid),
-                                  frame_work=NpcMotionStreams() if sid == "S43" else None, brain_label=brain_spec)
+                                  frame_work=NpcMotionStreams() if sid == "S43" else None, brain_label=brain_spec,
+                                  keep_trace=sid in TRACED_RUNS)
             except Exception as exc:  # one broken run (e.g. its env cannot be built) costs that scenario only
                 failures[sid] = f"the live run of {sid} failed: {type(exc).__name__}: {exc}"
                 continue
             results[sid] = result
             if live_store is not None:
-                live_store.put(result)
+                live_store.put(result, include_trace=sid in TRACED_RUNS)
     finally:
         if brain is not None:
             brain.close()

@@ -4,6 +4,14 @@
 
     scores = measure_c10("reference", seeds=(0,))          # {"S46": [ScenarioScore], ...}
 
+**The brain's score** (:func:`measure_c10`, :func:`measure_c10_brain`): the brain itself runs closed loop on
+the character, the robot and the drone (any registered body can be added) in four variants of each scene;
+C10 scores how much of its outcome on the character carries over to the other bodies. The rule, the runs and
+the fit of a decision are :mod:`wmbench.harness.c10_outcome`.
+
+**Body diagnostics** (reported in each score's ``evidence["diagnostics"]``, never scored), measured as C10
+was before (:func:`run_transfer`):
+
 For each scenario and seed (:func:`run_transfer`):
 
 1. the chosen brain runs closed-loop on the SMPL character (procedural generator) — its replies and the
@@ -12,7 +20,7 @@ For each scenario and seed (:func:`run_transfer`):
    (:func:`wmbench.harness.transfer.replay_decisions`) and on the character driven by the second motion
    generator (keyframe).
 
-Rules (the scenario cards state the same, from :data:`RULE_TEXT`; thresholds are the constants below):
+Pipeline checks (:data:`~wmbench.harness.c10_scoring.PIPELINE_RULE_TEXT`; thresholds are the constants below):
 
 - **Nothing to transfer.** If none of the character's decisions asked to travel (no MOTION that moves), or
   its run produced no decision at all, every C10 scenario scores 0: standing still on three bodies shows no
@@ -64,6 +72,7 @@ from wmbench.body.generators import get_generator
 from wmbench.brain.base import Brain
 from wmbench.envs.trace import Trace
 from wmbench.harness.c10_metrics import BodyRun, TransferRuns
+from wmbench.harness.c10_outcome import TRANSFER_BODIES, measure_brain_transfer
 from wmbench.harness.c10_scoring import (
     AGREEMENT_POINTS,
     C10_IDS,
@@ -100,8 +109,9 @@ from wmbench.harness.transfer import replay_decisions
 __all__ = [
     "AGREEMENT_POINTS", "C10_IDS", "CATEGORY", "CLIP_SECONDS", "FACING_TOLERANCE_DEG", "GENERATORS",
     "POSE_ERROR_POINTS", "RETARGET_RIGS", "RULE_TEXT", "S46_POINTS", "SCORERS", "SERVO_ERROR_POINTS_DEG",
-    "SERVO_VIOLATION_CAP", "SOURCE_BODY", "TARGET_BODIES", "RecordingGenerator", "body_envelope",
-    "measure_c10", "measure_transfer", "not_measured", "points_at_least", "points_at_most", "run_transfer",
+    "SERVO_VIOLATION_CAP", "SOURCE_BODY", "TARGET_BODIES", "TRANSFER_BODIES", "RecordingGenerator",
+    "body_envelope", "measure_c10", "measure_c10_brain", "measure_transfer", "not_measured",
+    "points_at_least", "points_at_most", "run_transfer",
     "score_s46", "score_s47", "score_s48", "score_s49", "score_s50", "score_transfer",
 ]
 
@@ -180,42 +190,51 @@ def measure_c10(
     scenarios: Sequence[str] = C10_IDS,
     brain_options: Mapping[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    bodies: Sequence[str] = TRANSFER_BODIES,
 ) -> dict[str, list[ScenarioScore]]:
-    """Run and score the C10 ``scenarios`` for every seed with ``brain_spec`` (built once, then closed). Runs
-    are sequential: each scenario and seed is four short episodes (well under a second of wall time with a
-    local brain)."""
+    """Run and score the C10 ``scenarios`` for every seed with ``brain_spec`` (built once, then closed): the
+    brain closed loop on every body of ``bodies`` (see :mod:`wmbench.harness.c10_outcome`)."""
     from wmbench.brain.registry import get_brain
 
+    return measure_c10_brain(lambda: get_brain(brain_spec, **dict(brain_options or {})), seeds,
+                             scenarios=scenarios, progress=progress, bodies=bodies, brain_label=brain_spec)
+
+
+def measure_c10_brain(
+    brain_factory: Callable[[], Brain],
+    seeds: Sequence[int] = (0,),
+    scenarios: Sequence[str] = C10_IDS,
+    *,
+    progress: Callable[[str], None] | None = None,
+    bodies: Sequence[str] = TRANSFER_BODIES,
+    brain_label: str | None = None,
+    diagnostics: bool = True,
+) -> dict[str, list[ScenarioScore]]:
+    """:func:`measure_c10` for a brain object made by ``brain_factory`` (no registry spec needed);
+    ``diagnostics`` False skips the pipeline checks (they never change the score)."""
     wanted = [sid for sid in scenarios if sid in C10_IDS]
     out: dict[str, list[ScenarioScore]] = {
         sid: [not_measured(sid, f"{sid} is not a C10 scenario (C10 rules exist for {', '.join(C10_IDS)})")]
         for sid in scenarios if sid not in C10_IDS}
     if not wanted:
         return out
-    brain = get_brain(brain_spec, **dict(brain_options or {}))
-    try:
-        for sid in wanted:
-            for seed in seeds:
-                if progress is not None:
-                    progress(f"transfer: {sid} seed {seed} ({brain_spec} on {SOURCE_BODY}, replayed on "
-                             f"{', '.join(TARGET_BODIES)})")
-                runs = run_transfer(sid, brain, seed, brain_label=brain_spec)
-                out.setdefault(sid, []).append(score_transfer(runs))
-    finally:
-        brain.close()
+    out.update(measure_brain_transfer(brain_factory, seeds, wanted, bodies, diagnostics=diagnostics,
+                                      brain_label=brain_label, progress=progress))
     return out
 
 
 def measure_transfer(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``transfer`` measurer of ``run_suite``: C10 with the run's brain for every seed of the run. The
-    character is always the source body, whatever ``--body`` says (the others are the transfer targets)."""
+    character is always the source body; the robot and the drone are targets, and so is the run's ``--body``
+    when it is another (e.g. a plugin body)."""
 
     def say(line: str) -> None:
         if context.progress:
             print(line, file=sys.stderr, flush=True)
 
+    extra = () if context.body in TRANSFER_BODIES else (context.body,)   # a plugin body run with --body
     return measure_c10(context.brain, context.seeds, scenarios=[s.id for s in scenarios],
-                       brain_options=context.brain_options, progress=say)
+                       brain_options=context.brain_options, progress=say, bodies=(*TRANSFER_BODIES, *extra))
 
 
 if "transfer" not in MEASURERS:

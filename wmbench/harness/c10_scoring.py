@@ -1,7 +1,9 @@
 """C10 rules and scoring: one scenario and seed's transfer runs -> its :class:`ScenarioScore`.
 
-What each rule measures is the :mod:`wmbench.harness.c10` module card; the scenario cards repeat
-:data:`RULE_TEXT` word for word.
+The brain's C10 score is its closed-loop transfer (:mod:`wmbench.harness.c10_outcome`); the scenario cards
+repeat :data:`RULE_TEXT` word for word. The scorers below are the *pipeline checks* (replay, retarget,
+servo, generators, body agreement; rules in :data:`PIPELINE_RULE_TEXT`): they are reported as body
+diagnostics in each score's evidence, not added to the brain's score.
 
 Card
 ----
@@ -29,6 +31,7 @@ from typing import Any
 
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
 from wmbench.harness import c10_metrics as metrics
+from wmbench.harness import c10_outcome as _outcome
 from wmbench.harness.c10_metrics import TransferRuns, body_facts
 from wmbench.harness.scoring.bands import not_measured_in, points_at_least, points_at_most
 from wmbench.harness.scoring.report_types import ScenarioScore
@@ -64,8 +67,8 @@ CLIP_SECONDS = 1.0
 FACING_TOLERANCE_DEG = 45.0
 
 _NO_MOVE = "A brain that never asked for movement scores 0 (nothing was transferred)."
-#: Each scenario's rule, word for word its card's ``Rule:`` paragraph.
-RULE_TEXT: dict[str, str] = {
+#: Each scenario's pipeline check (the former C10 rule), now a body diagnostic reported outside the score.
+PIPELINE_RULE_TEXT: dict[str, str] = {
     "S46": "The character's replies are replayed on the robot and the drone with no brain in the loop; a "
            "body ran when it played every reply (or was caught) without an error. 20 = all three ran and "
            "none collided with a wall or was caught; 15 = all ran, one body collided or was caught; "
@@ -93,6 +96,11 @@ RULE_TEXT: dict[str, str] = {
            "orderings of the decisions by speed class. min(D, R): >= 0.9 = 20, >= 0.75 = 15, >= 0.5 = 5, "
            "less = 0; a body that failed to run scores 0. " + _NO_MOVE,
 }
+
+
+#: Each scenario's rule, word for word its card's ``Rule:`` paragraph: the brain's own closed-loop transfer
+#: (:mod:`wmbench.harness.c10_outcome`), with the scenario's pipeline check named as a diagnostic.
+RULE_TEXT: dict[str, str] = {sid: _outcome.RULE_TEXT + _outcome.DIAGNOSTIC_OF[sid] for sid in C10_IDS}
 
 
 # ------------------------------------------------------------------------------------------------ scoring

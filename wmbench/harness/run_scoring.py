@@ -7,7 +7,8 @@ Card
   to the measurer registered for their mode (a missing or failing measurer is a note and a *not measured*
   entry, never a crash); adds the deterministic ``run`` summary (no wall times, paths or worker counts).
 - :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a trace the
-  scorer cannot handle, scores 0 with the reason (:func:`error_score`).
+  scorer cannot handle, scores 0 with the reason (:func:`error_score`); paired scenarios (S29 against the
+  same seed's S30) are rescored with their partner's trace (only those traces are kept: :func:`paired_trace`).
 - :func:`not_measured_score`: the ``measured: false`` entry of a scenario the run could not measure.
 
 The runner (:mod:`wmbench.harness.runner`) calls :func:`score_run` once the episodes are done; ``wmbench
@@ -54,7 +55,8 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
                 continue
         notes.append({"mode": mode, "scenarios": ",".join(ids), "note": f"not measured: {why}"})
         extra.update({s.id: [not_measured_score(s, why)] for s in group})
-    scores = _summarize([(line.scenario, line.score) for line in lines], extra)
+    scores = _summarize([(line.scenario, line.score) for line in lines], extra,
+                        [line.trace for line in lines if line.trace is not None])
     # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
     # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
     scores["run"] = {
@@ -78,7 +80,8 @@ def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence
 
     An error episode — or a trace the scorer cannot handle — scores 0 with the error as its explanation.
     """
-    return _summarize([(line["scenario"], score_line(line)) for line in lines], extra)
+    traces = [t for t in map(paired_trace, lines) if t is not None]
+    return _summarize([(line["scenario"], score_line(line)) for line in lines], extra, traces)
 
 
 @dataclass(frozen=True)
@@ -92,24 +95,48 @@ class _ScoredLine:
     parse_errors: int
     score: Any
     usage: Mapping[str, Any]  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
+    #: kept only for the scenarios of a paired rule (S29, S30), see :func:`paired_trace`
+    trace: Any = None
 
     @classmethod
     def of(cls, line: Mapping[str, Any]) -> _ScoredLine:
         summary = line.get("summary", {})
         return cls(line["scenario"], line["seed"], bool(line.get("error")), summary.get("failed_decisions", 0),
-                   summary.get("parse_errors", 0), score_line(line), brain_usage([line]))
+                   summary.get("parse_errors", 0), score_line(line), brain_usage([line]), paired_trace(line))
 
 
-def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None) -> dict[str, Any]:
-    """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores."""
+def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None,
+               paired_traces: Sequence[Any] = ()) -> dict[str, Any]:
+    """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
+    paired scenarios among them rescored against their partners' ``paired_traces`` (S29 vs S30)."""
     from wmbench.harness.scoring import summarize
 
     by_scenario: dict[str, list[Any]] = {}
     for scenario_id, score in scored:
         by_scenario.setdefault(scenario_id, []).append(score)
+    if paired_traces:
+        from wmbench.harness.scoring.pairs import rescore_pairs
+
+        rescore_pairs(paired_traces, by_scenario)
     for scenario_id, scores in (extra or {}).items():
         by_scenario.setdefault(scenario_id, []).extend(scores)
     return summarize(by_scenario)
+
+
+def paired_trace(line: Mapping[str, Any]) -> Any:
+    """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.harness.scoring.pairs`,
+    e.g. S29 against the same seed's S30), else None: only those traces are kept while a run is scored. A
+    trace that cannot be read is None (score_line scores it as an error already)."""
+    from wmbench.envs.trace import Trace
+    from wmbench.harness.scoring.pairs import PAIRS
+
+    wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
+    if line.get("scenario") not in wanted or line.get("error") or not line.get("trace"):
+        return None
+    try:
+        return Trace.from_dict(line["trace"])
+    except Exception:
+        return None
 
 
 def score_line(line: Mapping[str, Any]) -> Any:

@@ -151,9 +151,13 @@ def s29_threat_history_reference() -> Scenario:
     S30's; only the memory differs.
     Expected: the past flight shapes the answer — more wary than with a clean slate (retreat early, keep it in
     view, tense), ideally saying so.
-    Rule: Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved
-    safely and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still calmly 5;
-    with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into danger or contact 0.
+    Rule: Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved safely
+    and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still calmly 5; with
+    none nearby: heightened or vigilance words 20, some intensity 10, none 5; into danger or contact 0. The
+    memory must act: compared decision by decision with the same brain's S30 episode (the same scene without the
+    memory, same seed), at least one in six answers must differ (speed class, direction or intensity tier of the
+    words) and the words must not be weaker, else the scenario scores 0 (history changed nothing); without an
+    S30 episode to compare with it is capped at 10.
     """
     return Scenario(
         id="S29", category="C06", name="Threat History Reference",
@@ -188,8 +192,8 @@ def s30_clean_slate_test() -> Scenario:
     Expected: a more generic, proportionate response than S29's (wary, not panicked) and no invented
     memory.
     Rule: Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario
-    at 10; otherwise with the beast nearby moved safely 20, stood still reacting (a freeze to assess) 15,
-    stood still unmoved 5; with none nearby 20; into danger or contact 0.
+    at 10; otherwise with the beast nearby moved safely 20, stood still reacting (a freeze to assess) 15, stood
+    still unmoved 5; with none nearby 20; into danger or contact 0.
     """
     return Scenario(
         id="S30", category="C06", name="Clean Slate Test",

@@ -52,9 +52,11 @@ def s42_cognitive_loop_latency() -> Scenario:
     time from the frame that fired it to the end of the first frame moving with the first decision that (a)
     was made on a scene taken after the change (snapshot at or after that frame; a reply to the old scene
     never counts, even if it happens to change the motion) and (b) asks for a different intent than the
-    decision before it (direction, speed class or style tags; the body starts standing still): <= 3 s = 20,
-    <= 5 s = 15, <= 10 s = 5, later or never = 0. No scene change during the run, a failed run, or one that
-    produced no frames is not measured.
+    decision before it (direction, speed class or style tags; the body starts standing still) and (c) suits
+    the new scene: with the beast nearby it and the next decision move away from the beast (the sector
+    opposite it, or any safe one but the beast's when that is blocked; a change toward it does not count):
+    <= 3 s = 20, <= 5 s = 15, <= 10 s = 5, later or never = 0. No scene change during the run, a failed run,
+    or one that produced no frames is not measured.
     """
     return Scenario(
         id="S42", category="C09", name="Cognitive Loop Latency",
@@ -119,7 +121,11 @@ def s44_stress_test_throughput() -> Scenario:
     Rule: dropped frames = (late frames + skipped slots) / (frames produced + skipped slots) over the whole
     run, while the scene changes every second; a frame is late when its work ends after its slot's deadline,
     and the whole slots it overran are skipped (never produced): <= 1 % = 20, <= 5 % = 15, <= 15 % = 5,
-    more = 0. A failed run, or one that produced no frames, is not measured.
+    more = 0; those points are multiplied by the share of the beast's appearances and approaches answered
+    by a decision, on a scene taken after the change and within 2 s, that moves away from the beast (the
+    sector opposite it, or any safe one but the beast's when that is blocked) and is followed by one that
+    keeps moving away. A failed run, one that produced no frames, or one that kept no
+    trace to judge the responses by, is not measured.
     """
     return Scenario(
         id="S44", category="C09", name="Stress Test Throughput",

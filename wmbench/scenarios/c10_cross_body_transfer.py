@@ -21,11 +21,14 @@ def s46_brain_body_decoupling() -> Scenario:
     back open. 3 s (6 decisions), transfer.
     Expected: the brain's output drives a different body with no change to the brain; each body escapes
     right or back.
-    Rule: The character's replies are replayed on the robot and the drone with no brain in the loop; a body
-    ran when it played every reply (or was caught) without an error. 20 = all three ran and none collided with
-    a wall or was caught; 15 = all ran, one body collided or was caught; 10 = all ran, two or more collided or
-    were caught; 5 = one body failed to run; 0 = more than one failed. A brain that never asked for movement
-    scores 0 (nothing was transferred).
+    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded
+    and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when
+    the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a
+    beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze fits). Q = a body's
+    mean fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts
+    half). Score = 20 x Q(character) x carried, carried = mean over the other bodies of min(1, Q(body) /
+    Q(character)). Pipeline checks are body diagnostics, reported but not scored: the character's replies
+    replayed on the other bodies (ran, collided, caught).
     """
     return Scenario(
         id="S46", category="C10", name="Brain-Body Decoupling",
@@ -54,11 +57,14 @@ def s47_joint_format_universality() -> Scenario:
     Expected: the 22-joint motion (HumanML3D joint set, and the 263-dim features recovered to joints)
     retargets to other rigs — the SMPL-24 rig, a custom rig and the robot's skeleton — without breaking
     (the spec also names SMPL-X, which is not simulated here).
-    Rule: The character's 22-joint frames go to the HumanML3D 263-dim features and back to 22 joints, which
-    are retargeted to the SMPL-24 rig, the custom stubby rig (legs 0.7x, arms 1.3x) and the robot's rig; the
-    error is the worst bone-length-normalised pose error (of the round trip and of each rig, relative to its
-    chain lengths): <= 5 % = 20, <= 10 % = 15, <= 20 % = 5, more = 0. A brain that never asked for movement
-    scores 0 (nothing was transferred).
+    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded
+    and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when
+    the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a
+    beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze fits). Q = a body's
+    mean fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts
+    half). Score = 20 x Q(character) x carried, carried = mean over the other bodies of min(1, Q(body) /
+    Q(character)). Pipeline checks are body diagnostics, reported but not scored: the retarget pose error
+    (HumanML3D round trip, SMPL-24, stubby and robot rigs).
     """
     return Scenario(
         id="S47", category="C10", name="Joint Format Universality",
@@ -84,10 +90,14 @@ def s48_robot_servo_mapping_readiness() -> Scenario:
     3 s (6 decisions), transfer.
     Expected: the 22 joints map to servo angles through the declarative servo table and the simulated robot
     tracks them while escaping left or right.
-    Rule: Over the robot's replay, the servo tracking error at the end of each decision (the mean absolute
-    difference between command and angle over its servos, read from the body state) is taken; its median in
-    degrees: <= 5 = 20, <= 10 = 15, <= 20 = 5, more = 0; any servo limit violation caps at 5; a robot run that
-    failed scores 0. A brain that never asked for movement scores 0 (nothing was transferred).
+    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded
+    and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when
+    the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a
+    beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze fits). Q = a body's
+    mean fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts
+    half). Score = 20 x Q(character) x carried, carried = mean over the other bodies of min(1, Q(body) /
+    Q(character)). Pipeline checks are body diagnostics, reported but not scored: the robot's servo tracking
+    error and limit violations.
     """
     return Scenario(
         id="S48", category="C10", name="Robot Servo Mapping Readiness",
@@ -117,13 +127,14 @@ def s49_prompt_universality() -> Scenario:
     (6 decisions), transfer.
     Expected: the natural-language MOTION line is model independent — two motion generators read the same
     intent from it (e.g. a calm walk aside or a step back).
-    Rule: Each decision's intent is rendered for 1 s by the procedural and the keyframe generator and read
-    back from the joints. A = fraction of decisions where both travel the same way (or both stay), at the same
-    speed class, ending with facings within 45 deg; B = fraction of the decision pairs of different speed
-    classes whose limb effort both generators order like the classes (1 when all decisions share a class); and
-    C = the mean cosine (floored at 0) between the character's realized directions driven by each generator.
-    min(A, B, C): >= 0.9 = 20, >= 0.75 = 15, >= 0.5 = 5, less = 0. A brain that never asked for movement
-    scores 0 (nothing was transferred).
+    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded
+    and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when
+    the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a
+    beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze fits). Q = a body's
+    mean fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts
+    half). Score = 20 x Q(character) x carried, carried = mean over the other bodies of min(1, Q(body) /
+    Q(character)). Pipeline checks are body diagnostics, reported but not scored: agreement of the procedural
+    and keyframe generators on each intent.
     """
     return Scenario(
         id="S49", category="C10", name="Prompt Universality",
@@ -149,11 +160,14 @@ def s50_multi_embodiment_consistency() -> Scenario:
     back open. 3 s (6 decisions), transfer.
     Expected: the same decision shows the same intent on the 3D character, the robot and the drone — "flee
     left/back" is preserved even though the bodies move differently.
-    Rule: Per decision, the realized directions of the character, the robot and the drone (relative to each
-    body's heading) and their speed classes (each against its own body's envelope) are compared. D = mean
-    cosine of the directions over body pairs; R = agreement of the bodies' orderings of the decisions by speed
-    class. min(D, R): >= 0.9 = 20, >= 0.75 = 15, >= 0.5 = 5, less = 0; a body that failed to run scores 0. A
-    brain that never asked for movement scores 0 (nothing was transferred).
+    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded
+    and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when
+    the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a
+    beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze fits). Q = a body's
+    mean fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts
+    half). Score = 20 x Q(character) x carried, carried = mean over the other bodies of min(1, Q(body) /
+    Q(character)). Pipeline checks are body diagnostics, reported but not scored: agreement of the bodies'
+    realized directions and speed-class orderings.
     """
     return Scenario(
         id="S50", category="C10", name="Multi-embodiment Consistency",

@@ -19,6 +19,7 @@ from wmbench.brain.base import BrainReply
 from wmbench.envs.trace import Trace
 from wmbench.harness.episode import run_episode
 from wmbench.harness.scoring import score_trace, summarize
+from wmbench.harness.scoring.pairs import rescore_pairs
 from wmbench.harness.scoring.report_types import ScenarioScore
 
 SCENARIOS = tuple(f"S{i:02d}" for i in range(1, 41))
@@ -68,12 +69,15 @@ def run(brains: Sequence[str], seeds: Sequence[int], scenarios: Sequence[str] = 
     table: dict[str, dict[str, list[ScenarioScore]]] = {}
     for name in brains:
         per: dict[str, list[ScenarioScore]] = {}
+        traces = []
         for sid in scenarios:
             for seed in seeds:
                 result = run_episode(sid, make_brain(name), body=body, seed=seed)
                 if result.trace is None:
                     raise RuntimeError(f"{name} {sid} seed {seed}: no trace ({result.error})")
-                per.setdefault(sid, []).append(score_trace(Trace.from_dict(result.trace)))
+                traces.append(Trace.from_dict(result.trace))
+                per.setdefault(sid, []).append(score_trace(traces[-1]))
+        rescore_pairs(traces, per)   # S29 against the same brain's S30 (paired rule)
         table[name] = per
     return table
 

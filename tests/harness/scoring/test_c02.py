@@ -108,5 +108,50 @@ def test_s10_keeping_the_beast_after_despawn_is_a_phantom() -> None:
 
 def test_s06_clear_decisions_are_averaged_with_the_rest() -> None:
     b = TraceBuilder("S06")
-    b.repeat(3, BEAST_T, predict=with_fwd("danger(beast)")).step(FAR, predict=all_safe())
+    b.repeat(3, BEAST_T, predict=with_fwd("danger(beast)")).step(truth(), predict=all_safe())   # beast gone
     assert score_trace(b.build()).score == pytest.approx((15.0 * 3 + 20.0) / 4)
+
+
+def test_a_clear_decision_made_by_fleeing_out_of_range_is_not_exercised() -> None:
+    # the beast was nearby at the phase's start; the brain's own flight took it out of range: no free "clear"
+    b = TraceBuilder("S06")
+    b.repeat(1, BEAST_T, predict=with_fwd("danger(beast)")).repeat(3, FAR, predict=all_safe())
+    scored = score_trace(b.build())
+    assert scored.score == 15.0 and scored.evidence["sim"]["not_exercised"] == [1, 2, 3]
+
+
+def test_a_clear_scene_by_design_is_exercised() -> None:
+    # out of range from the phase's first decision (S09's outside side): the scene made it clear
+    assert score_trace(TraceBuilder("S09").repeat(2, FAR, predict=all_safe()).build()).evidence["sim"][
+        "not_exercised"] == []
+
+
+def test_recognition_needs_the_right_verdict() -> None:
+    # safe(beast) in front of a beast names the type but not the threat: behaviour and distance only
+    assert score_one("S06", BEAST_T, predict=with_fwd("safe(beast, stopped, 5m)"),
+                     motion="a person backs away") == (10.0, "partial")
+    assert score_one("S06", BEAST_T, predict=with_fwd("safe(beast)"), motion="a person backs away") == (0.0,
+                                                                                                        "wrong")
+
+
+def test_a_beast_named_where_none_is_is_a_phantom_whatever_the_verdict() -> None:
+    b = TraceBuilder("S10")
+    b.repeat(1, BEAST_T, predict=with_fwd("danger(beast)"))
+    b.repeat(1, truth(), predict={**all_safe(), "left": "safe(beast)"})                       # after the despawn
+    scored = score_trace(b.build())
+    assert scored.evidence["decisions"][1]["why"].startswith("phantom")
+    # and next to the real beast a named phantom lowers the recognition one step
+    assert score_one("S06", BEAST_T, predict={**with_fwd("danger(beast)"), "left": "safe(beast)"},
+                     motion="a person backs away") == (10.0, "partial")
+
+
+def test_an_audible_beast_out_of_sight_is_not_a_phantom_in_the_direction_of_its_sound() -> None:
+    heard = truth(npcs=[npc("beast", "approach", 12.0, "left", speed=1.2)])
+    scored = score_trace(TraceBuilder("S10").repeat(1, heard, predict={**all_safe(), "left": "danger(beast)"},
+                                                    scene={"recent_decisions": [], "sound":
+                                                           "low growl from the left"}).build())
+    assert scored.evidence["decisions"][0]["why"].startswith("clear"), scored.explanation
+    wrong_side = score_trace(TraceBuilder("S10").repeat(1, heard, predict={**all_safe(), "right": "danger(beast)"},
+                                                        scene={"recent_decisions": [], "sound":
+                                                               "low growl from the left"}).build())
+    assert wrong_side.evidence["decisions"][0]["why"].startswith("phantom")

@@ -6,7 +6,9 @@ from __future__ import annotations
 import pytest
 
 from tests.harness.trace_factory import CALM, TraceBuilder, npc, truth
-from wmbench.harness.scoring import score_trace
+from wmbench.harness.scoring import c06, score_trace
+from wmbench.harness.scoring.keywords import load_banks
+from wmbench.harness.scoring.pairs import score_traces
 from wmbench.harness.scoring.thresholds import C06_COLLISION_CAP, C06_INVENTED_MEMORY_CAP
 
 BEAST_FWD = truth(npcs=[npc("beast", "approach", 5.0, "fwd")])
@@ -105,7 +107,47 @@ def test_s28_needs_two_phases() -> None:
     (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": CALM}, (5.0, "unaffected")),
 ])
 def test_s29_history(t, kwargs, expected) -> None:
-    assert first_branch(score_trace(TraceBuilder("S29").repeat(1, t, **kwargs).build())) == expected
+    # scored against an S30 episode that answered calmly (standing still): the memory made a difference
+    without = TraceBuilder("S30").repeat(1, t, motion=CALM).build()
+    scored = c06.score_history(TraceBuilder("S29").repeat(1, t, **kwargs).build(), load_banks(), without)
+    points, branch = first_branch(scored)
+    if kwargs.get("motion") == CALM:     # the same calm answer as without memory: capped, the memory did nothing
+        assert (points, branch) == (min(expected[0], c06.S29_NO_EFFECT_CAP), expected[1])
+    else:
+        assert (points, branch) == expected
+
+
+def test_s29_unpaired_is_capped_because_the_memory_effect_was_not_measured() -> None:
+    scored = score_trace(TraceBuilder("S29").repeat(2, BEAST_FWD, move="left", **FLEE).build())
+    assert scored.score == c06.S29_UNPAIRED_CAP and "not measured" in scored.explanation
+
+
+def test_s29_the_same_answers_with_and_without_memory_earn_only_the_no_effect_cap() -> None:
+    # a constant or memoryless brain: S29 and S30 answered identically -> history changed nothing
+    same = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    scored = c06.score_history(same, load_banks(), without)
+    assert scored.score == c06.S29_NO_EFFECT_CAP and "changed nothing" in scored.explanation
+    # the same brain fleeing only with the memory: full points
+    calm_without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="back", motion="a person walks back",
+                                               speed="walk").build()
+    assert c06.score_history(same, load_banks(), calm_without).score == 20.0
+
+
+def test_s29_a_weaker_reaction_with_memory_is_not_a_memory_effect() -> None:
+    weaker = TraceBuilder("S29").repeat(3, BEAST_FWD, move="back", motion="a person walks back",
+                                        speed="walk").build()
+    stronger_without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    scored = c06.score_history(weaker, load_banks(), stronger_without)
+    assert scored.score <= c06.S29_NO_EFFECT_CAP and "weaker" in scored.explanation
+
+
+def test_pairs_rescore_s29_with_the_same_seeds_s30() -> None:
+    s29 = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    s30 = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    scores = score_traces([s29, s30])
+    assert scores["S29"][0].score == c06.S29_NO_EFFECT_CAP
+    assert scores["S29"][0].evidence["sim"]["paired_with"] == "S30"
 
 
 @pytest.mark.parametrize(("t", "kwargs", "expected"), [
@@ -129,3 +171,13 @@ def test_s30_invented_memory_caps_and_real_memory_does_not() -> None:
     remembered = TraceBuilder("S30")
     remembered.step(BEAST_FWD, move="left", motion="a person runs left again", scene=ESCAPED)
     assert score_trace(remembered.build()).score == 20.0
+
+
+def test_a_run_scores_s29_against_its_s30_line_of_the_same_seed() -> None:
+    from wmbench.harness.run_scoring import score_lines
+
+    s29 = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    s30 = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    lines = [{"scenario": t.scenario_id, "seed": 0, "trace": t.to_dict()} for t in (s29, s30)]
+    scores = score_lines(lines)
+    assert scores["scenarios"]["S29"]["score"] == c06.S29_NO_EFFECT_CAP

@@ -48,6 +48,21 @@ def _r(x: float) -> float:
     return round(float(x), DIGITS)
 
 
+#: a confidence interval needs at least this many seeds per scenario; with fewer it is "not measured" (a
+#: bootstrap of one value is a zero-width interval that would claim a certainty the run never showed)
+CI_MIN_SEEDS = 2
+
+
+def _seeds(by_id: Mapping[str, Sequence[ScenarioScore]], ids: Sequence[str]) -> int:
+    """The fewest measured seeds of any of ``ids``."""
+    return min((len([s for s in by_id.get(sid, []) if s.measured]) for sid in ids), default=0)
+
+
+def _ci_note(n_seeds: int) -> str:
+    return ("bootstrap over seeds" if n_seeds >= CI_MIN_SEEDS else
+            f"not measured: {n_seeds} seed(s); a 95 % CI needs at least {CI_MIN_SEEDS}")
+
+
 def _ci(samples: np.ndarray) -> list[float]:
     lo, hi = np.percentile(samples, [2.5, 97.5])
     return [_r(lo), _r(hi)]
@@ -129,7 +144,8 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
             "score": _r(total), "max": CATEGORY_MAX, "measured": len(measured_ids) == len(ids),
             "measured_max": SCENARIO_MAX_POINTS * len(measured_ids),
             "missing_scenarios": [sid for sid in ids if sid not in measured_ids],
-            "ci95": _ci(dist) if measured_ids else None,
+            "ci95": _ci(dist) if measured_ids and _seeds(by_id, measured_ids) >= CI_MIN_SEEDS else None,
+            "ci95_note": _ci_note(_seeds(by_id, measured_ids) if measured_ids else 0),
         }
     pillars: dict[str, Any] = {}
     for p, cats in PILLARS.items():
@@ -161,7 +177,9 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
         "pillars": pillars,
         "categories": categories,
         "scenarios": scenarios,
-        "ci": {"wm_score": _ci(all_samples) if samples else None, "n_seeds": max(seed_counts, default=0),
+        "ci": {"wm_score": _ci(all_samples) if samples and min(seed_counts) >= CI_MIN_SEEDS else None,
+               "note": _ci_note(min(seed_counts, default=0)),
+               "n_seeds": max(seed_counts, default=0),
                "n_seeds_min": min(seed_counts, default=0), "method": CI_METHOD},
         "hidden_inconsistency_rate": _hidden_inconsistency([s for seeds in by_id.values() for s in seeds]),
     }

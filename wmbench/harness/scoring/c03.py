@@ -4,17 +4,23 @@ Rule, per *threatened* decision (a beast nearby), first match wins:
 - **contradictory 0** = caught, a wall collision, or the body moved into a sector the truth marks dangerous or
   that its own PREDICT marks ``danger`` (a parse error is a **miss**, 0 too);
 - **optimal 20** = PREDICT exact (every direction right: the threat and the walls) AND the body escaped —
-  moved into a truly safe sector (S12/S13: and its start-frame displacement went right / left, the only open
-  side, so the two must mirror) — or, when the truth has no safe direction at all (S14's dead end with the
-  beast at the mouth), held still to assess without contact;
+  moved into a truly safe sector (S12/S13: while still in the corridor, its start-frame displacement went
+  right / left, the only open side, so the two must mirror; once ``CORRIDOR_EXIT_M`` out on that side it has
+  left the corridor and any safe escape counts — a run that escapes beats a walk that never does) —
+  or, when the truth has no safe direction at all (S14's dead end with the beast at the mouth), held still
+  to assess without contact;
 - **reasonable 15** = escaped (or held, as above) with a partially right PREDICT (spatial partial);
-- **suboptimal 5** = no contact but no escape (stood while a way was open, or went the wrong way for S12/S13),
-  or a PREDICT that is largely wrong.
+- **suboptimal 5** = no contact and one part right: an escape with a largely wrong PREDICT, or a right or
+  partly right PREDICT without an escape (stood while a way was open, or went the wrong way for S12/S13);
+- **mismatch 0** = no contact, but neither an escape nor a PREDICT that is even partly right (a brain that
+  stands still calling everything safe in front of a beast gets nothing here).
 
 Scenario = mean over threatened decisions; caught anywhere in the episode caps it at ``CAUGHT_CAP`` (5). No
 threatened decision at all -> not measured (the scenario never showed its threat)."""
 
 from __future__ import annotations
+
+import math
 
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import (
@@ -40,22 +46,27 @@ from wmbench.scenarios.families import instance_direction
 
 CATEGORY = "C03"
 MATCH_POINTS: dict[str, float] = {
-    "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "contradictory": 0.0, "miss": 0.0,
+    "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "mismatch": 0.0, "contradictory": 0.0, "miss": 0.0,
 }
 #: the start-frame side the escape must take (the only open one) in the canonical instance (seed 0)
 REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
+#: S12/S13: this far (m) out towards the open side, the protagonist has left the corridor
+CORRIDOR_EXIT_M = 1.5
 
 _BASE = (
     "Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the "
     "truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe "
     "sector, or held still without contact when no direction is safe); reasonable 15 (the same with a "
-    "partially right PREDICT); suboptimal 5 otherwise. Mean over those decisions; caught caps the scenario "
-    f"at {CAUGHT_CAP:g}."
+    "partially right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a "
+    "partly right PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught "
+    f"caps the scenario at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S11": _BASE,
-    "S12": _BASE + " The escape must go right in the start frame (the only open side).",
-    "S13": _BASE + " The escape must go left in the start frame (mirror of S12).",
+    "S12": _BASE + " While in the corridor the escape must go right in the start frame (the only open side); "
+                   "once 1.5 m out to the right, any safe escape counts.",
+    "S13": _BASE + " While in the corridor the escape must go left in the start frame (mirror of S12); once "
+                   "1.5 m out to the left, any safe escape counts.",
     "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe: freezing to assess "
                    "without contact is optimal.",
     "S15": _BASE + " The crossing beast changes which sectors are dangerous decision by decision.",
@@ -91,7 +102,23 @@ def judge(d: DecisionRecord, required: str | None, reference_heading: float) -> 
         return "optimal", f"{prediction}; {how}"
     if escaped and spatial.level == "partial":
         return "reasonable", f"{prediction}; {how}"
+    if not escaped and spatial.level == "miss":
+        return "mismatch", f"{prediction}; {how}: neither the prediction nor the action was right"
     return "suboptimal", f"{prediction}; {how}"
+
+
+def left_corridor(trace: Trace, d: DecisionRecord, side: str, reference_heading: float) -> bool:
+    """At the start of ``d`` the protagonist is at least ``CORRIDOR_EXIT_M`` out of the corridor towards its
+    open ``side`` (start frame, from the phase's first position): from there on the escape is judged by
+    where it goes safely, not by the side it left by."""
+    first = next(x for x in trace.decisions if x.phase == d.phase)
+    start, here = (first.body_before or {}).get("position"), (d.body_before or {}).get("position")
+    if not start or not here:
+        return False
+    angle = reference_heading + {"left": math.pi / 2, "right": -math.pi / 2}.get(side, 0.0)
+    along = ((float(here[0]) - float(start[0])) * math.cos(angle)
+             + (float(here[1]) - float(start[1])) * math.sin(angle))
+    return along >= CORRIDOR_EXIT_M
 
 
 def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
@@ -103,7 +130,10 @@ def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScor
     required = instance_direction(trace.meta, REQUIRED_ESCAPE.get(trace.scenario_id))
     points = []
     for d in scored:
-        branch, why = judge(d, required, phase_reference_heading(trace, d.phase))
+        heading = phase_reference_heading(trace, d.phase)
+        out = required is not None and left_corridor(trace, d, required, heading)
+        branch, why = judge(d, None if out else required, heading)
+        why += "; out of the corridor: any safe escape counts" if out else ""
         points.append(DecisionPoints(d.index, MATCH_POINTS[branch], f"{branch}: {why}"))
     caps = [(CAUGHT_CAP, "caught by the beast")] if trace_caught(trace) else []
     return make_score(

@@ -11,7 +11,13 @@ Rules:
   A missing condition -> not measured.
 - **S18** (wall ahead + beast at the side) and **S19** (beast 5 m + woman 2 m + wall 1 m), per decision with a
   beast nearby: **avoided 20** = moved into a sector the truth marks safe from all of them (not the beast's,
-  not the wall's, not the close human's) without contact; **held 5** = stood still without contact;
+  not the wall's, not the close human's) without contact, keeping the beast from closing in by more than
+  ``LOST_GROUND_TOL_M`` (away from the actual danger), with PREDICT marking the beast's direction as danger
+  (triage starts from knowing where the beast is); **safe_unhurried 10** / **safe_unaware 10** = such a safe
+  move that lets the beast close in, or without locating the beast (a constant "step back" is safe here by
+  the layout, not by triage);
+  **held 5** = stood still without contact while the beast kept its distance (**overrun 0** while it
+  closed in);
   **into_danger 0** = moved into any dangerous sector, collided or was caught (parse error 0). Mean; caught
   caps at ``CAUGHT_CAP``.
 - **S20** (a woman standing 5 m away), per decision: **calm 20** = words no stronger than the low tier AND
@@ -40,6 +46,7 @@ from wmbench.harness.scoring.evidence import (
     motion_text,
     moved_safe,
     parse_ok,
+    prediction,
     realized,
     threatened,
     trace_caught,
@@ -58,7 +65,10 @@ from wmbench.harness.scoring.thresholds import (
 
 CATEGORY = "C04"
 DIFFERENCE_POINTS: dict[str, float] = {"big": 20.0, "some": 10.0, "none": 0.0}
-AVOIDANCE_POINTS: dict[str, float] = {"avoided": 20.0, "held": 5.0, "into_danger": 0.0, "miss": 0.0}
+AVOIDANCE_POINTS: dict[str, float] = {"avoided": 20.0, "safe_unhurried": 10.0, "safe_unaware": 10.0,
+                                      "held": 5.0, "overrun": 0.0, "into_danger": 0.0, "miss": 0.0}
+#: S18/S19: a move lets the beast close in when its closest approach is this much (m) below its start distance
+LOST_GROUND_TOL_M = 0.3
 NON_REACTION_POINTS: dict[str, float] = {"calm": 20.0, "mild": 10.0, "threat_reaction": 0.0, "miss": 0.0}
 
 _PAIRED = (
@@ -69,9 +79,11 @@ _PAIRED = (
     f"danger under the threat caps at {C04_INTO_DANGER_CAP:g}."
 )
 _AVOID = (
-    "Per decision with a beast nearby: moved into a sector safe from every threat without contact 20; stood "
-    "still without contact 5; moved into any danger, collided or caught 0. Mean; caught caps at "
-    f"{CAUGHT_CAP:g}."
+    "Per decision with a beast nearby: moved into a sector safe from every threat without contact, keeping "
+    "the beast from closing in by more than 0.3 m, with PREDICT marking the beast's direction as danger 20; "
+    "moved there safely but letting the beast close in, or without locating the beast 10; stood still "
+    "without contact while the beast kept its distance 5, while it closed in 0; moved into any danger, "
+    f"collided or caught 0. Mean; caught caps at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S16": "Beast (threat) vs woman (mild). " + _PAIRED,
@@ -155,8 +167,40 @@ def judge_avoidance(d: DecisionRecord) -> tuple[str, str]:
     if into_danger(d):
         return "into_danger", into_danger_detail(d)
     if moved_safe(d):
-        return "avoided", f"moved {r.direction} ({r.speed_class}), safe from every threat"
+        located = beast_located(d)
+        closed_in = lost_ground(d)
+        if closed_in is not None:
+            return "safe_unhurried", (f"moved {r.direction} ({r.speed_class}) safely, but the beast closed in "
+                                      f"({closed_in})")
+        if not located:
+            return "safe_unaware", (f"moved {r.direction} ({r.speed_class}) safely, but PREDICT did not mark the "
+                                    "beast's direction as danger")
+        return "avoided", f"moved {r.direction} ({r.speed_class}), safe from every threat, beast located"
+    closed_in = lost_ground(d)
+    if closed_in is not None:
+        return "overrun", f"stood still while the beast closed in ({closed_in})"
     return "held", f"stood still; safe: {', '.join(d.truth.safe_directions) or 'none'}"
+
+
+def lost_ground(d: DecisionRecord) -> str | None:
+    """How the nearest beast closed in during the decision (its closest approach vs its distance at the start,
+    more than ``LOST_GROUND_TOL_M``), else None: a move that keeps the distance went away from the danger."""
+    start = [n.distance for n in d.truth.npcs if n.type == "beast" and n.nearby]
+    closest = realized(d).min_threat_distance
+    if not start or closest is None or float(closest) >= min(start) - LOST_GROUND_TOL_M:
+        return None
+    return f"{min(start):.1f} m -> {float(closest):.1f} m"
+
+
+def beast_located(d: DecisionRecord) -> bool:
+    """PREDICT marks the direction of a nearby beast as danger (with reason beast or none given)."""
+    items = prediction(d) or {}
+    for npc in d.truth.npcs:
+        if npc.type == "beast" and npc.nearby:
+            item = items.get(npc.direction)
+            if item is not None and item.verdict == "danger" and item.reason in ("beast", None, "unknown"):
+                return True
+    return False
 
 
 def score_avoidance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:

@@ -26,7 +26,11 @@ errors 0):
   **heightened 20** = moved safely, heightened; **braced 15** = stood still, heightened (frozen, tense);
   **ordinary 10** = moved safely, not heightened; **held 5** = stood still, calm. With none nearby:
   **heightened 20** = heightened or vigilance words; **ordinary 10** = intensity above ``CALM_MAX``;
-  **unaffected 5**. **unsafe 0** = into danger/contact.
+  **unaffected 5**. **unsafe 0** = into danger/contact. *Paired with S30* (the same scene without memory,
+  the same brain and seed; :func:`score_history_pair`, applied by :mod:`wmbench.harness.scoring.pairs`): at
+  least ``MEMORY_EFFECT_MIN`` of the answers must differ from S30's and the words must not be weaker, else
+  S29 is capped at ``S29_NO_EFFECT_CAP`` (a brain whose memory changes nothing — a constant, a memoryless
+  brain — does not earn it); with no S30 episode it is capped at ``S29_UNPAIRED_CAP``.
 - **S30** (clean slate): every decision. **invented_memory 0** = claims a past (memory-claim words: "again",
   "remember", "last time", "previous", …) while its memory holds nothing from before this phase; **unsafe 0**;
   with a beast nearby **proportionate 20** = moved safely, **assessing 15** = stood still reacting (medium+
@@ -79,6 +83,11 @@ S28_POINTS: dict[str, float] = {"consistent": 20.0, "same_direction": 15.0, "mos
                                 "consistently_unsafe": 5.0, "inconsistent": 0.0}
 S29_POINTS: dict[str, float] = {"heightened": 20.0, "braced": 15.0, "ordinary": 10.0, "held": 5.0,
                                 "unaffected": 5.0, "unsafe": 0.0, "miss": 0.0}
+#: S29: the smallest fraction of answers that must differ from the same brain's S30 answers (memory acting)
+MEMORY_EFFECT_MIN = 1 / 6
+#: S29 caps: the memory changed nothing / its effect was not measured (no S30 episode to compare with)
+S29_NO_EFFECT_CAP = 0.0
+S29_UNPAIRED_CAP = 10.0
 S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "held": 5.0,
                                 "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
 
@@ -94,7 +103,11 @@ RULE_TEXT: dict[str, str] = {
     "S29": "Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved "
            "safely and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still "
            "calmly 5; with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into "
-           "danger or contact 0.",
+           "danger or contact 0. The memory must act: compared decision by decision with the same brain's S30 "
+           "episode (the same scene without the memory, same seed), at least one in six answers must differ "
+           "(speed class, direction or intensity tier of the words) and the words must not be weaker, else "
+           "the scenario scores 0 (history changed nothing); without an S30 episode to compare with it is "
+           "capped at 10.",
     "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the "
            f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood "
            "still reacting (a freeze to assess) 15, stood still unmoved 5; with none nearby 20; into danger "
@@ -245,10 +258,17 @@ def score_consistency(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                       sim={"phases": profiles, "kind": kind})
 
 
-def score_history(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
-    scored: Sequence[DecisionRecord] = [d for d in trace.decisions if beast_present(d)] or trace.decisions
+def _history_scored(trace: Trace) -> Sequence[DecisionRecord]:
+    return [d for d in trace.decisions if beast_present(d)] or trace.decisions
+
+
+def score_history(trace: Trace, banks: KeywordBanks, without_history: Trace | None = None) -> ScenarioScore:
+    """S29. ``without_history``: the same brain's S30 episode of the same seed (the same scene without the
+    memory); without it the memory's effect is not measured and the scenario is capped (see the card)."""
+    scored = _history_scored(trace)
     if not scored:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
+    effect, caps, summary = _memory_effect(scored, without_history, banks)
     points = []
     for d in scored:
         i = decision_intensity(d, banks).combined
@@ -271,7 +291,44 @@ def score_history(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                 kind = "ordinary" if i > CALM_MAX else "unaffected"
             why = f"no beast nearby, intensity {i:.2f}, vigilance {vigilant or '-'}"
         points.append(DecisionPoints(d.index, S29_POINTS[kind], f"{kind}: {why}"))
-    return make_score(trace, CATEGORY, "history_reference", points)
+    return make_score(trace, CATEGORY, "history_reference", points, caps=caps, summary=summary,
+                      sim={"memory_effect": effect, "paired_with": "S30" if without_history else None})
+
+
+def _memory_effect(with_memory: Sequence[DecisionRecord], without_history: Trace | None, banks: KeywordBanks
+                   ) -> tuple[float | None, list[tuple[float, str]], str]:
+    """(effect, caps, summary): whether the memory changed the answer. The same brain's S30 episode (same scene
+    and seed, no memory) is compared decision by decision with S29: *effect* = the fraction of paired
+    decisions whose answer differs (realized speed class or direction, or the words' intensity tier), and the
+    reaction with the memory must not be weaker in words (mean keyword intensity not below S30's). No
+    difference, or a weaker one: the memory changed nothing (or the wrong way) and S29 is capped at
+    ``S29_NO_EFFECT_CAP``; with no S30 episode the effect is not measured and S29 is capped at
+    ``S29_UNPAIRED_CAP``."""
+    if without_history is None:
+        return None, [(S29_UNPAIRED_CAP, "the memory's effect was not measured (no S30 episode of this "
+                                         "brain and seed to compare with)")], "unpaired"
+    other = _history_scored(without_history)
+    if not other:
+        return None, [(S29_UNPAIRED_CAP, "the S30 episode has no decisions")], "unpaired"
+    pairs = list(zip(with_memory, other, strict=False))
+    differing = [a.index for a, b in pairs if _answer(a, banks) != _answer(b, banks)]
+    effect = round(len(differing) / len(pairs), 4) if pairs else 0.0
+    words_delta = (mean([decision_intensity(d, banks).keyword_value for d in with_memory])
+                   - mean([decision_intensity(d, banks).keyword_value for d in other]))
+    summary = (f"memory effect: {len(differing)} of {len(pairs)} answers differ from S30's (same scene, no "
+               f"memory), words {words_delta:+.2f}")
+    if effect < MEMORY_EFFECT_MIN:
+        return effect, [(S29_NO_EFFECT_CAP, "the memory changed nothing (the same answers as without it)")], \
+            summary
+    if words_delta < 0:
+        return effect, [(S29_NO_EFFECT_CAP, "the memory made the reaction weaker, not heightened")], summary
+    return effect, [], summary
+
+
+def _answer(d: DecisionRecord, banks: KeywordBanks) -> tuple[str, str | None, int]:
+    """What a decision did, for comparing two episodes: speed class, direction, words' intensity tier."""
+    r = realized(d)
+    return r.speed_class, r.direction if r.moved else None, decision_intensity(d, banks).keyword_level
 
 
 def _memory_before_phase(d: DecisionRecord, phase_start_t: float) -> bool:
@@ -305,6 +362,11 @@ def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     caps = [(C06_INVENTED_MEMORY_CAP, f"invented memory at decisions {invented}")] if invented else []
     return make_score(trace, CATEGORY, "clean_slate", points, caps=caps,
                       keyword={"invented_memory": invented})
+
+
+def score_history_pair(with_history: Trace, without_history: Trace | None, banks: KeywordBanks) -> ScenarioScore:
+    """S29 scored against the same brain's S30 episode (see :func:`score_history`)."""
+    return score_history(with_history, banks, without_history)
 
 
 RULES = {"S26": score_failed_side, "S27": score_safe_side, "S28": score_consistency, "S29": score_history,

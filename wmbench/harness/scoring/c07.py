@@ -15,15 +15,17 @@ Rules (parse errors 0 per decision):
   :func:`patterns.deescalation`).
 - **S33** (wall ahead after the threat), recovery decisions with a wall sensed (else all recovery decisions):
   **ordinary_avoidance 20** = moved into a safe sector below flight intensity (no fear needed);
-  **still_panicked 10** = moved safely at >= ``HIGH_MIN``; **held 5** = stood still; **into_obstacle 0** =
-  moved into a wall's sector or collided.
+  **still_panicked 10** = moved safely at >= ``HIGH_MIN``; **unchanged_answer 5** = moved safely with word
+  for word a MOTION it gave while the beast was present (:mod:`contrast`: the answer did not change with the
+  situation); **held 5** = stood still; **into_obstacle 0** = moved into a wall's sector or collided.
 - **S34** (new beast during recovery), from the decision the new beast appears (present after an absence):
   latency until a reaction (intensity >= ``HIGH_MIN``, no move into danger, no contact): <=
   ``REACTION_WINDOW`` **instant 20**, <= ``SLOW_REACTION_WINDOW`` **slow 10**, later **late 5**, never **none
   0**; caught caps at ``CAUGHT_CAP``. No new appearance -> not measured.
 - **S35** (woman after the beast), decisions with a human present and no beast: **proportionate 20** = caution
   (medium-tier words, vigilance words or an intermediate intensity) without over-reaction; **calm 10** = no
-  caution, no over-reaction; **overreaction 0** = high/extreme words or a run/sprint; contact 0.
+  caution, no over-reaction; **unchanged_answer 5** = word for word a MOTION it gave while the beast was
+  present (not an answer to the woman); **overreaction 0** = high/extreme words or a run/sprint; contact 0.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.harness.scoring.contrast import repeated_answer
 from wmbench.harness.scoring.evidence import (
     SPEED_RANKS,
     beast_present,
@@ -64,11 +67,11 @@ from wmbench.harness.scoring.timeline import reappearance_index, recovery
 CATEGORY = "C07"
 S31_POINTS: dict[str, float] = {"vigilant": 20.0, "still_fleeing": 10.0, "instant_calm": 0.0, "contact": 0.0,
                                 "miss": 0.0}
-S33_POINTS: dict[str, float] = {"ordinary_avoidance": 20.0, "still_panicked": 10.0, "held": 5.0,
-                                "into_obstacle": 0.0, "miss": 0.0}
+S33_POINTS: dict[str, float] = {"ordinary_avoidance": 20.0, "still_panicked": 10.0, "unchanged_answer": 5.0,
+                                "held": 5.0, "into_obstacle": 0.0, "miss": 0.0}
 S34_POINTS: dict[str, float] = {"instant": 20.0, "slow": 10.0, "late": 5.0, "none": 0.0}
-S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "overreaction": 0.0, "contact": 0.0,
-                                "miss": 0.0}
+S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_answer": 5.0,
+                                "overreaction": 0.0, "contact": 0.0, "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
     "S31": f"The first {VIGILANCE_WINDOW} decisions after the despawn: vigilant (at most a jog, with "
@@ -77,12 +80,14 @@ RULE_TEXT: dict[str, str] = {
     "S32": "From the peak while the beast was present through the recovery: gradual de-escalation via an "
            "intermediate level to settled 20, uneven 15, instant calm 5, never settles 5, never reacted 0.",
     "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely "
-           "still panicking 10, stood still 5, into the wall's sector or a collision 0.",
+           "still panicking 10, moved safely with word for word the answer given to the charging beast 5, "
+           "stood still 5, into the wall's sector or a collision 0.",
     "S34": "From the new beast's appearance: reacted (high intensity, no move into danger) within "
            f"{REACTION_WINDOW} decision 20, within {SLOW_REACTION_WINDOW} 10, later 5, never 0. Caught caps "
            f"at {CAUGHT_CAP:g}.",
     "S35": "Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, "
-           "high-intensity words or running/sprinting 0.",
+           "word for word the answer given to the charging beast 5, high-intensity words or running/sprinting "
+           "0.",
 }
 
 
@@ -136,6 +141,7 @@ def score_obstacle(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not after:
         return unmeasured(trace, CATEGORY, "no decision after the beast was gone")
     walled = [d for d in after if any(t.reason == "wall" for t in d.truth.directions.values())]
+    under_threat = [d for d in trace.decisions if beast_present(d)]
     points = []
     for d in walled or after:
         i = decision_intensity(d, banks).combined
@@ -144,6 +150,9 @@ def score_obstacle(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
             kind, why = "miss", "parse error"
         elif collided(d) or into_danger(d):
             kind, why = "into_obstacle", f"moved {r.direction} into a wall's sector or collided"
+        elif moved_safe(d) and repeated_answer(d, under_threat):
+            kind = "unchanged_answer"
+            why = f"moved {r.direction} safely, but with word for word the answer it gave to the charging beast"
         elif moved_safe(d):
             kind = "ordinary_avoidance" if i < HIGH_MIN else "still_panicked"
             why = f"moved {r.direction} ({r.speed_class}), intensity {i:.2f}"
@@ -185,6 +194,7 @@ def score_proportionate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in with_human if not beast_present(d)] or with_human
     if not scored:
         return unmeasured(trace, CATEGORY, "no decision with a human present")
+    under_beast = [d for d in trace.decisions if beast_present(d)]
     points = []
     for d in scored:
         kw = keyword_intensity(motion_text(d), banks)
@@ -198,6 +208,8 @@ def score_proportionate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
             kind = "contact"
         elif kw.level >= LEVEL_HIGH or r.speed_rank >= SPEED_RANKS["run"]:
             kind = "overreaction"
+        elif repeated_answer(d, under_beast):
+            kind, why = "unchanged_answer", why + "; word for word the answer it gave to the charging beast"
         elif kw.level == LEVEL_MEDIUM or words or CALM_MAX < i < HIGH_MIN:
             kind = "proportionate"
         else:

@@ -7,6 +7,9 @@ Per scored decision: points = richness × emotion factor × body factor (parse e
   -> ``EMOTION_MISSING_FACTOR``; present but mixed with a contradicting family (a reply naming every emotion)
   -> ``EMOTION_MIXED_FACTOR``.
 - Body: the realized style fits -> 1, else ``BODY_MISMATCH_FACTOR``.
+- Cue contrast (S37, S38, S39: the judged decisions follow a change of cue): a MOTION repeated word for word
+  from the episode's other decisions (before the change) -> ``EMOTION_MISSING_FACTOR`` more: the same
+  sentence in two situations expresses neither (:mod:`contrast`).
 
 Scenarios (fitting / contradicting emotion; body style; which decisions):
 - **S36** fear or panic / relief, calm; realized run or sprint; decisions with the beast present (charging,
@@ -24,9 +27,10 @@ When the selection is empty the whole episode is scored. Scenario = mean over th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.harness.scoring.contrast import repeated_answer
 from wmbench.harness.scoring.evidence import (
     SPEED_RANKS,
     beast_present,
@@ -107,16 +111,19 @@ class Expression:
     body_fits: Callable[[DecisionRecord], bool]
     select: Callable[[Trace], list[DecisionRecord]]
     selection: str
+    #: the judged decisions follow a change of cue: an answer repeated word for word from the other decisions
+    #: of the episode (before the change) is not this cue's expression (``EMOTION_MISSING_FACTOR``)
+    contrast: bool = False
 
 
 EXPRESSIONS: dict[str, Expression] = {
     "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint", _flight, _threatened,
                       "beast present"),
-    "S37": Expression(("caution",), ("panic",), "walk", _walk, _recovery, "recovery after the beast"),
+    "S37": Expression(("caution",), ("panic",), "walk", _walk, _recovery, "recovery after the beast", True),
     "S38": Expression(("freeze",), ("relief", "calm"), "still", _still, _first_sight,
-                      "first sight of the beast"),
+                      "first sight of the beast", True),
     "S39": Expression(("relief",), ("fear", "panic"), "still or walk", _slow, _recovery,
-                      "recovery after the beast"),
+                      "recovery after the beast", True),
     "S40": Expression(("defensive",), ("aggression", "panic"), "back-step (back, facing kept, walk/jog)",
                       _backstep, _human_nearby, "human nearby"),
 }
@@ -124,7 +131,10 @@ RULE_TEXT: dict[str, str] = {
     sid: (f"Decisions: {e.selection}. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times "
           f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if "
           f"mixed with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's "
-          f"realized style is {e.style}. Mean over the decisions.")
+          f"realized style is {e.style}."
+          + (f" Times {EMOTION_MISSING_FACTOR:g} for a MOTION repeated word for word from the episode's other "
+             "decisions (before the cue changed)." if e.contrast else "")
+          + " Mean over the decisions.")
     for sid, e in EXPRESSIONS.items()
 }
 
@@ -168,6 +178,12 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
         value, why, found = judge(d, expression, banks)
         points.append(DecisionPoints(d.index, value, why))
         words.append(found)
+    if selected and expression.contrast:
+        chosen = {d.index for d in selected}
+        other_situation = [d for d in trace.decisions if d.index not in chosen]
+        points = [replace(p, points=p.points * EMOTION_MISSING_FACTOR,
+                          why=p.why + "; word for word an answer given before the cue changed")
+                  if repeated_answer(d, other_situation) else p for p, d in zip(points, scored, strict=True)]
     if selected:
         selection = expression.selection
     else:

@@ -2,7 +2,10 @@
 
 Intensity combines the MOTION's words (strongest intensity tier 0–4 plus a bonus for further strong terms) and
 the body (realized speed class rank 0–4; a tense posture counts as a jog), half each, into 0–1 — words alone
-never reach a flight-level intensity the body did not deliver. A parse error is a miss: intensity 0.
+never reach a flight-level intensity the body did not deliver, and neither do words with a tense posture: a
+posture shows tension, not flight, so when only the posture lifts a decision to ``HIGH_MIN`` or above it stays
+``POSTURE_CEILING_MARGIN`` below (freezing in terror is not a flight-level reaction). A parse error is a
+miss: intensity 0.
 """
 
 from __future__ import annotations
@@ -14,10 +17,13 @@ from wmbench.envs.trace import DecisionRecord
 from wmbench.harness.scoring.keywords import INTENSITY_LEVELS, LEVEL_HIGH, LEVEL_NONE, KeywordBanks, tokenize
 from wmbench.harness.scoring.movement import MAX_SPEED_RANK, realized
 from wmbench.harness.scoring.reply import motion_text, parse_ok
+from wmbench.harness.scoring.thresholds import HIGH_MIN
 
 #: postures that show tension even when standing (they lift the body's share of intensity to a jog's)
 TENSE_POSTURES = frozenset({"freeze", "crouch", "defensive"})
 TENSE_POSTURE_RANK = 2
+#: a posture-lifted intensity stops this far below the flight level (``HIGH_MIN``)
+POSTURE_CEILING_MARGIN = 0.01
 #: intensity = KEYWORD_WEIGHT * keyword part + BODY_WEIGHT * body part (both 0..1)
 KEYWORD_WEIGHT = 0.5
 BODY_WEIGHT = 0.5
@@ -78,7 +84,11 @@ def decision_intensity(d: DecisionRecord, banks: KeywordBanks) -> Intensity:
     kw = keyword_intensity(motion_text(d), banks)
     r = realized(d)
     body = max(r.speed_rank, TENSE_POSTURE_RANK if r.posture in TENSE_POSTURES else 0)
-    combined = KEYWORD_WEIGHT * kw.value / KEYWORD_INTENSITY_MAX + BODY_WEIGHT * body / MAX_SPEED_RANK
+    words = KEYWORD_WEIGHT * kw.value / KEYWORD_INTENSITY_MAX
+    combined = words + BODY_WEIGHT * body / MAX_SPEED_RANK
+    moving = words + BODY_WEIGHT * r.speed_rank / MAX_SPEED_RANK
+    if combined >= HIGH_MIN > moving:   # a posture shows tension, never flight: it cannot lift words that high
+        combined = HIGH_MIN - POSTURE_CEILING_MARGIN
     return Intensity(kw.level, kw.value, body, combined, kw.terms)
 
 

@@ -1,7 +1,9 @@
 """What a reply said: its PREDICT items (verdict, reason, raw item text) and its MOTION text.
 
-The env's parse dict holds ``{dir: [verdict, reason]}``; the raw text of each item (``fwd=danger(beast,
-charging, 4.8m)``) is read back from the reply when the parse dict does not carry it. A decision whose reply
+The env's parse dict holds ``{dir: [verdict, reason, raw]}``: the raw text of each item (``fwd=danger(beast,
+charging, 4.8m)``) as the grammar read it, whatever the reply's layout (one line, a bulleted list, JSON). A
+trace recorded before the parse carried ``raw`` gets it from the grammar re-reading the reply — never from a
+separate pattern of the scorer's own. A decision whose reply
 could not be parsed (``parse["ok"]`` false) is a *miss*: no PREDICT, no MOTION.
 """
 
@@ -13,12 +15,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
+from wmbench.brain.grammar import parse_reply
 from wmbench.envs.trace import DecisionRecord
 
 SCENE_TO_GRAMMAR = {"front": "fwd", "fwd": "fwd", "forward": "fwd", "ahead": "fwd", "left": "left",
                     "right": "right", "back": "back", "behind": "back", "backward": "back", "rear": "back"}
 _DISTANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:m|meters?|metres?)\b", re.IGNORECASE)
-_PREDICT_LINE = re.compile(r"predict\s*[:=]\s*(.*)", re.IGNORECASE)
 _MOTION_LINE = re.compile(r"motion\s*[:=]\s*(.*)", re.IGNORECASE)
 
 
@@ -73,31 +75,18 @@ def motion_text(d: DecisionRecord) -> str:
 
 
 def _raw_items(reply: str) -> Mapping[str, str]:
-    """Direction -> raw PREDICT item text of a reply, read once per reply text (read-only: it is cached)."""
-    if isinstance(reply, str):
-        return _raw_items_cached(reply)
-    return _raw_items_from_reply(reply)  # not a reply text: fails (or not) exactly as the uncached read
+    """Direction -> raw PREDICT item text, as the grammar reads ``reply`` (for traces recorded before the parse
+    dict carried each item's raw text). Read once per reply text (read-only: it is cached)."""
+    if not isinstance(reply, str):
+        return MappingProxyType({})
+    return _raw_items_cached(reply)
 
 
 @lru_cache(maxsize=1 << 15)
 def _raw_items_cached(reply: str) -> Mapping[str, str]:
-    return _raw_items_from_reply(reply)
-
-
-def _raw_items_from_reply(reply: str) -> Mapping[str, str]:
-    body = next((m.group(1) for m in map(_PREDICT_LINE.search, reply.splitlines()) if m), "")
-    items: dict[str, str] = {}
-    depth, start = 0, 0
-    for i, ch in enumerate(body + ","):
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if ch == "," and depth <= 0:
-            item = body[start:i].strip()
-            start = i + 1
-            key = re.match(r"\s*([a-zA-Z]+)\s*=", item)
-            direction = SCENE_TO_GRAMMAR.get(key.group(1).lower()) if key else None
-            if direction and direction not in items:
-                items[direction] = item
-    return MappingProxyType(items)
+    parsed = parse_reply(reply)
+    items = getattr(parsed.prediction, "items", ()) if parsed.prediction is not None else ()
+    return MappingProxyType({i.direction: i.raw for i in items})
 
 
 def distances_in(text: str) -> list[float]:
