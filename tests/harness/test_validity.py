@@ -17,7 +17,7 @@ from wmbench.harness.validity import (
 
 def test_left_first_and_right_first_score_within_ci_on_every_category():
     result = run_validity(quick=True, brains=["left-first", "right-first"], workers=1)
-    assert result.categories == CATEGORIES and result.seeds == (0, 1)
+    assert result.categories == CATEGORIES and result.seeds == (0, 1, 2, 3)
     apart = {c: (result.brain("left-first").score(c), result.brain("right-first").score(c))
              for c in CATEGORIES if not result.within_ci("left-first", "right-first", c)}
     assert not apart, f"tie-breakers differ beyond the CI: {apart}"

@@ -13,13 +13,15 @@ Card
 ----
 - **Panel**: :mod:`wmbench.brain.panel` — reference, null, random, the memoryless left-first / right-first
   tie-breakers, mirror-swapped, perceive-only, act-only, two keyword stuffers, a trailing remark, and the
-  constant-reply sweep (65 replies; the quick panel keeps 16 of them, see ``QUICK_CONSTANTS``).
-- **Episodes**: every bench scenario (C01–C08) for every seed on the SMPL character, and C10 (S46–S50: the
-  brain's run on the character, its replies replayed on the robot, the drone and the second generator) —
-  scored by the same scorers as ``wmbench run``. C09 (live, real-time) is not part of the panel. Seeds are
-  family instances (:mod:`wmbench.scenarios.families`): the quick panel runs seeds 0–1 (each scenario's
-  canonical instance and its mirrored or turned twin), the full panel seeds 0–3. C10's scenarios have fixed
-  layouts, so the quick panel runs them on seed 0 only (the full panel on every seed).
+  constant-reply sweep (65 replies; the quick panel keeps 13 of them, see ``QUICK_CONSTANTS``).
+- **Episodes**: every bench scenario (C01–C08) for every seed on the SMPL character (S29 scored against the
+  same seed's S30, as in a run), and C10 (S46–S50: the brain itself closed loop on the character, the robot
+  and the drone, :func:`wmbench.harness.c10.measure_c10_brain`) — scored by the same scorers as
+  ``wmbench run``. C09 (live, real-time) is not part of the panel. Seeds are family instances
+  (:mod:`wmbench.scenarios.families`): both panels run seeds 0–3, one whole family cycle (canonical, mirrored,
+  and the turned threat directions; with seeds 0–1 alone a constant "step back from a beast ahead" is never
+  tested against a turned threat). C10's scenarios have fixed layouts, so the quick panel runs them on seed
+  0 only (the full panel on every seed).
 - **Numbers**: per brain and category the category points (sum of its scenarios' seed means, 0–100) and the
   95 % bootstrap CI over seeds (the same aggregation as ``scores.json``); ``total`` is C01–C08 + C10 (of 900).
 - **Work**: one job per (brain, seed) in a ``spawn`` process pool of ``workers`` processes.
@@ -39,7 +41,7 @@ from wmbench.brain.panel import DIAGNOSTIC_BRAINS, lacks, panel_names
 
 BENCH_CATEGORIES: tuple[str, ...] = ("C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08")
 CATEGORIES: tuple[str, ...] = (*BENCH_CATEGORIES, "C10")
-QUICK_SEEDS: tuple[int, ...] = (0, 1)
+QUICK_SEEDS: tuple[int, ...] = (0, 1, 2, 3)
 FULL_SEEDS: tuple[int, ...] = (0, 1, 2, 3)
 SOURCE_BODY = "smpl"
 
@@ -233,29 +235,36 @@ def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequ
 
 
 def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
-    """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence."""
+    """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
+    rules (S29 against the same seed's S30) are applied as in a run; C10 runs the brain itself closed loop on
+    every transfer body (:func:`wmbench.harness.c10.measure_c10_brain`)."""
     from wmbench.brain.panel import get_panel_brain
     from wmbench.harness.episode import run_episode
     from wmbench.harness.results import episode_line
-    from wmbench.harness.run_scoring import score_line
+    from wmbench.harness.run_scoring import paired_trace, score_line
+    from wmbench.harness.scoring.pairs import rescore_pairs
     from wmbench.scenarios import all_scenarios
 
     brain = get_panel_brain(name)
-    scores = []
+    by_scenario: dict[str, list[Any]] = {}
+    paired = []
     try:
         for record in all_scenarios():
             if record.mode == "bench" and record.category in BENCH_CATEGORIES:
-                result = run_episode(record.id, brain, SOURCE_BODY, seed, brain_label=name)
-                scores.append(replace(score_line(episode_line(result)), evidence={}, seed=seed))
-        if include_c10:
-            from wmbench.harness.c10 import C10_IDS, run_transfer
-            from wmbench.harness.c10_scoring import score_transfer
-
-            for sid in C10_IDS:
-                score = score_transfer(run_transfer(sid, brain, seed, brain_label=name))
-                scores.append(replace(score, evidence={}, seed=seed))
+                line = episode_line(run_episode(record.id, brain, SOURCE_BODY, seed, brain_label=name))
+                by_scenario[record.id] = [score_line(line)]
+                trace = paired_trace(line)
+                if trace is not None:
+                    paired.append(trace)
     finally:
         brain.close()
+    rescore_pairs(paired, by_scenario)
+    if include_c10:
+        from wmbench.harness.c10 import measure_c10_brain
+
+        by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
+                                             diagnostics=False))
+    scores = [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
     return name, scores
 
 
