@@ -11,10 +11,10 @@ import re
 import numpy as np
 import pytest
 
-from tests.harness.scoring.panel_brains import ConstantBrain
 from wmbench.body.drone import Quadrotor
 from wmbench.body.robot import ServoRobot
 from wmbench.body.servo_map import SERVO_TABLE, ServoMap
+from wmbench.brain.panel import ConstantBrain
 from wmbench.brain.registry import get_brain
 from wmbench.envs import wmbench_env
 from wmbench.harness import c10, c10_metrics, c10_outcome, runner
@@ -32,7 +32,6 @@ EVIDENCE_KEYS = {
     "S49": {"A_decisions_agree", "B_effort_order", "C_realized_cosine"},
     "S50": {"D_direction_cosine", "R_class_order", "raw_speed_rank_agreement"},
 }
-SPRINT_RIGHT = "PREDICT: fwd=danger(beast)\nMOTION: a person sprints to the right in terror"
 
 
 def _total(scores: dict) -> float:
@@ -76,7 +75,7 @@ def test_null_brain_earns_only_where_standing_still_is_right():
 
 def test_a_brain_that_always_moves_the_same_way_does_not_score_well():
     beast_scenes = ["S46", "S48", "S50"]
-    scores = measure_c10_brain(lambda: ConstantBrain("sprint_right", SPRINT_RIGHT), (0,), beast_scenes,
+    scores = measure_c10_brain(lambda: ConstantBrain("beast-ahead", "sprint-right-terror"), (0,), beast_scenes,
                                diagnostics=False)
     # in some heading of every beast scene, "right" runs into the wall or the beast
     print(f"\nC10 constant sprint right: { {sid: scores[sid][0].score for sid in beast_scenes} }")
