@@ -201,7 +201,7 @@ def run_validity(
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     start = time.perf_counter()
     # C10's transfer scenarios have fixed layouts (no family) and each measurement already turns the scene to four
-    # headings on three bodies, so C10 runs on the first seed only (a seeded random brain still varies per seed)
+    # headings on three bodies, so C10 runs on the first seed only
     c10_seeds = chosen_seeds[:1] if include_c10 else ()
     jobs = [(name, seed, seed in c10_seeds) for name in names for seed in chosen_seeds]
     collected: dict[str, dict[str, list[Any]]] = {name: {} for name in names}
