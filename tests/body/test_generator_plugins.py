@@ -2,14 +2,10 @@
 
 from __future__ import annotations
 
-import importlib
-import subprocess
-import sys
-
 import numpy as np
 import pytest
 
-from tests.brain.test_plugins import PLUGIN_DIR
+from tests.plugins.demo_install import installed_demo_plugin
 from wmbench.body import generators
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.procedural import ProceduralGenerator
@@ -17,27 +13,9 @@ from wmbench.body.procedural import ProceduralGenerator
 
 @pytest.fixture(scope="module")
 def demo_plugin(tmp_path_factory):
-    """The demo plug-in pip-installed into a temporary folder put on ``sys.path`` (never into the venv), as
-    ``tests/brain/test_plugins.py`` does."""
-    tools = pytest.importorskip("setuptools", reason="building the demo plugin needs setuptools>=68 ('dev' extra)")
-    if int(tools.__version__.split(".")[0]) < 68:
-        pytest.skip(f"building the demo plugin needs setuptools>=68 (the 'dev' extra), found {tools.__version__}")
-    target = tmp_path_factory.mktemp("demo-plugin-site")
-    build = tmp_path_factory.mktemp("demo-plugin-build")
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-               "--no-index", "--target", str(target), str(PLUGIN_DIR)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=build)
-    if result.returncode != 0:
-        pytest.fail(f"installing the demo plugin failed:\n{result.stdout}\n{result.stderr}")
-    sys.path.insert(0, str(target))
-    importlib.invalidate_caches()
-    try:
-        yield "wmbench-demo-plugin"
-    finally:
-        sys.path.remove(str(target))
-        for name in [m for m in sys.modules if m.split(".")[0] == "wmbench_demo_plugin"]:
-            del sys.modules[name]
-        importlib.invalidate_caches()
+    with installed_demo_plugin(tmp_path_factory.mktemp("demo-plugin-site"),
+                               tmp_path_factory.mktemp("demo-plugin-build")) as distribution:
+        yield distribution
 
 
 def test_plugin_generator_is_unknown_outside_the_fixture():

@@ -1,21 +1,16 @@
 """Third-party plugins: a real installed package adds a brain and a body through entry points.
 
-The module fixture pip-installs ``tests/plugins/wmbench_demo_plugin`` into a temporary folder (``pip install
---target``: no deps, no build isolation, no index; a few seconds), never into the user's ``.venv`` (where its
-names would then show up in user-facing lists and errors), and puts that folder on ``sys.path`` for this
-module only: entry points are found through the ``.dist-info`` there, as for any installed package.
+The module fixture installs ``tests/plugins/wmbench_demo_plugin`` into a temporary folder for this module only,
+never into the user's ``.venv`` (:mod:`tests.plugins.demo_install`).
 """
 
 from __future__ import annotations
 
-import importlib
-import subprocess
-import sys
 from importlib.metadata import EntryPoint
-from pathlib import Path
 
 import pytest
 
+from tests.plugins.demo_install import installed_demo_plugin
 from wmbench.brain import registry
 from wmbench.brain.base import Brain
 from wmbench.brain.baselines import NullBrain
@@ -25,33 +20,14 @@ from wmbench.brain.registry import get_brain, list_brains
 
 from .provider_fixtures import calm_scene, example_scene
 
-PLUGIN_DIR = Path(__file__).resolve().parents[1] / "plugins" / "wmbench_demo_plugin"
-DISTRIBUTION = "wmbench-demo-plugin"
 GROUP = registry.PLUGIN_GROUP
 
 
 @pytest.fixture(scope="module")
 def demo_plugin(tmp_path_factory):
-    tools = pytest.importorskip("setuptools", reason="building the demo plugin needs setuptools>=68 ('dev' extra)")
-    if int(tools.__version__.split(".")[0]) < 68:
-        pytest.skip(f"building the demo plugin needs setuptools>=68 (the 'dev' extra), found {tools.__version__}")
-    target = tmp_path_factory.mktemp("demo-plugin-site")
-    build = tmp_path_factory.mktemp("demo-plugin-build")
-    command = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-               "--no-index", "--target", str(target), str(PLUGIN_DIR)]
-    # pip builds in a copy of the plugin folder, so the checkout gets no build/ or egg-info litter
-    result = subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=build)
-    if result.returncode != 0:
-        pytest.fail(f"installing the demo plugin failed:\n{result.stdout}\n{result.stderr}")
-    sys.path.insert(0, str(target))
-    importlib.invalidate_caches()
-    try:
-        yield DISTRIBUTION
-    finally:
-        sys.path.remove(str(target))
-        for name in [m for m in sys.modules if m.split(".")[0] == "wmbench_demo_plugin"]:
-            del sys.modules[name]
-        importlib.invalidate_caches()
+    with installed_demo_plugin(tmp_path_factory.mktemp("demo-plugin-site"),
+                               tmp_path_factory.mktemp("demo-plugin-build")) as distribution:
+        yield distribution
 
 
 def test_demo_plugin_is_not_in_the_users_environment():

@@ -45,7 +45,7 @@ from wmbench.body.motion_diffusion.dataset import CHUNK, FRAME_DIM, intent_vecto
 from wmbench.body.motion_diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
 from wmbench.body.motion_generator import MotionFrame
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
-from wmbench.body.stream_generator import posture_label, sanitize_speed
+from wmbench.body.stream_generator import StreamGenerator, posture_label
 
 #: The shipped model.
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -198,34 +198,19 @@ class _Stream:
         return MotionFrame(joints, self.phase, posture_label(self.intent.styles, _trunk_lean(joints)))
 
 
-class DiffusionGenerator:
-    """The learned motion generator (see the module card). Implements ``MotionGenerator``."""
+class DiffusionGenerator(StreamGenerator):
+    """The learned motion generator (see the module card). Implements ``MotionGenerator`` around a stream of
+    sampled chunks; ``clip`` lets the root move by the model's own velocity."""
 
     name = "diffusion"
 
     def __init__(self, fps: float = 30.0, skeleton: Skeleton = DEFAULT_SKELETON, seed: int = 0,
                  backend: str = "numpy", model: MotionModel | None = None) -> None:
-        if not (isinstance(fps, (int, float)) and math.isfinite(fps) and fps > 0):
-            raise ValueError(f"fps must be a positive number, got {fps!r}")
-        if skeleton.parents != DEFAULT_SKELETON.parents:
-            raise ValueError("the diffusion motion model speaks the 22-joint HumanML3D skeleton")
-        self.fps = float(fps)
         self.model = model or shipped_model(backend)
-        self._seed = int(seed)
-        self.reset(seed)
+        super().__init__(fps, skeleton, seed)
 
-    def reset(self, seed: int | None = None) -> None:
-        if seed is not None:
-            self._seed = int(seed)
-        self._stream = _Stream(self.model, self._seed, self.fps)
-
-    def set_intent(self, intent: MotionIntent) -> None:
-        if not isinstance(intent, MotionIntent):
-            raise TypeError(f"set_intent expects a MotionIntent, got {type(intent).__name__}")
-        self._stream.set_intent(intent)
-
-    def next_frame(self, speed: float) -> MotionFrame:
-        return self._stream.step(sanitize_speed(speed))
+    def _new_stream(self) -> _Stream:
+        return _Stream(self.model, self._seed, self.fps)
 
     def clip(self, intent: MotionIntent, n_frames: int) -> np.ndarray:
         """Global frames of ``intent`` from a standing start; the root moves by the model's own velocity
