@@ -83,8 +83,9 @@ QUICK_CONSTANTS: tuple[str, ...] = (
     *(f"constant:beast-ahead/{m}" for m in ("still", "freeze-fear", "step-back-wary", "walk-left", "walk-right",
                                             "sprint-back-terror", "sprint-left-terror", "walk-back-relief")),
     "constant:all-safe/step-back-wary", "constant:all-safe/walk-right",
-    # the strongest constants of the full sweep under the 0.1 rules, kept so the quick panel still tries them
+    # the strongest constants of the full sweep (0.1 and 0.2 rules), kept so the quick panel still tries them
     "constant:all-beast/step-back-wary", "constant:wall-ahead/step-back-wary", "constant:wall-ahead/still",
+    "constant:all-beast/step-back", "constant:all-safe/sprint-fwd-panic",  # strongest on C04 / C10 under 0.2
 )
 
 

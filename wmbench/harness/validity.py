@@ -13,7 +13,7 @@ Card
 ----
 - **Panel**: :mod:`wmbench.brain.panel` — reference, null, random, the memoryless left-first / right-first
   tie-breakers, mirror-swapped, perceive-only, act-only, two keyword stuffers, a trailing remark, and the
-  constant-reply sweep (65 replies; the quick panel keeps 13 of them, see ``QUICK_CONSTANTS``).
+  constant-reply sweep (65 replies; the quick panel keeps 15 of them, see ``QUICK_CONSTANTS``).
 - **Episodes**: every bench scenario (C01–C08) for every seed on the SMPL character (S29 scored against the
   same seed's S30, as in a run), and C10 (S46–S50: the brain itself closed loop on the character, the robot
   and the drone, :func:`wmbench.harness.c10.measure_c10_brain`) — scored by the same scorers as

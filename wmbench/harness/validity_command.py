@@ -21,7 +21,7 @@ from wmbench.harness.cli_base import EXIT_OK, UsageError
 
 def configure_validity(p: argparse.ArgumentParser) -> None:
     p.add_argument("--quick", action="store_true",
-                   help="the CI-sized panel (seeds 0-3, 13 constant replies, C10 on seed 0)")
+                   help="the CI-sized panel (seeds 0-3, 15 constant replies, C10 on seed 0)")
     p.add_argument("--seeds", type=int, default=None,
                    help="number of family seeds 0..N-1 (default: 4)")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
