@@ -210,3 +210,42 @@ def test_run_suite_reports_c10_measured(tmp_path):
     assert category["measured"] and category["score"] >= 80 and category["missing_scenarios"] == []
     assert written["run"]["not_measured_notes"] == [] and scores["categories"]["C10"] == category
     assert all(written["scenarios"][sid]["evidence"][0]["bodies"]["drone"]["failed_runs"] == 0 for sid in C10_IDS)
+
+
+def _smpl_runs(sid: str, motion: str, variants=c10_outcome.SCENE_VARIANTS):
+    """The constant ``all-safe/<motion>`` closed loop on the character in ``variants`` of ``sid``."""
+    brain = ConstantBrain("all-safe", motion)
+    try:
+        return c10_outcome.run_bodies(get_scenario(sid), brain, 0, ("smpl",), variants)["smpl"]
+    finally:
+        brain.close()
+
+
+def _fits(trace):
+    following = [*trace.decisions[1:], None]
+    return [c10_outcome.decision_fit(d, nxt) for d, nxt in zip(trace.decisions, following, strict=True)]
+
+
+@pytest.mark.parametrize(("motion", "fits", "why"), [
+    ("sprint-fwd-panic", False, "panic at a neutral person"),   # before the fix: "moved fwd safely"
+    ("walk-fwd", False, "toward woman"),                         # calm, but straight at her
+    ("still", True, "stood still"),                              # she never comes within 2 m: a freeze fits
+])
+def test_near_a_person_only_a_calm_move_that_does_not_head_at_her_fits(motion, fits, why):
+    """S49 as recorded (the woman ahead, no beast): a sprint is panic and a walk forward heads at her."""
+    ((_, trace, error),) = _smpl_runs("S49", motion, ("as_recorded",))
+    assert trace is not None, error
+    found = _fits(trace)
+    # while she is near and ahead (a move forward that has taken the body past her leaves her behind)
+    near = [f for f, d in zip(found, trace.decisions, strict=True)
+            if any(n.type == "woman" and n.nearby and n.direction == "fwd" for n in d.truth.npcs)]
+    assert len(near) >= 2, [(f.fits, f.why) for f in found]
+    assert all(f.fits is fits for f in near) and why in near[0].why, [(f.fits, f.why) for f in near]
+
+
+def test_a_body_is_as_good_as_its_worst_start():
+    """A constant forward sprint escapes S46 only where the turn put the beast behind or beside it: Q is the
+    worst start (caught, 0), not the mean over starts that paid it for the lucky ones (0.5 before)."""
+    outcome = c10_outcome.body_outcome("smpl", _smpl_runs("S46", "sprint-fwd-panic"))
+    assert outcome.caught_runs >= 1 and outcome.quality == 0.0, outcome
+    assert outcome.mean_quality >= 0.4, outcome

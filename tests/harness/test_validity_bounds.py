@@ -57,22 +57,23 @@ def test_each_diagnostic_brain_loses_where_it_is_broken(quick: ValidityResult, b
     assert all(loss >= LOSS for loss in losses.values()), losses
 
 
-#: today's ceiling per category for any constant reply (0.2 rules, full panel): C10 pays a constant forward
-#: sprint 63.8 (where no beast is near, any safe move fits), C04 a constant step back 45
-CONSTANT_CEILING: dict[str, float] = {**dict.fromkeys(CATEGORIES, 45.0), "C10": 65.0}
+#: today's ceiling per category for any constant reply (0.2 rules): C04 pays a constant step back 45 (full
+#: panel); C10 pays a constant walk left or right 31.7 (quick panel; a body counts its worst heading since
+#: c10const, the forward sprint that earned 63.8 on the mean over headings earns 0)
+CONSTANT_CEILING: dict[str, float] = {**dict.fromkeys(CATEGORIES, 45.0), "C10": 35.0}
 
 
 def test_no_constant_reply_comes_near_a_passing_score_regression_guard(quick: ValidityResult):
-    """Today's level (0.2 rules): best constant 244 of 900 (a wary step back under fwd=danger(beast))."""
+    """Today's level (0.2 rules): best constant 203 of 900 (a wary step back under fwd=danger(beast))."""
     best = quick.best_constant()
-    assert best.total <= 250.0, (best.name, best.total)
+    assert best.total <= 210.0, (best.name, best.total)
     over = {c: (quick.best_constant(c).name, quick.best_constant(c).score(c)) for c in CATEGORIES
             if quick.best_constant(c).score(c) > CONSTANT_CEILING[c]}
     assert not over, over
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12 target not met yet: best constant 244/900 (target 150); C04, C08 "
-                                       "and C10 pay constants 45, 42.5 and 63.8 (target 40) — see docs/validity.md")
+@pytest.mark.xfail(strict=True, reason="issue 12 target not met yet: best constant 203/900 (target 150); C04 and "
+                                       "C08 pay constants 45 and 42.5 (target 40) — see docs/validity.md")
 def test_best_constant_meets_the_issue_target(quick: ValidityResult):
     assert quick.best_constant().total <= 150.0
     assert all(quick.best_constant(c).score(c) <= 40.0 for c in CATEGORIES)

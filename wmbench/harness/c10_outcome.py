@@ -12,10 +12,15 @@ Card
 - **Decision fit** (:func:`decision_fit`): a decision fits when its reply was read, there was no collision
   and no catch, the body did what the brain asked (a travelling intent realised in the asked sector), and
   the action suits the scene — with a beast nearby the body moved into a truly safe sector (standing still
-  in front of an approaching beast does not fit); with none nearby, a safe move or a freeze both fit.
-- **Outcome** of a body (:func:`body_outcome`): the mean decision fit over its runs; a run in which the
+  in front of an approaching beast does not fit); with none nearby, a safe move or a freeze fits, except
+  that with a person nearby (no beast) the move must be calm (a walk or a jog, no run or sprint: she is no
+  threat) and must not head into the person's sector (:func:`person_fit`).
+- **Outcome** of a body (:func:`body_outcome`): a run's quality is its mean decision fit; a run in which the
   protagonist was caught counts 0; a run that did not hold the beast off (:func:`held_off`: at the end more
   than :data:`ESCAPE_TOLERANCE_M` closer than at first sight) counts :data:`LOST_GROUND_FACTOR` of its fit.
+  Q of the body is its WORST variant's quality (the mean is reported as ``mean_quality``): the variants
+  exist to tell a brain that reads the scene from one that always moves the same way, and a mean over them
+  paid such a brain for the orientations in which its fixed direction happened to be safe.
 - **Score** (:func:`score_brain_transfer`): ``20 x Q_smpl x carried``, where ``carried`` = the mean over the
   other bodies of ``min(1, Q_body / Q_smpl)``: full points need a brain that acts right for the scene on the
   character AND keeps doing so on every other body. Equivalently, 20 x the mean over the target bodies of
@@ -62,14 +67,18 @@ SCENARIO_MAX = 20.0
 #: escape: a run may end at most this much (m) closer to the beast than it started, else its Q is scaled
 ESCAPE_TOLERANCE_M = 1.0
 LOST_GROUND_FACTOR = 0.5
+#: asked speed classes that are panic when only a (neutral) person is near
+PANIC_SPEEDS: frozenset[str] = frozenset({"run", "sprint"})
 
 RULE_TEXT = (
     "The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded "
     "and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits "
     "when the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, "
     "and with a beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze "
-    "fits). Q = a body's mean fit (a caught run counts 0; a run that ends more than 1 m closer to the beast "
-    "than it began counts half). Score = 20 x Q(character) x carried, carried = mean over the other bodies "
+    "fits; with a person nearby and no beast, only a freeze or a calm walk or jog that does not head toward "
+    "her fits). A run's fit is its mean decision fit (a caught run counts 0; a run that ends more than 1 m "
+    "closer to the beast than it began counts half); Q = a body's worst run over the four starts. "
+    "Score = 20 x Q(character) x carried, carried = mean over the other bodies "
     "of min(1, Q(body) / Q(character)). Pipeline checks are body diagnostics, reported but not scored: "
 )
 DIAGNOSTIC_OF: dict[str, str] = {
@@ -92,7 +101,7 @@ class DecisionFit:
 
 @dataclass(frozen=True)
 class BodyOutcome:
-    """One body over every scene variant: Q (mean fit), runs, catches, collisions, direction realised."""
+    """One body over every scene variant: Q (worst run's fit), runs, catches, collisions, direction realised."""
 
     body: str
     quality: float
@@ -105,13 +114,15 @@ class BodyOutcome:
     speed_class_realised: float | None
     errors: tuple[str, ...] = ()
     lost_ground_runs: int = 0
+    #: the mean over the runs (Q itself is the worst run)
+    mean_quality: float = 0.0
 
     def to_dict(self) -> dict[str, Any]:
         return {"quality": round(self.quality, 4), "runs": self.runs, "failed_runs": self.failed_runs,
                 "caught_runs": self.caught_runs, "decisions": self.decisions, "fitting": self.fitting,
                 "direction_realised": self.direction_realised,
                 "speed_class_realised": self.speed_class_realised, "errors": list(self.errors),
-                "lost_ground_runs": self.lost_ground_runs}
+                "lost_ground_runs": self.lost_ground_runs, "mean_quality": round(self.mean_quality, 4)}
 
 
 # ------------------------------------------------------------------------------------------------ scenes
@@ -170,6 +181,23 @@ def held_off(trace: Trace) -> bool:
     return last is None or last >= seen[0] - ESCAPE_TOLERANCE_M
 
 
+def person_fit(d: DecisionRecord) -> str | None:
+    """Why a decision with a person nearby and no beast nearby does not fit, None when it does (or no person is
+    nearby): the person is no threat, so a run or a sprint (:data:`PANIC_SPEEDS`, as asked) is panic, and a
+    move into her sector walks at her; a freeze, or a calm move aside or away, fits."""
+    people = [n for n in d.truth.npcs if n.type != "beast" and n.nearby]
+    if not people or beast_nearby(d):
+        return None
+    asked_speed = str((d.intent or {}).get("speed_class") or "still")
+    if asked_speed in PANIC_SPEEDS:
+        return f"person nearby, no beast: asked to {asked_speed} (panic at a neutral person)"
+    done = realized(d)
+    toward = [p.name for p in people if done.moved and done.direction == p.direction]
+    if toward:
+        return f"person nearby, no beast: moved {done.direction}, toward {toward[0]}"
+    return None
+
+
 def decision_fit(d: DecisionRecord, following: DecisionRecord | None = None) -> DecisionFit:
     """Whether one decision fits its scene on this body (rule in the module card); ``following`` is the next
     decision of the same run (where the beast was then), None for the last one."""
@@ -189,12 +217,15 @@ def decision_fit(d: DecisionRecord, following: DecisionRecord | None = None) -> 
             f"moved {done.direction} into danger" if done.moved else "stood still"))
     if into_danger(d):
         return DecisionFit(d.index, False, f"moved {done.direction} into danger")
+    unfit_near_person = person_fit(d)
+    if unfit_near_person is not None:
+        return DecisionFit(d.index, False, unfit_near_person)
     return DecisionFit(d.index, True, "no beast nearby, " + (f"moved {done.direction} safely" if done.moved
                                                                else "stood still"))
 
 
 def body_outcome(body: str, runs: Sequence[tuple[str, Trace | None, str | None]]) -> BodyOutcome:
-    """Q of one body over its runs (a failed run counts 0, a caught run 0)."""
+    """Q of one body: its worst run (a failed run counts 0, a caught run 0); the mean is kept as well."""
     qualities: list[float] = []
     decisions = fitting = caught_runs = failed = lost_ground_runs = 0
     asked_dirs = kept_dirs = asked_speed = kept_speed = 0
@@ -226,9 +257,10 @@ def body_outcome(body: str, runs: Sequence[tuple[str, Trace | None, str | None]]
             asked_speed += 1
             kept_speed += done.speed_class == (d.intent or {}).get("speed_class")
     return BodyOutcome(
-        body, mean(qualities), len(runs), failed, caught_runs, decisions, fitting,
+        body, min(qualities) if qualities else 0.0, len(runs), failed, caught_runs, decisions, fitting,
         round(kept_dirs / asked_dirs, 4) if asked_dirs else None,
-        round(kept_speed / asked_speed, 4) if asked_speed else None, tuple(errors), lost_ground_runs)
+        round(kept_speed / asked_speed, 4) if asked_speed else None, tuple(errors), lost_ground_runs,
+        mean(qualities))
 
 
 def carried_over(outcomes: Mapping[str, BodyOutcome], source: str) -> tuple[float, dict[str, float]]:
