@@ -84,16 +84,21 @@ def rss_series(scenario: str, episodes: int, samples: int = 10, warmup: int = WA
     return RssSeries(scenario, tuple(marks), tuple(rss), errors)
 
 
-def rss_series_in_child(scenario: str, episodes: int) -> RssSeries:
-    """:func:`rss_series` in a fresh Python process (same interpreter, the checkout on its path)."""
-    code = ("import json, dataclasses, benchmarks.bench_memory as m; "
-            f"print(json.dumps(dataclasses.asdict(m.rss_series({scenario!r}, {int(episodes)}))))")
+def _series_in_child(call: str, what: str, timeout_s: int) -> RssSeries:
+    """``m.<call>`` (an expression returning an :class:`RssSeries`) in a fresh Python process (same
+    interpreter, the checkout on its path), so one measurement never inherits another's heap."""
+    code = f"import json, dataclasses, benchmarks.bench_memory as m; print(json.dumps(dataclasses.asdict(m.{call})))"
     done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
-                          timeout=1800, check=False)
+                          timeout=timeout_s, check=False)
     if done.returncode != 0:
-        raise RuntimeError(f"memory child for {scenario} failed ({done.returncode}): {done.stderr[-500:]}")
+        raise RuntimeError(f"{what} child failed ({done.returncode}): {done.stderr[-500:]}")
     data = json.loads(done.stdout.strip().splitlines()[-1])
     return RssSeries(data["scenario"], tuple(data["episodes"]), tuple(data["rss"]), data["errors"])
+
+
+def rss_series_in_child(scenario: str, episodes: int) -> RssSeries:
+    """:func:`rss_series` in a fresh Python process."""
+    return _series_in_child(f"rss_series({scenario!r}, {int(episodes)})", f"memory ({scenario})", 1800)
 
 
 def parent_rss_series(seeds: int, out: str) -> RssSeries:
@@ -140,14 +145,7 @@ def parent_rss_in_child(seeds: int) -> RssSeries:
     import tempfile
 
     with tempfile.TemporaryDirectory(prefix="wmbench-parent-rss-") as tmp:
-        code = ("import json, dataclasses, benchmarks.bench_memory as m; "
-                f"print(json.dumps(dataclasses.asdict(m.parent_rss_series({int(seeds)}, {tmp + '/run'!r}))))")
-        done = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True,
-                              timeout=3600, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"parent-RSS child failed ({done.returncode}): {done.stderr[-500:]}")
-    data = json.loads(done.stdout.strip().splitlines()[-1])
-    return RssSeries(data["scenario"], tuple(data["episodes"]), tuple(data["rss"]), data["errors"])
+        return _series_in_child(f"parent_rss_series({int(seeds)}, {tmp + '/run'!r})", "parent-RSS", 3600)
 
 
 def parent_row(quick: bool, seeds: int | None = None) -> BenchRow:
