@@ -1,0 +1,29 @@
+"""The wmbench error hierarchy.
+
+Every error wmbench raises on purpose derives from :class:`WMBenchError`, so a caller can catch "anything
+wmbench refused" in one clause while programming errors (``KeyError``, ``TypeError`` in wmbench's own code)
+still surface as what they are. Configuration errors also derive from ``ValueError`` so that code written
+against the 0.1/0.2 exceptions keeps working.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+
+class WMBenchError(Exception):
+    """Base of every error wmbench raises deliberately."""
+
+
+class ConfigError(WMBenchError, ValueError):
+    """A user's setting, name or file is not what wmbench expects; the message says what was expected."""
+
+
+class UnknownNameError(ConfigError):
+    """A name looked up in a registry (brain, body, motion generator, scenario, measurer) that is not there."""
+
+    def __init__(self, kind: str, name: str, known: Iterable[str]) -> None:
+        self.kind = kind
+        self.name = name
+        self.known = tuple(sorted(known))
+        super().__init__(f"unknown {kind} {name!r}; expected one of: {', '.join(self.known)}")
