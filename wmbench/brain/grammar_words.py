@@ -23,14 +23,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from wmbench.core.directions import DIRECTION_READINGS, Direction
+
 if TYPE_CHECKING:  # the grammar module imports this one; its types are only annotations here
-    from wmbench.brain.grammar import Direction, Verdict
+    from wmbench.brain.grammar import Verdict
 
 # ------------------------------------------------------------------------------------------------- words
-DIRECTION_SYNONYMS: dict[str, Direction] = {
-    "left": "left", "right": "right", "fwd": "fwd", "forward": "fwd", "forwards": "fwd", "front": "fwd",
-    "ahead": "fwd", "back": "back", "backward": "back", "backwards": "back", "behind": "back", "rear": "back",
-}
+#: Direction keys a PREDICT line may use: the shared readings plus the plurals models write.
+DIRECTION_SYNONYMS: dict[str, Direction] = {**DIRECTION_READINGS, "forwards": "fwd", "backwards": "back"}
 #: Keys that stand for every direction not named explicitly (``all=safe(open)``, ``others=safe``).
 GENERIC_KEYS: frozenset[str] = frozenset({
     "all", "others", "other", "rest", "remaining", "everything", "elsewhere",

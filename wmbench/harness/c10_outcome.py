@@ -42,6 +42,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from wmbench.brain.base import Brain
+from wmbench.core.directions import DIRECTION_READINGS
+from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.episode import run_episode
 from wmbench.harness.scoring.evidence import (
@@ -54,7 +56,6 @@ from wmbench.harness.scoring.evidence import (
     realized,
     trace_caught,
 )
-from wmbench.harness.scoring.reply import SCENE_TO_GRAMMAR
 from wmbench.harness.scoring.report_types import ScenarioScore
 from wmbench.scenarios import Scenario, get_scenario
 
@@ -63,7 +64,6 @@ TRANSFER_BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
 SCENE_VARIANTS: tuple[str, ...] = ("as_recorded", "turned_left", "turned_around", "turned_right")
 _TURNS: dict[str, float] = {"as_recorded": 0.0, "turned_left": math.pi / 2, "turned_around": math.pi,
                             "turned_right": -math.pi / 2}
-SCENARIO_MAX = 20.0
 #: escape: a run may end at most this much (m) closer to the beast than it started, else its Q is scaled
 ESCAPE_TOLERANCE_M = 1.0
 LOST_GROUND_FACTOR = 0.5
@@ -163,7 +163,7 @@ def _asked_direction(d: DecisionRecord) -> str | None:
     intent = d.intent or {}
     if intent.get("direction") is None or intent.get("speed_class") in (None, "still"):
         return None
-    return SCENE_TO_GRAMMAR.get(str(intent["direction"]).lower())
+    return DIRECTION_READINGS.get(str(intent["direction"]).lower())
 
 
 def _beast_distance(d: DecisionRecord) -> float | None:
@@ -280,7 +280,7 @@ def score_brain_transfer(scenario_id: str, seed: int,
     outcomes = {b: body_outcome(b, runs[b]) for b in bodies}
     carried, ratios = carried_over(outcomes, source)
     q_source = outcomes[source].quality
-    score = round(SCENARIO_MAX * q_source * carried, 3)
+    score = round(SCENARIO_MAX_POINTS * q_source * carried, 3)
     per_body = ", ".join(f"{b} Q {o.quality:.2f}" for b, o in outcomes.items())
     explanation = (f"{scenario_id} [brain_transfer]: {per_body}; carried {carried:.2f} -> score "
                    f"{score:g}/20")

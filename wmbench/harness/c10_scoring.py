@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
 from wmbench.harness import c10_metrics as metrics
 from wmbench.harness import c10_outcome as _outcome
 from wmbench.harness.c10_metrics import TransferRuns, body_facts

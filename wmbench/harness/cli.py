@@ -30,7 +30,6 @@ from typing import Any
 from wmbench.harness.cli_base import COMMANDS, EXIT_OK, EXIT_USAGE, Command, UsageError, register_command
 from wmbench.harness.cli_base import EXIT_FAILED as EXIT_FAILED  # re-exported, as are the names below
 from wmbench.harness.cli_base import EXIT_INTERRUPTED as EXIT_INTERRUPTED
-from wmbench.harness.cli_run import CATEGORY_TITLES as CATEGORY_TITLES
 from wmbench.harness.cli_run import configure_run, default_out_dir, parse_options, run_command
 from wmbench.harness.cli_run import format_summary as format_summary
 from wmbench.harness.motion_model_option import (

@@ -12,7 +12,7 @@ Card
 - :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
 - :func:`format_summary`: each category's points (or why not), the WM Score and the grade, the brain's
   decisions/tokens/cache hits/retries/failures, and why a run stopped early;
-  :data:`CATEGORY_TITLES` names the categories.
+  the categories are named by :data:`~wmbench.core.taxonomy.CATEGORY_TITLES`.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.taxonomy import CATEGORY_TITLES
 from wmbench.envs.observation_modes import OBSERVATION_MODES
 from wmbench.harness.cli_base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.motion_model_option import add_motion_model_argument, apply_motion_model
@@ -161,13 +162,6 @@ def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
     return Path("runs") / f"{safe_brain}-{body}-{stamp}"
 
 
-#: Display titles of the ten categories (WM Bench v1.0).
-CATEGORY_TITLES: dict[str, str] = {
-    "C01": "Environmental Awareness", "C02": "Entity Recognition", "C03": "Predictive Reasoning",
-    "C04": "Threat Differentiation", "C05": "Emotional Escalation", "C06": "Contextual Memory",
-    "C07": "Threat Resolution", "C08": "Motion Expressiveness", "C09": "Real-time Performance",
-    "C10": "Cross-body Transfer",
-}
 
 
 def format_summary(scores: Mapping[str, Any]) -> str:

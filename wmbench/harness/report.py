@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.taxonomy import CATEGORY_TITLES, PILLARS
 from wmbench.harness.results import (
     EPISODES_FILE,
     RUN_FILE,
@@ -48,9 +49,6 @@ REPORT_HTML = "report.html"
 LEADERBOARD_FILE = "leaderboard_entry.json"
 PLOTS_DIR = "plots"
 INTENSITY_CATEGORIES: tuple[str, ...] = ("C05", "C07")
-PILLARS: dict[str, tuple[str, ...]] = {
-    "P1": ("C01", "C02"), "P2": ("C03", "C04", "C05", "C06", "C07"), "P3": ("C08", "C09", "C10"),
-}
 
 
 @dataclass(frozen=True)
@@ -160,12 +158,7 @@ def rebuild_scores(run: RunData) -> dict[str, Any]:
 
 
 def category_titles() -> dict[str, str]:
-    try:
-        from wmbench.harness.cli_run import CATEGORY_TITLES
-
-        return dict(CATEGORY_TITLES)
-    except ImportError:
-        return {}
+    return dict(CATEGORY_TITLES)
 
 
 def scenario_name(sid: str) -> str:

@@ -38,8 +38,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wmbench.brain.panel import DIAGNOSTIC_BRAINS, lacks, panel_names
+from wmbench.core.taxonomy import TRACE_SCORED_CATEGORIES
 
-BENCH_CATEGORIES: tuple[str, ...] = ("C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08")
+BENCH_CATEGORIES: tuple[str, ...] = TRACE_SCORED_CATEGORIES
 CATEGORIES: tuple[str, ...] = (*BENCH_CATEGORIES, "C10")
 QUICK_SEEDS: tuple[int, ...] = (0, 1, 2, 3)
 FULL_SEEDS: tuple[int, ...] = (0, 1, 2, 3)

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import re
 
+from wmbench.core.directions import DIRECTION_READINGS
 from wmbench.envs.trace import DecisionRecord, NpcFact, Trace
 from wmbench.harness.scoring.evidence import (
     PredictItem,
@@ -45,7 +46,6 @@ from wmbench.harness.scoring.evidence import (
     prediction,
 )
 from wmbench.harness.scoring.keywords import KeywordBanks, tokenize
-from wmbench.harness.scoring.reply import SCENE_TO_GRAMMAR
 from wmbench.harness.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.harness.scoring.result import make_score, unmeasured
 from wmbench.harness.scoring.thresholds import DISTANCE_TOL_FRACTION, DISTANCE_TOL_M
@@ -156,7 +156,7 @@ def audible_beast_directions(d: DecisionRecord) -> set[str]:
     match = _SOUND_FROM.search(sound)
     if not match:
         return set()
-    direction = SCENE_TO_GRAMMAR.get(match.group(1))
+    direction = DIRECTION_READINGS.get(match.group(1))
     beast_there = any(n.type == "beast" and n.direction == direction for n in d.truth.npcs)
     return {direction} if direction and beast_there else set()
 

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from wmbench.core.speed import MAX_SPEED_RANK as SPEED_MAX
+from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import KEYWORD_INTENSITY_MAX as KW_MAX
-from wmbench.harness.scoring.evidence import MAX_SPEED_RANK as SPEED_MAX
 from wmbench.harness.scoring.evidence import (
-    SPEED_RANKS,
     beast_behavior,
     beast_present,
     contact,

@@ -42,9 +42,9 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import (
-    SPEED_RANKS,
     beast_behavior,
     beast_present,
     contact,

@@ -43,6 +43,7 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import (
     TENSE_POSTURES,
@@ -147,8 +148,8 @@ def remembered_sides(trace: Trace, scored_phase: int, event: str, outcome_prefix
         outcome = str(entry.get("outcome") or "")
         if outcome.startswith(outcome_prefix):
             word = (outcome[len(outcome_prefix):].strip() or str(entry.get("direction") or "")).split(" ")[0]
-            direction = {"front": "fwd"}.get(word, word)
-            if direction in ("fwd", "left", "right", "back"):
+            direction = SCENE_TO_GRAMMAR.get(word, word)
+            if direction in DIRECTIONS:
                 from_memory.add(direction)
     if from_memory:
         return from_memory, "memory"

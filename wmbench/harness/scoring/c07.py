@@ -32,10 +32,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.contrast import repeated_answer
 from wmbench.harness.scoring.evidence import (
-    SPEED_RANKS,
     beast_present,
     collided,
     contact,

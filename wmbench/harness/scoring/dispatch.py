@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from wmbench.core.taxonomy import OFFICIAL_SCENARIO_COUNT, SCENARIOS_PER_CATEGORY
 from wmbench.envs.trace import Trace
 from wmbench.harness.scoring import c01, c02, c03, c04, c05, c06, c07, c08
 from wmbench.harness.scoring.evidence import hidden_inconsistency, trace_caught
@@ -30,8 +31,6 @@ RULES: dict[str, Rule] = {
 RULE_TEXT: dict[str, str] = {
     sid: text for module in CATEGORY_MODULES.values() for sid, text in module.RULE_TEXT.items()
 }
-OFFICIAL_SCENARIO_COUNT = 50
-SCENARIOS_PER_CATEGORY = 5
 
 
 def normalise_scenario_id(scenario_id: str) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wmbench.core.directions import GRAMMAR_ORDER
 from wmbench.envs.trace import DecisionRecord, NpcFact, Truth
 from wmbench.harness.scoring.expression import (
     BODY_WEIGHT,
@@ -34,9 +35,6 @@ from wmbench.harness.scoring.expression import (
     vigilance_terms,
 )
 from wmbench.harness.scoring.movement import (
-    MAX_SPEED_RANK,
-    MIN_DISPLACEMENT_M,
-    SPEED_RANKS,
     Realized,
     caught,
     collided,
@@ -63,7 +61,6 @@ from wmbench.harness.scoring.reply import (
     prediction,
 )
 
-DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
 #: spatial accuracy (spec: exact 20 / partial 10 / miss 0); partial = this many directions right and, when the
 #: truth has any danger, at least one danger direction flagged danger
 SPATIAL_POINTS = {"exact": 20.0, "partial": 10.0, "miss": 0.0}
@@ -116,7 +113,7 @@ def direction_checks(d: DecisionRecord) -> tuple[DirectionCheck, ...] | None:
     if items is None:
         return None
     checks = []
-    for direction in DIRECTIONS:
+    for direction in GRAMMAR_ORDER:
         t = d.truth.directions.get(direction)
         if t is None:
             continue
@@ -202,9 +199,9 @@ def mean(values: Sequence[float]) -> float:
 
 
 __all__ = [
-    "BODY_WEIGHT", "DIRECTIONS", "ESCALATION_BONUS_CAP", "ESCALATION_BONUS_PER_TERM", "KEYWORD_INTENSITY_MAX",
-    "KEYWORD_WEIGHT", "MAX_SPEED_RANK", "MIN_DISPLACEMENT_M", "PARTIAL_MIN_CORRECT", "SAFE_REASONS",
-    "SPATIAL_POINTS", "SPEED_RANKS", "TENSE_POSTURES", "TENSE_POSTURE_RANK", "DirectionCheck", "Intensity",
+    "BODY_WEIGHT", "ESCALATION_BONUS_CAP", "ESCALATION_BONUS_PER_TERM", "KEYWORD_INTENSITY_MAX",
+    "KEYWORD_WEIGHT", "PARTIAL_MIN_CORRECT", "SAFE_REASONS",
+    "SPATIAL_POINTS", "TENSE_POSTURES", "TENSE_POSTURE_RANK", "DirectionCheck", "Intensity",
     "KeywordIntensity", "PredictItem", "Realized", "SpatialResult", "beast_behavior", "beast_nearby",
     "beast_present", "beasts", "canonical_type", "caught", "collided", "contact", "decision_intensity",
     "descriptor_terms", "direction_checks", "distances_in", "emotion_families", "event_kinds", "facing_kept",

@@ -7,10 +7,11 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import decision_intensity, hidden_inconsistency, mean
 from wmbench.harness.scoring.keywords import KeywordBanks
-from wmbench.harness.scoring.report_types import SCENARIO_MAX_POINTS, DecisionPoints, ScenarioScore
+from wmbench.harness.scoring.report_types import DecisionPoints, ScenarioScore
 
 
 def branch_of(why: str) -> str:
