@@ -50,6 +50,7 @@ from wmbench.brain.observation_message import observation_messages, text_only
 from wmbench.brain.prompt import scene_to_json
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.response_cache import CachedResponse, ResponseCache, cache_key
+from wmbench.core.errors import RunError
 
 SPEC_PATTERN = "openai/<model>"
 #: HTTP answers that no retry can fix: the run should stop and say so.
@@ -142,7 +143,7 @@ class _LoopThread:
             self.loop.close()
 
 
-class BrainClosedError(RuntimeError):
+class BrainClosedError(RunError):
     """A decision asked of an OpenAIBrain after ``close()`` (or cut off by it)."""
 
 

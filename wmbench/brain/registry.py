@@ -30,7 +30,8 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from wmbench.brain.base import Brain
-from wmbench.brain.errors import BrainSpecError, MissingExtraError, PluginLoadError, UnknownBrainError
+from wmbench.brain.errors import BrainSpecError, PluginLoadError, UnknownBrainError
+from wmbench.core.errors import MissingExtraError
 
 PLUGIN_GROUP = "wmbench.brains"
 

@@ -12,13 +12,14 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.errors import ConfigError
 from wmbench.harness.live import LIVE_FPS_CHOICES, LiveResult, LiveTick, live_summary_line, run_live
 from wmbench.harness.live_store import LiveStore
 
 Printer = Callable[[str], None]
 
 
-class LiveCommandError(ValueError):
+class LiveCommandError(ConfigError):
     """A mistake in the ``live``/``report`` arguments (printed as one line by the CLI)."""
 
 

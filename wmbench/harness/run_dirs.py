@@ -18,11 +18,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.errors import ConfigError
 from wmbench.harness.results import RUN_FILE, EpisodeKey, read_json
 from wmbench.harness.selection import SuitePlan, plan_suite
 
 
-class RunDirError(ValueError):
+class RunDirError(ConfigError):
     """``--out`` cannot hold this run; the message says why and what would do."""
 
 

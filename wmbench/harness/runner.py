@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.brain.base import Brain
+from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.harness.episode import EpisodeResult, run_episode
 from wmbench.harness.results import (
     EPISODES_FILE,
@@ -68,15 +69,15 @@ DEFAULT_MAX_CONNECTIONS = 8
 LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")
 
 
-class RunConfigError(ValueError):
+class RunConfigError(ConfigError):
     """The run cannot start: unknown scenario, brain or body, or an out directory holding another run."""
 
 
-class RunFailed(RuntimeError):
+class RunFailed(RunError):
     """The run could not go on (a worker process died); finished episodes are kept and a rerun resumes."""
 
 
-class RunInterrupted(Exception):
+class RunInterrupted(WMBenchError):
     """Ctrl-C: the run stopped; ``done`` of ``total`` episodes are in ``out`` and a rerun resumes."""
 
     def __init__(self, done: int, total: int, out: Path) -> None:

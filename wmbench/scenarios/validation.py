@@ -23,12 +23,13 @@ from typing import Any
 
 from wmbench.core.directions import DIRECTIONS
 from wmbench.core.entities import BEHAVIORS, NPC_KINDS
+from wmbench.core.errors import ConfigError
 
 #: The actions a timeline event may take (kinds, behaviours and directions: :mod:`wmbench.core`).
 EVENT_ACTIONS = ("switch", "spawn", "despawn")
 
 
-class RecordError(ValueError):
+class RecordError(ConfigError):
     """A scenario record holds a value it cannot run with; the message names the record and the field."""
 
 
