@@ -279,7 +279,7 @@ class OpenAIBrain(ProviderBrain):
         except asyncio.TimeoutError:
             return ProviderOutcome(text="", error=f"no complete answer from {self.base_url} within the "
                                                   f"{self.timeout_s:g} s deadline (timeout_s)")
-        except Exception as exc:
+        except Exception as exc:  # the endpoint/network/SDK failed: a failed decision, classified fatal or not
             return ProviderOutcome(text="", error=self._describe(exc), fatal=self._is_fatal(exc))
         retries = int(getattr(raw, "retries_taken", 0) or 0)
         usage = completion.usage

@@ -154,7 +154,7 @@ def _character(generator: str, sink: list[np.ndarray] | None = None) -> Any:
 def _guarded(body: str, run: Callable[[], Trace]) -> BodyRun:
     try:
         return BodyRun(body, run())
-    except Exception as exc:
+    except Exception as exc:  # a body (maybe a plugin) or its motion model broke in the world: recorded per body
         frames = "".join(traceback.format_tb(exc.__traceback__)[-3:]).rstrip()
         return BodyRun(body, None, f"{type(exc).__name__}: {exc}\n{frames}")
 

@@ -43,6 +43,7 @@ from typing import Any
 
 from wmbench.brain.base import Brain
 from wmbench.core.directions import DIRECTION_READINGS
+from wmbench.core.errors import WMBenchError
 from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.episode import run_episode
@@ -298,9 +299,10 @@ def pipeline_diagnostics(scenario_id: str, brain: Brain, seed: int) -> dict[str,
     from wmbench.harness.c10_scoring import score_transfer
 
     try:
-        old = score_transfer(run_transfer(scenario_id, brain, seed))
-    except Exception as err:   # a diagnostic never costs the brain its score
+        runs = run_transfer(scenario_id, brain, seed)
+    except (WMBenchError, OSError) as err:   # a refusal wmbench names: a diagnostic never costs the brain its score
         return {"measured": False, "error": f"{type(err).__name__}: {err}"}
+    old = score_transfer(runs)  # a scorer bug raises
     return {"what": DIAGNOSTIC_OF.get(scenario_id, ""), "measured": old.measured,
             "points_if_scored": old.score, "explanation": old.explanation,
             "numbers": old.evidence.get("transfer", {}), "bodies": old.evidence.get("bodies", {})}

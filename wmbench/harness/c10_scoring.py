@@ -269,14 +269,11 @@ SCORERS: dict[str, Callable[[TransferRuns], ScenarioScore]] = {
 
 
 def score_transfer(runs: TransferRuns) -> ScenarioScore:
-    """One scenario and seed's score by its rule (see the module card); pure. A scorer that raises gives a
-    *not measured* entry with the error, never a crashed measurement."""
+    """One scenario and seed's score by its rule (see the module card); pure. A rule that raises is a bug in
+    the rule and propagates (a body that failed to run is already a recorded failure in ``runs``)."""
     if runs.scenario_id not in SCORERS:
         return not_measured(runs.scenario_id, f"no C10 rule for {runs.scenario_id}", runs.seed)
-    try:
-        return _nothing_to_transfer(runs) or SCORERS[runs.scenario_id](runs)
-    except Exception as err:  # a measuring fault, not the brain's: say so instead of losing the category
-        return not_measured(runs.scenario_id, f"scoring failed: {type(err).__name__}: {err}", runs.seed)
+    return _nothing_to_transfer(runs) or SCORERS[runs.scenario_id](runs)
 
 
 def not_measured(sid: str, why: str, seed: int | None = None) -> ScenarioScore:

@@ -190,10 +190,10 @@ def intensity_series(lines: Sequence[Mapping[str, Any]], categories: Sequence[st
             continue
         try:
             trace = Trace.from_dict(line["trace"])
-            series[category][sid] = [(d.t, round(decision_intensity(d, banks).combined, 4))
-                                     for d in trace.decisions]
-        except Exception as err:  # one unreadable trace must not stop the report
+        except Exception as err:  # one damaged trace in the run's file must not stop the report
             warnings.warn(f"intensity plot: skipping {sid} seed {line['seed']} ({err})", stacklevel=2)
+            continue
+        series[category][sid] = [(d.t, round(decision_intensity(d, banks).combined, 4)) for d in trace.decisions]
     return series
 
 

@@ -225,7 +225,7 @@ def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
 
     try:
         write_reports(out, scores)
-    except Exception as err:
+    except Exception as err:  # plotting/HTML (optional extras, disk) must never lose the written scores.json
         from wmbench.harness.report import REPORT_HTML, REPORT_MD
 
         for stale in (REPORT_HTML, REPORT_MD):  # an older report would not describe these scores
@@ -242,7 +242,7 @@ def _build_brain(spec: str, options: Mapping[str, Any]) -> Brain:
 
     try:
         return get_brain(spec, **options)
-    except Exception as err:
+    except Exception as err:  # the user's brain (spec, plugin, constructor) refused: one clear config error
         raise RunConfigError(f"cannot build brain {spec!r}: {err}") from None
 
 
