@@ -10,7 +10,8 @@ Card
   deterministic ``run`` summary (no wall times, paths or worker counts).
 - :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a stored trace
   that cannot be read back, scores 0 with the reason (:func:`error_score`); a scorer that raises on a
-  readable trace is a bug and propagates; paired scenarios (S29 against the same seed's S30) are rescored with their partner's trace (only those traces are kept: :func:`paired_trace`).
+  readable trace is a bug and propagates; paired scenarios (S29 against the same seed's S30) are rescored
+  with their partner's trace (only those traces are kept: :func:`paired_trace`).
 - :func:`not_measured_score`: the ``measured: false`` entry of a scenario the run could not measure.
 
 The runner (:mod:`wmbench.harness.runner`) calls :func:`score_run` once the episodes are done; ``wmbench
