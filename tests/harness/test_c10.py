@@ -17,7 +17,7 @@ from wmbench.body.servo_map import SERVO_TABLE, ServoMap
 from wmbench.brain.panel import ConstantBrain
 from wmbench.brain.registry import get_brain
 from wmbench.envs import wmbench_env
-from wmbench.harness import c10, c10_metrics, c10_outcome, runner
+from wmbench.harness import c10, c10_metrics, c10_outcome, c10_scoring, runner
 from wmbench.harness.c10 import C10_IDS, RULE_TEXT, measure_c10, measure_c10_brain
 from wmbench.harness.c10_scoring import score_transfer
 from wmbench.harness.runner import run_suite
@@ -249,3 +249,16 @@ def test_a_body_is_as_good_as_its_worst_start():
     outcome = c10_outcome.body_outcome("smpl", _smpl_runs("S46", "sprint-fwd-panic"))
     assert outcome.caught_runs >= 1 and outcome.quality == 0.0, outcome
     assert outcome.mean_quality >= 0.4, outcome
+
+
+def test_a_c10_rule_that_raises_propagates(monkeypatch) -> None:
+    """A bug in a C10 rule (issue 10 item 8) surfaces; it used to become a *not measured* C10 entry."""
+    def buggy_rule(runs):
+        return {}["no_such_field"]
+
+    source = c10_metrics.BodyRun("smpl", None)
+    runs = c10_metrics.TransferRuns("S46", 0, ("MOTION: a person runs left",), source, {})
+    monkeypatch.setattr(c10_scoring, "_nothing_to_transfer", lambda runs: None)
+    monkeypatch.setitem(c10_scoring.SCORERS, "S46", buggy_rule)
+    with pytest.raises(KeyError, match="no_such_field"):
+        score_transfer(runs)
