@@ -6,6 +6,7 @@ Card
   position (0–4), ``.speed`` its speed for the human character.
 - :data:`SPEED_CLASS_SPEEDS`: class name -> target ground speed (m/s) of the human character (still 0, walk 1.4,
   jog 3, run 4.5, sprint 6.5). Other bodies scale it to their own envelope (``wmbench.body.envelope``).
+- :data:`SpeedName`: the class names as a ``Literal`` type (for text records such as a motion plan).
 - :data:`SPEED_RANKS` (class name -> rank) and :data:`MAX_SPEED_RANK` are derived from the enum, not restated.
 """
 
@@ -13,8 +14,12 @@ from __future__ import annotations
 
 import enum
 from types import MappingProxyType
+from typing import Literal
 
-__all__ = ["MAX_SPEED_RANK", "SPEED_CLASS_SPEEDS", "SPEED_RANKS", "SpeedClass"]
+__all__ = ["MAX_SPEED_RANK", "SPEED_CLASS_SPEEDS", "SPEED_RANKS", "SpeedClass", "SpeedName"]
+
+#: A speed class's name, as plain text (the value of a :class:`SpeedClass`).
+SpeedName = Literal["still", "walk", "jog", "run", "sprint"]
 
 #: Speed class -> target ground speed (m/s) for the human character. Bodies scale to their own envelope.
 SPEED_CLASS_SPEEDS: MappingProxyType[str, float] = MappingProxyType(

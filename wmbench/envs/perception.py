@@ -38,6 +38,7 @@ from wmbench.brain.scene_schema import (
 )
 from wmbench.core.directions import DIRECTION_HEADINGS, SCENE_ORDER, SCENE_TO_GRAMMAR, wrap_angle
 from wmbench.core.entities import threat_sort_key
+from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
 from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.trace import (
     THREAT_BEAST_APPROACH,
@@ -57,8 +58,6 @@ MIN_RAYS = 32
 WALL_CONE_HALF_ANGLE = math.radians(7.5)
 #: An NPC this close (m) counts as visible even when the line-of-sight ray starts inside it.
 TOUCH_RANGE = 1.0
-#: A human this close (m) in a sector makes that sector ``danger(human)``.
-HUMAN_DANGER_RANGE = 2.0
 #: A human this close (m) raises the threat level to 1.
 HUMAN_THREAT_RANGE = 3.0
 HIT_NONE, HIT_WALL, HIT_BEAST, HIT_HUMAN = range(4)
@@ -230,7 +229,7 @@ def _truth(wall_readings: dict[str, float | None], seen: list[_Seen], primary: _
             safe, reason = False, "beast"
         elif wall is not None:
             safe, reason = False, "wall"
-        elif any(not s.npc.is_beast and s.exact_distance <= HUMAN_DANGER_RANGE for s in here):
+        elif any(not s.npc.is_beast and s.exact_distance <= HUMAN_DANGER_RANGE_M for s in here):
             safe, reason = False, "human"
         else:
             safe, reason = True, "open"
