@@ -80,7 +80,7 @@ class RayFan:
         if not isinstance(n_rays, int) or n_rays < MIN_RAYS:
             raise ValueError(f"n_rays must be an integer >= {MIN_RAYS}, got {n_rays!r}")
         angles = tuple(2 * math.pi * i / n_rays for i in range(n_rays))
-        cones = {}
+        cones: dict[str, tuple[int, ...]] = {}
         for word in SCENE_ORDER:
             centre = DIRECTION_HEADINGS[SCENE_TO_GRAMMAR[word]]
             offsets = [abs(wrap_angle(a - centre)) for a in angles]
@@ -220,7 +220,7 @@ def _sound(seen: list[_Seen]) -> str | None:
 
 
 def _truth(wall_readings: dict[str, float | None], seen: list[_Seen], primary: _Seen | None) -> Truth:
-    directions = {}
+    directions: dict[str, DirectionTruth] = {}
     for word in SCENE_ORDER:
         grammar = SCENE_TO_GRAMMAR[word]
         wall = wall_readings[word]

@@ -251,7 +251,7 @@ class Scenario:
 
 
 def _mirror_direction(direction: Direction | None) -> Direction | None:
-    return MIRRORED.get(direction, direction) if direction else direction  # type: ignore[return-value]
+    return MIRRORED.get(direction, direction) if direction else direction
 
 
 def _mirror_words(text: str) -> str:

@@ -143,7 +143,7 @@ def remembered_sides(trace: Trace, scored_phase: int, event: str, outcome_prefix
     if from_trace:
         return from_trace, "trace"
     first = next(d for d in trace.decisions if d.phase == scored_phase)
-    from_memory = set()
+    from_memory: set[str] = set()
     for entry in (first.scene or {}).get("recent_decisions") or []:
         outcome = str(entry.get("outcome") or "")
         if outcome.startswith(outcome_prefix):

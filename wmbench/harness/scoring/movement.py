@@ -40,6 +40,7 @@ class Realized:
 def realized(d: DecisionRecord) -> Realized:
     """The realized motion; missing fields fall back to the body states (displacement, speed class)."""
     r = d.realized or {}
+    direction: str | None
     if "direction" in r:
         direction = DIRECTION_READINGS.get(str(r["direction"]).lower()) if r["direction"] else None
         distance = float(r.get("distance") or 0.0)
