@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import importlib
 import inspect
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,30 @@ def test_messages_say_what_was_expected() -> None:
     assert str(missing) == ("recording video needs the 'video' extra: pip install 'wmbench[video]' "
                             "(could not import 'imageio_ffmpeg'; No module named 'imageio_ffmpeg')")
     assert missing.name == "imageio_ffmpeg" and missing.extra == "video"
+
+
+BROAD_EXCEPT = re.compile(r"^\s*except(\s+\(?\s*(Exception|BaseException)\b[^:]*)?:(?P<rest>.*)$")
+
+
+def uncommented_broad_excepts(source: str) -> list[int]:
+    """Line numbers of ``except:``/``except Exception``/``except BaseException`` clauses with no comment saying
+    whose fault they absorb (a user's brain, plugin, file or network) or that they only clean up and re-raise."""
+    found = []
+    for number, line in enumerate(source.splitlines(), start=1):
+        match = BROAD_EXCEPT.match(line)
+        if match and "#" not in match.group("rest"):
+            found.append(number)
+    return found
+
+
+def test_every_broad_except_says_why() -> None:
+    missing = [f"{path.relative_to(PACKAGE_ROOT.parent)}:{n}" for path in sorted(PACKAGE_ROOT.rglob("*.py"))
+               for n in uncommented_broad_excepts(path.read_text(encoding="utf-8"))]
+    assert not missing, "broad except without a reason: " + ", ".join(missing)
+
+
+def test_the_broad_except_check_can_fail() -> None:
+    source = ("try:\n    f()\nexcept Exception:\n    pass\ntry:\n    g()\nexcept:\n    pass\n"
+              "try:\n    h()\nexcept Exception as err:  # the user's plugin\n    pass\n"
+              "try:\n    k()\nexcept ExceptionGroup:\n    pass\n")
+    assert uncommented_broad_excepts(source) == [3, 7]
