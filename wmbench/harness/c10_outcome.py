@@ -36,13 +36,12 @@ required for a fit (bodies have different envelopes; the direction is the part e
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from wmbench.brain.base import Brain
-from wmbench.core.directions import DIRECTION_READINGS
+from wmbench.core.directions import DIRECTION_HEADINGS, DIRECTION_READINGS, TURN_ORDER
 from wmbench.core.errors import WMBenchError
 from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.envs.trace import DecisionRecord, Trace
@@ -63,8 +62,8 @@ from wmbench.scenarios import Scenario, get_scenario
 CATEGORY = "C10"
 TRANSFER_BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
 SCENE_VARIANTS: tuple[str, ...] = ("as_recorded", "turned_left", "turned_around", "turned_right")
-_TURNS: dict[str, float] = {"as_recorded": 0.0, "turned_left": math.pi / 2, "turned_around": math.pi,
-                            "turned_right": -math.pi / 2}
+#: each scene variant turns the recorded scene by a quarter turn more, counter-clockwise (fwd, left, back, right)
+_TURNS: dict[str, float] = {v: DIRECTION_HEADINGS[d] for v, d in zip(SCENE_VARIANTS, TURN_ORDER, strict=True)}
 #: escape: a run may end at most this much (m) closer to the beast than it started, else its Q is scaled
 ESCAPE_TOLERANCE_M = 1.0
 LOST_GROUND_FACTOR = 0.5
