@@ -285,3 +285,26 @@ def test_each_detector_leaves_ordinary_code_alone(kind: str, snippet: str) -> No
 
 def test_every_detector_has_snippets_both_ways() -> None:
     assert set(COPIES) == set(DETECTORS) == set(NOT_COPIES)
+
+
+# ---------------------------------------------------------------------------------------------- core is a leaf
+def imports_outside_core(source: str) -> list[str]:
+    """The wmbench modules (other than ``wmbench.core.*``) a source imports, at any depth of the file."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        names = [a.name for a in node.names] if isinstance(node, ast.Import) else (
+            [node.module or ""] if isinstance(node, ast.ImportFrom) and node.level == 0 else [])
+        found += [n for n in names if n.split(".")[0] == "wmbench" and not n.startswith("wmbench.core")]
+    return found
+
+
+def test_core_imports_nothing_of_ours() -> None:
+    modules = sorted(CORE.rglob("*.py"))
+    assert len(modules) >= 6
+    assert {p.name: imports_outside_core(p.read_text(encoding="utf-8")) for p in modules} == {
+        p.name: [] for p in modules}
+
+
+def test_the_leaf_check_can_fail() -> None:
+    source = "import wmbench.envs\nfrom wmbench.core.speed import SpeedClass\ndef f():\n    from wmbench.body import x\n"
+    assert imports_outside_core(source) == ["wmbench.envs", "wmbench.body"]
