@@ -306,5 +306,6 @@ def test_core_imports_nothing_of_ours() -> None:
 
 
 def test_the_leaf_check_can_fail() -> None:
-    source = "import wmbench.envs\nfrom wmbench.core.speed import SpeedClass\ndef f():\n    from wmbench.body import x\n"
+    source = ("import wmbench.envs\nfrom wmbench.core.speed import SpeedClass\n"
+              "def f():\n    from wmbench.body import x\n")
     assert imports_outside_core(source) == ["wmbench.envs", "wmbench.body"]
