@@ -179,8 +179,10 @@ def threshold_copies(tree: ast.AST, source: str) -> Iterator[Finding]:
             operands = [node.left, *node.comparators]
             literal = [o for o in operands if isinstance(o, ast.Constant) and o.value in THRESHOLD_VALUES
                        and isinstance(o.value, float)]
-            other = " ".join(ast.get_source_segment(source, o) or "" for o in operands if o not in literal)
-            if literal and DISTANCE_WORDS.search(other):
+            if not literal:
+                continue
+            other = " ".join(ast.unparse(o) for o in operands if o not in literal)
+            if DISTANCE_WORDS.search(other):
                 yield f"{_where(node)}: a distance compared with the literal {literal[0].value} " \
                       "(use wmbench.core.thresholds)"
 
