@@ -22,6 +22,7 @@ __all__ = [
     "CATEGORY_SCENARIOS",
     "CATEGORY_TITLES",
     "GRADE_THRESHOLDS",
+    "HARNESS_MEASURED_CATEGORIES",
     "OFFICIAL_SCENARIO_COUNT",
     "PILLARS",
     "PILLAR_RESCALED_MAX",
@@ -43,8 +44,10 @@ WM_SCORE_MAX = 1000.0
 SCENARIOS_PER_CATEGORY = 5
 #: The ten categories.
 CATEGORIES: tuple[str, ...] = tuple(f"C{i:02d}" for i in range(1, 11))
-#: The categories scored from a bench episode's trace (C01–C08); C09 and C10 are measured by the harness.
-TRACE_SCORED_CATEGORIES: tuple[str, ...] = CATEGORIES[:8]
+#: The categories the harness measures itself (C09 live timing, C10 transfer across bodies).
+HARNESS_MEASURED_CATEGORIES: tuple[str, ...] = ("C09", "C10")
+#: The categories scored from a bench episode's trace (C01–C08).
+TRACE_SCORED_CATEGORIES: tuple[str, ...] = tuple(c for c in CATEGORIES if c not in HARNESS_MEASURED_CATEGORIES)
 #: The official scenarios (S01–S50).
 OFFICIAL_SCENARIO_COUNT = SCENARIOS_PER_CATEGORY * len(CATEGORIES)
 #: Display titles of the ten categories (WM Bench v1.0).
