@@ -66,7 +66,6 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Literal
 
 from wmbench.brain.grammar_layout import (
     MAX_MOTION_CHARS,
@@ -93,7 +92,9 @@ from wmbench.brain.grammar_words import (
     NEGATORS,
     REASON_SYNONYMS,
     SAFE_WORDS,
+    Direction,
     KeyedItem,
+    Verdict,
     is_item_line,
     keyed_items,
     parse_verdict,
@@ -109,8 +110,6 @@ __all__ = [
     "parse_reply", "parse_verdict", "predict_block", "strip_thinking",
 ]
 
-Direction = Literal["fwd", "left", "right", "back"]
-Verdict = Literal["safe", "danger", "ambiguous"]
 GRAMMAR_DIRECTIONS: tuple[Direction, ...] = ("left", "right", "fwd", "back")
 #: Canonical reasons. Parsers map synonyms onto these (e.g. "lion" -> "beast", "woman" -> "human").
 REASONS: tuple[str, ...] = ("open", "wall", "beast", "human", "exit", "unknown")

@@ -200,8 +200,8 @@ def test_card_rule_matches_the_measurer(sid):
     assert " ".join(match.group(1).split()) == " ".join(RULE_TEXT[sid].split())
 
 
-def test_transfer_measurer_is_registered_for_run_suite():
-    assert runner._with_live(None, True)["transfer"] is c10.measure_transfer
+def test_transfer_measurer_is_a_default_measurer_of_run_suite():
+    assert runner.default_measurers()["transfer"] is c10.measure_transfer
 
 
 def test_run_suite_reports_c10_measured(tmp_path):

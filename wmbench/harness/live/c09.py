@@ -45,9 +45,14 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from wmbench.body.generators import selected_generator
+from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.brain.registry import get_brain
+from wmbench.envs.trace import Trace
 from wmbench.harness.live.loop import DEFAULT_FPS, LiveResult, run_live
 from wmbench.harness.live.store import LiveStore
 from wmbench.scoring.bands import not_measured_in, points_at_least, points_at_most
+from wmbench.scoring.reply import SCENE_TO_GRAMMAR
 from wmbench.scoring.report_types import ScenarioScore
 
 CATEGORY = "C09"
@@ -142,8 +147,6 @@ def motion_change_latency(result: LiveResult) -> dict[str, Any]:
 
 def trace_decisions(result: LiveResult) -> dict[int, Any]:
     """The live run's trace decisions by index (empty when the run kept no trace)."""
-    from wmbench.envs.trace import Trace
-
     if not result.trace:
         return {}
     try:
@@ -160,8 +163,6 @@ def response_fits(record: Any, intent: Mapping[str, Any]) -> bool | None:
     — into the sector opposite the nearest beast, or, when the truth marks that one unsafe, into any safe sector
     that is not the beast's; with none nearby it must not travel into danger. None when the decision's truth
     is unknown (no trace kept)."""
-    from wmbench.scoring.reply import SCENE_TO_GRAMMAR
-
     if record is None:
         return None
     direction = intent.get("direction")
@@ -314,9 +315,6 @@ class NpcMotionStreams:
         self.frames = 0
 
     def __call__(self, env: Any) -> None:
-        from wmbench.body.generators import selected_generator
-        from wmbench.body.intent_types import MotionIntent, SpeedClass
-
         crowd = getattr(env, "crowd", None)
         for npc in (crowd.present() if crowd is not None else ()):
             generator, behavior = self._streams.get(npc.name, (None, ""))
@@ -349,8 +347,6 @@ def measure_c09(
     seed and FPS are reused and each new run is stored as soon as it ends. ``durations`` cuts runs short (sim
     seconds per scenario id; for tests). The brain is built once and shared by the runs.
     """
-    from wmbench.brain.registry import get_brain
-
     wanted = [sid for sid in scenarios if sid in C09_IDS]
     runs = (["S41"] if "S43" in wanted and "S41" not in wanted else []) + wanted
     live_store = store if isinstance(store, LiveStore) or store is None else LiveStore(store)

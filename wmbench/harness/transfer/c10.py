@@ -69,10 +69,13 @@ from typing import Any
 import numpy as np
 
 from wmbench.body.generators import get_generator
+from wmbench.body.smpl_character import SmplCharacter
 from wmbench.brain.base import Brain
+from wmbench.brain.registry import get_brain
 from wmbench.envs.trace import Trace
+from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
-from wmbench.harness.suite import MEASURERS, MeasureContext, register_measurer
+from wmbench.harness.run.measure import MeasureContext
 from wmbench.harness.transfer.body_replay import replay_decisions
 from wmbench.harness.transfer.c10_scoring import (
     AGREEMENT_POINTS,
@@ -103,7 +106,8 @@ from wmbench.harness.transfer.c10_scoring import (
     score_transfer,
 )
 from wmbench.harness.transfer.metrics import BodyRun, TransferRuns
-from wmbench.harness.transfer.outcome import TRANSFER_BODIES, measure_brain_transfer
+from wmbench.harness.transfer.outcome import DIAGNOSTIC_OF, TRANSFER_BODIES, run_bodies, score_brain_transfer
+from wmbench.scenarios import get_scenario
 from wmbench.scoring.report_types import ScenarioScore
 
 __all__ = [
@@ -142,8 +146,6 @@ class RecordingGenerator:
 
 
 def _character(generator: str, sink: list[np.ndarray] | None = None) -> Any:
-    from wmbench.body.smpl_character import SmplCharacter
-
     def factory(fps: int) -> Any:
         made = get_generator(generator, fps)
         return made if sink is None else RecordingGenerator(made, sink)
@@ -162,8 +164,6 @@ def _guarded(body: str, run: Callable[[], Trace]) -> BodyRun:
 def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: str | None = None
                  ) -> TransferRuns:
     """The brain on the character, then its replies on every other body (see the module card)."""
-    from wmbench.envs.wmbench_env import WMBenchEnv
-
     frames: list[np.ndarray] = []
     own, independent = generator_pair()
     result = run_episode(
@@ -180,6 +180,38 @@ def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: 
                         np.stack(frames) if frames else None)
 
 
+def pipeline_diagnostics(scenario_id: str, brain: Brain, seed: int) -> dict[str, Any]:
+    """The scenario's pipeline check (the former C10 rule) as a body diagnostic: its points and numbers."""
+    try:
+        old = score_transfer(run_transfer(scenario_id, brain, seed))
+    except Exception as err:   # a diagnostic never costs the brain its score
+        return {"measured": False, "error": f"{type(err).__name__}: {err}"}
+    return {"what": DIAGNOSTIC_OF.get(scenario_id, ""), "measured": old.measured,
+            "points_if_scored": old.score, "explanation": old.explanation,
+            "numbers": old.evidence.get("transfer", {}), "bodies": old.evidence.get("bodies", {})}
+
+
+def measure_brain_transfer(brain_factory: Callable[[], Brain], seeds: Sequence[int],
+                           scenarios: Sequence[str], bodies: Sequence[str] = TRANSFER_BODIES,
+                           diagnostics: bool = True, brain_label: str | None = None,
+                           progress: Callable[[str], None] | None = None) -> dict[str, list[ScenarioScore]]:
+    """C10 scores for ``scenarios`` and ``seeds`` with one brain (built once by ``brain_factory``)."""
+    brain = brain_factory()
+    out: dict[str, list[ScenarioScore]] = {}
+    try:
+        for sid in scenarios:
+            record = get_scenario(sid)
+            for seed in seeds:
+                if progress is not None:
+                    progress(f"transfer: {sid} seed {seed}: the brain closed loop on {', '.join(bodies)}")
+                runs = run_bodies(record, brain, seed, bodies, brain_label=brain_label)
+                diag = pipeline_diagnostics(sid, brain, seed) if diagnostics else {}
+                out.setdefault(sid, []).append(score_brain_transfer(sid, seed, runs, diag))
+    finally:
+        brain.close()
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ measuring
 
 
@@ -194,8 +226,6 @@ def measure_c10(
 ) -> dict[str, list[ScenarioScore]]:
     """Run and score the C10 ``scenarios`` for every seed with ``brain_spec`` (built once, then closed): the
     brain closed loop on every body of ``bodies`` (see :mod:`wmbench.harness.transfer.outcome`)."""
-    from wmbench.brain.registry import get_brain
-
     return measure_c10_brain(lambda: get_brain(brain_spec, **dict(brain_options or {})), seeds,
                              scenarios=scenarios, progress=progress, bodies=bodies, brain_label=brain_spec)
 
@@ -236,6 +266,3 @@ def measure_transfer(scenarios: Sequence[Any], context: MeasureContext) -> dict[
     return measure_c10(context.brain, context.seeds, scenarios=[s.id for s in scenarios],
                        brain_options=context.brain_options, progress=say, bodies=(*TRANSFER_BODIES, *extra))
 
-
-if "transfer" not in MEASURERS:
-    register_measurer("transfer", measure_transfer)

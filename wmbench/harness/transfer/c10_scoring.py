@@ -29,7 +29,9 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from wmbench.body.generators import selected_generator_name
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
+from wmbench.body.registry import get_body
 from wmbench.harness.transfer import metrics
 from wmbench.harness.transfer import outcome as _outcome
 from wmbench.harness.transfer.body_replay import direction_agreement, order_agreement, speed_rank_agreement
@@ -49,8 +51,6 @@ GENERATORS: tuple[str, str] = ("procedural", "keyframe")
 def generator_pair() -> tuple[str, str]:
     """The selected motion generator (``--motion-model``; procedural by default) and an independent second
     one (keyframe, or procedural when keyframe is the one selected)."""
-    from wmbench.body.generators import selected_generator_name
-
     chosen = selected_generator_name()
     return chosen, ("procedural" if chosen == "keyframe" else "keyframe")
 RETARGET_RIGS: tuple[str, ...] = ("smpl24", "stubby", "robot")
@@ -228,8 +228,6 @@ def score_s49(runs: TransferRuns) -> ScenarioScore:
 @cache
 def body_envelope(body: str) -> Mapping[str, float]:
     """A body's own speed per class: its ``envelope`` attribute, else the character's speeds."""
-    from wmbench.body.registry import get_body
-
     return dict(getattr(get_body(body), "envelope", SPEED_CLASS_SPEEDS))
 
 

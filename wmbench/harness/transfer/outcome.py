@@ -37,14 +37,15 @@ required for a fit (bodies have different envelopes; the direction is the part e
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 from wmbench.brain.base import Brain
 from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
-from wmbench.scenarios import Scenario, get_scenario
+from wmbench.scenarios import Scenario
 from wmbench.scoring.evidence import (
     beast_nearby,
     contact,
@@ -143,8 +144,6 @@ def run_bodies(record: Scenario, brain: Brain, seed: int = 0, bodies: Sequence[s
                variants: Sequence[str] = SCENE_VARIANTS, brain_label: str | None = None,
                ) -> dict[str, list[tuple[str, Trace | None, str | None]]]:
     """The brain closed loop on each body in each variant: ``{body: [(variant, trace or None, error)]}``."""
-    from wmbench.envs.wmbench_env import WMBenchEnv
-
     out: dict[str, list[tuple[str, Trace | None, str | None]]] = {}
     for body in bodies:
         for variant in variants:
@@ -290,38 +289,3 @@ def score_brain_transfer(scenario_id: str, seed: int,
                 "variants": list(SCENE_VARIANTS), "diagnostics": dict(diagnostics or {})}
     return ScenarioScore(scenario_id=scenario_id, category=CATEGORY, score=score, measured=True,
                          explanation=explanation, evidence=evidence, seed=seed)
-
-
-def pipeline_diagnostics(scenario_id: str, brain: Brain, seed: int) -> dict[str, Any]:
-    """The scenario's pipeline check (the former C10 rule) as a body diagnostic: its points and numbers."""
-    from wmbench.harness.transfer.c10 import run_transfer
-    from wmbench.harness.transfer.c10_scoring import score_transfer
-
-    try:
-        old = score_transfer(run_transfer(scenario_id, brain, seed))
-    except Exception as err:   # a diagnostic never costs the brain its score
-        return {"measured": False, "error": f"{type(err).__name__}: {err}"}
-    return {"what": DIAGNOSTIC_OF.get(scenario_id, ""), "measured": old.measured,
-            "points_if_scored": old.score, "explanation": old.explanation,
-            "numbers": old.evidence.get("transfer", {}), "bodies": old.evidence.get("bodies", {})}
-
-
-def measure_brain_transfer(brain_factory: Callable[[], Brain], seeds: Sequence[int],
-                           scenarios: Sequence[str], bodies: Sequence[str] = TRANSFER_BODIES,
-                           diagnostics: bool = True, brain_label: str | None = None,
-                           progress: Callable[[str], None] | None = None) -> dict[str, list[ScenarioScore]]:
-    """C10 scores for ``scenarios`` and ``seeds`` with one brain (built once by ``brain_factory``)."""
-    brain = brain_factory()
-    out: dict[str, list[ScenarioScore]] = {}
-    try:
-        for sid in scenarios:
-            record = get_scenario(sid)
-            for seed in seeds:
-                if progress is not None:
-                    progress(f"transfer: {sid} seed {seed}: the brain closed loop on {', '.join(bodies)}")
-                runs = run_bodies(record, brain, seed, bodies, brain_label=brain_label)
-                diag = pipeline_diagnostics(sid, brain, seed) if diagnostics else {}
-                out.setdefault(sid, []).append(score_brain_transfer(sid, seed, runs, diag))
-    finally:
-        brain.close()
-    return out
