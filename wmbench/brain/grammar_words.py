@@ -14,7 +14,7 @@ Card
   line that starts with a key (a bulleted PREDICT list goes on).
 
 Everything here works on plain strings and never raises; :mod:`wmbench.brain.grammar` builds the typed
-results and re-exports these names.
+results from these words.
 """
 
 from __future__ import annotations

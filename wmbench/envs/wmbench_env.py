@@ -69,7 +69,6 @@ from wmbench.body.registry import get_body
 from wmbench.envs import cameras
 from wmbench.envs import render as camera
 from wmbench.envs.decisions import (
-    AppliedReply,
     OpenDecision,
     has_escaped,
     read_reply,
@@ -92,7 +91,9 @@ from wmbench.scenarios.records import Phase, Scenario
 from wmbench.scenarios.registry import get_scenario
 
 #: Public names (``AppliedReply`` is defined in :mod:`wmbench.envs.decisions`).
-__all__ = ["REPLY_CHARSET", "SCENE_CHARSET", "SCENE_MAX_CHARS", "AppliedReply", "WMBenchEnv"]
+__all__ = [
+    "REPLY_CHARSET", "SCENE_CHARSET", "SCENE_MAX_CHARS", "WMBenchEnv",
+]
 
 SCENE_MAX_CHARS = 16384
 #: Printable ASCII (space to tilde) plus newline: all that ``json.dumps(..., ensure_ascii=True)`` emits.

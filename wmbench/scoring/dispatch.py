@@ -16,8 +16,9 @@ from dataclasses import replace
 from wmbench.envs.trace import Trace
 from wmbench.scenarios.registry import get_scenario
 from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
-from wmbench.scoring.evidence import hidden_inconsistency, trace_caught
+from wmbench.scoring.evidence import hidden_inconsistency
 from wmbench.scoring.keywords import KeywordBanks, load_banks
+from wmbench.scoring.movement import trace_caught
 from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.result import unmeasured
 

@@ -18,8 +18,8 @@ from wmbench.harness.live.c09 import (
     score_s44,
     score_s45,
 )
-from wmbench.harness.live.loop import LiveResult
 from wmbench.harness.live.metrics import DecisionTiming, FrameRecord, LiveEvent, MemorySample
+from wmbench.harness.live.result import LiveResult
 from wmbench.harness.live.store import LiveStore
 
 WALK = {"direction": "fwd", "speed_class": "walk", "styles": ["calm"]}

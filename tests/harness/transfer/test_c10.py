@@ -22,8 +22,9 @@ from wmbench.harness.suite import run_suite
 from wmbench.harness.transfer import c10
 from wmbench.harness.transfer import metrics as c10_metrics
 from wmbench.harness.transfer import outcome as c10_outcome
-from wmbench.harness.transfer.c10 import C10_IDS, RULE_TEXT, measure_c10, measure_c10_brain
-from wmbench.harness.transfer.c10_scoring import score_transfer
+from wmbench.harness.transfer.body_replay import order_agreement
+from wmbench.harness.transfer.c10 import measure_c10, measure_c10_brain
+from wmbench.harness.transfer.c10_scoring import C10_IDS, RULE_TEXT, score_transfer
 from wmbench.scenarios import get_scenario
 
 BODIES = ("smpl", "robot", "drone")
@@ -180,9 +181,9 @@ def test_a_diagnostic_fault_never_costs_the_brain_its_score(monkeypatch):
 
 def test_order_agreement_and_class_order_agreement():
     same = {"a": [1.0, 2.0, 3.0], "b": [10.0, 20.0, 30.0]}
-    assert c10_metrics.order_agreement(same, {"a": 0.0, "b": 0.0}) == 1.0
+    assert order_agreement(same, {"a": 0.0, "b": 0.0}) == 1.0
     flipped = {"a": [1.0, 2.0, 3.0], "b": [3.0, 2.0, 1.0]}
-    assert c10_metrics.order_agreement(flipped, {"a": 0.0, "b": 0.0}) == 0.0
+    assert order_agreement(flipped, {"a": 0.0, "b": 0.0}) == 0.0
     assert c10_metrics.class_order_agreement([1, 1, 1], same) == (1.0, 0)  # nothing to contradict
     assert c10_metrics.class_order_agreement([1, 3, 2], same) == (pytest.approx(2 / 3), 3)
 

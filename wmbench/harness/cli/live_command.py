@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from wmbench.harness.live.loop import LIVE_FPS_CHOICES, LiveResult, LiveTick, live_summary_line, run_live
+from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
+from wmbench.harness.live.result import LiveResult, LiveTick
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report.writer import write_reports
 from wmbench.scenarios import get_scenario

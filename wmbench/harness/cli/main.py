@@ -15,8 +15,8 @@ print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` keep
 
 The table, exit codes and :class:`UsageError` live in :mod:`wmbench.harness.cli.base`, the ``run``
 subcommand (with its option parsing, default run directory and summary table) in
-:mod:`wmbench.harness.cli.run_command`; their names are importable from here as well. This module builds the parser,
-runs ``main`` and holds the smaller subcommands.
+:mod:`wmbench.harness.cli.run_command`. This module builds the parser, runs ``main``, holds the smaller
+subcommands and registers every subcommand in help order.
 """
 
 from __future__ import annotations
@@ -28,9 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
-from wmbench.harness.cli.base import COMMANDS, EXIT_OK, EXIT_USAGE, Command, UsageError, register_command
-from wmbench.harness.cli.base import EXIT_FAILED as EXIT_FAILED  # re-exported, as are the names below
-from wmbench.harness.cli.base import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from wmbench.harness.cli.base import (
+    COMMANDS,
+    EXIT_OK,
+    EXIT_USAGE,
+    Command,
+    UsageError,
+    register_command,
+)
 from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
 from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
@@ -40,9 +45,7 @@ from wmbench.harness.cli.motion_model_option import (
     configure_train_motion,
     train_motion_command,
 )
-from wmbench.harness.cli.run_command import CATEGORY_TITLES as CATEGORY_TITLES
 from wmbench.harness.cli.run_command import configure_run, default_out_dir, parse_options, run_command
-from wmbench.harness.cli.run_command import format_summary as format_summary
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
 from wmbench.scenarios import get_scenario, select

@@ -49,7 +49,8 @@ from wmbench.body.generators import selected_generator
 from wmbench.body.intent_types import MotionIntent, SpeedClass
 from wmbench.brain.registry import get_brain
 from wmbench.envs.trace import Trace
-from wmbench.harness.live.loop import DEFAULT_FPS, LiveResult, run_live
+from wmbench.harness.live.loop import DEFAULT_FPS, run_live
+from wmbench.harness.live.result import LiveResult
 from wmbench.harness.live.store import LiveStore
 from wmbench.scoring.bands import not_measured_in, points_at_least, points_at_most
 from wmbench.scoring.reply import SCENE_TO_GRAMMAR

@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from wmbench.harness.live.loop import LiveResult
 from wmbench.harness.live.metrics import gpu_name, median, percentile
+from wmbench.harness.live.result import LiveResult
 from wmbench.harness.run.results import read_json, write_json
 
 LIVE_FILE = "live.json"

@@ -55,7 +55,7 @@ from wmbench.harness.run.results import (
 from wmbench.harness.run.scores import score_lines
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.aggregate import CATEGORY_TITLES
-from wmbench.scoring.evidence import decision_intensity
+from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import load_banks
 from wmbench.scoring.report_types import ScenarioScore
 

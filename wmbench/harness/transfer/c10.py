@@ -52,8 +52,8 @@ Pipeline checks (:data:`~wmbench.harness.transfer.c10_scoring.PIPELINE_RULE_TEXT
 Every score's evidence holds the numbers and, per body, whether it ran, its wall-collision and caught rates.
 
 This module runs and measures (:func:`run_transfer`, :func:`measure_c10`, the ``transfer`` measurer of
-``run_suite``); the constants, rule texts and scorers live in :mod:`wmbench.harness.transfer.c10_scoring` (their public
-names are importable from here as well), the numbers they read in :mod:`wmbench.harness.transfer.metrics`.
+``run_suite``, and the pipeline diagnostics of each score); the constants, rule texts and scorers live in
+:mod:`wmbench.harness.transfer.c10_scoring`, the numbers they read in :mod:`wmbench.harness.transfer.metrics`.
 
 Simplified: C10 runs use the env's default timing (``replay_decisions`` takes no env options), and the
 character's frames are root-local (see :mod:`wmbench.harness.transfer.metrics`).
@@ -78,31 +78,11 @@ from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.measure import MeasureContext
 from wmbench.harness.transfer.body_replay import replay_decisions
 from wmbench.harness.transfer.c10_scoring import (
-    AGREEMENT_POINTS,
     C10_IDS,
-    CATEGORY,
-    CLIP_SECONDS,
-    FACING_TOLERANCE_DEG,
-    GENERATORS,
-    POSE_ERROR_POINTS,
-    RETARGET_RIGS,
-    RULE_TEXT,
-    S46_POINTS,
-    SCORERS,
-    SERVO_ERROR_POINTS_DEG,
-    SERVO_VIOLATION_CAP,
     SOURCE_BODY,
     TARGET_BODIES,
-    body_envelope,
     generator_pair,
     not_measured,
-    points_at_least,
-    points_at_most,
-    score_s46,
-    score_s47,
-    score_s48,
-    score_s49,
-    score_s50,
     score_transfer,
 )
 from wmbench.harness.transfer.metrics import BodyRun, TransferRuns
@@ -111,12 +91,7 @@ from wmbench.scenarios import get_scenario
 from wmbench.scoring.report_types import ScenarioScore
 
 __all__ = [
-    "AGREEMENT_POINTS", "C10_IDS", "CATEGORY", "CLIP_SECONDS", "FACING_TOLERANCE_DEG", "GENERATORS",
-    "POSE_ERROR_POINTS", "RETARGET_RIGS", "RULE_TEXT", "S46_POINTS", "SCORERS", "SERVO_ERROR_POINTS_DEG",
-    "SERVO_VIOLATION_CAP", "SOURCE_BODY", "TARGET_BODIES", "TRANSFER_BODIES", "RecordingGenerator",
-    "body_envelope", "measure_c10", "measure_c10_brain", "measure_transfer", "not_measured",
-    "points_at_least", "points_at_most", "run_transfer",
-    "score_s46", "score_s47", "score_s48", "score_s49", "score_s50", "score_transfer",
+    "RecordingGenerator", "measure_c10", "measure_c10_brain", "measure_transfer", "run_transfer",
 ]
 
 

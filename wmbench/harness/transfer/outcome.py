@@ -46,17 +46,9 @@ from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.scenarios import Scenario
-from wmbench.scoring.evidence import (
-    beast_nearby,
-    contact,
-    into_danger,
-    mean,
-    moved_safe,
-    parse_ok,
-    realized,
-    trace_caught,
-)
-from wmbench.scoring.reply import SCENE_TO_GRAMMAR
+from wmbench.scoring.evidence import beast_nearby, mean
+from wmbench.scoring.movement import contact, into_danger, moved_safe, realized, trace_caught
+from wmbench.scoring.reply import SCENE_TO_GRAMMAR, parse_ok
 from wmbench.scoring.report_types import ScenarioScore
 
 CATEGORY = "C10"
