@@ -16,6 +16,9 @@ Card
 - **Function-level imports** (:func:`unexplained_lazy_imports`): an ``import`` of a wmbench module inside a
   function is allowed only where :data:`LAZY_IMPORTS` names the optional dependency it guards, and the imported
   module must import that dependency at module level (so the reason cannot go stale).
+- **No facades** (:func:`pass_through_imports`): ``from M import N`` where ``M`` is a module (not a package
+  ``__init__``, which is a part's public surface) must name something ``M`` defines, not a name ``M`` only
+  imports; and a module's ``__all__`` lists only names it defines. One import path per name.
 - **Docs**: every subpackage on disk is named in ``docs/architecture.md``.
 
 Each check is also run on a tiny synthetic package to show it can fail.
@@ -249,6 +252,56 @@ def unexplained_lazy_imports(sites: Iterable[ImportSite], sources: Mapping[str, 
     return found
 
 
+def defined_names(tree: ast.Module) -> set[str]:
+    """Names a module defines at top level (functions, classes, assignments; also under ``if``/``try``)."""
+    names: set[str] = set()
+
+    def walk(body: list[ast.stmt]) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+            elif isinstance(node, (ast.If, ast.Try)):
+                walk(node.body)
+                walk(node.orelse)
+                for handler in getattr(node, "handlers", []):
+                    walk(handler.body)
+
+    walk(tree.body)
+    return names
+
+
+def pass_through_imports(files: Iterable[Path], sources: Mapping[str, Path]) -> list[str]:
+    """``from M import N`` in ``files`` where the module ``M`` only imports ``N``, and ``__all__`` entries of a
+    module that it does not define."""
+    trees = {module: ast.parse(path.read_text(encoding="utf-8")) for module, path in sources.items()}
+    defined = {module: defined_names(tree) for module, tree in trees.items()}
+    packages = {module for module, path in sources.items() if path.name == "__init__.py"}
+    found = []
+    for path in files:
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module not in sources:
+                continue
+            if node.module in packages:
+                continue
+            for alias in node.names:
+                if alias.name not in defined[node.module] and f"{node.module}.{alias.name}" not in sources:
+                    found.append(f"{path}:{node.lineno} imports {alias.name} from {node.module}, which only "
+                                 f"imports it; import it from where it is defined")
+    for module, tree in trees.items():
+        if module in packages:
+            continue
+        for node in tree.body:
+            if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
+                                                    for t in node.targets):
+                listed = [e.value for e in getattr(node.value, "elts", []) if isinstance(e, ast.Constant)]
+                found.extend(f"{module}.__all__ lists {name}, which it does not define"
+                             for name in listed if name not in defined[module])
+    return found
+
+
 # ------------------------------------------------------------------------------------------ the real package
 
 
@@ -264,6 +317,13 @@ def test_parts_import_only_the_layers_below():
 
 def test_function_level_imports_only_guard_optional_dependencies():
     problems = unexplained_lazy_imports(import_graph(ROOT), package_sources(ROOT), LAZY_IMPORTS)
+    assert not problems, "\n".join(problems)
+
+
+def test_no_name_has_a_second_import_path():
+    files = [path for folder in ("wmbench", "tests", "benchmarks", "examples", "scripts")
+             for path in sorted((ROOT / folder).rglob("*.py"))]
+    problems = pass_through_imports(files, package_sources(ROOT))
     assert not problems, "\n".join(problems)
 
 
@@ -346,3 +406,19 @@ def test_lazy_import_check_wants_a_real_optional_dependency(tmp_path):
         "wmbench.body.user:4 imports wmbench.body.plain inside a function; move it to the top, or name the "
         "optional dependency it guards in LAZY_IMPORTS",
         "LAZY_IMPORTS entry (wmbench.body.gone, wmbench.body.heavy) matches no function-level import"]
+
+
+def test_facade_check_finds_a_pass_through_import(tmp_path):
+    _write_package(tmp_path, {
+        "wmbench/__init__.py": "",
+        "wmbench/body/__init__.py": "from wmbench.body.words import WORD\n",
+        "wmbench/body/words.py": "WORD = 1\n",
+        "wmbench/body/facade.py": "from wmbench.body.words import WORD\n__all__ = ['WORD', 'OWN']\nOWN = 2\n",
+        "wmbench/body/user.py": ("from wmbench.body.facade import OWN, WORD\nfrom wmbench.body import WORD as W\n"
+                                 "from wmbench.body import words\n"),
+    })
+    sources = package_sources(tmp_path)
+    assert pass_through_imports([tmp_path / "wmbench/body/user.py"], sources) == [
+        f"{tmp_path / 'wmbench/body/user.py'}:1 imports WORD from wmbench.body.facade, which only imports it; "
+        "import it from where it is defined",
+        "wmbench.body.facade.__all__ lists WORD, which it does not define"]
