@@ -6,8 +6,8 @@
 
 **The brain's score** (:func:`measure_c10`, :func:`measure_c10_brain`): the brain itself runs closed loop on
 the character, the robot and the drone (any registered body can be added) in four variants of each scene;
-C10 scores how much of its outcome on the character carries over to the other bodies. The rule, the runs and
-the fit of a decision are :mod:`wmbench.harness.transfer.outcome`.
+C10 scores how much of its outcome on the character carries over to the other bodies. The runs are
+:mod:`wmbench.harness.transfer.outcome`; the rule and the fit of a decision are :mod:`wmbench.scoring.c10`.
 
 **Body diagnostics** (reported in each score's ``evidence["diagnostics"]``, never scored), measured as C10
 was before (:func:`run_transfer`):
@@ -86,8 +86,9 @@ from wmbench.harness.transfer.c10_scoring import (
     score_transfer,
 )
 from wmbench.harness.transfer.metrics import BodyRun, TransferRuns
-from wmbench.harness.transfer.outcome import DIAGNOSTIC_OF, TRANSFER_BODIES, run_bodies, score_brain_transfer
+from wmbench.harness.transfer.outcome import TRANSFER_BODIES, run_bodies
 from wmbench.scenarios import get_scenario
+from wmbench.scoring.c10 import DIAGNOSTIC_OF, score_brain_transfer
 from wmbench.scoring.report_types import ScenarioScore
 
 __all__ = [
