@@ -274,8 +274,8 @@ def defined_names(tree: ast.Module) -> set[str]:
 
 
 def pass_through_imports(files: Iterable[Path], sources: Mapping[str, Path]) -> list[str]:
-    """``from M import N`` in ``files`` where the module ``M`` only imports ``N``, and ``__all__`` entries of a
-    module that it does not define."""
+    """``from M import N`` in ``files`` where the module ``M`` does not define ``N`` (it only imports it),
+    and ``__all__`` entries of a module that it does not define."""
     trees = {module: ast.parse(path.read_text(encoding="utf-8")) for module, path in sources.items()}
     defined = {module: defined_names(tree) for module, tree in trees.items()}
     packages = {module for module, path in sources.items() if path.name == "__init__.py"}
@@ -288,8 +288,8 @@ def pass_through_imports(files: Iterable[Path], sources: Mapping[str, Path]) -> 
                 continue
             for alias in node.names:
                 if alias.name not in defined[node.module] and f"{node.module}.{alias.name}" not in sources:
-                    found.append(f"{path}:{node.lineno} imports {alias.name} from {node.module}, which only "
-                                 f"imports it; import it from where it is defined")
+                    found.append(f"{path}:{node.lineno} imports {alias.name} from {node.module}, which does not "
+                                 f"define it; import it from where it is defined")
     for module, tree in trees.items():
         if module in packages:
             continue
@@ -419,6 +419,6 @@ def test_facade_check_finds_a_pass_through_import(tmp_path):
     })
     sources = package_sources(tmp_path)
     assert pass_through_imports([tmp_path / "wmbench/body/user.py"], sources) == [
-        f"{tmp_path / 'wmbench/body/user.py'}:1 imports WORD from wmbench.body.facade, which only imports it; "
-        "import it from where it is defined",
+        f"{tmp_path / 'wmbench/body/user.py'}:1 imports WORD from wmbench.body.facade, which does not define "
+        "it; import it from where it is defined",
         "wmbench.body.facade.__all__ lists WORD, which it does not define"]

@@ -5,12 +5,13 @@ from __future__ import annotations
 import pytest
 
 from wmbench.harness.live import c09
-from wmbench.harness.live.c09 import (
+from wmbench.harness.live.c09 import measure_c09
+from wmbench.harness.live.store import LiveStore
+from wmbench.scoring.c09 import (
     DROPPED_POINTS,
     FPS_POINTS,
     LATENCY_POINTS_S,
     MEMORY_GROWTH_POINTS,
-    measure_c09,
     score_c09,
     score_s41,
     score_s42,
@@ -18,9 +19,7 @@ from wmbench.harness.live.c09 import (
     score_s44,
     score_s45,
 )
-from wmbench.harness.live.metrics import DecisionTiming, FrameRecord, LiveEvent, MemorySample
-from wmbench.harness.live.result import LiveResult
-from wmbench.harness.live.store import LiveStore
+from wmbench.scoring.live_run import DecisionTiming, FrameRecord, LiveEvent, LiveResult, MemorySample
 
 WALK = {"direction": "fwd", "speed_class": "walk", "styles": ["calm"]}
 FLEE = {"direction": "right", "speed_class": "run", "styles": ["fear"]}

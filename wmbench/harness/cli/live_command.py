@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
-from wmbench.harness.live.result import LiveResult, LiveTick
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report.writer import write_reports
 from wmbench.scenarios import get_scenario
+from wmbench.scoring.live_run import LiveResult, LiveTick
 
 Printer = Callable[[str], None]
 

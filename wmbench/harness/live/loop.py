@@ -40,22 +40,22 @@ from typing import Any
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.registry import get_brain
 from wmbench.envs.wmbench_env import WMBenchEnv
-from wmbench.harness.live.metrics import (
+from wmbench.harness.live.metrics import FrameClock, sample_memory
+from wmbench.harness.run.episode import decide_safely
+from wmbench.harness.video.recorder import VideoRecorder
+from wmbench.harness.video.replay import render_episode
+from wmbench.scoring.live_run import (
     NS_PER_MS,
     DecisionTiming,
-    FrameClock,
     FrameRecord,
     LiveEvent,
+    LiveResult,
+    LiveTick,
     MemorySample,
     frame_stats,
     median,
     percentile,
-    sample_memory,
 )
-from wmbench.harness.live.result import LiveResult, LiveTick
-from wmbench.harness.run.episode import decide_safely
-from wmbench.harness.video.recorder import VideoRecorder
-from wmbench.harness.video.replay import render_episode
 
 #: Frame rates that divide the 240 Hz physics and make a 0.5 s decision slot a whole number of frames.
 LIVE_FPS_CHOICES: tuple[int, ...] = (30, 60, 120, 240)

@@ -17,7 +17,7 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from wmbench.harness.live.metrics import median, percentile
+from wmbench.scoring.live_run import median, percentile
 
 PILLAR_COLORS = {"P1": "#3b7dd8", "P2": "#d8833b", "P3": "#3bab6a"}
 UNMEASURED_COLOR = "#bbbbbb"

@@ -10,7 +10,7 @@ Card
 - **Inputs.** ``scores.json`` (or the scores given), ``run.json`` (brain, body, seeds), ``episodes.jsonl``
   (traces, for the intensity plots) and ``live.json`` (C09 live runs, for FPS/latency and the histogram).
   :func:`rebuild_scores` recomputes the scores from ``episodes.jsonl`` (bench scenarios, the scorers) and
-  ``live.json`` (C09, :func:`wmbench.harness.live.c09.score_c09`); scenarios of other modes (C10) are carried over
+  ``live.json`` (C09, :func:`wmbench.scoring.c09.score_c09`); scenarios of other modes (C10) are carried over
   from the existing ``scores.json``. ``wmbench report DIR`` uses it, so a report always matches the raw data.
 - **Plots** (:mod:`report_plots`): pillar radar, category bars with 95 % CI, intensity over time for C05 and
   C07 (the scorers' own :func:`~wmbench.scoring.evidence.decision_intensity`, first seed of each
@@ -33,7 +33,6 @@ from typing import Any
 
 from wmbench.core.redaction import Redactor
 from wmbench.envs.trace import Trace
-from wmbench.harness.live.c09 import C09_IDS, score_c09
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
 from wmbench.harness.report.html import render_html, scenario_name
@@ -55,6 +54,7 @@ from wmbench.harness.run.results import (
 from wmbench.harness.run.scores import score_lines
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.aggregate import CATEGORY_TITLES
+from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import load_banks
 from wmbench.scoring.report_types import ScenarioScore
