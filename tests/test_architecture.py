@@ -282,13 +282,14 @@ def pass_through_imports(files: Iterable[Path], sources: Mapping[str, Path]) -> 
     found = []
     for path in files:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.ImportFrom) or node.level or node.module not in sources:
+            if not isinstance(node, ast.ImportFrom) or node.level or node.module is None:
                 continue
-            if node.module in packages:
+            source = node.module
+            if source not in sources or source in packages:
                 continue
             for alias in node.names:
-                if alias.name not in defined[node.module] and f"{node.module}.{alias.name}" not in sources:
-                    found.append(f"{path}:{node.lineno} imports {alias.name} from {node.module}, which does not "
+                if alias.name not in defined[source] and f"{source}.{alias.name}" not in sources:
+                    found.append(f"{path}:{node.lineno} imports {alias.name} from {source}, which does not "
                                  f"define it; import it from where it is defined")
     for module, tree in trees.items():
         if module in packages:
@@ -296,7 +297,7 @@ def pass_through_imports(files: Iterable[Path], sources: Mapping[str, Path]) -> 
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == "__all__"
                                                     for t in node.targets):
-                listed = [e.value for e in getattr(node.value, "elts", []) if isinstance(e, ast.Constant)]
+                listed = [str(e.value) for e in getattr(node.value, "elts", []) if isinstance(e, ast.Constant)]
                 found.extend(f"{module}.__all__ lists {name}, which it does not define"
                              for name in listed if name not in defined[module])
     return found
