@@ -13,6 +13,7 @@ and scored by the rules in :mod:`wmbench.scoring.c09`. S43 adds a motion stream 
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from wmbench.body.intent_types import MotionIntent, SpeedClass
 from wmbench.brain.registry import get_brain
 from wmbench.harness.live.loop import DEFAULT_FPS, run_live
 from wmbench.harness.live.store import LiveStore
+from wmbench.harness.run.measure import MeasureContext
 from wmbench.scoring.c09 import C09_IDS, TRACED_RUNS, not_measured, score_c09
 from wmbench.scoring.live_run import LiveResult
 from wmbench.scoring.report_types import ScenarioScore
@@ -103,10 +105,9 @@ def measure_c09(
     return out
 
 
-def measure_live(scenarios: Sequence[Any], context: Any) -> dict[str, list[ScenarioScore]]:
+def measure_live(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``live`` measurer of ``run_suite``: C09 with the run's brain, body and first seed; the runs are
     kept in ``<out>/live.json`` so a resumed suite reuses them."""
-    import sys
 
     def say(line: str) -> None:
         if context.progress:
@@ -116,7 +117,7 @@ def measure_live(scenarios: Sequence[Any], context: Any) -> dict[str, list[Scena
                        brain_options=context.brain_options, store=LiveStore(Path(context.out)), progress=say)
 
 
-def skip_live(scenarios: Sequence[Any], context: Any) -> dict[str, list[ScenarioScore]]:
+def skip_live(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``live`` measurer of ``run_suite --no-live``: C09 reported as not measured, saying why."""
     why = "live measurement skipped (--no-live); run without --no-live, or `wmbench live`, to measure it"
     return {s.id: [not_measured(s.id, why)] for s in scenarios}
