@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from wmbench.body import lexicon
 from wmbench.body.intent_types import STYLE_TAGS, MotionIntent
-from wmbench.body.motion_intent import PHRASES, lemma_words, parse_motion
+from wmbench.body.motion_intent import parse_motion
+from wmbench.body.motion_phrases import PHRASES, lemma_words
 from wmbench.core.directions import DIRECTION_HEADINGS
 from wmbench.core.speed import SpeedClass
 

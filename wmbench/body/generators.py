@@ -31,6 +31,7 @@ from importlib.metadata import entry_points
 import numpy as np
 
 from wmbench.body.motion_generator import MotionGenerator
+from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.skeleton import JOINT_NAMES
 from wmbench.core.directions import sector_word
 from wmbench.core.thresholds import MOVED_DISTANCE_M
@@ -122,8 +123,6 @@ def default_generator(fps: int) -> MotionGenerator:
     """The selected generator at ``fps`` (the default of every body; procedural unless selected)."""
     name = selected_generator_name()
     if name == "procedural":
-        from wmbench.body.procedural import ProceduralGenerator
-
         return ProceduralGenerator(fps)
     return get_generator(name, fps)
 

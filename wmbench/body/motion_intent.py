@@ -43,8 +43,6 @@ from dataclasses import dataclass
 from wmbench.body import lexicon
 from wmbench.body.intent_types import MotionIntent
 from wmbench.body.motion_phrases import (
-    MAX_MOTION_CHARS,
-    PHRASES,
     PhraseMeaning,
     PhraseUnit,
     lemma_words,
@@ -53,8 +51,9 @@ from wmbench.body.motion_phrases import (
 from wmbench.core.directions import DIRECTION_HEADINGS, OPPOSITE
 from wmbench.core.speed import SpeedClass
 
-#: Public names, including those re-exported from :mod:`wmbench.body.motion_phrases`.
-__all__ = ["MAX_MOTION_CHARS", "PHRASES", "PhraseMeaning", "lemma_words", "parse_motion"]
+#: Public names (the phrase tables are imported from :mod:`wmbench.body.motion_phrases`; direction geometry
+#: from :mod:`wmbench.core.directions`).
+__all__ = ["parse_motion"]
 
 _SPEED_ORDER = tuple(SpeedClass)
 _STRAIGHT_BLOCKERS = frozenset({"to", "toward", "for", "into", "at", "back", "away"})

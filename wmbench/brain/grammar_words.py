@@ -14,19 +14,19 @@ Card
   line that starts with a key (a bulleted PREDICT list goes on).
 
 Everything here works on plain strings and never raises; :mod:`wmbench.brain.grammar` builds the typed
-results and re-exports these names.
+results from these words.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Literal
 
 from wmbench.core.directions import DIRECTION_READINGS, Direction
 
-if TYPE_CHECKING:  # the grammar module imports this one; its types are only annotations here
-    from wmbench.brain.grammar import Verdict
+#: What a PREDICT item says about its direction.
+Verdict = Literal["safe", "danger", "ambiguous"]
 
 # ------------------------------------------------------------------------------------------------- words
 #: Direction keys a PREDICT line may use: the shared readings plus the plurals models write.

@@ -47,7 +47,7 @@ change that keeps memory is not noticed (remembered walls and threat directions 
 
 Reading the scene (the danger map, the threat, the memory and its frame rule) lives in
 :mod:`wmbench.brain.reference_scene`, the MOTION wording in :mod:`wmbench.brain.reference_wording`; this module
-chooses the direction and carries the affect state. The reading's names are importable from here as well.
+chooses the direction and carries the affect state.
 """
 
 from __future__ import annotations
@@ -58,16 +58,12 @@ from typing import Any
 from wmbench.brain import grammar
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference_scene import (
-    HeardSound,
     MemoryHints,
     SceneReading,
-    Sighting,
     Threat,
     danger_map,
     find_threat,
-    read_memory,
     read_scene,
-    read_sound,
     turned,
 )
 from wmbench.brain.reference_wording import (
@@ -81,12 +77,10 @@ from wmbench.brain.reference_wording import (
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, LATERAL, OPPOSITE, Direction
 
 __all__ = [
-    "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE",
-    "FREEZE_DECISIONS", "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE",
-    "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE", "PREFERENCE_ORDER", "RECOVERY_STAGES",
-    "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE", "AffectState", "HeardSound", "MemoryHints", "ReferenceBrain",
-    "ReferenceDecision", "SceneReading", "Sighting", "Threat", "choose_direction", "danger_map", "find_threat",
-    "read_memory", "read_scene", "read_sound", "turned",
+    "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "FREEZE_DECISIONS",
+    "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE", "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE",
+    "PREFERENCE_ORDER", "RECOVERY_STAGES", "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE",
+    "AffectState", "ReferenceBrain", "ReferenceDecision", "choose_direction",
 ]
 
 #: Tie-break among equally good directions: keep going (no turn), then left, right, and turning around last

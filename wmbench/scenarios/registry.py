@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from wmbench.core.taxonomy import CATEGORY_PILLARS, PILLARS
+from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
 from wmbench.scenarios.records import Scenario
 
 _REGISTRY: dict[str, Scenario] = {}
@@ -23,8 +24,6 @@ def scenario(build: Callable[[], Scenario]) -> Callable[[], Scenario]:
     (exact mirror counterbalancing where the layout has a side); the card gains the family's ``Family:`` line
     (before its ``Rule:`` paragraph).
     """
-    from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
-
     record = build()
     card = inspect.cleandoc(build.__doc__ or "")
     if not card:
