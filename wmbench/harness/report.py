@@ -38,10 +38,12 @@ from wmbench.harness.results import (
     EpisodeLog,
     Redactor,
     read_json,
+    read_scores,
     write_bytes_atomic,
     write_json,
     write_text_atomic,
 )
+from wmbench.harness.scoring.scores_file import ScoresFileError, per_seed_scores
 
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
@@ -106,6 +108,18 @@ def _read_optional(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def _read_optional_scores(out: Path) -> dict[str, Any]:
+    """``out/scores.json`` as read by :func:`read_scores`; {} (with a one-line warning) when it is missing,
+    unreadable or not this version's model — the report then rebuilds the scores from the episodes."""
+    if not (out / SCORES_FILE).exists():
+        return {}
+    try:
+        return dict(read_scores(out))
+    except (OSError, ScoresFileError) as err:
+        warnings.warn(f"{err}; the report goes on without it", stacklevel=3)
+        return {}
+
+
 def load_run(out: Path | str, scores: Mapping[str, Any] | None = None) -> RunData:
     """Read a run directory (``scores`` given: used instead of ``scores.json``)."""
     from wmbench.harness.live_store import LiveStore
@@ -115,7 +129,7 @@ def load_run(out: Path | str, scores: Mapping[str, Any] | None = None) -> RunDat
         raise FileNotFoundError(f"{out} is not a run directory (expected episodes.jsonl/scores.json in it)")
     store = LiveStore(out)
     lines = EpisodeLog(out / EPISODES_FILE).read() if (out / EPISODES_FILE).exists() else []
-    return RunData(out, dict(scores) if scores is not None else _read_optional(out / SCORES_FILE),
+    return RunData(out, dict(scores) if scores is not None else _read_optional_scores(out),
                    _read_optional(out / RUN_FILE), lines, store.data, store.results())
 
 
@@ -123,7 +137,6 @@ def rebuild_scores(run: RunData) -> dict[str, Any]:
     """The scores.json dict recomputed from episodes.jsonl and live.json (others carried over)."""
     from wmbench.harness.c09 import C09_IDS, score_c09
     from wmbench.harness.run_scoring import score_lines
-    from wmbench.harness.scoring.report_types import ScenarioScore
     from wmbench.scenarios import get_scenario
 
     wanted_ids = set(run.config.get("scenarios") or [])
@@ -144,12 +157,7 @@ def rebuild_scores(run: RunData) -> dict[str, Any]:
                 continue  # a bench scenario with no episode line stays unmeasured
         except KeyError:
             pass
-        evidence = entry.get("evidence") or []
-        extra[sid] = [ScenarioScore(sid, str(entry.get("category")), float(s.get("score") or 0.0),
-                                    measured=bool(s.get("measured")),
-                                    explanation=str(s.get("explanation", "")),
-                                    evidence=evidence[i] if i < len(evidence) else {}, seed=s.get("seed"))
-                      for i, s in enumerate(entry["per_seed"])]
+        extra[sid] = per_seed_scores(sid, entry)
     scores = score_lines(lines, extra)
     if run.scores.get("run"):
         scores["run"] = run.scores["run"]

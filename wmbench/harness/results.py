@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.harness.episode import EpisodeResult
+from wmbench.harness.scoring.scores_file import Scores, scores_from_json, scores_to_json
 
 EPISODES_FILE = "episodes.jsonl"
 #: Side file holding a copy of every unreadable line of episodes.jsonl (see the module docstring).
@@ -292,6 +293,20 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> Path:
 def write_text_atomic(path: Path | str, text: str) -> Path:
     """:func:`write_bytes_atomic` for UTF-8 text."""
     return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_scores(out: Path | str, scores: Scores) -> Path:
+    """Write ``out/scores.json`` atomically (:func:`~wmbench.harness.scoring.scores_file.scores_to_json`)."""
+    path = Path(out) / SCORES_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_text_atomic(path, scores_to_json(scores))
+
+
+def read_scores(out: Path | str) -> Scores:
+    """Read ``out/scores.json`` as the typed model; ``ScoresFileError`` (one line) if it is not one
+    (``FileNotFoundError`` if there is none)."""
+    path = Path(out) / SCORES_FILE
+    return scores_from_json(path.read_bytes(), str(path))
 
 
 def read_json(path: Path | str) -> Any:

@@ -35,12 +35,11 @@ from wmbench.brain.base import Brain
 from wmbench.harness.episode import EpisodeResult, run_episode
 from wmbench.harness.results import (
     EPISODES_FILE,
-    SCORES_FILE,
     EpisodeKey,
     EpisodeLog,
     Redactor,
-    write_json,
     write_run_config,
+    write_scores,
 )
 from wmbench.harness.run_dirs import (
     check_run_dir,
@@ -186,7 +185,7 @@ def run_suite(
     scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen)
     if stopped is not None:
         mark_stopped(scores, stopped)
-    write_json(out / SCORES_FILE, scores)
+    write_scores(out, scores)
     if reports:
         _write_reports(out, scores)
     if stopped is not None:

@@ -112,7 +112,7 @@ def left_corridor(trace: Trace, d: DecisionRecord, side: str, reference_heading:
     open ``side`` (start frame, from the phase's first position): from there on the escape is judged by
     where it goes safely, not by the side it left by."""
     first = next(x for x in trace.decisions if x.phase == d.phase)
-    start, here = (first.body_before or {}).get("position"), (d.body_before or {}).get("position")
+    start, here = first.body_before.get("position"), d.body_before.get("position")
     if not start or not here:
         return False
     angle = reference_heading + {"left": math.pi / 2, "right": -math.pi / 2}.get(side, 0.0)

@@ -123,7 +123,7 @@ def _scored_phase(trace: Trace) -> tuple[int, list[DecisionRecord]]:
 
 def _sector_from_phase_start(trace: Trace, d: DecisionRecord) -> str | None:
     first = next(x for x in trace.decisions if x.phase == d.phase)
-    start, here = (first.body_before or {}).get("position"), (d.body_after or {}).get("position")
+    start, here = first.body_before.get("position"), d.body_after.get("position")
     if not start or not here:
         return None
     vector = (float(here[0]) - float(start[0]), float(here[1]) - float(start[1]))
