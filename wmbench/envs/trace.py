@@ -223,9 +223,12 @@ class Trace:
             )
 
         decisions = [
-            DecisionRecord(**{
-                **r, "truth": truth(r["truth"]), "events": tuple(Event(**e) for e in r["events"]),
-            })
+            DecisionRecord(
+                index=r["index"], phase=r["phase"], t=r["t"], scene=r["scene"], truth=truth(r["truth"]),
+                reply=r["reply"], parse=r["parse"], intent=r["intent"], body_before=r["body_before"],
+                body_after=r["body_after"], events=tuple(Event(**e) for e in r["events"]),
+                realized=r.get("realized", RealizedRecord()), brain=r.get("brain", BrainRecord()),
+            )
             for r in d["decisions"]
         ]
         return cls(

@@ -120,12 +120,13 @@ if task is not None:
             result = await asyncio.to_thread(run_episode, meta["scenario"], brain, body, int(meta["seed"]),
                                              brain_label=brain.name)
             state.store.set("wmbench_episode", episode_line(result))
+            decisions = result.trace["decisions"] if result.trace else []
             if result.n_decisions and result.failed_decisions == result.n_decisions:
-                first = next(d["brain"]["error"] for d in result.trace["decisions"] if d["brain"].get("error"))
+                first = next(d["brain"].get("error") for d in decisions if d["brain"].get("error"))
                 # never a silent zero: Inspect records the sample as an error with the model's answer
                 raise RuntimeError(f"every decision of {meta['scenario']} seed {meta['seed']} failed; the "
                                    f"first: {str(first).splitlines()[0]}")
-            replies = [d.get("reply", "") for d in (result.trace or {}).get("decisions", ())]
+            replies = [d["reply"] for d in decisions]
             state.output.completion = replies[-1] if replies else ""
             state.completed = True
             return state

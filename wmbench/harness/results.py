@@ -31,9 +31,10 @@ import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
-from wmbench.harness.episode import EpisodeResult
+from wmbench.envs.trace import InstanceRecord, TraceDict
+from wmbench.harness.episode import EpisodeResult, EpisodeSummary
 from wmbench.harness.scoring.scores_file import Scores, scores_from_json, scores_to_json
 
 EPISODES_FILE = "episodes.jsonl"
@@ -110,12 +111,26 @@ def _looks_like_credential(value: str) -> bool:
     return long_enough and not value.startswith("/") and not any(c.isspace() for c in value)
 
 
-def episode_line(result: EpisodeResult) -> dict[str, Any]:
+class EpisodeLine(TypedDict):
+    """One line of ``episodes.jsonl`` (see the module docstring); ``instance`` is which family member the
+    episode saw (None when the trace has none)."""
+
+    scenario: str
+    seed: int
+    instance: InstanceRecord | None
+    body: str
+    brain: str
+    trace: TraceDict | None
+    summary: EpisodeSummary
+    error: str | None
+
+
+def episode_line(result: EpisodeResult) -> EpisodeLine:
     """The JSON object written for one finished episode."""
     return {
         "scenario": result.scenario,
         "seed": result.seed,
-        "instance": ((result.trace or {}).get("meta") or {}).get("instance"),  # which family member it saw
+        "instance": result.trace["meta"].get("instance") if result.trace else None,  # which family member
         "body": result.body,
         "brain": result.brain,
         "trace": result.trace,
@@ -167,7 +182,7 @@ class EpisodeLog:
         (non-finite -> null, numpy scalars -> numbers, anything else -> its ``str``) and says so under
         ``"sanitized"``.
         """
-        data = episode_line(result)
+        data: dict[str, Any] = dict(episode_line(result))
         try:
             text = json.dumps(data, separators=(",", ":"), allow_nan=False)
         except (ValueError, TypeError) as err:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from wmbench.harness.results import EpisodeKey, EpisodeLog, line_key
 from wmbench.harness.run_accounting import brain_usage, sum_usage
+from wmbench.harness.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, Scores
 from wmbench.harness.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
 
@@ -31,7 +32,7 @@ if TYPE_CHECKING:  # the runner imports this module; these are only annotations 
 
 
 def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,
-              measurers: Mapping[str, Measurer]) -> dict[str, Any]:
+              measurers: Mapping[str, Measurer]) -> Scores:
     """The scores.json dict of a run: its episode lines in ``keys`` (sorted by scenario and seed), every
     non-bench mode measured by ``measurers`` (or noted as not measured), and the ``run`` summary."""
     # streamed: each line is scored as it is read and its trace dropped, so scoring a long run keeps only
@@ -39,7 +40,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
     lines = [_ScoredLine.of(line) for line in log.iter_lines() if line_key(line) in keys]
     lines.sort(key=lambda line: (line.scenario, line.seed))
     extra: dict[str, Sequence[Any]] = {}
-    notes: list[dict[str, str]] = []
+    notes: list[NotMeasuredNote] = []
     for mode, group in plan.by_mode.items():
         ids = [s.id for s in group]
         measurer = measurers.get(mode)
@@ -59,23 +60,23 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
                         [line.trace for line in lines if line.trace is not None])
     # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
     # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
-    scores["run"] = {
-        "brain": context.brain,
-        "body": context.body,
-        "selection": plan.selection,
-        "seeds": list(plan.seeds),
-        "episodes": len(lines),
-        "error_episodes": sum(1 for line in lines if line.error),
-        "failed_decisions": sum(line.failed_decisions for line in lines),
-        "parse_errors": sum(line.parse_errors for line in lines),
-        "not_measured_notes": notes,
-        "brain_usage": sum_usage(line.usage for line in lines),
-    }
+    scores["run"] = RunBlock(
+        brain=context.brain,
+        body=context.body,
+        selection=plan.selection,
+        seeds=list(plan.seeds),
+        episodes=len(lines),
+        error_episodes=sum(1 for line in lines if line.error),
+        failed_decisions=sum(line.failed_decisions for line in lines),
+        parse_errors=sum(line.parse_errors for line in lines),
+        not_measured_notes=notes,
+        brain_usage=sum_usage(line.usage for line in lines),
+    )
     return scores
 
 
 def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence[Any]] | None = None
-                ) -> dict[str, Any]:
+                ) -> Scores:
     """The scores.json dict for episode lines (in the order given) plus already-measured scores by scenario.
 
     An error episode — or a trace the scorer cannot handle — scores 0 with the error as its explanation.
@@ -94,7 +95,7 @@ class _ScoredLine:
     failed_decisions: int
     parse_errors: int
     score: Any
-    usage: Mapping[str, Any]  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
+    usage: BrainUsage  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
     #: kept only for the scenarios of a paired rule (S29, S30), see :func:`paired_trace`
     trace: Any = None
 
@@ -106,7 +107,7 @@ class _ScoredLine:
 
 
 def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None,
-               paired_traces: Sequence[Any] = ()) -> dict[str, Any]:
+               paired_traces: Sequence[Any] = ()) -> Scores:
     """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
     paired scenarios among them rescored against their partners' ``paired_traces`` (S29 vs S30)."""
     from wmbench.harness.scoring import summarize

@@ -55,6 +55,7 @@ from wmbench.harness.run_scoring import score_line as score_line
 from wmbench.harness.run_scoring import score_lines as score_lines
 from wmbench.harness.run_scoring import score_run
 from wmbench.harness.run_workers import results_in_processes, stream_results
+from wmbench.harness.scoring.scores_file import Scores
 from wmbench.harness.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.scenarios import Scenario
 
@@ -132,7 +133,7 @@ def run_suite(
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     limit: int | None = None,
     guard: RunGuard | None = None,
-) -> dict[str, Any]:
+) -> Scores:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
     ``measurers`` maps non-bench modes to their measurer (default: the :data:`MEASURERS` registry).
@@ -215,7 +216,7 @@ def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
     return {mode: not_measured for mode in plan.by_mode}
 
 
-def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
+def _write_reports(out: Path, scores: Scores) -> None:
     """report.md, report.html, leaderboard_entry.json; a failure warns but never loses the scores."""
     import warnings
 

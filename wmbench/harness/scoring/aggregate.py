@@ -13,7 +13,7 @@ seeded per scenario with ``BOOTSTRAP_SEED``) — the same input always gives the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import cast
+from typing import Any, cast
 
 import numpy as np
 
@@ -54,7 +54,7 @@ def grade_for(wm_score: float) -> str:
     return next(letter for letter, low in GRADE_THRESHOLDS if wm_score >= low or letter == "F")
 
 
-def _r(x: float) -> float:
+def _r(x: float | np.floating[Any]) -> float:
     return round(float(x), DIGITS)
 
 
@@ -148,7 +148,7 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> Scores:
     for c in CATEGORIES:
         ids = CATEGORY_SCENARIOS[c]
         measured_ids = [sid for sid in ids if scenarios[sid]["measured"]]
-        total = sum(scenarios[sid]["score"] for sid in measured_ids)
+        total: float = sum(scenarios[sid]["score"] or 0.0 for sid in measured_ids)  # measured: never None
         dist = sum((samples[sid] for sid in measured_ids), np.zeros(BOOTSTRAP_RESAMPLES))
         categories[c] = CategoryEntry(
             score=_r(total), max=CATEGORY_MAX, measured=len(measured_ids) == len(ids),

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NotRequired, TypedDict, cast
 
 from wmbench.core.errors import WMBenchError
 from wmbench.harness.scoring.report_types import ScenarioScore
@@ -200,8 +200,7 @@ def check_scores(data: Any, source: str = "scores.json") -> Scores:
     for block, keys in (("categories", CATEGORY_KEYS), ("scenarios", SCENARIO_KEYS),
                         ("extra_scenarios", SCENARIO_KEYS)):
         _check_entries(data.get(block, {}), block, keys, source)
-    result: Scores = data
-    return result
+    return cast(Scores, data)
 
 
 def _check_entries(entries: Any, block: str, keys: tuple[str, ...], source: str) -> None:
