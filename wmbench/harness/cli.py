@@ -103,6 +103,7 @@ def _configure_show(p: argparse.ArgumentParser) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
+    from wmbench.harness.scenario_cards import scenario_card
     from wmbench.scenarios import get_scenario
 
     try:
@@ -111,9 +112,9 @@ def _show(args: argparse.Namespace) -> int:
         raise UsageError(err.args[0]) from None
     facts = (f"pillar {record.pillar} · mode {record.mode} · {len(record.phases)} phase(s), "
              f"{record.duration:g} s" + (f" · mirror of {record.mirror_of}" if record.mirror_of else ""))
-    # the card already names the scenario and gives its setup and rule
-    heading = record.card or (f"{record.id} · {record.name} ({record.category}, {record.difficulty})"
-                              f"\n\n{record.setup}")
+    # the card already names the scenario and gives its setup; the rule comes from its scorer
+    heading = scenario_card(record) if record.card else (
+        f"{record.id} · {record.name} ({record.category}, {record.difficulty})\n\n{record.setup}")
     print(f"{heading}\n\n{facts}")
     return EXIT_OK
 

@@ -19,9 +19,6 @@ def s36_fear_expression_in_sprint() -> Scenario:
 
     Setup: open ground; a beast charges from 6 m ahead (5.0 m/s). 3 s (6 decisions, all judged).
     Expected: not just "runs" but a sprint full of fear — wide eyes, flailing arms, glancing back, stumbling.
-    Rule: Decisions: beast present. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no fear/panic
-    words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is run or sprint.
-    Mean over the decisions.
     """
     return Scenario(
         id="S36", category="C08", name="Fear Expression in Sprint",
@@ -47,10 +44,6 @@ def s37_cautious_walk_expression() -> Scenario:
     6 after the despawn are judged).
     Expected: moving on "warily and slowly" — a walk with a different nuance from a normal walk: hunched,
     soft steps, head turning.
-    Rule: Decisions: recovery after the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    caution words (times 0.5 if mixed with panic); times 0.5 unless the body's realized style is walk. Times 0.5
-    for a MOTION repeated word for word from the episode's other decisions (before the cue changed). Mean over
-    the decisions.
     """
     return Scenario(
         id="S37", category="C08", name="Cautious Walk Expression",
@@ -79,10 +72,6 @@ def s38_freezing_response() -> Scenario:
     Setup: open ground, nothing in sight; at 1.0 s a beast appears 7 m ahead, standing still (spawn). 3 s
     (6 decisions; the first two that see the beast are judged).
     Expected: on first sight, freezing — stock-still, holding the breath, muscles tense.
-    Rule: Decisions: first sight of the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    freeze words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is still.
-    Times 0.5 for a MOTION repeated word for word from the episode's other decisions (before the cue changed).
-    Mean over the decisions.
     """
     return Scenario(
         id="S38", category="C08", name="Freezing Response",
@@ -112,10 +101,6 @@ def s39_relief_expression() -> Scenario:
     2.0 s. 5 s (10 decisions; the 6 after the despawn are judged).
     Expected: relief once safety is confirmed — exhaling, shoulders dropping, catching the breath, a slow
     transition back to normal.
-    Rule: Decisions: recovery after the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    relief words (times 0.5 if mixed with fear/panic); times 0.5 unless the body's realized style is still or
-    walk. Times 0.5 for a MOTION repeated word for word from the episode's other decisions (before the cue
-    changed). Mean over the decisions.
     """
     return Scenario(
         id="S39", category="C08", name="Relief Expression",
@@ -149,9 +134,6 @@ def s40_defensive_posture() -> Scenario:
     protagonist who never moved.
     Expected: a defensive posture and back-steps — hands raised, stepping back while facing her; wary but not
     aggressive.
-    Rule: Decisions: human nearby. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no defensive
-    words (times 0.5 if mixed with aggression/panic); times 0.5 unless the body's realized style is back-step
-    (back, facing kept, walk/jog). Mean over the decisions.
     """
     return Scenario(
         id="S40", category="C08", name="Defensive Posture",
