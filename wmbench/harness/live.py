@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
+from wmbench.envs.trace import TraceDict
 from wmbench.harness.episode import decide_safely
 from wmbench.harness.live_metrics import (
     NS_PER_MS,
@@ -229,7 +230,7 @@ class _LiveLoop:
         self.caught = False
         self.error: str | None = None
         self.wall_s = 0.0
-        self.trace: dict[str, Any] | None = None
+        self.trace: TraceDict | None = None
 
     def prepare(self, seed: int) -> None:
         self.env.reset(seed=seed)

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from wmbench.envs.trace import TraceDict
 from wmbench.harness.live_metrics import (
     DecisionTiming,
     FrameRecord,
@@ -57,7 +58,7 @@ class LiveResult:
     events: tuple[LiveEvent, ...] = ()
     memory: tuple[MemorySample, ...] = ()
     error: str | None = None
-    trace: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    trace: TraceDict | None = field(default=None, compare=False, repr=False)
 
     @property
     def n_frames(self) -> int:

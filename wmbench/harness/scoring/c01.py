@@ -1,12 +1,10 @@
 """C01 Environmental Awareness (S01–S05): spatial accuracy of PREDICT against the ray-cast truth.
 
-Rule (S01–S05 alike, and any user C01 scenario): every decision's PREDICT is compared with the truth direction
-by direction — the verdict and the reason must both fit (``danger(wall)`` where a wall is sensed,
-``safe(open)`` or ``safe(exit)`` where none is). **exact 20** = all four directions right; **partial 10** = at
-least ``PARTIAL_MIN_CORRECT`` (3) right and, when the truth has a danger, at least one true danger flagged
-``danger``; **miss 0** otherwise and for any parse error. Scenario = mean over decisions. Sim cap: any
-``collision:wall`` in the episode caps the scenario at ``C01_COLLISION_CAP`` (10) — naming the wall and then
-walking into it is not awareness.
+The rule (S01–S05 alike, and any user C01 scenario) is stated once, in :data:`RULE_TEXT` (paired with its
+scorer in :data:`RULES`; the scenario cards show it, :mod:`wmbench.harness.scenario_cards`). A direction is
+right when verdict and reason both fit the truth (:func:`~wmbench.harness.scoring.evidence.spatial_accuracy`:
+``danger(wall)`` where a wall is sensed, ``safe(open)`` or ``safe(exit)`` where none is); the collision cap is
+``C01_COLLISION_CAP``.
 """
 
 from __future__ import annotations
