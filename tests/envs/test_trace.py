@@ -20,7 +20,7 @@ from wmbench.envs.trace import (
     TraceDict,
     TraceMeta,
 )
-from wmbench.harness.episode import run_episode
+from wmbench.harness.run.episode import run_episode
 
 
 def _keys(record: Any) -> set[str]:

@@ -21,7 +21,7 @@ def scenario(build: Callable[[], Scenario]) -> Callable[[], Scenario]:
     A bench-mode record whose builder names no family gets :data:`~wmbench.scenarios.families.MIRROR_ONLY`
     (exact mirror counterbalancing where the layout has a side); the card gains the family's ``Family:`` line
     (before a user card's own ``Rule:`` paragraph; the official rules are not in the cards but stated once by
-    their scorers, see :mod:`wmbench.harness.scenario_cards`).
+    their scorers, see :mod:`wmbench.harness.cli.scenario_cards`).
     """
     from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
 

@@ -1,0 +1,142 @@
+"""``leaderboard_entry.json``: a run's result in the spec's LEADERBOARD_SCHEMA form.
+
+Card
+----
+Every schema key (:data:`SCHEMA_KEYS`) is present, plus ``wmbench_version`` and ``measured_categories``:
+
+- ``wm_score`` (int, 0–1000, rounded) and ``grade`` from ``scores.json``; ``p1_perception``, ``p2_cognition``,
+  ``p3_embodiment`` are the pillar sums rescaled to the spec's 250/450/300 (ints, rounded).
+- ``c01_to_c10``: ``{"C01": int, ...}``, each category's points (of 100, rounded) when fully measured, else
+  null — ``measured_categories`` lists the fully measured ones, so an incomplete run is never mistaken for
+  a complete one.
+- ``fps``: mean FPS of the run's C09 live runs; ``cognitive_latency_ms``: median decision latency over them
+  (int). Both null when C09 was not measured (the schema expects numbers; null says "not measured").
+- ``gpu``: the CUDA device torch used during the live runs, else ``"none (CPU: <model>)"``.
+- ``brain_model``: the brain spec; ``motion_model``: what turned MOTION into movement for the run's body.
+- ``model_name`` defaults to the brain spec; ``organization``, ``paper_url``, ``demo_url`` default to "".
+- ``submission_date``: ISO date (UTC) the entry was written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timezone
+from typing import Any
+
+from wmbench.scoring.scores_file import Scores
+
+SCHEMA_KEYS: tuple[str, ...] = (
+    "model_name", "organization", "submission_date", "wm_score", "grade", "p1_perception", "p2_cognition",
+    "p3_embodiment", "c01_to_c10", "fps", "cognitive_latency_ms", "gpu", "brain_model", "motion_model",
+    "paper_url", "demo_url",
+)
+EXTRA_KEYS: tuple[str, ...] = ("wmbench_version", "measured_categories")
+#: key -> accepted types (None allowed where the entry may say "not measured")
+KEY_TYPES: dict[str, tuple[type, ...]] = {
+    "model_name": (str,), "organization": (str,), "submission_date": (str,), "wm_score": (int,),
+    "grade": (str,), "p1_perception": (int,), "p2_cognition": (int,), "p3_embodiment": (int,),
+    "c01_to_c10": (dict,), "fps": (float, type(None)), "cognitive_latency_ms": (int, type(None)),
+    "gpu": (str,), "brain_model": (str,), "motion_model": (str,), "paper_url": (str,), "demo_url": (str,),
+    "wmbench_version": (str,), "measured_categories": (list,),
+}
+PILLAR_KEYS = {"P1": "p1_perception", "P2": "p2_cognition", "P3": "p3_embodiment"}
+MOTION_MODELS = {
+    "smpl": "wmbench procedural gait generator (22-joint HumanML3D skeleton, kinematic character)",
+    "robot": "wmbench procedural gait generator retargeted to a PD servo humanoid",
+    "drone": "wmbench velocity set-point with cascaded PID (quadrotor)",
+}
+#: Bodies whose limbs are animated by the selectable motion generator (``--motion-model``).
+GENERATOR_BODIES = {"smpl": "22-joint HumanML3D skeleton, kinematic character",
+                    "robot": "retargeted to a PD servo humanoid"}
+
+
+def motion_model_for(body: str, generator: str | None = None) -> str:
+    """The leaderboard's ``motion_model``: the generator (``--motion-model``) for bodies it animates."""
+    if generator and generator != "procedural" and body in GENERATOR_BODIES:
+        from wmbench.body.generators import describe_generator
+
+        return f"{describe_generator(generator)} ({GENERATOR_BODIES[body]})"
+    return MOTION_MODELS.get(body, f"wmbench body plugin {body!r}")
+
+
+def gpu_label(hardware: Mapping[str, Any] | None) -> str:
+    hardware = hardware or {}
+    gpu = str(hardware.get("gpu") or "none")
+    return gpu if gpu != "none" else f"none (CPU: {hardware.get('cpu') or 'unknown'})"
+
+
+def leaderboard_entry(
+    scores: Scores,
+    *,
+    brain: str,
+    body: str,
+    live: Mapping[str, Any] | None = None,
+    model_name: str | None = None,
+    organization: str = "",
+    paper_url: str = "",
+    demo_url: str = "",
+    submission_date: str | None = None,
+    motion_model: str | None = None,
+) -> dict[str, Any]:
+    """The entry for ``scores`` (a scores.json dict) and ``live`` (a live.json dict or None)."""
+    import wmbench
+
+    categories = scores["categories"]
+    pillars = scores["pillars"]
+    c09 = categories.get("C09")
+    c09_measured = bool(c09 and c09["measured_max"])
+    live = live or {}
+    fps = live.get("fps") if c09_measured else None
+    latency = live.get("cognitive_latency_ms") if c09_measured else None
+    entry: dict[str, Any] = {
+        "model_name": model_name or brain,
+        "organization": organization,
+        "submission_date": submission_date or datetime.now(timezone.utc).date().isoformat(),
+        "wm_score": round(float(scores["wm_score"] or 0.0)),
+        "grade": str(scores["grade"] or "F"),
+        **{key: round(float(pillars[p]["rescaled"] or 0.0) if p in pillars else 0)
+           for p, key in PILLAR_KEYS.items()},
+        "c01_to_c10": {c: (round(float(e["score"])) if e["measured"] else None)
+                       for c, e in sorted(categories.items())},
+        "fps": None if fps is None else round(float(fps), 2),
+        "cognitive_latency_ms": None if latency is None else round(float(latency)),
+        "gpu": gpu_label(live.get("hardware")),
+        "brain_model": brain,
+        "motion_model": motion_model_for(body, motion_model),
+        "paper_url": paper_url,
+        "demo_url": demo_url,
+        "wmbench_version": str(getattr(wmbench, "__version__", "unknown")),
+        "measured_categories": [c for c, e in sorted(categories.items()) if e["measured"]],
+        "run_status": run_status(scores),
+    }
+    return entry
+
+
+def run_status(scores: Scores) -> str:
+    """``"complete"``, or what kept the run from being whole: stopped early (and why), failed episodes,
+    failed brain decisions, unreadable replies — so a published entry never hides a partial run."""
+    run = scores.get("run")
+    if run is None:
+        return "complete"
+    problems = []
+    if run.get("stopped"):
+        problems.append(f"stopped early: {run['stopped']}")
+    usage = run.get("brain_usage")
+    decisions = usage.get("decisions") or 0 if usage else 0
+    if run.get("error_episodes"):
+        problems.append(f"{run['error_episodes']} of {run.get('episodes', 0)} episodes failed")
+    if run.get("failed_decisions"):
+        problems.append(f"{run['failed_decisions']} of {decisions} brain decisions failed")
+    if run.get("parse_errors"):
+        problems.append(f"{run['parse_errors']} of {decisions} replies unreadable")
+    return "complete" if not problems else "partial: " + "; ".join(problems)
+
+
+def check_entry(entry: Mapping[str, Any]) -> list[str]:
+    """Problems with an entry (missing keys, wrong types); empty when it follows the schema."""
+    problems = [f"missing key {key!r}" for key in (*SCHEMA_KEYS, *EXTRA_KEYS) if key not in entry]
+    for key, types in KEY_TYPES.items():
+        if key in entry and (not isinstance(entry[key], types) or isinstance(entry[key], bool)):
+            names = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            problems.append(f"{key} should be {names}, got {type(entry[key]).__name__}")
+    return problems
