@@ -1,9 +1,8 @@
 """C08 · Motion Expressiveness (P3): is the emotion in the MOTION line, and does the body show it?
 
-Every card uses the same two-part rule. Keyword-compatible: count the MOTION line's descriptors (emotion
-words plus adverbs/adjectives): 3 or more = 20, 2 = 15, 1 = 10, none = 0. Sim-grounded: the fitting emotion
-(named on the card) must be among them AND the body's realized motion must show it (speed class and posture
-style); if either is missing the decision is capped at 10. The score is the mean over the judged decisions.
+Every scenario here is scored by the same two-part rule — the MOTION line's descriptors and fitting emotion
+(keyword-compatible) and the body's realized style (sim-grounded) — stated once, per scenario, in
+:data:`wmbench.scoring.c08.RULE_TEXT` (``wmbench show`` prints it under the card).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ concurrently; its newest decision is applied when it arrives. A slow brain keeps
 layouts are forgiving — no charges, threats off the walking line, nothing that can reach a protagonist that
 simply keeps walking ahead or stands still — so that a measurement is never cut short by a catch.
 The rules (what :mod:`wmbench.harness.live.c09` measures and scores, its thresholds included) are stated
-once, in its ``RULE_TEXT``; ``wmbench show`` appends them to these cards (:mod:`wmbench.harness.cli.scenario_cards`).
+once, in its ``RULE_TEXT``; ``wmbench show`` prints them under these cards.
 """
 
 from __future__ import annotations
