@@ -3,6 +3,8 @@ loudly instead of being ignored."""
 
 from __future__ import annotations
 
+import importlib.util
+
 import pytest
 
 from wmbench.core.errors import WMBenchError
@@ -63,3 +65,16 @@ def test_rule_paragraph_wraps_the_statement_it_is_given() -> None:
 def test_band_text_writes_the_bands_a_scorer_uses() -> None:
     assert band_text(((45.0, 20.0), (30.0, 15.0)), ">=") == ">= 45 = 20, >= 30 = 15"
     assert band_text(((0.01, 20.0), (0.05, 15.0)), "<=", " %", 100) == "<= 1 % = 20, <= 5 % = 15"
+
+
+def test_a_rule_statement_is_written_from_the_points_its_scorer_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A second copy of the C01 module, built with other spatial points, states those points (the imported
+    module is left as it is)."""
+    assert "Exact (all four right) 20, partial" in c01.RULE_TEXT["S01"]
+    monkeypatch.setattr("wmbench.scoring.evidence.SPATIAL_POINTS", {"exact": 19.0, "partial": 7.0, "miss": 1.0})
+    spec = importlib.util.find_spec("wmbench.scoring.c01")
+    assert spec is not None and spec.loader is not None
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    assert "Exact (all four right) 19, partial" in copy.RULE_TEXT["S01"] and "flagged) 7, miss 1;" in \
+        copy.RULE_TEXT["S01"]

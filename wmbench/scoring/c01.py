@@ -10,7 +10,7 @@ where a wall is sensed, ``safe(open)`` or ``safe(exit)`` where none is); the col
 from __future__ import annotations
 
 from wmbench.envs.trace import Trace
-from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, collided, spatial_accuracy
+from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, SPATIAL_POINTS, collided, spatial_accuracy
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -19,8 +19,9 @@ from wmbench.scoring.thresholds import C01_COLLISION_CAP
 CATEGORY = "C01"
 _RULE = (
     "Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason). Exact "
-    f"(all four right) 20, partial (at least {PARTIAL_MIN_CORRECT} right and any true danger flagged) 10, "
-    "miss 0; parse errors are misses. Mean over decisions; any wall collision caps the scenario at "
+    f"(all four right) {SPATIAL_POINTS['exact']:g}, partial (at least {PARTIAL_MIN_CORRECT} right and any true "
+    f"danger flagged) {SPATIAL_POINTS['partial']:g}, miss {SPATIAL_POINTS['miss']:g}; parse errors are misses. "
+    "Mean over decisions; any wall collision caps the scenario at "
     f"{C01_COLLISION_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {sid: _RULE for sid in ("S01", "S02", "S03", "S04", "S05")}

@@ -48,11 +48,14 @@ REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
 CORRIDOR_EXIT_M = 1.5
 
 _BASE = (
-    "Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the "
-    "truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe "
-    "sector, or held still without contact when no direction is safe); reasonable 15 (the same with a "
-    "partially right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a "
-    "partly right PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught "
+    f"Per decision with a beast nearby: contradictory {MATCH_POINTS['contradictory']:g} (caught, wall "
+    "collision, or moved into a sector the truth or its own PREDICT marks danger; parse error "
+    f"{MATCH_POINTS['miss']:g}); optimal {MATCH_POINTS['optimal']:g} (PREDICT exact and moved into a safe "
+    "sector, or held still without contact when no direction is safe); reasonable "
+    f"{MATCH_POINTS['reasonable']:g} (the same with a partially right PREDICT); suboptimal "
+    f"{MATCH_POINTS['suboptimal']:g} (one part right: an escape with a largely wrong PREDICT, or a partly "
+    f"right PREDICT without an escape); {MATCH_POINTS['mismatch']:g} when neither is right. Mean over those "
+    "decisions; caught "
     f"caps the scenario at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {

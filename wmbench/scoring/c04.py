@@ -61,26 +61,29 @@ NON_REACTION_POINTS: dict[str, float] = {"calm": 20.0, "mild": 10.0, "threat_rea
 _PAIRED = (
     "The decisions are split into the threat and the mild condition; the mean keyword intensity (0-1) and "
     "the mean realized speed rank (/4) are compared, threat minus mild: both differences big (>= "
-    f"{BIG_KEYWORD_DIFF:g} and >= {BIG_SPEED_DIFF:g}) 20; one of them some (>= {SOME_KEYWORD_DIFF:g} or >= "
-    f"{SOME_SPEED_DIFF:g}) and neither reversed 10; else 0. Caught caps at {CAUGHT_CAP:g}; moving into "
+    f"{BIG_KEYWORD_DIFF:g} and >= {BIG_SPEED_DIFF:g}) {DIFFERENCE_POINTS['big']:g}; one of them some (>= "
+    f"{SOME_KEYWORD_DIFF:g} or >= {SOME_SPEED_DIFF:g}) and neither reversed {DIFFERENCE_POINTS['some']:g}; "
+    f"else {DIFFERENCE_POINTS['none']:g}. Caught caps at {CAUGHT_CAP:g}; moving into "
     f"danger under the threat caps at {C04_INTO_DANGER_CAP:g}."
 )
 _AVOID = (
     "Per decision with a beast nearby: moved into a sector safe from every threat without contact, keeping "
     f"the beast from closing in by more than {LOST_GROUND_TOL_M:g} m, with PREDICT marking the beast's "
-    "direction as danger 20; "
-    "moved there safely but letting the beast close in, or without locating the beast 10; stood still "
-    "without contact while the beast kept its distance 5, while it closed in 0; moved into any danger, "
-    f"collided or caught 0. Mean; caught caps at {CAUGHT_CAP:g}."
+    f"direction as danger {AVOIDANCE_POINTS['avoided']:g}; moved there safely but letting the beast close in, "
+    f"or without locating the beast {AVOIDANCE_POINTS['safe_unhurried']:g}; stood still without contact while "
+    f"the beast kept its distance {AVOIDANCE_POINTS['held']:g}, while it closed in "
+    f"{AVOIDANCE_POINTS['overrun']:g}; moved into any danger, collided or caught "
+    f"{AVOIDANCE_POINTS['into_danger']:g}. Mean; caught caps at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S16": "Beast (threat) vs woman (mild). " + _PAIRED,
     "S17": "Beast charging (threat) vs approaching (mild). " + _PAIRED,
     "S18": "The beast is avoided first. " + _AVOID,
     "S19": "Triage of beast, woman and wall. " + _AVOID,
-    "S20": "Per decision: words at most low tier and speed at most walk 20; words at most medium and speed "
-           "at most jog 10; stronger words, running/sprinting, a collision or a parse error 0. Mean over "
-           "decisions.",
+    "S20": "Per decision: words at most low tier and speed at most walk "
+           f"{NON_REACTION_POINTS['calm']:g}; words at most medium and speed at most jog "
+           f"{NON_REACTION_POINTS['mild']:g}; stronger words, running/sprinting, a collision or a parse error "
+           f"{NON_REACTION_POINTS['threat_reaction']:g}. Mean over decisions.",
 }
 
 
