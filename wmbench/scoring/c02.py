@@ -1,8 +1,8 @@
 """C02 Entity Recognition (S06–S10): classification of the NPC in PREDICT against the primary NPC truth.
 
 The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
-``wmbench show`` prints it under the scenario's card). The points of each branch are the ``*_POINTS`` tables
-below, the thresholds :mod:`~wmbench.scoring.thresholds`.
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
 How its terms are read: the NPC judged is the truth's primary one (the most threatening in range,
 :func:`primary_nearby`); its type, behaviour and distance are looked for in the PREDICT item at its true
@@ -49,12 +49,15 @@ _SOUND_FROM = re.compile(r"from the (front|left|right|back)\b")
 
 _BASE = (
     "Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right "
-    "verdict, behaviour and distance (within 1 m or 20%) 20, type with the right verdict only 15, partial "
-    "(danger flagged without naming a type, or behaviour/distance right) 10, else 0; parse errors 0; a beast "
-    "named in a direction where none is seen or heard lowers the level one step. With no NPC nearby: 20 when "
-    "no direction names a beast except where one is heard (only if the brain identified the NPC when it was "
-    "nearby), else 0; such a decision counts only when the scene made it clear (the NPC gone, or out of range "
-    "from the phase's start), not when the protagonist's flight did."
+    f"verdict, behaviour and distance (within 1 m or 20%) {CLASSIFICATION_POINTS['all_correct']:g}, type with "
+    f"the right verdict only {CLASSIFICATION_POINTS['type_correct']:g}, partial (danger flagged without naming "
+    f"a type, or behaviour/distance right) {CLASSIFICATION_POINTS['partial']:g}, else "
+    f"{CLASSIFICATION_POINTS['wrong']:g}; parse errors {CLASSIFICATION_POINTS['wrong']:g}; a beast named in a "
+    "direction where none is seen or heard lowers the level one step. With no NPC nearby: "
+    f"{CLEAR_POINTS['clear']:g} when no direction names a beast except where one is heard (only if the brain "
+    f"identified the NPC when it was nearby), else {CLEAR_POINTS['phantom']:g}; such a decision counts only "
+    "when the scene made it clear (the NPC gone, or out of range from the phase's start), not when the "
+    "protagonist's flight did."
 )
 RULE_TEXT: dict[str, str] = {
     "S06": _BASE + " Mean over decisions.",

@@ -1,8 +1,8 @@
 """C03 Predictive Reasoning (S11–S15): does the prediction match the decision, and the decision the world?
 
 The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
-``wmbench show`` prints it under the scenario's card). The points of each branch are the ``*_POINTS`` tables
-below, the thresholds :mod:`~wmbench.scoring.thresholds`.
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
 How it is applied: :func:`judge` takes each threatened decision (a beast nearby) through the branches of
 ``MATCH_POINTS`` in order, first match wins (contradictory, then optimal, reasonable, suboptimal, mismatch);

@@ -1,8 +1,8 @@
 """C04 Threat Differentiation (S16–S20): different threats, different responses — in words and in the body.
 
 The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
-``wmbench show`` prints it under the scenario's card). The points of each branch are the ``*_POINTS`` tables
-below, the thresholds :mod:`~wmbench.scoring.thresholds`.
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
 How it is applied: S16/S17 (:func:`score_paired`) split the decisions by ``CONDITIONS`` (S16: a beast vs only
 a human; S17: charging vs approaching) and compare each condition's mean keyword intensity and mean realized

@@ -1,8 +1,8 @@
 """C05 Emotional Escalation (S21–S25): how the reaction's intensity moves over time.
 
 The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
-``wmbench show`` prints it under the scenario's card). The points of each branch are the ``*_POINTS`` tables
-below, the thresholds :mod:`~wmbench.scoring.thresholds`.
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
 Each decision's intensity is the combined 0–1 value of its words (MOTION intensity tier plus further strong
 terms) and its body (realized speed class; a tense posture counts as a jog) — words alone cannot carry a
@@ -61,22 +61,29 @@ S25_POINTS: dict[str, float] = {"calm": 20.0, "creeping_up": 10.0, "uneasy": 5.0
 COMPOSED_ALL = 0.9
 COMPOSED_MOSTLY = 0.6
 
+_GRADIENT = (f"stable high {GRADIENT_POINTS['stable_high']:g}, decreasing {GRADIENT_POINTS['decreasing']:g}, "
+             f"flat low {GRADIENT_POINTS['flat_low']:g}")
+_DEESCALATION = (f"to settled {DEESCALATION_POINTS['gradual']:g}, uneven {DEESCALATION_POINTS['uneven']:g}, "
+                 f"instant calm {DEESCALATION_POINTS['instant']:g}, never settles "
+                 f"{DEESCALATION_POINTS['stays_high']:g}, never high {DEESCALATION_POINTS['no_reaction']:g}")
 RULE_TEXT: dict[str, str] = {
     "S21": "Intensity (words + realized speed) over the decisions with the beast present: increasing (and "
-           "high) 20, stable high 10, decreasing 5, flat low 0; a rise from a low start (no reaction when "
-           f"the charge began) 10. Caught caps at {CAUGHT_CAP:g}.",
-    "S22": "Intensity just before vs just after the switch to charge: a jump to high 20, a rise without a "
-           f"jump 15, stable high 10, decreasing 5, flat low 0. Caught caps at {CAUGHT_CAP:g}.",
-    "S23": "High while charging, then after the charge: gradual de-escalation through an intermediate level "
-           "to settled 20, uneven 15, instant calm 5, never settles 5, never high 0. Caught caps at "
+           f"high) {S21_POINTS['increasing']:g}, {_GRADIENT}; a rise from a low start (no reaction when the "
+           f"charge began) {S21_POINTS['late_rise']:g}. Caught caps at {CAUGHT_CAP:g}.",
+    "S22": "Intensity just before vs just after the switch to charge: a jump to high "
+           f"{S22_POINTS['jump']:g}, a rise without a jump {S22_POINTS['rise']:g}, {_GRADIENT}. Caught caps at "
            f"{CAUGHT_CAP:g}.",
+    "S23": "High while charging, then after the charge: gradual de-escalation through an intermediate level "
+           f"{_DEESCALATION}. Caught caps at {CAUGHT_CAP:g}.",
     "S24": "Per appearance of the beast: strength (peak intensity of its first decisions) and latency "
            "(decisions to a high reaction). Each reappearance at least as fast and strong as the one before "
-           "and the last faster or stronger than the first 20; the same 10; the last slower or weaker 5; "
-           f"never high 0. Caught caps at {CAUGHT_CAP:g}.",
+           f"and the last faster or stronger than the first {S24_POINTS['sensitized']:g}; the same "
+           f"{S24_POINTS['stable']:g}; the last slower or weaker {S24_POINTS['habituating']:g}; never high "
+           f"{S24_POINTS['no_reaction']:g}. Caught caps at {CAUGHT_CAP:g}.",
     "S25": "Composed decisions (below high intensity, words at most medium tier, speed at most jog, no "
-           f"contact): {100 * COMPOSED_ALL:g}% or more and no upward trend 20; composed but trending up 10; "
-           f"{100 * COMPOSED_MOSTLY:g}% or more 5; else 0.",
+           f"contact): {100 * COMPOSED_ALL:g}% or more and no upward trend {S25_POINTS['calm']:g}; composed but "
+           f"trending up {S25_POINTS['creeping_up']:g}; {100 * COMPOSED_MOSTLY:g}% or more "
+           f"{S25_POINTS['uneasy']:g}; else {S25_POINTS['escalated']:g}.",
 }
 
 

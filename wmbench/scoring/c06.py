@@ -1,8 +1,8 @@
 """C06 Contextual Memory (S26–S30): does what happened before (``recent_decisions``) change the answer?
 
 The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
-``wmbench show`` prints it under the scenario's card). The points of each branch are the ``*_POINTS`` tables
-below, the thresholds :mod:`~wmbench.scoring.thresholds`.
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
 How its terms are read: directions are *start-frame* sectors — the displacement of a decision in the frame of
 its phase's start heading, so "right" means the same place in every phase however the body has turned since.
@@ -70,25 +70,32 @@ S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assess
 
 RULE_TEXT: dict[str, str] = {
     "S26": "In the last phase, per decision with the beast nearby: moved safely and not to the side where it "
-           "hit the wall before (start frame; from the trace or recent_decisions) 20; moved to that side, "
-           f"into danger, collided or stood still 0. A collision caps at {C06_COLLISION_CAP:g}.",
+           f"hit the wall before (start frame; from the trace or recent_decisions) {S26_POINTS['avoided']:g}; "
+           f"moved to that side, into danger, collided or stood still {S26_POINTS['failed_side']:g}. A "
+           f"collision caps at {C06_COLLISION_CAP:g}.",
     "S27": "In the last phase, per decision with the beast nearby: moved safely to the side that escaped "
-           "before (start frame) 20; moved safely elsewhere 10; stood still or moved into danger 0.",
+           f"before (start frame) {S27_POINTS['repeated']:g}; moved safely elsewhere {S27_POINTS['other_safe']:g}; "
+           f"stood still or moved into danger {S27_POINTS['held']:g}.",
     "S28": "Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same "
-           f"direction, intensity spread <= {CONSISTENT_RANGE:g} 20; same direction 15; a majority direction "
-           "10; consistent but unsafe (or safe but all different) 5; else 0.",
+           f"direction, intensity spread <= {CONSISTENT_RANGE:g} {S28_POINTS['consistent']:g}; same direction "
+           f"{S28_POINTS['same_direction']:g}; a majority direction {S28_POINTS['mostly_consistent']:g}; "
+           f"consistent but unsafe (or safe but all different) {S28_POINTS['consistently_unsafe']:g}; else "
+           f"{S28_POINTS['inconsistent']:g}.",
     "S29": "Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved "
-           "safely and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still "
-           "calmly 5; with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into "
-           "danger or contact 0. The memory must act: compared decision by decision with the same brain's S30 "
+           f"safely and heightened {S29_POINTS['heightened']:g}, stood still heightened {S29_POINTS['braced']:g}, "
+           f"moved safely not heightened {S29_POINTS['ordinary']:g}, stood still calmly {S29_POINTS['held']:g}; "
+           f"with none nearby: heightened or vigilance words {S29_POINTS['heightened']:g}, some intensity "
+           f"{S29_POINTS['ordinary']:g}, none {S29_POINTS['unaffected']:g}; into danger or contact "
+           f"{S29_POINTS['unsafe']:g}. The memory must act: compared decision by decision with the same brain's S30 "
            "episode (the same scene without the memory, same seed), at least one in six answers must differ "
            "(speed class, direction or intensity tier of the words) and the words must not be weaker, else "
            f"the scenario scores {S29_NO_EFFECT_CAP:g} (history changed nothing); without an S30 episode to "
            f"compare with it is capped at {S29_UNPAIRED_CAP:g}.",
-    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the "
-           f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood "
-           "still reacting (a freeze to assess) 15, stood still unmoved 5; with none nearby 20; into danger "
-           "or contact 0.",
+    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) "
+           f"{S30_POINTS['invented_memory']:g} and caps the scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise "
+           f"with the beast nearby moved safely {S30_POINTS['proportionate']:g}, stood still reacting (a freeze "
+           f"to assess) {S30_POINTS['assessing']:g}, stood still unmoved {S30_POINTS['held']:g}; with none "
+           f"nearby {S30_POINTS['ordinary']:g}; into danger or contact {S30_POINTS['unsafe']:g}.",
 }
 
 

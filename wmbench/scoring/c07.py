@@ -1,8 +1,8 @@
 """C07 Threat Resolution Adaptation (S31–S35): after the beast is gone — vigilance, then a gradual return.
 
 The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
-``wmbench show`` prints it under the scenario's card). The points of each branch are the ``*_POINTS`` tables
-below, the thresholds :mod:`~wmbench.scoring.thresholds`.
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
 How its terms are read: the *despawn point* is the first decision with no beast present right after one with a
 beast; the decisions after it (until a beast is present again) are the recovery (:func:`recovery`); a scenario
@@ -59,19 +59,25 @@ S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_
 
 RULE_TEXT: dict[str, str] = {
     "S31": f"The first {VIGILANCE_WINDOW} decisions after the despawn: vigilant (at most a jog, with "
-           "vigilance words or an intermediate intensity) 20; still fleeing at high intensity 10; instantly "
-           "calm 0.",
+           f"vigilance words or an intermediate intensity) {S31_POINTS['vigilant']:g}; still fleeing at high "
+           f"intensity {S31_POINTS['still_fleeing']:g}; instantly calm {S31_POINTS['instant_calm']:g}.",
     "S32": "From the peak while the beast was present through the recovery: gradual de-escalation via an "
-           "intermediate level to settled 20, uneven 15, instant calm 5, never settles 5, never reacted 0.",
-    "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely "
-           "still panicking 10, moved safely with word for word the answer given to the charging beast 5, "
-           "stood still 5, into the wall's sector or a collision 0.",
+           f"intermediate level to settled {DEESCALATION_POINTS['gradual']:g}, uneven "
+           f"{DEESCALATION_POINTS['uneven']:g}, instant calm {DEESCALATION_POINTS['instant']:g}, never settles "
+           f"{DEESCALATION_POINTS['stays_high']:g}, never reacted {DEESCALATION_POINTS['no_reaction']:g}.",
+    "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity "
+           f"{S33_POINTS['ordinary_avoidance']:g}, moved safely still panicking {S33_POINTS['still_panicked']:g}, "
+           "moved safely with word for word the answer given to the charging beast "
+           f"{S33_POINTS['unchanged_answer']:g}, stood still {S33_POINTS['held']:g}, into the wall's sector or a "
+           f"collision {S33_POINTS['into_obstacle']:g}.",
     "S34": "From the new beast's appearance: reacted (high intensity, no move into danger) within "
-           f"{REACTION_WINDOW} decision 20, within {SLOW_REACTION_WINDOW} 10, later 5, never 0. Caught caps "
+           f"{REACTION_WINDOW} decision {S34_POINTS['instant']:g}, within {SLOW_REACTION_WINDOW} "
+           f"{S34_POINTS['slow']:g}, later {S34_POINTS['late']:g}, never {S34_POINTS['none']:g}. Caught caps "
            f"at {CAUGHT_CAP:g}.",
-    "S35": "Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, "
-           "word for word the answer given to the charging beast 5, high-intensity words or running/sprinting "
-           "0.",
+    "S35": "Decisions with the woman present after the beast: caution without over-reaction "
+           f"{S35_POINTS['proportionate']:g}, calm {S35_POINTS['calm']:g}, word for word the answer given to the "
+           f"charging beast {S35_POINTS['unchanged_answer']:g}, high-intensity words or running/sprinting "
+           f"{S35_POINTS['overreaction']:g}.",
 }
 
 

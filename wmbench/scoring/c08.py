@@ -1,8 +1,8 @@
 """C08 Motion Expressiveness (S36–S40): rich words, the fitting emotion, and a body that shows it.
 
 The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
-``wmbench show`` prints it under the scenario's card). The points of each branch are the ``*_POINTS`` tables
-below, the thresholds :mod:`~wmbench.scoring.thresholds`.
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
 How it is applied: per scored decision, points = richness (distinct descriptors in MOTION,
 ``RICHNESS_POINTS``) × emotion factor × body factor; each scenario's fitting and contradicting emotion
@@ -114,7 +114,10 @@ EXPRESSIONS: dict[str, Expression] = {
                       _backstep, _human_nearby, "human nearby"),
 }
 RULE_TEXT: dict[str, str] = {
-    sid: (f"Decisions: {e.selection}. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times "
+    sid: (f"Decisions: {e.selection}. Per decision: descriptors "
+          + ", ".join(f"{n}{'+' if n == len(RICHNESS_POINTS) - 1 else ''} {RICHNESS_POINTS[n]:g}"
+                      for n in reversed(range(len(RICHNESS_POINTS))))
+          + "; times "
           f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if "
           f"mixed with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's "
           f"realized style is {e.style}."
