@@ -47,12 +47,15 @@ def test_the_writer_keeps_the_byte_format_and_the_reader_reads_it_back(tmp_path)
     ('{"wm_score": 700, "grade": "B"}', "got an object without wm_score_max, complete, pillars, categories"),
     (None, "expected categories.C01 to have score, max, measured, measured_max, got it without measured_max"),
     (None, "expected scenarios.S01 to have score"),
-], ids=["not-json", "not-object", "old-layout", "broken-category", "broken-scenario"])
+    (None, "expected pillars.P2 to have sum, max, rescaled, rescaled_max, measured, got it without rescaled"),
+], ids=["not-json", "not-object", "old-layout", "broken-category", "broken-scenario", "broken-pillar"])
 def test_an_old_or_broken_file_is_one_clear_error_line(text, says) -> None:
     if text is None:
         data = _scores()
         if "categories" in says:
             del data["categories"]["C01"]["measured_max"]  # type: ignore[misc]
+        elif "pillars" in says:
+            del data["pillars"]["P2"]["rescaled"]  # type: ignore[misc]
         else:
             data["scenarios"]["S01"] = {"score": 1.0}  # type: ignore[typeddict-item]
         text = json.dumps(data)

@@ -10,7 +10,8 @@ Card
   leaderboard, CLI, validity and the inspect task read it.
 - :func:`scores_to_json` is the one writer (``indent=2``, key order as built, trailing newline — the
   byte format every run has written); :func:`scores_from_json` the one reader: it checks the shape the
-  readers rely on and raises :class:`ScoresFileError` (a :class:`~wmbench.core.errors.WMBenchError`) with one
+  readers rely on (the top-level keys, every pillar, category and scenario entry; not the evidence, whose
+  shape differs per rule) and raises :class:`ScoresFileError` (a :class:`~wmbench.core.errors.WMBenchError`) with one
   line — "expected X, got Y" — for a file that is not JSON, is from an older wmbench or is cut short.
 - :func:`per_seed_scores` turns a scenario entry back into its per-seed
   :class:`~wmbench.scoring.report_types.ScenarioScore` records (what ``wmbench report --rebuild``
@@ -32,6 +33,7 @@ REQUIRED_KEYS: tuple[str, ...] = (
 )
 CATEGORY_KEYS: tuple[str, ...] = ("score", "max", "measured", "measured_max")
 SCENARIO_KEYS: tuple[str, ...] = ("score", "max", "measured", "category", "per_seed", "evidence", "explanation")
+PILLAR_KEYS: tuple[str, ...] = ("sum", "max", "rescaled", "rescaled_max", "measured")
 
 
 class ScoresFileError(WMBenchError, ValueError):
@@ -197,7 +199,7 @@ def check_scores(data: Any, source: str = "scores.json") -> Scores:
         raise ScoresFileError(f"{source}: expected the keys {', '.join(REQUIRED_KEYS)}, got an object without "
                               f"{', '.join(missing)} (written by an older wmbench? rebuild it with "
                               "`wmbench report DIR --rebuild`)")
-    for block, keys in (("categories", CATEGORY_KEYS), ("scenarios", SCENARIO_KEYS),
+    for block, keys in (("pillars", PILLAR_KEYS), ("categories", CATEGORY_KEYS), ("scenarios", SCENARIO_KEYS),
                         ("extra_scenarios", SCENARIO_KEYS)):
         _check_entries(data.get(block, {}), block, keys, source)
     return cast(Scores, data)
