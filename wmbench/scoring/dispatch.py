@@ -4,8 +4,8 @@ The rule is chosen by scenario id: :data:`SCENARIO_RULES` holds every official C
 :class:`~wmbench.scoring.rules.ScenarioRule`, built from each category module's ``RULE_TEXT`` and
 ``RULES`` by :func:`~wmbench.scoring.rules.rule_table` (which refuses, at import, a rule for an id
 outside the category's official scenarios: nothing is silently ignored). A user scenario of a C01–C08
-category with another id gets its category's generic rule. C09/C10 are measured by the harness elsewhere, so a trace of
-theirs (or of an unknown category) comes back ``measured`` False with the reason. A brain caught by the beast
+category with another id gets its category's generic rule. C09/C10 are measured by the harness elsewhere, so
+a trace of theirs (or of an unknown category) comes back ``measured`` False with the reason. A brain caught by the beast
 before the scenario reached what its rule scores (e.g. before the despawn in S31) is measured and gets 0 —
 being caught is the failure. Nothing here raises on bad input: an unreadable trace is reported as not
 measured, with the error.

@@ -21,9 +21,14 @@ from wmbench.harness.live import c09
 from wmbench.harness.transfer import c10_scoring
 from wmbench.scenarios import Scenario
 from wmbench.scoring.dispatch import RULE_TEXT as TRACE_RULE_TEXT
-from wmbench.scoring.rules import rule_paragraph
+from wmbench.scoring.rules import rule_paragraph, rule_table
 
-RULE_STATEMENTS: Mapping[str, str] = {**TRACE_RULE_TEXT, **c09.RULE_TEXT, **c10_scoring.RULE_TEXT}
+#: checked like the C01–C08 tables (:func:`~wmbench.scoring.rules.rule_table`): an id outside C09/C10 fails
+RULE_STATEMENTS: Mapping[str, str] = {
+    **TRACE_RULE_TEXT,
+    **{sid: rule.statement for sid, rule in rule_table("C09", c09.RULE_TEXT).items()},
+    **{sid: rule.statement for sid, rule in rule_table("C10", c10_scoring.RULE_TEXT).items()},
+}
 
 
 def scenario_card(record: Scenario, statements: Mapping[str, str] = RULE_STATEMENTS) -> str:
