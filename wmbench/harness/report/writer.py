@@ -35,6 +35,7 @@ from wmbench.harness.run.results import (
     EPISODES_FILE,
     RUN_FILE,
     SCORES_FILE,
+    EpisodeLine,
     EpisodeLog,
     Redactor,
     read_json,
@@ -62,7 +63,7 @@ class RunData:
     out: Path
     scores: Scores | None  # None: no (readable) scores.json and none given
     config: dict[str, Any]
-    lines: list[dict[str, Any]]
+    lines: list[EpisodeLine]
     live: dict[str, Any]
     live_results: dict[str, Any] = field(default_factory=dict)
 

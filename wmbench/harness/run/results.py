@@ -31,7 +31,7 @@ import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
 from wmbench.envs.trace import InstanceRecord, TraceDict
 from wmbench.harness.run.episode import EpisodeResult, EpisodeSummary
@@ -198,11 +198,13 @@ class EpisodeLog:
             f.flush()
             os.fsync(f.fileno())
 
-    def read(self) -> list[dict[str, Any]]:
-        """Every complete line, first occurrence of each key only, in file order."""
+    def read(self) -> list[EpisodeLine]:
+        """Every complete line, first occurrence of each key only, in file order. A line is checked for its
+        scenario/seed/body/brain only (one written by an older wmbench may lack other keys: readers of its
+        ``trace`` and ``summary`` use ``.get``)."""
         return list(self.iter_lines())
 
-    def iter_lines(self) -> Iterator[dict[str, Any]]:
+    def iter_lines(self) -> Iterator[EpisodeLine]:
         """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small."""
         seen: set[EpisodeKey] = set()
         for line in self._complete_lines():
@@ -215,7 +217,7 @@ class EpisodeLog:
         """The episodes already finished (error episodes included: they are results too)."""
         return {line_key(line) for line in self._complete_lines()}
 
-    def _complete_lines(self) -> Iterator[dict[str, Any]]:
+    def _complete_lines(self) -> Iterator[EpisodeLine]:
         if not self.path.exists():
             return
         bad: list[bytes] = []
@@ -235,7 +237,7 @@ class EpisodeLog:
                                   f"{self.unreadable_path.name}", stacklevel=2)
                     bad.append(raw)
                     continue
-                yield line
+                yield cast(EpisodeLine, line)  # its identity keys checked above (see :meth:`read`)
         self._keep_unreadable(bad)
 
     def _keep_unreadable(self, bad: list[bytes]) -> None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from wmbench.harness.run.accounting import brain_usage, sum_usage
-from wmbench.harness.run.results import EpisodeKey, EpisodeLog, line_key
+from wmbench.harness.run.results import EpisodeKey, EpisodeLine, EpisodeLog, line_key
 from wmbench.harness.run.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
 from wmbench.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, Scores
@@ -100,7 +100,7 @@ class _ScoredLine:
     trace: Any = None
 
     @classmethod
-    def of(cls, line: Mapping[str, Any]) -> _ScoredLine:
+    def of(cls, line: EpisodeLine) -> _ScoredLine:
         summary = line.get("summary", {})
         return cls(line["scenario"], line["seed"], bool(line.get("error")), summary.get("failed_decisions", 0),
                    summary.get("parse_errors", 0), score_line(line), brain_usage([line]), paired_trace(line))
