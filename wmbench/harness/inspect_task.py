@@ -29,6 +29,7 @@ from typing import Any
 from wmbench.brain.base import BrainReply
 from wmbench.brain.openai_provider import SEED_HEADER, SESSION_HEADER, ChatTurn, chat_messages
 from wmbench.brain.prompt import scene_to_json
+from wmbench.harness.run.results import EpisodeLine
 
 try:  # the extra: without it this module still imports, and task() says what to install
     from inspect_ai import Task, task
@@ -140,9 +141,9 @@ if task is not None:
         async def score(state: TaskState, target: Target) -> Score:
             from wmbench.harness.run.scores import score_line
 
-            line = state.store.get("wmbench_episode")
+            line: EpisodeLine = state.store.get("wmbench_episode")
             result = score_line(line)
-            summary = line.get("summary", {})
+            summary = line["summary"]
             return Score(value=float(result.score), explanation=result.explanation,
                          metadata={"category": result.category, "scenario": result.scenario_id,
                                    "measured": result.measured, "decisions": summary.get("decisions"),

@@ -75,7 +75,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
     return scores
 
 
-def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence[Any]] | None = None
+def score_lines(lines: Sequence[EpisodeLine], extra: Mapping[str, Sequence[Any]] | None = None
                 ) -> Scores:
     """The scores.json dict for episode lines (in the order given) plus already-measured scores by scenario.
 
@@ -124,7 +124,7 @@ def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[A
     return summarize(by_scenario)
 
 
-def paired_trace(line: Mapping[str, Any]) -> Any:
+def paired_trace(line: EpisodeLine) -> Any:
     """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`,
     e.g. S29 against the same seed's S30), else None: only those traces are kept while a run is scored. A
     trace that cannot be read is None (score_line scores it as an error already)."""
@@ -132,24 +132,26 @@ def paired_trace(line: Mapping[str, Any]) -> Any:
     from wmbench.scoring.pairs import PAIRS
 
     wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
-    if line.get("scenario") not in wanted or line.get("error") or not line.get("trace"):
+    trace = line.get("trace")
+    if line.get("scenario") not in wanted or line.get("error") or not trace:
         return None
     try:
-        return Trace.from_dict(line["trace"])
+        return Trace.from_dict(trace)
     except Exception:
         return None
 
 
-def score_line(line: Mapping[str, Any]) -> Any:
+def score_line(line: EpisodeLine) -> Any:
     """One episode line -> its ``ScenarioScore``."""
     from wmbench.envs.trace import Trace
     from wmbench.scoring import score_trace
 
-    if line.get("error") or not line.get("trace"):
+    trace = line.get("trace")
+    if line.get("error") or not trace:
         why = f"episode failed: {line.get('error') or 'no trace'}"
         return error_score(line["scenario"], line["seed"], why)
     try:
-        return score_trace(Trace.from_dict(line["trace"]))
+        return score_trace(Trace.from_dict(trace))
     except Exception as err:
         return error_score(line["scenario"], line["seed"], f"scoring failed: {type(err).__name__}: {err}")
 
