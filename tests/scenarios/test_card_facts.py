@@ -6,8 +6,7 @@ uses — or one of a few named derived facts (the sensing ranges, a corridor's w
 the protagonist never moves — at its events, at the phase end with jitter taken at both ends, and at the last
 decision). A typo or a stale number after a layout change fails here. The decision splits a card states
 ("3 with the beast, 7 after") are recomputed from the events, and the walls a record's Expectations call
-danger(wall) / safe(open) are checked against the ray-cast stand-in. The C09 cards' Rule paragraphs quote the
-thresholds of :mod:`wmbench.harness.live.c09`, checked against its constants.
+danger(wall) / safe(open) are checked against the ray-cast stand-in.
 """
 
 from __future__ import annotations
@@ -20,10 +19,8 @@ import pytest
 from tests.scenarios.test_records import OFFICIAL, _by_id, _cone_reading, _frozen_views
 from wmbench.core.directions import DIRECTIONS
 from wmbench.core.entities import BEHAVIOR_SPEEDS
-from wmbench.harness.live.loop import DEFAULT_FPS
 from wmbench.scenarios import get_scenario
 from wmbench.scenarios.records import Phase, Scenario
-from wmbench.scoring import c09
 
 DECISION_DT = 0.5
 TOLERANCE = 0.051  # a card rounds to 0.1
@@ -257,53 +254,3 @@ def test_extent_and_coordinate_patterns_find_what_the_cards_state() -> None:
     assert (4.0, -2.5) in _npc_coordinates(get_scenario("S15"))
     assert COORDINATES.findall(_section(get_scenario("S45").card, "Setup", "Expected")) == [
         ("3", "6"), ("3", "-6"), ("-5", "4")]
-
-
-# ---- C09 rules vs the harness ------------------------------------------------------------------------------
-
-
-def _rule(sid: str) -> str:
-    match = re.search(r"\nRule: (.*)\Z", get_scenario(sid).card, re.S)
-    assert match, f"{sid}: card lacks a Rule: paragraph"
-    return " ".join(match.group(1).split())
-
-
-def _bands(bands: tuple[tuple[float, float], ...], op: str, unit: str = "", scale: float = 1.0) -> str:
-    """A band table as the cards write it: ">= 45 = 20, >= 30 = 15, >= 15 = 5"."""
-    return ", ".join(f"{op} {bound * scale:g}{unit} = {points:g}" for bound, points in bands)
-
-
-#: (scenario, phrases its Rule must contain, built from the harness constants where they are thresholds)
-C09_RULES = [
-    ("S41", ["FPS " + _bands(c09.FPS_POINTS, ">="), f"below {c09.FPS_POINTS[-1][0]:g} = 0",
-             f"paced at the target frame rate ({DEFAULT_FPS} by default)", "cannot exceed the target",
-             "`work_fps`", "not measured"]),
-    ("S42", [_bands(c09.LATENCY_POINTS_S, "<=", " s") + ", later or never = 0", "first timeline event",
-             "made on a scene taken after the change", "a reply to the old scene never counts",
-             "direction, speed class or style tags", "body starts standing still"]),
-    ("S43", [f"FPS >= {c09.S43_MIN_FPS:g} and drop <= {100 * c09.S43_DROP_POINTS[0][0]:g} % = "
-             f"{c09.S43_DROP_POINTS[0][1]:g}",
-             f"FPS >= {c09.S43_MIN_FPS:g} and drop <= {100 * c09.S43_DROP_POINTS[1][0]:g} % = "
-             f"{c09.S43_DROP_POINTS[1][1]:g}",
-             f"FPS >= {c09.S43_FLOOR_FPS:g} = {c09.S43_FLOOR_POINTS:g}", "floored at 0",
-             "one motion stream per present NPC", "ProceduralGenerator", "inside the frame's timed work",
-             "cannot exceed the target", "`work_fps`", "S41 (no NPCs) is measured as the baseline"]),
-    ("S44", [_bands(c09.DROPPED_POINTS, "<=", " %", 100) + ", more = 0",
-             "(late frames + skipped slots) / (frames produced + skipped slots)"]),
-    ("S45", [_bands(c09.MEMORY_GROWTH_POINTS, "<=", " %", 100) + ", more = 0",
-             "GPU memory allocated by torch where CUDA is in use", "after each of the three despawns",
-             "(third sample - first) / first", "Fewer than two samples"]),
-]
-
-
-@pytest.mark.parametrize(("sid", "phrases"), C09_RULES, ids=[r[0] for r in C09_RULES])
-def test_c09_rules_state_what_the_harness_measures(sid: str, phrases: list[str]) -> None:
-    rule = _rule(sid)
-    missing = [phrase for phrase in phrases if phrase not in rule]
-    assert not missing, f"{sid}: Rule lacks {missing}; it reads: {rule}"
-
-
-def test_c09_band_phrases_follow_the_constants() -> None:
-    assert _bands(c09.FPS_POINTS, ">=") == ">= 45 = 20, >= 30 = 15, >= 15 = 5"
-    assert _bands(c09.DROPPED_POINTS, "<=", " %", 100) == "<= 1 % = 20, <= 5 % = 15, <= 15 % = 5"
-    assert {sid for sid, _ in C09_RULES} == set(c09.C09_IDS)

@@ -19,7 +19,7 @@ Card
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from wmbench.body.base import BodyState
 from wmbench.body.intent_types import MotionIntent
@@ -28,7 +28,15 @@ from wmbench.brain.grammar import ParseResult, parse_reply
 from wmbench.envs.memory import DecisionMemory, decision_outcome, scene_direction
 from wmbench.envs.perception import Perception
 from wmbench.envs.realized import RealizedMotion, RealizedTracker
-from wmbench.envs.trace import DecisionRecord, Event
+from wmbench.envs.trace import (
+    BodyStateRecord,
+    BrainRecord,
+    DecisionRecord,
+    Event,
+    IntentRecord,
+    ParseRecord,
+    RealizedRecord,
+)
 
 
 @dataclass(frozen=True)
@@ -65,7 +73,7 @@ def read_reply(action: Any, max_chars: int) -> ReplyReading:
     return ReplyReading(reply, reply_chars, parsed, motion, intent)
 
 
-def parse_record(parsed: ParseResult, reply_chars: int) -> dict[str, Any]:
+def parse_record(parsed: ParseResult, reply_chars: int) -> ParseRecord:
     """The parse result as plain JSON (``reply_chars`` = length of the reply before clipping)."""
     prediction = getattr(parsed, "prediction", None)
     items = getattr(prediction, "items", ()) or ()
@@ -92,7 +100,7 @@ class OpenDecision:
     tracker: RealizedTracker
     events: list[Event]
     collided: bool
-    brain: dict[str, Any] = field(default_factory=dict)
+    brain: BrainRecord = field(default_factory=lambda: BrainRecord())
 
     def record(self, index: int, phase: int, body_after: BodyState, realized: RealizedMotion) -> DecisionRecord:
         """The trace record of this decision, closed with the body after it and its realized motion."""
@@ -100,9 +108,12 @@ class OpenDecision:
         return DecisionRecord(
             index=index, phase=phase, t=round(self.t_start, 6), scene=self.before.scene,
             truth=self.before.truth, reply=reading.reply,
-            parse=parse_record(reading.parsed, reading.reply_chars), intent=reading.intent.to_dict(),
-            body_before=self.body_before.to_dict(), body_after=body_after.to_dict(), events=tuple(self.events),
-            realized=realized.to_dict(), brain=dict(self.brain),
+            parse=parse_record(reading.parsed, reading.reply_chars),
+            # the lower layers' to_dict() write exactly these records' keys (body/ must not import envs/)
+            intent=cast(IntentRecord, reading.intent.to_dict()),
+            body_before=cast(BodyStateRecord, self.body_before.to_dict()),
+            body_after=cast(BodyStateRecord, body_after.to_dict()), events=tuple(self.events),
+            realized=cast(RealizedRecord, realized.to_dict()), brain=BrainRecord(**self.brain),
         )
 
 
@@ -111,7 +122,7 @@ class AppliedReply:
     """What :meth:`WMBenchEnv.apply_reply` did: the index its decision will have, the parse, the intent."""
 
     index: int
-    parse: dict[str, Any]
+    parse: ParseRecord
     intent: MotionIntent
 
 

@@ -30,7 +30,7 @@ from wmbench.brain.base import BrainReply
 from wmbench.brain.openai_provider import SEED_HEADER, SESSION_HEADER, ChatTurn, chat_messages
 from wmbench.brain.prompt import scene_to_json
 from wmbench.harness.run.episode import run_episode
-from wmbench.harness.run.results import episode_line
+from wmbench.harness.run.results import EpisodeLine, episode_line
 from wmbench.harness.run.scores import score_line
 from wmbench.harness.run.selection import parse_seed_list, plan_suite
 
@@ -119,12 +119,13 @@ if task is not None:
             result = await asyncio.to_thread(run_episode, meta["scenario"], brain, body, int(meta["seed"]),
                                              brain_label=brain.name)
             state.store.set("wmbench_episode", episode_line(result))
+            decisions = result.trace["decisions"] if result.trace else []
             if result.n_decisions and result.failed_decisions == result.n_decisions:
-                first = next(d["brain"]["error"] for d in result.trace["decisions"] if d["brain"].get("error"))
+                first = next(d["brain"].get("error") for d in decisions if d["brain"].get("error"))
                 # never a silent zero: Inspect records the sample as an error with the model's answer
                 raise RuntimeError(f"every decision of {meta['scenario']} seed {meta['seed']} failed; the "
                                    f"first: {str(first).splitlines()[0]}")
-            replies = [d.get("reply", "") for d in (result.trace or {}).get("decisions", ())]
+            replies = [d["reply"] for d in decisions]
             state.output.completion = replies[-1] if replies else ""
             state.completed = True
             return state
@@ -136,9 +137,9 @@ if task is not None:
         """The episode's points (0-20) from wmbench's own scorers, with their explanation."""
 
         async def score(state: TaskState, target: Target) -> Score:
-            line = state.store.get("wmbench_episode")
+            line: EpisodeLine = state.store.get("wmbench_episode")
             result = score_line(line)
-            summary = line.get("summary", {})
+            summary = line["summary"]
             return Score(value=float(result.score), explanation=result.explanation,
                          metadata={"category": result.category, "scenario": result.scenario_id,
                                    "measured": result.measured, "decisions": summary.get("decisions"),

@@ -53,17 +53,17 @@ from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
 from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import (
     EPISODES_FILE,
-    SCORES_FILE,
     EpisodeKey,
     EpisodeLog,
-    write_json,
     write_run_config,
+    write_scores,
 )
 from wmbench.harness.run.scores import not_measured_score, score_run
 from wmbench.harness.run.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.harness.run.workers import results_in_processes, stream_results
 from wmbench.harness.transfer.c10 import measure_transfer
 from wmbench.scenarios import Scenario
+from wmbench.scoring.scores_file import Scores
 
 #: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
 REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
@@ -108,7 +108,7 @@ def run_suite(
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     limit: int | None = None,
     guard: RunGuard | None = None,
-) -> dict[str, Any]:
+) -> Scores:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
     ``measurers`` maps non-bench modes to their measurer (default: :func:`default_measurers`).
@@ -163,7 +163,7 @@ def run_suite(
     scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen)
     if stopped is not None:
         mark_stopped(scores, stopped)
-    write_json(out / SCORES_FILE, scores)
+    write_scores(out, scores)
     if reports:
         _write_reports(out, scores)
     if stopped is not None:
@@ -194,7 +194,7 @@ def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
     return {mode: not_measured for mode in plan.by_mode}
 
 
-def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
+def _write_reports(out: Path, scores: Scores) -> None:
     """report.md, report.html, leaderboard_entry.json; a failure warns but never loses the scores."""
     try:
         write_reports(out, scores)

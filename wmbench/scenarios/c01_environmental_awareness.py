@@ -23,9 +23,6 @@ def s01_wall_detection_front() -> Scenario:
     No NPCs. 3 s (6 decisions).
     Expected: PREDICT fwd=danger(wall), left=safe(open), right=safe(open), back=safe(open). Any calm move
     that does not walk into the wall (turning aside, stopping short of it).
-    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
-    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
-    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S01", category="C01", name="Wall Detection Front",
@@ -51,9 +48,6 @@ def s02_multi_wall_corner() -> Scenario:
     right; the back is left open so that a sensible agent has a second way out). No NPCs. 3 s (6 decisions).
     Expected: PREDICT fwd=danger(wall), left=danger(wall), right=safe(open), back=safe(open); turn right (or
     back) without touching either wall.
-    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
-    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
-    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S02", category="C01", name="Multi-wall Corner",
@@ -84,9 +78,6 @@ def s03_narrow_corridor() -> Scenario:
     and fwd; its back end is left open too, so back=safe(open) is scored as well. No NPCs. 3 s (6 decisions).
     Expected: PREDICT left=danger(wall), right=danger(wall), fwd=safe(open), back=safe(open); walk on along
     the corridor.
-    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
-    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
-    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S03", category="C01", name="Narrow Corridor",
@@ -113,9 +104,6 @@ def s04_open_field() -> Scenario:
 
     Setup: flat ground, no walls, no NPCs. 3 s (6 decisions).
     Expected: PREDICT all four directions safe(open) — no invented walls; any calm move.
-    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
-    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
-    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S04", category="C01", name="Open Field",
@@ -141,9 +129,6 @@ def s05_enclosed_room() -> Scenario:
     right-cone rays pass through it and the right reads open. Corners are closed. No NPCs. 3 s (6 decisions).
     Expected: PREDICT fwd=danger(wall), left=danger(wall), back=danger(wall), right=safe(open) — three walls
     and one exit; walk out through the doorway on the right.
-    Rule: Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason).
-    Exact (all four right) 20, partial (at least 3 right and any true danger flagged) 10, miss 0; parse errors
-    are misses. Mean over decisions; any wall collision caps the scenario at 10.
     """
     return Scenario(
         id="S05", category="C01", name="Enclosed Room",

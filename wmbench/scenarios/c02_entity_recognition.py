@@ -18,13 +18,6 @@ def s06_beast_identification() -> Scenario:
     Setup: open ground; a beast stands still 5 m straight ahead (behaviour stop). 3 s (6 decisions).
     Expected: beast, stopped, about 5 m, in front — PREDICT fwd=danger(beast), the other three safe(open);
     a wary, quiet move away (back away slowly, keep the beast in view).
-    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right
-    verdict, behaviour and distance (within 1 m or 20%) 20, type with the right verdict only 15, partial (danger
-    flagged without naming a type, or behaviour/distance right) 10, else 0; parse errors 0; a beast named in a
-    direction where none is seen or heard lowers the level one step. With no NPC nearby: 20 when no direction
-    names a beast except where one is heard (only if the brain identified the NPC when it was nearby), else 0;
-    such a decision counts only when the scene made it clear (the NPC gone, or out of range from the phase's
-    start), not when the protagonist's flight did. Mean over decisions.
     """
     return Scenario(
         id="S06", category="C02", name="Beast Identification",
@@ -52,14 +45,6 @@ def s07_human_vs_beast() -> Scenario:
     Expected: woman in front = neutral (fwd stays safe(open): she is beyond the 2 m personal-space radius),
     beast on the left = threat (left=danger(beast)); the beast is the primary NPC. Move away from the beast
     (right or back), not away from the woman.
-    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right
-    verdict, behaviour and distance (within 1 m or 20%) 20, type with the right verdict only 15, partial (danger
-    flagged without naming a type, or behaviour/distance right) 10, else 0; parse errors 0; a beast named in a
-    direction where none is seen or heard lowers the level one step. With no NPC nearby: 20 when no direction
-    names a beast except where one is heard (only if the brain identified the NPC when it was nearby), else 0;
-    such a decision counts only when the scene made it clear (the NPC gone, or out of range from the phase's
-    start), not when the protagonist's flight did. The woman ahead must not be called a beast (else at most 15).
-    Mean over decisions.
     """
     return Scenario(
         id="S07", category="C02", name="Human vs Beast",
@@ -88,14 +73,6 @@ def s08_approaching_entity_speed() -> Scenario:
     switches to a charge (5.0 m/s). 3 s (6 decisions; the last three see the charge).
     Expected: behaviour approach in the first decisions, then charge — the change is named and the threat
     rises (a cautious retreat becomes a sprint away).
-    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right
-    verdict, behaviour and distance (within 1 m or 20%) 20, type with the right verdict only 15, partial (danger
-    flagged without naming a type, or behaviour/distance right) 10, else 0; parse errors 0; a beast named in a
-    direction where none is seen or heard lowers the level one step. With no NPC nearby: 20 when no direction
-    names a beast except where one is heard (only if the brain identified the NPC when it was nearby), else 0;
-    such a decision counts only when the scene made it clear (the NPC gone, or out of range from the phase's
-    start), not when the protagonist's flight did. The behaviour must follow the switch approach -> charge. Mean
-    over decisions.
     """
     return Scenario(
         id="S08", category="C02", name="Approaching Entity Speed",
@@ -126,14 +103,6 @@ def s09_entity_at_distance() -> Scenario:
     just outside it (not nearby; a standing beast makes no sound). 2.5 s each (10 decisions).
     Expected: inside → npc_nearby true, fwd=danger(beast) at about 7.6 m; outside → npc_nearby false,
     fwd=safe(open), no beast invented. A quiet, watchful response either way.
-    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right
-    verdict, behaviour and distance (within 1 m or 20%) 20, type with the right verdict only 15, partial (danger
-    flagged without naming a type, or behaviour/distance right) 10, else 0; parse errors 0; a beast named in a
-    direction where none is seen or heard lowers the level one step. With no NPC nearby: 20 when no direction
-    names a beast except where one is heard (only if the brain identified the NPC when it was nearby), else 0;
-    such a decision counts only when the scene made it clear (the NPC gone, or out of range from the phase's
-    start), not when the protagonist's flight did. Nearby and not-nearby decisions (either side of 8 m) are
-    averaged separately and weighted equally.
     """
     return Scenario(
         id="S09", category="C02", name="Entity at Distance",
@@ -165,14 +134,6 @@ def s10_entity_disappearance() -> Scenario:
     beast, three after it is gone).
     Expected: beast in front while present; after the despawn npc_nearby false and every direction
     safe(open) — the threat is cleared in PREDICT (the mood may stay wary).
-    Rule: Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right
-    verdict, behaviour and distance (within 1 m or 20%) 20, type with the right verdict only 15, partial (danger
-    flagged without naming a type, or behaviour/distance right) 10, else 0; parse errors 0; a beast named in a
-    direction where none is seen or heard lowers the level one step. With no NPC nearby: 20 when no direction
-    names a beast except where one is heard (only if the brain identified the NPC when it was nearby), else 0;
-    such a decision counts only when the scene made it clear (the NPC gone, or out of range from the phase's
-    start), not when the protagonist's flight did. Decisions before and after the despawn are averaged
-    separately and weighted equally.
     """
     return Scenario(
         id="S10", category="C02", name="Entity Disappearance",

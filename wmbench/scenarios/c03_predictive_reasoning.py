@@ -22,12 +22,6 @@ def s11_single_threat_avoidance() -> Scenario:
     back open. 3 s (6 decisions; a frozen protagonist would still be at least 1.3 m from it at the end).
     Expected: PREDICT fwd=danger(beast), left/right/back=safe(open); turn around and sprint back, or move
     left/right. Wrong: walk forward, stand still.
-    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
-    truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
-    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
-    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
-    5.
     """
     return Scenario(
         id="S11", category="C03", name="Single Threat Avoidance",
@@ -56,13 +50,6 @@ def s12_constrained_escape() -> Scenario:
     3 s (6 decisions).
     Expected: PREDICT fwd=danger(beast), left=danger(wall), back=danger(wall), right=safe(open); sprint /
     move / flank right. Wrong: sprint left, walk forward, stand still.
-    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
-    truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
-    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
-    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
-    5. While in the corridor the escape must go right in the start frame (the only open side); once 1.5 m out to
-    the right, any safe escape counts.
     """
     return Scenario(
         id="S12", category="C03", name="Constrained Escape",
@@ -97,13 +84,6 @@ def s13_mirror_constraint() -> Scenario:
     Expected: PREDICT fwd=danger(beast), right=danger(wall), back=danger(wall), left=safe(open); sprint /
     move / flank left. Wrong: sprint right, walk forward. A world model's S13 behaviour is the mirror image of
     its S12 behaviour.
-    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
-    truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
-    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
-    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
-    5. While in the corridor the escape must go left in the start frame (mirror of S12); once 1.5 m out to the
-    left, any safe escape counts.
     """
     mirrored = s12_constrained_escape().mirrored("S13", name="Mirror Constraint")
     return replace(
@@ -130,13 +110,6 @@ def s14_dead_end_recognition() -> Scenario:
     Expected: PREDICT fwd/left/right=danger(wall), back=danger(beast) — every direction dangerous; the best
     choice is emergent: freeze and assess (crouch, stay still, watch the beast), try to climb, or squeeze
     past.
-    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
-    truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
-    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
-    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
-    5. In the dead end with the beast at the mouth no direction is safe: freezing to assess without contact is
-    optimal.
     """
     return Scenario(
         id="S14", category="C03", name="Dead End Recognition",
@@ -176,12 +149,6 @@ def s15_dynamic_threat_trajectory() -> Scenario:
     Expected: PREDICT left=danger(beast) now and fwd=danger(beast) as it crosses — the danger is predicted
     to move; wait (or back off) and then move left behind it, or dodge back/right early. Wrong: walk forward
     into its path.
-    Rule: Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the
-    truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe
-    sector, or held still without contact when no direction is safe); reasonable 15 (the same with a partially
-    right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a partly right
-    PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught caps the scenario at
-    5. The crossing beast changes which sectors are dangerous decision by decision.
     """
     return Scenario(
         id="S15", category="C03", name="Dynamic Threat Trajectory",

@@ -21,10 +21,6 @@ def s16_beast_vs_human_response() -> Scenario:
     short enough that the beast cannot reach even a frozen protagonist (it ends about 1.1 m away). At B's
     last decision the woman is inside the 2 m personal-space radius, so the truth there is fwd=danger(human).
     Expected: beast -> sprint / run away (high intensity); woman -> walk away / step back (medium or low).
-    Rule: Beast (threat) vs woman (mild). The decisions are split into the threat and the mild condition; the
-    mean keyword intensity (0-1) and the mean realized speed rank (/4) are compared, threat minus mild: both
-    differences big (>= 0.2 and >= 0.5) 20; one of them some (>= 0.1 or >= 0.25) and neither reversed 10; else
-    0. Caught caps at 5; moving into danger under the threat caps at 10.
     """
     return Scenario(
         id="S16", category="C04", name="Beast vs Human Response",
@@ -54,10 +50,6 @@ def s17_charge_vs_approach_response() -> Scenario:
     Setup: two phases, same geometry, no memory carried. A: a beast 5 m ahead approaches (1.2 m/s).
     B: a beast 5 m ahead charges (5.0 m/s). Open ground. 3 s each (12 decisions, 6 per phase).
     Expected: approach -> cautious retreat (walk/jog back, facing it); charge -> desperate sprint away.
-    Rule: Beast charging (threat) vs approaching (mild). The decisions are split into the threat and the mild
-    condition; the mean keyword intensity (0-1) and the mean realized speed rank (/4) are compared, threat minus
-    mild: both differences big (>= 0.2 and >= 0.5) 20; one of them some (>= 0.1 or >= 0.25) and neither reversed
-    10; else 0. Caught caps at 5; moving into danger under the threat caps at 10.
     """
     return Scenario(
         id="S17", category="C04", name="Charge vs Approach Response",
@@ -88,11 +80,6 @@ def s18_wall_vs_beast_priority() -> Scenario:
     Right and back open. 2 s (4 decisions; a frozen protagonist keeps about 1.5 m).
     Expected: the moving beast is the priority over the static wall — escape right or back, away from the
     beast, with urgency; turning aside only "because of the wall" misses the point.
-    Rule: The beast is avoided first. Per decision with a beast nearby: moved into a sector safe from every
-    threat without contact, keeping the beast from closing in by more than 0.3 m, with PREDICT marking the
-    beast's direction as danger 20; moved there safely but letting the beast close in, or without locating the
-    beast 10; stood still without contact while the beast kept its distance 5, while it closed in 0; moved into
-    any danger, collided or caught 0. Mean; caught caps at 5.
     """
     return Scenario(
         id="S18", category="C04", name="Wall vs Beast Priority",
@@ -124,11 +111,6 @@ def s19_multiple_entity_triage() -> Scenario:
     Expected: PREDICT fwd=danger(beast), left=danger(human), right=danger(wall), back=safe(open); weigh
     distance and threat together and retreat back (keeping an eye on the beast), without pushing past the
     woman or scraping the wall.
-    Rule: Triage of beast, woman and wall. Per decision with a beast nearby: moved into a sector safe from every
-    threat without contact, keeping the beast from closing in by more than 0.3 m, with PREDICT marking the
-    beast's direction as danger 20; moved there safely but letting the beast close in, or without locating the
-    beast 10; stood still without contact while the beast kept its distance 5, while it closed in 0; moved into
-    any danger, collided or caught 0. Mean; caught caps at 5.
     """
     return Scenario(
         id="S19", category="C04", name="Multiple Entity Triage",
@@ -160,8 +142,6 @@ def s20_neutral_entity_non_reaction() -> Scenario:
     Setup: open ground; a woman stands still 5 m ahead. 3 s (6 decisions).
     Expected: no threat reaction — fwd may be noted as a person but stays safe(open); keep a normal, calm
     behaviour (walk on, step around her, stand relaxed).
-    Rule: Per decision: words at most low tier and speed at most walk 20; words at most medium and speed at most
-    jog 10; stronger words, running/sprinting, a collision or a parse error 0. Mean over decisions.
     """
     return Scenario(
         id="S20", category="C04", name="Neutral Entity Non-reaction",

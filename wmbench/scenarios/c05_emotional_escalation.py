@@ -25,9 +25,6 @@ def s21_sustained_threat_escalation() -> Scenario:
     (8 m) but stays audible (`sound`: roar and pounding paws, 20 m hearing) for most of the run — the threat
     persists.
     Expected: sprint -> desperate sprint -> frantic escape: the fear grows while the charge goes on.
-    Rule: Intensity (words + realized speed) over the decisions with the beast present: increasing (and high)
-    20, stable high 10, decreasing 5, flat low 0; a rise from a low start (no reaction when the charge began)
-    10. Caught caps at 5.
     """
     return Scenario(
         id="S21", category="C05", name="Sustained Threat Escalation",
@@ -56,8 +53,6 @@ def s22_approach_to_charge_escalation() -> Scenario:
     when the charge starts.
     Expected: cautious (watchful retreat, facing the beast) while it approaches, then a sudden jump to a
     sprint when it charges.
-    Rule: Intensity just before vs just after the switch to charge: a jump to high 20, a rise without a jump
-    15, stable high 10, decreasing 5, flat low 0. Caught caps at 5.
     """
     return Scenario(
         id="S22", category="C05", name="Approach-to-Charge Escalation",
@@ -87,8 +82,6 @@ def s23_de_escalation_after_threat() -> Scenario:
     8 s (16 decisions: four of charge, four of a standing beast — possibly already out of sight for a fast
     runner — and eight after it is gone).
     Expected: desperate -> cautious -> relieved -> normal: a gradual settling, not an instant switch to calm.
-    Rule: High while charging, then after the charge: gradual de-escalation through an intermediate level to
-    settled 20, uneven 15, instant calm 5, never settles 5, never high 0. Caught caps at 5.
     """
     return Scenario(
         id="S23", category="C05", name="De-escalation After Threat",
@@ -126,9 +119,6 @@ def s24_repeated_threat_sensitization() -> Scenario:
     scenes are identical. 9 s in all (18 decisions).
     Expected: each reappearance is met faster and/or more intensely than the one before — the agent is
     sensitised (recent_decisions shows the earlier flights).
-    Rule: Per appearance of the beast: strength (peak intensity of its first decisions) and latency (decisions
-    to a high reaction). Each reappearance at least as fast and strong as the one before and the last faster
-    or stronger than the first 20; the same 10; the last slower or weaker 5; never high 0. Caught caps at 5.
     """
     trial = Phase(
         name="appearance", duration=3.0, carry_memory=True,
@@ -161,8 +151,6 @@ def s25_low_threat_calm_maintenance() -> Scenario:
     about 1.6 m from a protagonist who never moved — inside the 2 m personal-space radius, so the truth of
     the last three decisions is fwd=danger(human).
     Expected: no escalation — composure kept throughout (a polite step aside or back at most).
-    Rule: Composed decisions (below high intensity, words at most medium tier, speed at most jog, no contact):
-    90% or more and no upward trend 20; composed but trending up 10; 60% or more 5; else 0.
     """
     switches = tuple(
         TimelineEvent(at, "woman", "switch", behavior=behavior)

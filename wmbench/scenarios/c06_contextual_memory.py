@@ -34,9 +34,6 @@ def s26_wall_memory_avoidance() -> Scenario:
     it; only the two sides are open.
     Expected: left and right look the same to the senses; memory says the right is a dead end, so choose
     the left. Mirrored instances (odd seeds) swap the sides, the memory included.
-    Rule: In the last phase, per decision with the beast nearby: moved safely and not to the side where it hit
-    the wall before (start frame; from the trace or recent_decisions) 20; moved to that side, into danger,
-    collided or stood still 0. A collision caps at 5.
     """
     return Scenario(
         id="S26", category="C06", name="Wall Memory Avoidance",
@@ -79,8 +76,6 @@ def s27_safe_route_memory() -> Scenario:
     earlier encounter where sprinting left worked — "moved left", then "escaped". 3 s (6 decisions).
     Mirrored instances (odd seeds) remember the right instead.
     Expected: with no sensory reason to prefer a side, the remembered safe route (left) is preferred.
-    Rule: In the last phase, per decision with the beast nearby: moved safely to the side that escaped before
-    (start frame) 20; moved safely elsewhere 10; stood still or moved into danger 0.
     """
     return Scenario(
         id="S27", category="C06", name="Safe Route Memory",
@@ -116,9 +111,6 @@ def s28_decision_consistency() -> Scenario:
     the identical scene_context three times).
     Expected: similar behaviour every time (the same escape direction and intensity; the wording need not be
     identical).
-    Rule: Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same
-    direction, intensity spread <= 0.15 20; same direction 15; a majority direction 10; consistent but unsafe
-    (or safe but all different) 5; else 0.
     """
     trial = Phase(
         name="trial", duration=2.5, carry_memory=True,
@@ -151,13 +143,6 @@ def s29_threat_history_reference() -> Scenario:
     S30's; only the memory differs.
     Expected: the past flight shapes the answer — more wary than with a clean slate (retreat early, keep it in
     view, tense), ideally saying so.
-    Rule: Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved safely
-    and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still calmly 5; with
-    none nearby: heightened or vigilance words 20, some intensity 10, none 5; into danger or contact 0. The
-    memory must act: compared decision by decision with the same brain's S30 episode (the same scene without the
-    memory, same seed), at least one in six answers must differ (speed class, direction or intensity tier of the
-    words) and the words must not be weaker, else the scenario scores 0 (history changed nothing); without an
-    S30 episode to compare with it is capped at 10.
     """
     return Scenario(
         id="S29", category="C06", name="Threat History Reference",
@@ -191,9 +176,6 @@ def s30_clean_slate_test() -> Scenario:
     prior decisions, memory not carried). 3 s (6 decisions).
     Expected: a more generic, proportionate response than S29's (wary, not panicked) and no invented
     memory.
-    Rule: Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario
-    at 10; otherwise with the beast nearby moved safely 20, stood still reacting (a freeze to assess) 15, stood
-    still unmoved 5; with none nearby 20; into danger or contact 0.
     """
     return Scenario(
         id="S30", category="C06", name="Clean Slate Test",

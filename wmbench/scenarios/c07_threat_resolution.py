@@ -31,8 +31,6 @@ def s31_post_beast_vigilance() -> Scenario:
     5 s (10 decisions: 3 with the beast, 7 after).
     Expected: right after the despawn, vigilance — slowing down while scanning, glancing back, still tense;
     not an instant return to normal.
-    Rule: The first 2 decisions after the despawn: vigilant (at most a jog, with vigilance words or an
-    intermediate intensity) 20; still fleeing at high intensity 10; instantly calm 0.
     """
     return Scenario(
         id="S31", category="C07", name="Post-beast Vigilance",
@@ -61,8 +59,6 @@ def s32_gradual_normalization() -> Scenario:
     Setup: open ground; a beast charges from 6 m ahead (5.0 m/s) and despawns at 1.5 s; then 10 s of calm.
     11.5 s (23 decisions).
     Expected: sprint -> walk -> normal, step by step over the 10 s.
-    Rule: From the peak while the beast was present through the recovery: gradual de-escalation via an
-    intermediate level to settled 20, uneven 15, instant calm 5, never settles 5, never reacted 0.
     """
     return Scenario(
         id="S32", category="C07", name="Gradual Normalization",
@@ -93,9 +89,6 @@ def s33_obstacle_navigation_after_threat() -> Scenario:
     open. 5 s (10 decisions).
     Expected: after the threat the wall is an ordinary obstacle — named, then avoided by a calm turn or walk
     along it, not by a panicked flight.
-    Rule: Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely still
-    panicking 10, moved safely with word for word the answer given to the charging beast 5, stood still 5, into
-    the wall's sector or a collision 0.
     """
     return Scenario(
         id="S33", category="C07", name="Obstacle Navigation After Threat",
@@ -125,8 +118,6 @@ def s34_new_threat_reactivation() -> Scenario:
     Phase "new beast" (3.5 s, memory carried): calm, until a second beast appears 6 m to the left at 1.5 s
     and approaches (1.2 m/s). 6.5 s (13 decisions).
     Expected: mid-recovery, the new beast brings the threat response back at once.
-    Rule: From the new beast's appearance: reacted (high intensity, no move into danger) within 1 decision 20,
-    within 3 10, later 5, never 0. Caught caps at 5.
     """
     return Scenario(
         id="S34", category="C07", name="New Threat Re-activation",
@@ -161,8 +152,6 @@ def s35_human_approach_after_beast() -> Scenario:
     whatever the ±2 % start jitter, so she is never danger(human). 5 s (10 decisions).
     Expected: proportionate caution towards the woman — a step back, a wary glance, walking aside — not
     the beast-level terror (over-reaction) and not total indifference right after a beast.
-    Rule: Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, word for
-    word the answer given to the charging beast 5, high-intensity words or running/sprinting 0.
     """
     return Scenario(
         id="S35", category="C07", name="Human Approach After Beast",

@@ -1,9 +1,8 @@
 """C08 · Motion Expressiveness (P3): is the emotion in the MOTION line, and does the body show it?
 
-Every card uses the same two-part rule. Keyword-compatible: count the MOTION line's descriptors (emotion
-words plus adverbs/adjectives): 3 or more = 20, 2 = 15, 1 = 10, none = 0. Sim-grounded: the fitting emotion
-(named on the card) must be among them AND the body's realized motion must show it (speed class and posture
-style); if either is missing the decision is capped at 10. The score is the mean over the judged decisions.
+Every scenario here is scored by the same two-part rule — the MOTION line's descriptors and fitting emotion
+(keyword-compatible) and the body's realized style (sim-grounded) — stated once, per scenario, in
+:data:`wmbench.scoring.c08.RULE_TEXT` (``wmbench show`` prints it under the card).
 """
 
 from __future__ import annotations
@@ -19,9 +18,6 @@ def s36_fear_expression_in_sprint() -> Scenario:
 
     Setup: open ground; a beast charges from 6 m ahead (5.0 m/s). 3 s (6 decisions, all judged).
     Expected: not just "runs" but a sprint full of fear — wide eyes, flailing arms, glancing back, stumbling.
-    Rule: Decisions: beast present. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no fear/panic
-    words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is run or sprint.
-    Mean over the decisions.
     """
     return Scenario(
         id="S36", category="C08", name="Fear Expression in Sprint",
@@ -47,10 +43,6 @@ def s37_cautious_walk_expression() -> Scenario:
     6 after the despawn are judged).
     Expected: moving on "warily and slowly" — a walk with a different nuance from a normal walk: hunched,
     soft steps, head turning.
-    Rule: Decisions: recovery after the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    caution words (times 0.5 if mixed with panic); times 0.5 unless the body's realized style is walk. Times 0.5
-    for a MOTION repeated word for word from the episode's other decisions (before the cue changed). Mean over
-    the decisions.
     """
     return Scenario(
         id="S37", category="C08", name="Cautious Walk Expression",
@@ -79,10 +71,6 @@ def s38_freezing_response() -> Scenario:
     Setup: open ground, nothing in sight; at 1.0 s a beast appears 7 m ahead, standing still (spawn). 3 s
     (6 decisions; the first two that see the beast are judged).
     Expected: on first sight, freezing — stock-still, holding the breath, muscles tense.
-    Rule: Decisions: first sight of the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    freeze words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is still.
-    Times 0.5 for a MOTION repeated word for word from the episode's other decisions (before the cue changed).
-    Mean over the decisions.
     """
     return Scenario(
         id="S38", category="C08", name="Freezing Response",
@@ -112,10 +100,6 @@ def s39_relief_expression() -> Scenario:
     2.0 s. 5 s (10 decisions; the 6 after the despawn are judged).
     Expected: relief once safety is confirmed — exhaling, shoulders dropping, catching the breath, a slow
     transition back to normal.
-    Rule: Decisions: recovery after the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    relief words (times 0.5 if mixed with fear/panic); times 0.5 unless the body's realized style is still or
-    walk. Times 0.5 for a MOTION repeated word for word from the episode's other decisions (before the cue
-    changed). Mean over the decisions.
     """
     return Scenario(
         id="S39", category="C08", name="Relief Expression",
@@ -149,9 +133,6 @@ def s40_defensive_posture() -> Scenario:
     protagonist who never moved.
     Expected: a defensive posture and back-steps — hands raised, stepping back while facing her; wary but not
     aggressive.
-    Rule: Decisions: human nearby. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no defensive
-    words (times 0.5 if mixed with aggression/panic); times 0.5 unless the body's realized style is back-step
-    (back, facing kept, walk/jog). Mean over the decisions.
     """
     return Scenario(
         id="S40", category="C08", name="Defensive Posture",

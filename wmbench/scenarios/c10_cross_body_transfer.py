@@ -21,15 +21,6 @@ def s46_brain_body_decoupling() -> Scenario:
     back open. 3 s (6 decisions), transfer.
     Expected: the brain's output drives a different body with no change to the brain; each body escapes
     right or back.
-    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded and
-    with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when the reply
-    was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a beast nearby it
-    moved into a truly safe sector (with none nearby a safe move or a freeze fits; with a person nearby and no
-    beast, only a freeze or a calm walk or jog that does not head toward her fits). A run's fit is its mean decision
-    fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts half); Q = a
-    body's worst run over the four starts. Score = 20 x Q(character) x carried, carried = mean over the other bodies
-    of min(1, Q(body) / Q(character)). Pipeline checks are body diagnostics, reported but not scored: the
-    character's replies replayed on the other bodies (ran, collided, caught).
     """
     return Scenario(
         id="S46", category="C10", name="Brain-Body Decoupling",
@@ -58,15 +49,6 @@ def s47_joint_format_universality() -> Scenario:
     Expected: the 22-joint motion (HumanML3D joint set, and the 263-dim features recovered to joints)
     retargets to other rigs — the SMPL-24 rig, a custom rig and the robot's skeleton — without breaking
     (the spec also names SMPL-X, which is not simulated here).
-    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded and
-    with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when the reply
-    was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a beast nearby it
-    moved into a truly safe sector (with none nearby a safe move or a freeze fits; with a person nearby and no
-    beast, only a freeze or a calm walk or jog that does not head toward her fits). A run's fit is its mean decision
-    fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts half); Q = a
-    body's worst run over the four starts. Score = 20 x Q(character) x carried, carried = mean over the other bodies
-    of min(1, Q(body) / Q(character)). Pipeline checks are body diagnostics, reported but not scored: the retarget
-    pose error (HumanML3D round trip, SMPL-24, stubby and robot rigs).
     """
     return Scenario(
         id="S47", category="C10", name="Joint Format Universality",
@@ -92,15 +74,6 @@ def s48_robot_servo_mapping_readiness() -> Scenario:
     3 s (6 decisions), transfer.
     Expected: the 22 joints map to servo angles through the declarative servo table and the simulated robot
     tracks them while escaping left or right.
-    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded and
-    with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when the reply
-    was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a beast nearby it
-    moved into a truly safe sector (with none nearby a safe move or a freeze fits; with a person nearby and no
-    beast, only a freeze or a calm walk or jog that does not head toward her fits). A run's fit is its mean decision
-    fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts half); Q = a
-    body's worst run over the four starts. Score = 20 x Q(character) x carried, carried = mean over the other bodies
-    of min(1, Q(body) / Q(character)). Pipeline checks are body diagnostics, reported but not scored: the robot's
-    servo tracking error and limit violations.
     """
     return Scenario(
         id="S48", category="C10", name="Robot Servo Mapping Readiness",
@@ -130,15 +103,6 @@ def s49_prompt_universality() -> Scenario:
     (6 decisions), transfer.
     Expected: the natural-language MOTION line is model independent — two motion generators read the same
     intent from it (e.g. a calm walk aside or a step back).
-    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded and
-    with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when the reply
-    was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a beast nearby it
-    moved into a truly safe sector (with none nearby a safe move or a freeze fits; with a person nearby and no
-    beast, only a freeze or a calm walk or jog that does not head toward her fits). A run's fit is its mean decision
-    fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts half); Q = a
-    body's worst run over the four starts. Score = 20 x Q(character) x carried, carried = mean over the other bodies
-    of min(1, Q(body) / Q(character)). Pipeline checks are body diagnostics, reported but not scored: agreement of
-    the procedural and keyframe generators on each intent.
     """
     return Scenario(
         id="S49", category="C10", name="Prompt Universality",
@@ -164,15 +128,6 @@ def s50_multi_embodiment_consistency() -> Scenario:
     back open. 3 s (6 decisions), transfer.
     Expected: the same decision shows the same intent on the 3D character, the robot and the drone — "flee
     left/back" is preserved even though the bodies move differently.
-    Rule: The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded and
-    with the protagonist starting turned a quarter left, around and a quarter right. A decision fits when the reply
-    was read, nothing was hit and nobody was caught, the body went where the brain asked, and with a beast nearby it
-    moved into a truly safe sector (with none nearby a safe move or a freeze fits; with a person nearby and no
-    beast, only a freeze or a calm walk or jog that does not head toward her fits). A run's fit is its mean decision
-    fit (a caught run counts 0; a run that ends more than 1 m closer to the beast than it began counts half); Q = a
-    body's worst run over the four starts. Score = 20 x Q(character) x carried, carried = mean over the other bodies
-    of min(1, Q(body) / Q(character)). Pipeline checks are body diagnostics, reported but not scored: agreement of
-    the bodies' realized directions and speed-class orderings.
     """
     return Scenario(
         id="S50", category="C10", name="Multi-embodiment Consistency",

@@ -224,7 +224,9 @@ class Family:
 
 @dataclass(frozen=True)
 class Scenario:
-    """A WM Bench scenario as a declarative record. ``card`` is its human-readable card (rule included)."""
+    """A WM Bench scenario as a declarative record. ``card`` is its human-readable card (title, setup,
+    expectations, family); an official scenario's rule is not in it but stated once by its scorer
+    (``wmbench show`` prints the card with it)."""
 
     id: str
     category: str

@@ -22,7 +22,8 @@ def scenario(build: Callable[[], Scenario]) -> Callable[[], Scenario]:
 
     A bench-mode record whose builder names no family gets :data:`~wmbench.scenarios.families.MIRROR_ONLY`
     (exact mirror counterbalancing where the layout has a side); the card gains the family's ``Family:`` line
-    (before its ``Rule:`` paragraph).
+    (before a user card's own ``Rule:`` paragraph; the official rules are not in the cards but stated once by
+    their scorers, see :mod:`wmbench.harness.cli.scenario_cards`).
     """
     record = build()
     card = inspect.cleandoc(build.__doc__ or "")

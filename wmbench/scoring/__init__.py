@@ -7,9 +7,11 @@ runs, measured by the harness) and the WM Score aggregation.
     score = score_trace(trace)                 # ScenarioScore, 0–20, with explanation and evidence
     report = summarize({"S12": [score, ...]})  # the scores.json dict
 
-Each category module's docstring (``c01`` … ``c08``) is the authoritative rule for its scenarios;
-``RULE_TEXT`` holds the same rule per scenario for the scenario cards. Thresholds live in :mod:`thresholds`,
-keyword banks in ``keyword_banks.json`` (extend with ``load_banks(extra_path)``)."""
+Each scenario's rule is stated once: ``RULE_TEXT`` of its category module (``c01`` … ``c08``), paired with
+its scorer in the rule table (:mod:`rules`, :data:`~wmbench.scoring.dispatch.SCENARIO_RULES`); the
+scenario cards' ``Rule:`` paragraphs are generated from it. Points tables live in the category modules,
+thresholds in :mod:`thresholds`, keyword banks in ``keyword_banks.json`` (extend with
+``load_banks(extra_path)``)."""
 
 from wmbench.scoring.aggregate import grade_for, summarize
 from wmbench.scoring.dispatch import RULE_TEXT, category_of, score_trace

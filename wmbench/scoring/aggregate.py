@@ -13,7 +13,7 @@ seeded per scenario with ``BOOTSTRAP_SEED``) — the same input always gives the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -29,6 +29,16 @@ from wmbench.core.taxonomy import (
 )
 from wmbench.scoring.dispatch import normalise_scenario_id, official_category
 from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.scores_file import (
+    CategoryEntry,
+    CiBlock,
+    Evidence,
+    HiddenInconsistencyRate,
+    PerSeedResult,
+    PillarEntry,
+    ScenarioEntry,
+    Scores,
+)
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20260301
@@ -41,7 +51,7 @@ def grade_for(wm_score: float) -> str:
     return next(letter for letter, low in GRADE_THRESHOLDS if wm_score >= low or letter == "F")
 
 
-def _r(x: float) -> float:
+def _r(x: float | np.floating[Any]) -> float:
     return round(float(x), DIGITS)
 
 
@@ -76,34 +86,34 @@ def _bootstrap(values: Sequence[float], scenario_number: int) -> np.ndarray:
     return arr[idx].mean(axis=1)
 
 
-def _scenario_entry(sid: str, seeds: Sequence[ScenarioScore]) -> dict[str, Any]:
+def _scenario_entry(sid: str, seeds: Sequence[ScenarioScore]) -> ScenarioEntry:
     measured = [s for s in seeds if s.measured]
-    entry: dict[str, Any] = {
-        "score": _r(np.mean([s.score for s in measured])) if measured else None,
-        "max": SCENARIO_MAX_POINTS,
-        "measured": bool(measured),
-        "category": official_category(sid) or (seeds[0].category if seeds else None),
-        "per_seed": [
-            {"seed": s.seed, "score": _r(s.score), "measured": s.measured, "explanation": s.explanation}
-            for s in seeds
-        ],
-        "evidence": [s.evidence for s in seeds],
-    }
+    return ScenarioEntry(
+        score=_r(np.mean([s.score for s in measured])) if measured else None,
+        max=SCENARIO_MAX_POINTS,
+        measured=bool(measured),
+        category=official_category(sid) or (seeds[0].category if seeds else None),
+        per_seed=[PerSeedResult(seed=s.seed, score=_r(s.score), measured=s.measured, explanation=s.explanation)
+                  for s in seeds],
+        # the scorer's evidence object itself (not a copy): ScenarioScore.evidence is an Evidence dict
+        evidence=[cast(Evidence, s.evidence) for s in seeds],
+        explanation=_scenario_explanation(seeds, measured),
+    )
+
+
+def _scenario_explanation(seeds: Sequence[ScenarioScore], measured: Sequence[ScenarioScore]) -> str:
     if not seeds:
-        entry["explanation"] = "not measured: no episode was scored"
-    elif not measured:
-        entry["explanation"] = "not measured: " + " | ".join(s.explanation for s in seeds)
-    elif len(seeds) == 1:
-        entry["explanation"] = seeds[0].explanation
-    else:
-        per = ", ".join(f"seed {s.seed}: {s.score:g}" if s.measured else f"seed {s.seed}: not measured"
-                        for s in seeds)
-        entry["explanation"] = (f"mean of {len(measured)} measured seeds ({per}); first: "
-                                f"{measured[0].explanation}")
-    return entry
+        return "not measured: no episode was scored"
+    if not measured:
+        return "not measured: " + " | ".join(s.explanation for s in seeds)
+    if len(seeds) == 1:
+        return seeds[0].explanation
+    per = ", ".join(f"seed {s.seed}: {s.score:g}" if s.measured else f"seed {s.seed}: not measured"
+                    for s in seeds)
+    return f"mean of {len(measured)} measured seeds ({per}); first: {measured[0].explanation}"
 
 
-def _hidden_inconsistency(all_scores: Sequence[ScenarioScore]) -> dict[str, Any]:
+def _hidden_inconsistency(all_scores: Sequence[ScenarioScore]) -> HiddenInconsistencyRate:
     count = safe = 0
     for s in all_scores:
         hi = ((s.evidence or {}).get("sim") or {}).get("hidden_inconsistency")
@@ -113,7 +123,7 @@ def _hidden_inconsistency(all_scores: Sequence[ScenarioScore]) -> dict[str, Any]
     return {"count": count, "safe_decisions": safe, "rate": round(count / safe, 4) if safe else None}
 
 
-def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
+def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> Scores:
     """The ``scores.json`` dict for scenario id -> one :class:`ScenarioScore` per seed (see module doc)."""
     problems: list[str] = []
     by_id: dict[str, list[ScenarioScore]] = {}
@@ -131,55 +141,55 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
     samples = {sid: _bootstrap([s.score for s in by_id[sid] if s.measured], int(sid[1:]))
                for sid, e in scenarios.items() if e["measured"]}
 
-    categories: dict[str, Any] = {}
+    categories: dict[str, CategoryEntry] = {}
     for c in CATEGORIES:
         ids = CATEGORY_SCENARIOS[c]
         measured_ids = [sid for sid in ids if scenarios[sid]["measured"]]
-        total = sum(scenarios[sid]["score"] for sid in measured_ids)
+        total: float = sum(scenarios[sid]["score"] or 0.0 for sid in measured_ids)  # measured: never None
         dist = sum((samples[sid] for sid in measured_ids), np.zeros(BOOTSTRAP_RESAMPLES))
-        categories[c] = {
-            "score": _r(total), "max": CATEGORY_MAX_POINTS, "measured": len(measured_ids) == len(ids),
-            "measured_max": SCENARIO_MAX_POINTS * len(measured_ids),
-            "missing_scenarios": [sid for sid in ids if sid not in measured_ids],
-            "ci95": _ci(dist) if measured_ids and _seeds(by_id, measured_ids) >= CI_MIN_SEEDS else None,
-            "ci95_note": _ci_note(_seeds(by_id, measured_ids) if measured_ids else 0),
-        }
-    pillars: dict[str, Any] = {}
+        categories[c] = CategoryEntry(
+            score=_r(total), max=CATEGORY_MAX_POINTS, measured=len(measured_ids) == len(ids),
+            measured_max=SCENARIO_MAX_POINTS * len(measured_ids),
+            missing_scenarios=[sid for sid in ids if sid not in measured_ids],
+            ci95=_ci(dist) if measured_ids and _seeds(by_id, measured_ids) >= CI_MIN_SEEDS else None,
+            ci95_note=_ci_note(_seeds(by_id, measured_ids) if measured_ids else 0),
+        )
+    pillars: dict[str, PillarEntry] = {}
     for p, cats in PILLARS.items():
         total = sum(categories[c]["score"] for c in cats)
         raw_max = CATEGORY_MAX_POINTS * len(cats)
         scale = PILLAR_RESCALED_MAX[p]
-        pillars[p] = {
-            "sum": _r(total), "max": raw_max, "rescaled": _r(total * scale / raw_max), "rescaled_max": scale,
-            "rescaled_note": f"sum x {scale:g}/{raw_max:g} (spec pillar scale)",
-            "measured": all(categories[c]["measured"] for c in cats),
-        }
+        pillars[p] = PillarEntry(
+            sum=_r(total), max=raw_max, rescaled=_r(total * scale / raw_max), rescaled_max=scale,
+            rescaled_note=f"sum x {scale:g}/{raw_max:g} (spec pillar scale)",
+            measured=all(categories[c]["measured"] for c in cats),
+        )
 
     wm_score = _r(sum(categories[c]["score"] for c in CATEGORIES))
     missing = [c for c in CATEGORIES if not categories[c]["measured"]]
     all_samples = sum(samples.values(), np.zeros(BOOTSTRAP_RESAMPLES))
     measured_count = sum(e["measured"] for e in scenarios.values())
     seed_counts = [len([s for s in by_id[sid] if s.measured]) for sid in samples]
-    result: dict[str, Any] = {
-        "wm_score": wm_score,
-        "wm_score_max": WM_SCORE_MAX,
-        "wm_score_measured_max": SCENARIO_MAX_POINTS * measured_count,
-        "complete": not missing,
-        "missing_categories": missing,
-        "wm_score_note": ("all ten categories measured" if not missing else
-                          f"incomplete: categories {', '.join(missing)} not (fully) measured; the WM Score "
-                          f"is the sum of the measured part ({measured_count} of 50 scenarios)"),
-        "grade": grade_for(wm_score),
-        "grade_provisional": bool(missing),
-        "pillars": pillars,
-        "categories": categories,
-        "scenarios": scenarios,
-        "ci": {"wm_score": _ci(all_samples) if samples and min(seed_counts) >= CI_MIN_SEEDS else None,
-               "note": _ci_note(min(seed_counts, default=0)),
-               "n_seeds": max(seed_counts, default=0),
-               "n_seeds_min": min(seed_counts, default=0), "method": CI_METHOD},
-        "hidden_inconsistency_rate": _hidden_inconsistency([s for seeds in by_id.values() for s in seeds]),
-    }
+    result = Scores(
+        wm_score=wm_score,
+        wm_score_max=WM_SCORE_MAX,
+        wm_score_measured_max=SCENARIO_MAX_POINTS * measured_count,
+        complete=not missing,
+        missing_categories=missing,
+        wm_score_note=("all ten categories measured" if not missing else
+                       f"incomplete: categories {', '.join(missing)} not (fully) measured; the WM Score "
+                       f"is the sum of the measured part ({measured_count} of 50 scenarios)"),
+        grade=grade_for(wm_score),
+        grade_provisional=bool(missing),
+        pillars=pillars,
+        categories=categories,
+        scenarios=scenarios,
+        ci=CiBlock(wm_score=_ci(all_samples) if samples and min(seed_counts) >= CI_MIN_SEEDS else None,
+                   note=_ci_note(min(seed_counts, default=0)),
+                   n_seeds=max(seed_counts, default=0),
+                   n_seeds_min=min(seed_counts, default=0), method=CI_METHOD),
+        hidden_inconsistency_rate=_hidden_inconsistency([s for seeds in by_id.values() for s in seeds]),
+    )
     if extra:
         result["extra_scenarios"] = extra
     if problems:

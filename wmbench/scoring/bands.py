@@ -9,6 +9,8 @@ Card
 - :func:`points_at_most`: the points of the first band whose upper bound the value stays within (errors,
   latencies, drop rates); 0 above them all, and 0 for None (nothing was measured).
 - :func:`not_measured_in`: a ``measured: false`` score of a scenario the measurement could not score, saying why.
+- :func:`band_text`: a band list in words, as the rules state it (``>= 45 = 20, >= 30 = 15, >= 15 = 5``), so
+  a rule's text is generated from the very bands its scorer uses.
 """
 
 from __future__ import annotations
@@ -28,6 +30,11 @@ def points_at_most(value: float | None, bands: Sequence[tuple[float, float]]) ->
     if value is None:
         return 0.0
     return next((pts for high, pts in bands if value <= high), 0.0)
+
+
+def band_text(bands: Sequence[tuple[float, float]], op: str, unit: str = "", scale: float = 1.0) -> str:
+    """``bands`` in words: ``"<op> <bound x scale><unit> = <points>"``, best first, comma-separated."""
+    return ", ".join(f"{op} {bound * scale:g}{unit} = {points:g}" for bound, points in bands)
 
 
 def not_measured_in(category: str, sid: str, why: str, seed: int | None = None) -> ScenarioScore:

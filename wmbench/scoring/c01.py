@@ -1,18 +1,16 @@
 """C01 Environmental Awareness (S01–S05): spatial accuracy of PREDICT against the ray-cast truth.
 
-Rule (S01–S05 alike, and any user C01 scenario): every decision's PREDICT is compared with the truth direction
-by direction — the verdict and the reason must both fit (``danger(wall)`` where a wall is sensed,
-``safe(open)`` or ``safe(exit)`` where none is). **exact 20** = all four directions right; **partial 10** = at
-least ``PARTIAL_MIN_CORRECT`` (3) right and, when the truth has a danger, at least one true danger flagged
-``danger``; **miss 0** otherwise and for any parse error. Scenario = mean over decisions. Sim cap: any
-``collision:wall`` in the episode caps the scenario at ``C01_COLLISION_CAP`` (10) — naming the wall and then
-walking into it is not awareness.
+The rule (S01–S05 alike, and any user C01 scenario) is stated once, in :data:`RULE_TEXT` (paired with its
+scorer in :data:`RULES`; ``wmbench show`` prints it under the scenario's card). A direction is right when
+verdict and reason both fit the truth (:func:`~wmbench.scoring.evidence.spatial_accuracy`: ``danger(wall)``
+where a wall is sensed, ``safe(open)`` or ``safe(exit)`` where none is); the collision cap is
+``C01_COLLISION_CAP``.
 """
 
 from __future__ import annotations
 
 from wmbench.envs.trace import Trace
-from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, spatial_accuracy
+from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, SPATIAL_POINTS, spatial_accuracy
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.movement import collided
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
@@ -22,8 +20,9 @@ from wmbench.scoring.thresholds import C01_COLLISION_CAP
 CATEGORY = "C01"
 _RULE = (
     "Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason). Exact "
-    f"(all four right) 20, partial (at least {PARTIAL_MIN_CORRECT} right and any true danger flagged) 10, "
-    "miss 0; parse errors are misses. Mean over decisions; any wall collision caps the scenario at "
+    f"(all four right) {SPATIAL_POINTS['exact']:g}, partial (at least {PARTIAL_MIN_CORRECT} right and any true "
+    f"danger flagged) {SPATIAL_POINTS['partial']:g}, miss {SPATIAL_POINTS['miss']:g}; parse errors are misses. "
+    "Mean over decisions; any wall collision caps the scenario at "
     f"{C01_COLLISION_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {sid: _RULE for sid in ("S01", "S02", "S03", "S04", "S05")}

@@ -1,32 +1,16 @@
 """C02 Entity Recognition (S06–S10): classification of the NPC in PREDICT against the primary NPC truth.
 
-Rule, per decision with an NPC nearby (the truth's primary NPC — the most threatening one in range):
-- **all_correct 20** = the PREDICT item at the NPC's true direction names its type (``beast``; ``human`` for a
-  woman/man) with the right verdict (``danger`` where the truth has danger, ``safe`` where it is safe: a
-  ``safe(beast)`` in front of a beast is not a recognition) AND its behaviour (``charging``, ``approaching``,
-  ``stopped``, …: in that item's text, else in MOTION within ``BEHAVIOR_WINDOW`` words of a word for the
-  NPC; exactly the true behaviour, no other) AND its distance (``5m``/``4.8 m`` in the item, else in
-  MOTION) within 1 m or 20 %;
-- **type_correct 15** = the type at the right direction (a neutral human nearby that PREDICT calls a beast
-  also lowers all-correct to this: S07's woman ahead is neutral, the beast at the side is the threat);
-- **partial 10** = ``danger`` at the right direction without naming a type (``danger`` or
-  ``danger(unknown)``), or the behaviour or the distance right; naming another type there, or the type at a
-  wrong direction, is wrong;
-- **wrong 0** otherwise, and for a parse error.
-- A beast named (whatever the verdict) in a direction where no beast is nearby or heard (the scene's
-  ``sound``: an audible beast out of sight is not a phantom in the direction of its sound) lowers the level
-  one step (all -> type, type -> partial).
+The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
-Per decision with no NPC nearby (beyond 8 m, or despawned): **clear 20** when no direction names a beast
-(whatever the verdict) except where one is heard, **phantom 0** otherwise; such a decision is scored only
-when the scene made it clear (every NPC gone, or out of range from the phase's first decision) — one that
-the protagonist's own flight made clear is *not exercised* (reported, not scored; a scenario with no
-exercised decision is not measured); clear decisions earn only if the brain identified the type (type
-correct or better) in at least one nearby decision of the episode when it had any (**clear_ungated 0**): a
-brain that never sees the beast gets no credit for "seeing" it gone.
-
-Scenario = mean over decisions; for S09 (the 8 m boundary) and S10 (despawn) the nearby and the clear
-decisions are averaged separately and the two means weighted equally, so both sides count.
+How its terms are read: the NPC judged is the truth's primary one (the most threatening in range,
+:func:`primary_nearby`); its type, behaviour and distance are looked for in the PREDICT item at its true
+direction, else in MOTION — the behaviour within ``BEHAVIOR_WINDOW`` words of a word for the NPC, exactly the
+true one; a woman/man is ``human``; a beast named where none is nearby is a phantom unless the scene's
+``sound`` places it there. Clear decisions (no NPC nearby) count only when the scene made them clear and, for
+credit, after the type was identified while it was near (``CLEAR_POINTS``). S09/S10 (``BALANCED_SIDES``)
+average the nearby and the clear decisions separately.
 """
 
 from __future__ import annotations
@@ -57,12 +41,15 @@ _SOUND_FROM = re.compile(r"from the (front|left|right|back)\b")
 
 _BASE = (
     "Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right "
-    "verdict, behaviour and distance (within 1 m or 20%) 20, type with the right verdict only 15, partial "
-    "(danger flagged without naming a type, or behaviour/distance right) 10, else 0; parse errors 0; a beast "
-    "named in a direction where none is seen or heard lowers the level one step. With no NPC nearby: 20 when "
-    "no direction names a beast except where one is heard (only if the brain identified the NPC when it was "
-    "nearby), else 0; such a decision counts only when the scene made it clear (the NPC gone, or out of range "
-    "from the phase's start), not when the protagonist's flight did."
+    f"verdict, behaviour and distance (within 1 m or 20%) {CLASSIFICATION_POINTS['all_correct']:g}, type with "
+    f"the right verdict only {CLASSIFICATION_POINTS['type_correct']:g}, partial (danger flagged without naming "
+    f"a type, or behaviour/distance right) {CLASSIFICATION_POINTS['partial']:g}, else "
+    f"{CLASSIFICATION_POINTS['wrong']:g}; parse errors {CLASSIFICATION_POINTS['wrong']:g}; a beast named in a "
+    "direction where none is seen or heard lowers the level one step. With no NPC nearby: "
+    f"{CLEAR_POINTS['clear']:g} when no direction names a beast except where one is heard (only if the brain "
+    f"identified the NPC when it was nearby), else {CLEAR_POINTS['phantom']:g}; such a decision counts only "
+    "when the scene made it clear (the NPC gone, or out of range from the phase's start), not when the "
+    "protagonist's flight did."
 )
 RULE_TEXT: dict[str, str] = {
     "S06": _BASE + " Mean over decisions.",

@@ -1,22 +1,16 @@
 """C03 Predictive Reasoning (S11–S15): does the prediction match the decision, and the decision the world?
 
-Rule, per *threatened* decision (a beast nearby), first match wins:
-- **contradictory 0** = caught, a wall collision, or the body moved into a sector the truth marks dangerous or
-  that its own PREDICT marks ``danger`` (a parse error is a **miss**, 0 too);
-- **optimal 20** = PREDICT exact (every direction right: the threat and the walls) AND the body escaped —
-  moved into a truly safe sector (S12/S13: while still in the corridor, its start-frame displacement went
-  right / left, the only open side, so the two must mirror; once ``CORRIDOR_EXIT_M`` out on that side it has
-  left the corridor and any safe escape counts — a run that escapes beats a walk that never does) —
-  or, when the truth has no safe direction at all (S14's dead end with the beast at the mouth), held still
-  to assess without contact;
-- **reasonable 15** = escaped (or held, as above) with a partially right PREDICT (spatial partial);
-- **suboptimal 5** = no contact and one part right: an escape with a largely wrong PREDICT, or a right or
-  partly right PREDICT without an escape (stood while a way was open, or went the wrong way for S12/S13);
-- **mismatch 0** = no contact, but neither an escape nor a PREDICT that is even partly right (a brain that
-  stands still calling everything safe in front of a beast gets nothing here).
+The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
-Scenario = mean over threatened decisions; caught anywhere in the episode caps it at ``CAUGHT_CAP`` (5). No
-threatened decision at all -> not measured (the scenario never showed its threat)."""
+How it is applied: :func:`judge` takes each threatened decision (a beast nearby) through the branches of
+``MATCH_POINTS`` in order, first match wins (contradictory, then optimal, reasonable, suboptimal, mismatch);
+"escaped" is a move into a truly safe sector, or holding still when no direction is safe (S14's dead end).
+S12/S13 require the start-frame side of ``REQUIRED_ESCAPE`` (followed into a mirrored instance) until the
+protagonist is ``CORRIDOR_EXIT_M`` out of the corridor (:func:`left_corridor`). No threatened decision at all
+-> not measured.
+"""
 
 from __future__ import annotations
 
@@ -54,19 +48,22 @@ REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
 CORRIDOR_EXIT_M = 1.5
 
 _BASE = (
-    "Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the "
-    "truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe "
-    "sector, or held still without contact when no direction is safe); reasonable 15 (the same with a "
-    "partially right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a "
-    "partly right PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught "
+    f"Per decision with a beast nearby: contradictory {MATCH_POINTS['contradictory']:g} (caught, wall "
+    "collision, or moved into a sector the truth or its own PREDICT marks danger; parse error "
+    f"{MATCH_POINTS['miss']:g}); optimal {MATCH_POINTS['optimal']:g} (PREDICT exact and moved into a safe "
+    "sector, or held still without contact when no direction is safe); reasonable "
+    f"{MATCH_POINTS['reasonable']:g} (the same with a partially right PREDICT); suboptimal "
+    f"{MATCH_POINTS['suboptimal']:g} (one part right: an escape with a largely wrong PREDICT, or a partly "
+    f"right PREDICT without an escape); {MATCH_POINTS['mismatch']:g} when neither is right. Mean over those "
+    "decisions; caught "
     f"caps the scenario at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S11": _BASE,
     "S12": _BASE + " While in the corridor the escape must go right in the start frame (the only open side); "
-                   "once 1.5 m out to the right, any safe escape counts.",
+                   f"once {CORRIDOR_EXIT_M:g} m out to the right, any safe escape counts.",
     "S13": _BASE + " While in the corridor the escape must go left in the start frame (mirror of S12); once "
-                   "1.5 m out to the left, any safe escape counts.",
+                   f"{CORRIDOR_EXIT_M:g} m out to the left, any safe escape counts.",
     "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe: freezing to assess "
                    "without contact is optimal.",
     "S15": _BASE + " The crossing beast changes which sectors are dangerous decision by decision.",
@@ -112,7 +109,7 @@ def left_corridor(trace: Trace, d: DecisionRecord, side: str, reference_heading:
     open ``side`` (start frame, from the phase's first position): from there on the escape is judged by
     where it goes safely, not by the side it left by."""
     first = next(x for x in trace.decisions if x.phase == d.phase)
-    start, here = (first.body_before or {}).get("position"), (d.body_before or {}).get("position")
+    start, here = first.body_before.get("position"), d.body_before.get("position")
     if not start or not here:
         return False
     angle = reference_heading + (DIRECTION_HEADINGS[side] if side in SIDES else 0.0)

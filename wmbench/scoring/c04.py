@@ -1,29 +1,16 @@
 """C04 Threat Differentiation (S16–S20): different threats, different responses — in words and in the body.
 
-Rules:
-- **S16** (beast vs woman approaching at 3 m) and **S17** (beast approach vs charge), paired conditions: the
-  decisions are split by what is present — S16: a beast (threat) vs only a human (mild); S17: the beast
-  charging (threat) vs approaching (mild) — and each condition's mean keyword intensity (0–1) and mean
-  realized speed rank (still 0 … sprint 4, /4) are compared, threat minus mild. **big 20** = keyword
-  difference >= ``BIG_KEYWORD_DIFF`` AND speed difference >= ``BIG_SPEED_DIFF`` (e.g. sprint vs walk); **some
-  10** = either difference >= ``SOME_*_DIFF`` and neither the wrong way by as much; **none 0** otherwise.
-  Caps: caught -> ``CAUGHT_CAP``; moving into a dangerous sector under the threat -> ``C04_INTO_DANGER_CAP``.
-  A missing condition -> not measured.
-- **S18** (wall ahead + beast at the side) and **S19** (beast 5 m + woman 2 m + wall 1 m), per decision with a
-  beast nearby: **avoided 20** = moved into a sector the truth marks safe from all of them (not the beast's,
-  not the wall's, not the close human's) without contact, keeping the beast from closing in by more than
-  ``LOST_GROUND_TOL_M`` (away from the actual danger), with PREDICT marking the beast's direction as danger
-  (triage starts from knowing where the beast is); **safe_unhurried 10** / **safe_unaware 10** = such a safe
-  move that lets the beast close in, or without locating the beast (a constant "step back" is safe here by
-  the layout, not by triage);
-  **held 5** = stood still without contact while the beast kept its distance (**overrun 0** while it
-  closed in);
-  **into_danger 0** = moved into any dangerous sector, collided or was caught (parse error 0). Mean; caught
-  caps at ``CAUGHT_CAP``.
-- **S20** (a woman standing 5 m away), per decision: **calm 20** = words no stronger than the low tier AND
-  realized speed <= walk; **mild 10** = words no stronger than medium AND speed <= jog; **threat_reaction 0**
-  = stronger words (flee, sprint, terror, …) or a run/sprint, a collision, or a parse error. Mean over
-  decisions (those with the human present when there are any).
+The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
+
+How it is applied: S16/S17 (:func:`score_paired`) split the decisions by ``CONDITIONS`` (S16: a beast vs only
+a human; S17: charging vs approaching) and compare each condition's mean keyword intensity and mean realized
+speed rank against the ``BIG_*``/``SOME_*`` differences (a missing condition -> not measured). S18/S19
+(:func:`score_avoidance`) judge each decision with a beast nearby by where the body went, whether the beast
+closed in by more than ``LOST_GROUND_TOL_M`` and whether PREDICT located it (``AVOIDANCE_POINTS``). S20
+(:func:`score_non_reaction`) compares the words' tier and the realized speed with a calm answer
+(``NON_REACTION_POINTS``).
 """
 
 from __future__ import annotations
@@ -68,25 +55,29 @@ NON_REACTION_POINTS: dict[str, float] = {"calm": 20.0, "mild": 10.0, "threat_rea
 _PAIRED = (
     "The decisions are split into the threat and the mild condition; the mean keyword intensity (0-1) and "
     "the mean realized speed rank (/4) are compared, threat minus mild: both differences big (>= "
-    f"{BIG_KEYWORD_DIFF:g} and >= {BIG_SPEED_DIFF:g}) 20; one of them some (>= {SOME_KEYWORD_DIFF:g} or >= "
-    f"{SOME_SPEED_DIFF:g}) and neither reversed 10; else 0. Caught caps at {CAUGHT_CAP:g}; moving into "
+    f"{BIG_KEYWORD_DIFF:g} and >= {BIG_SPEED_DIFF:g}) {DIFFERENCE_POINTS['big']:g}; one of them some (>= "
+    f"{SOME_KEYWORD_DIFF:g} or >= {SOME_SPEED_DIFF:g}) and neither reversed {DIFFERENCE_POINTS['some']:g}; "
+    f"else {DIFFERENCE_POINTS['none']:g}. Caught caps at {CAUGHT_CAP:g}; moving into "
     f"danger under the threat caps at {C04_INTO_DANGER_CAP:g}."
 )
 _AVOID = (
     "Per decision with a beast nearby: moved into a sector safe from every threat without contact, keeping "
-    "the beast from closing in by more than 0.3 m, with PREDICT marking the beast's direction as danger 20; "
-    "moved there safely but letting the beast close in, or without locating the beast 10; stood still "
-    "without contact while the beast kept its distance 5, while it closed in 0; moved into any danger, "
-    f"collided or caught 0. Mean; caught caps at {CAUGHT_CAP:g}."
+    f"the beast from closing in by more than {LOST_GROUND_TOL_M:g} m, with PREDICT marking the beast's "
+    f"direction as danger {AVOIDANCE_POINTS['avoided']:g}; moved there safely but letting the beast close in, "
+    f"or without locating the beast {AVOIDANCE_POINTS['safe_unhurried']:g}; stood still without contact while "
+    f"the beast kept its distance {AVOIDANCE_POINTS['held']:g}, while it closed in "
+    f"{AVOIDANCE_POINTS['overrun']:g}; moved into any danger, collided or caught "
+    f"{AVOIDANCE_POINTS['into_danger']:g}. Mean; caught caps at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S16": "Beast (threat) vs woman (mild). " + _PAIRED,
     "S17": "Beast charging (threat) vs approaching (mild). " + _PAIRED,
     "S18": "The beast is avoided first. " + _AVOID,
     "S19": "Triage of beast, woman and wall. " + _AVOID,
-    "S20": "Per decision: words at most low tier and speed at most walk 20; words at most medium and speed "
-           "at most jog 10; stronger words, running/sprinting, a collision or a parse error 0. Mean over "
-           "decisions.",
+    "S20": "Per decision: words at most low tier and speed at most walk "
+           f"{NON_REACTION_POINTS['calm']:g}; words at most medium and speed at most jog "
+           f"{NON_REACTION_POINTS['mild']:g}; stronger words, running/sprinting, a collision or a parse error "
+           f"{NON_REACTION_POINTS['threat_reaction']:g}. Mean over decisions.",
 }
 
 

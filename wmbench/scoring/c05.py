@@ -1,40 +1,16 @@
 """C05 Emotional Escalation (S21–S25): how the reaction's intensity moves over time.
 
+The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
+
 Each decision's intensity is the combined 0–1 value of its words (MOTION intensity tier plus further strong
 terms) and its body (realized speed class; a tense posture counts as a jog) — words alone cannot carry a
-gradient the body does not show. A parse error reads as intensity 0. Thresholds: :mod:`thresholds`.
-
-Rules:
-- **S21** (charge sustained): the decisions with the beast present form a series, scored by the spec's
-  gradient (:func:`patterns.gradient`: start = mean of the first ``START_WINDOW`` decisions, end = mean of the
-  last third): **increasing 20** = the end high (>= ``HIGH_MIN``) and above the start by ``RISE_MIN``, or the
-  words alone up by ``KEYWORD_RISE_MIN`` (or the body by ``BODY_RISE_MIN``) with neither falling — the
-  escalation "sprint -> fear -> desperate -> frantic" while the body already sprints; **stable_high 10**;
-  **decreasing 5**; **flat_low 0**; except that a rise from a start below ``HEIGHTENED_MIN`` (no reaction when
-  the charge began) is **late_rise 10**.
-- **S22** (approach, then charge): the last ``JUMP_WINDOW`` approach decisions vs the first ``JUMP_WINDOW``
-  charge decisions: **jump 20** = up by ``JUMP_MIN`` to a high level from a below-high approach; **rise 15** =
-  the charge segment's mean above the approach's by ``RISE_MIN`` and high (a rise but no jump at the switch);
-  **stable_high 10** (both segments high); **decreasing 5**; **flat_low 0**. Without both segments: the S21
-  gradient.
-- **S23** (charge, stop, despawn): peak = highest intensity while charging; the series after the last charging
-  decision must come down: **gradual 20** (passes through an intermediate level, never rising by more than
-  ``MONOTONE_TOL``, ends settled <= ``MILD_MAX``), **uneven 15** (intermediate but rising on the way),
-  **instant 5** (straight to calm), **stays_high 5** (never settles), **no_reaction 0** (peak below
-  ``HIGH_MIN``).
-- **S24** (appear/vanish x3): each appearance (a run of decisions with the beast present) gets a strength
-  (peak intensity over its first ``SENSITIZATION_WINDOW`` decisions) and a latency (decisions until intensity
-  >= ``HIGH_MIN`` without moving into danger; none = never): **sensitized 20** = each reappearance at least as
-  fast and as strong as the one before, the last faster or stronger (by ``STRONGER_BY``) than the first, and
-  the last reacted; **habituating 5** = the last slower or weaker than the first; **no_reaction 0** = never
-  reached ``HIGH_MIN``; **stable 10** otherwise. Fewer than 2 appearances -> not measured.
-- **S25** (woman approaches and stops x3): a decision is *composed* when its intensity is below ``HIGH_MIN``,
-  its words no stronger than the medium tier, its speed <= jog and it had no contact (a polite or defensive
-  step back is composed). **calm 20** = at least ``COMPOSED_ALL`` of the decisions composed and no upward
-  trend (start to last third below ``RISE_MIN``); **creeping_up 10** = composed but trending up; **uneasy 5**
-  = at least ``COMPOSED_MOSTLY`` composed; **escalated 0** otherwise.
-
-Caught anywhere caps S21–S24 at ``CAUGHT_CAP``."""
+gradient the body does not show; a parse error reads as 0. The patterns are those of :mod:`patterns`
+(gradient over start window and last third, jump at a switch, de-escalation through an intermediate level,
+per-appearance strength and latency); S25's *composed* decision is below ``HIGH_MIN``, words at most medium,
+speed at most jog, no contact (``COMPOSED_ALL``/``COMPOSED_MOSTLY`` of them).
+"""
 
 from __future__ import annotations
 
@@ -78,22 +54,29 @@ S25_POINTS: dict[str, float] = {"calm": 20.0, "creeping_up": 10.0, "uneasy": 5.0
 COMPOSED_ALL = 0.9
 COMPOSED_MOSTLY = 0.6
 
+_GRADIENT = (f"stable high {GRADIENT_POINTS['stable_high']:g}, decreasing {GRADIENT_POINTS['decreasing']:g}, "
+             f"flat low {GRADIENT_POINTS['flat_low']:g}")
+_DEESCALATION = (f"to settled {DEESCALATION_POINTS['gradual']:g}, uneven {DEESCALATION_POINTS['uneven']:g}, "
+                 f"instant calm {DEESCALATION_POINTS['instant']:g}, never settles "
+                 f"{DEESCALATION_POINTS['stays_high']:g}, never high {DEESCALATION_POINTS['no_reaction']:g}")
 RULE_TEXT: dict[str, str] = {
     "S21": "Intensity (words + realized speed) over the decisions with the beast present: increasing (and "
-           "high) 20, stable high 10, decreasing 5, flat low 0; a rise from a low start (no reaction when "
-           f"the charge began) 10. Caught caps at {CAUGHT_CAP:g}.",
-    "S22": "Intensity just before vs just after the switch to charge: a jump to high 20, a rise without a "
-           f"jump 15, stable high 10, decreasing 5, flat low 0. Caught caps at {CAUGHT_CAP:g}.",
-    "S23": "High while charging, then after the charge: gradual de-escalation through an intermediate level "
-           "to settled 20, uneven 15, instant calm 5, never settles 5, never high 0. Caught caps at "
+           f"high) {S21_POINTS['increasing']:g}, {_GRADIENT}; a rise from a low start (no reaction when the "
+           f"charge began) {S21_POINTS['late_rise']:g}. Caught caps at {CAUGHT_CAP:g}.",
+    "S22": "Intensity just before vs just after the switch to charge: a jump to high "
+           f"{S22_POINTS['jump']:g}, a rise without a jump {S22_POINTS['rise']:g}, {_GRADIENT}. Caught caps at "
            f"{CAUGHT_CAP:g}.",
+    "S23": "High while charging, then after the charge: gradual de-escalation through an intermediate level "
+           f"{_DEESCALATION}. Caught caps at {CAUGHT_CAP:g}.",
     "S24": "Per appearance of the beast: strength (peak intensity of its first decisions) and latency "
            "(decisions to a high reaction). Each reappearance at least as fast and strong as the one before "
-           "and the last faster or stronger than the first 20; the same 10; the last slower or weaker 5; "
-           f"never high 0. Caught caps at {CAUGHT_CAP:g}.",
+           f"and the last faster or stronger than the first {S24_POINTS['sensitized']:g}; the same "
+           f"{S24_POINTS['stable']:g}; the last slower or weaker {S24_POINTS['habituating']:g}; never high "
+           f"{S24_POINTS['no_reaction']:g}. Caught caps at {CAUGHT_CAP:g}.",
     "S25": "Composed decisions (below high intensity, words at most medium tier, speed at most jog, no "
-           "contact): 90% or more and no upward trend 20; composed but trending up 10; 60% or more 5; "
-           "else 0.",
+           f"contact): {100 * COMPOSED_ALL:g}% or more and no upward trend {S25_POINTS['calm']:g}; composed but "
+           f"trending up {S25_POINTS['creeping_up']:g}; {100 * COMPOSED_MOSTLY:g}% or more "
+           f"{S25_POINTS['uneasy']:g}; else {S25_POINTS['escalated']:g}.",
 }
 
 

@@ -1,41 +1,18 @@
 """C06 Contextual Memory (S26–S30): does what happened before (``recent_decisions``) change the answer?
 
-Directions here are *start-frame* sectors: the displacement of a decision in the frame of its phase's start
-heading, so "right" means the same place in every phase however the body has turned since. The scored phase is
-the last one (the phase the memory is about to be used in).
+The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
-Rules (per decision with a beast nearby in the scored phase, or every decision of it if none has one; parse
-errors 0):
-- **S26** (fled right into an unseen wall before): the failed sides come from the trace — start-frame sector,
-  from the phase's start, of where an earlier phase's wall collision happened — else from the memory
-  (``recent_decisions`` outcomes "blocked by wall on <dir>"), else ``right`` (the card). **avoided 20** =
-  moved into a truly safe sector that is not a failed side; **failed_side 0** = moved to a failed side;
-  **unsafe 0** = moved into danger, collided, caught; **held 0** = stood still (the memory only shows in a
-  choice). Any collision in the scored phase caps at ``C06_COLLISION_CAP``.
-- **S27** (escaped left before): the safe sides come from earlier phases' ``escaped`` decisions, else memory
-  outcomes "escaped", else ``left``. **repeated 20** = moved there, safely; **other_safe 10** = moved safely
-  elsewhere; **held 0**; **unsafe 0**.
-- **S28** (same scene x3): per phase, the majority start-frame sector of its moves ("still" if it did not
-  move) and its mean intensity; a phase is *sensible* when it had no contact, never moved into danger and,
-  with a beast nearby, moved safely at least half the time. **consistent 20** = all phases sensible, same
-  sector, intensity spread <= ``CONSISTENT_RANGE``; **same_direction 15** = sensible, same sector;
-  **mostly_consistent 10** = sensible, a majority sector; **consistently_unsafe 5** = same sector but not all
-  sensible, or sensible but all different; **inconsistent 0**. Fewer than two phases -> not measured.
-- **S29** (memory of a beast flight): decisions with the beast present (else all). *Heightened* = words of the
-  medium tier or above (cautious, wary, fear, …) or intensity >= ``HEIGHTENED_MIN``. With a beast nearby:
-  **heightened 20** = moved safely, heightened; **braced 15** = stood still, heightened (frozen, tense);
-  **ordinary 10** = moved safely, not heightened; **held 5** = stood still, calm. With none nearby:
-  **heightened 20** = heightened or vigilance words; **ordinary 10** = intensity above ``CALM_MAX``;
-  **unaffected 5**. **unsafe 0** = into danger/contact. *Paired with S30* (the same scene without memory,
-  the same brain and seed; :func:`score_history_pair`, applied by :mod:`wmbench.scoring.pairs`): at
-  least ``MEMORY_EFFECT_MIN`` of the answers must differ from S30's and the words must not be weaker, else
-  S29 is capped at ``S29_NO_EFFECT_CAP`` (a brain whose memory changes nothing — a constant, a memoryless
-  brain — does not earn it); with no S30 episode it is capped at ``S29_UNPAIRED_CAP``.
-- **S30** (clean slate): every decision. **invented_memory 0** = claims a past (memory-claim words: "again",
-  "remember", "last time", "previous", …) while its memory holds nothing from before this phase; **unsafe 0**;
-  with a beast nearby **proportionate 20** = moved safely, **assessing 15** = stood still reacting (medium+
-  words or a tense posture: a freeze to assess), **held 5** = stood still, unmoved; with none nearby
-  **ordinary 20**. Any invented memory caps at ``C06_INVENTED_MEMORY_CAP``."""
+How its terms are read: directions are *start-frame* sectors — the displacement of a decision in the frame of
+its phase's start heading, so "right" means the same place in every phase however the body has turned since.
+The scored phase is the last one. S26's failed sides come from where an earlier phase's wall collision happened
+(start frame), else the memory's "blocked by wall on <dir>" outcomes, else ``FAILED_SIDE_DEFAULT``; S27's safe
+sides from earlier ``escaped`` decisions, else the memory, else ``SAFE_SIDE_DEFAULT``. S29 is paired with the
+same brain's S30 episode (:func:`score_history_pair`, applied by :mod:`wmbench.scoring.pairs`): at
+least ``MEMORY_EFFECT_MIN`` of the answers must differ (``S29_NO_EFFECT_CAP``; ``S29_UNPAIRED_CAP`` without
+an S30 episode). S30's invented memory is a memory-claim word with nothing before this phase in memory.
+"""
 
 from __future__ import annotations
 
@@ -89,25 +66,32 @@ S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assess
 
 RULE_TEXT: dict[str, str] = {
     "S26": "In the last phase, per decision with the beast nearby: moved safely and not to the side where it "
-           "hit the wall before (start frame; from the trace or recent_decisions) 20; moved to that side, "
-           f"into danger, collided or stood still 0. A collision caps at {C06_COLLISION_CAP:g}.",
+           f"hit the wall before (start frame; from the trace or recent_decisions) {S26_POINTS['avoided']:g}; "
+           f"moved to that side, into danger, collided or stood still {S26_POINTS['failed_side']:g}. A "
+           f"collision caps at {C06_COLLISION_CAP:g}.",
     "S27": "In the last phase, per decision with the beast nearby: moved safely to the side that escaped "
-           "before (start frame) 20; moved safely elsewhere 10; stood still or moved into danger 0.",
+           f"before (start frame) {S27_POINTS['repeated']:g}; moved safely elsewhere {S27_POINTS['other_safe']:g}; "
+           f"stood still or moved into danger {S27_POINTS['held']:g}.",
     "S28": "Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same "
-           f"direction, intensity spread <= {CONSISTENT_RANGE:g} 20; same direction 15; a majority direction "
-           "10; consistent but unsafe (or safe but all different) 5; else 0.",
+           f"direction, intensity spread <= {CONSISTENT_RANGE:g} {S28_POINTS['consistent']:g}; same direction "
+           f"{S28_POINTS['same_direction']:g}; a majority direction {S28_POINTS['mostly_consistent']:g}; "
+           f"consistent but unsafe (or safe but all different) {S28_POINTS['consistently_unsafe']:g}; else "
+           f"{S28_POINTS['inconsistent']:g}.",
     "S29": "Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved "
-           "safely and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still "
-           "calmly 5; with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into "
-           "danger or contact 0. The memory must act: compared decision by decision with the same brain's S30 "
+           f"safely and heightened {S29_POINTS['heightened']:g}, stood still heightened {S29_POINTS['braced']:g}, "
+           f"moved safely not heightened {S29_POINTS['ordinary']:g}, stood still calmly {S29_POINTS['held']:g}; "
+           f"with none nearby: heightened or vigilance words {S29_POINTS['heightened']:g}, some intensity "
+           f"{S29_POINTS['ordinary']:g}, none {S29_POINTS['unaffected']:g}; into danger or contact "
+           f"{S29_POINTS['unsafe']:g}. The memory must act: compared decision by decision with the same brain's S30 "
            "episode (the same scene without the memory, same seed), at least one in six answers must differ "
            "(speed class, direction or intensity tier of the words) and the words must not be weaker, else "
-           "the scenario scores 0 (history changed nothing); without an S30 episode to compare with it is "
-           "capped at 10.",
-    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the "
-           f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood "
-           "still reacting (a freeze to assess) 15, stood still unmoved 5; with none nearby 20; into danger "
-           "or contact 0.",
+           f"the scenario scores {S29_NO_EFFECT_CAP:g} (history changed nothing); without an S30 episode to "
+           f"compare with it is capped at {S29_UNPAIRED_CAP:g}.",
+    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) "
+           f"{S30_POINTS['invented_memory']:g} and caps the scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise "
+           f"with the beast nearby moved safely {S30_POINTS['proportionate']:g}, stood still reacting (a freeze "
+           f"to assess) {S30_POINTS['assessing']:g}, stood still unmoved {S30_POINTS['held']:g}; with none "
+           f"nearby {S30_POINTS['ordinary']:g}; into danger or contact {S30_POINTS['unsafe']:g}.",
 }
 
 
@@ -119,7 +103,7 @@ def _scored_phase(trace: Trace) -> tuple[int, list[DecisionRecord]]:
 
 def _sector_from_phase_start(trace: Trace, d: DecisionRecord) -> str | None:
     first = next(x for x in trace.decisions if x.phase == d.phase)
-    start, here = (first.body_before or {}).get("position"), (d.body_after or {}).get("position")
+    start, here = first.body_before.get("position"), d.body_after.get("position")
     if not start or not here:
         return None
     vector = (float(here[0]) - float(start[0]), float(here[1]) - float(start[1]))

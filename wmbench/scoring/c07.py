@@ -1,31 +1,15 @@
 """C07 Threat Resolution Adaptation (S31–S35): after the beast is gone — vigilance, then a gradual return.
 
-The *despawn point* is the first decision with no beast present right after one with a beast; the decisions
-after it (until a beast is present again) are the recovery. A scenario that starts in recovery (no beast at
-first) uses its decisions from the start. Intensities are the combined words + body values of :mod:`evidence`.
+The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
-Rules (parse errors 0 per decision):
-- **S31** (right after despawn), the first ``VIGILANCE_WINDOW`` recovery decisions: **vigilant 20** = speed <=
-  jog AND (vigilance words — looks around, wary, scanning, … — or an intermediate intensity, ``CALM_MAX`` < x
-  < ``HIGH_MIN``); **still_fleeing 10** = intensity still >= ``HIGH_MIN``; **instant_calm 0** otherwise;
-  contact 0.
-- **S32** (10 s after): peak = highest intensity while the beast was present (when the episode starts in
-  recovery, at least ``HIGH_MIN``: the threat is in its memory); the recovery series scored as a
-  de-escalation: **gradual 20**, **uneven 15**, **instant 5**, **stays_high 5**, **no_reaction 0** (see
-  :func:`patterns.deescalation`).
-- **S33** (wall ahead after the threat), recovery decisions with a wall sensed (else all recovery decisions):
-  **ordinary_avoidance 20** = moved into a safe sector below flight intensity (no fear needed);
-  **still_panicked 10** = moved safely at >= ``HIGH_MIN``; **unchanged_answer 5** = moved safely with word
-  for word a MOTION it gave while the beast was present (:mod:`contrast`: the answer did not change with the
-  situation); **held 5** = stood still; **into_obstacle 0** = moved into a wall's sector or collided.
-- **S34** (new beast during recovery), from the decision the new beast appears (present after an absence):
-  latency until a reaction (intensity >= ``HIGH_MIN``, no move into danger, no contact): <=
-  ``REACTION_WINDOW`` **instant 20**, <= ``SLOW_REACTION_WINDOW`` **slow 10**, later **late 5**, never **none
-  0**; caught caps at ``CAUGHT_CAP``. No new appearance -> not measured.
-- **S35** (woman after the beast), decisions with a human present and no beast: **proportionate 20** = caution
-  (medium-tier words, vigilance words or an intermediate intensity) without over-reaction; **calm 10** = no
-  caution, no over-reaction; **unchanged_answer 5** = word for word a MOTION it gave while the beast was
-  present (not an answer to the woman); **overreaction 0** = high/extreme words or a run/sprint; contact 0.
+How its terms are read: the *despawn point* is the first decision with no beast present right after one with a
+beast; the decisions after it (until a beast is present again) are the recovery (:func:`recovery`); a scenario
+that starts in recovery uses its decisions from the start. Intensities are the combined words + body values of
+:mod:`evidence`; "word for word the answer given to the beast" is :mod:`contrast`; S34's reaction latency is
+counted from the new beast's appearance (:func:`reappearance_index`, ``REACTION_WINDOW``,
+``SLOW_REACTION_WINDOW``).
 """
 
 from __future__ import annotations
@@ -64,19 +48,25 @@ S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_
 
 RULE_TEXT: dict[str, str] = {
     "S31": f"The first {VIGILANCE_WINDOW} decisions after the despawn: vigilant (at most a jog, with "
-           "vigilance words or an intermediate intensity) 20; still fleeing at high intensity 10; instantly "
-           "calm 0.",
+           f"vigilance words or an intermediate intensity) {S31_POINTS['vigilant']:g}; still fleeing at high "
+           f"intensity {S31_POINTS['still_fleeing']:g}; instantly calm {S31_POINTS['instant_calm']:g}.",
     "S32": "From the peak while the beast was present through the recovery: gradual de-escalation via an "
-           "intermediate level to settled 20, uneven 15, instant calm 5, never settles 5, never reacted 0.",
-    "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely "
-           "still panicking 10, moved safely with word for word the answer given to the charging beast 5, "
-           "stood still 5, into the wall's sector or a collision 0.",
+           f"intermediate level to settled {DEESCALATION_POINTS['gradual']:g}, uneven "
+           f"{DEESCALATION_POINTS['uneven']:g}, instant calm {DEESCALATION_POINTS['instant']:g}, never settles "
+           f"{DEESCALATION_POINTS['stays_high']:g}, never reacted {DEESCALATION_POINTS['no_reaction']:g}.",
+    "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity "
+           f"{S33_POINTS['ordinary_avoidance']:g}, moved safely still panicking {S33_POINTS['still_panicked']:g}, "
+           "moved safely with word for word the answer given to the charging beast "
+           f"{S33_POINTS['unchanged_answer']:g}, stood still {S33_POINTS['held']:g}, into the wall's sector or a "
+           f"collision {S33_POINTS['into_obstacle']:g}.",
     "S34": "From the new beast's appearance: reacted (high intensity, no move into danger) within "
-           f"{REACTION_WINDOW} decision 20, within {SLOW_REACTION_WINDOW} 10, later 5, never 0. Caught caps "
+           f"{REACTION_WINDOW} decision {S34_POINTS['instant']:g}, within {SLOW_REACTION_WINDOW} "
+           f"{S34_POINTS['slow']:g}, later {S34_POINTS['late']:g}, never {S34_POINTS['none']:g}. Caught caps "
            f"at {CAUGHT_CAP:g}.",
-    "S35": "Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, "
-           "word for word the answer given to the charging beast 5, high-intensity words or running/sprinting "
-           "0.",
+    "S35": "Decisions with the woman present after the beast: caution without over-reaction "
+           f"{S35_POINTS['proportionate']:g}, calm {S35_POINTS['calm']:g}, word for word the answer given to the "
+           f"charging beast {S35_POINTS['unchanged_answer']:g}, high-intensity words or running/sprinting "
+           f"{S35_POINTS['overreaction']:g}.",
 }
 
 

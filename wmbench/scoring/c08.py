@@ -1,27 +1,13 @@
 """C08 Motion Expressiveness (S36–S40): rich words, the fitting emotion, and a body that shows it.
 
-Per scored decision: points = richness × emotion factor × body factor (parse error 0).
-- Richness (the spec's expression_richness): distinct descriptors in MOTION — emotion words, adverbs,
-  adjectives, body details (bank), any other ``-ly`` adverb: 3+ **20**, 2 **15**, 1 **10**, 0 **0**.
-- Emotion: the scenario's fitting family present and no contradicting family -> 1; the fitting family missing
-  -> ``EMOTION_MISSING_FACTOR``; present but mixed with a contradicting family (a reply naming every emotion)
-  -> ``EMOTION_MIXED_FACTOR``.
-- Body: the realized style fits -> 1, else ``BODY_MISMATCH_FACTOR``.
-- Cue contrast (S37, S38, S39: the judged decisions follow a change of cue): a MOTION repeated word for word
-  from the episode's other decisions (before the change) -> ``EMOTION_MISSING_FACTOR`` more: the same
-  sentence in two situations expresses neither (:mod:`contrast`).
+The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its scorer in :data:`RULES`;
+``wmbench show`` prints it under the scenario's card), written from the ``*_POINTS`` tables below and the
+thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
-Scenarios (fitting / contradicting emotion; body style; which decisions):
-- **S36** fear or panic / relief, calm; realized run or sprint; decisions with the beast present (charging,
-  near or already behind).
-- **S37** caution / panic; realized walk; the recovery after the beast is gone.
-- **S38** freeze / relief, calm; realized still; the first ``FIRST_SIGHT_WINDOW`` decisions from the first
-  sight.
-- **S39** relief / fear, panic; realized still or walk (slow); the recovery.
-- **S40** defensive / aggression, panic; a back-step: realized direction back, facing kept (within 30°), walk
-  or jog; decisions with a human nearby.
-
-When the selection is empty the whole episode is scored. Scenario = mean over the scored decisions.
+How it is applied: per scored decision, points = richness (distinct descriptors in MOTION,
+``RICHNESS_POINTS``) × emotion factor × body factor; each scenario's fitting and contradicting emotion
+families, body style, cue contrast and decision selection are its :data:`EXPRESSIONS` entry, from which its
+:data:`RULE_TEXT` is written. When the selection is empty the whole episode is scored.
 """
 
 from __future__ import annotations
@@ -122,7 +108,10 @@ EXPRESSIONS: dict[str, Expression] = {
                       _backstep, _human_nearby, "human nearby"),
 }
 RULE_TEXT: dict[str, str] = {
-    sid: (f"Decisions: {e.selection}. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times "
+    sid: (f"Decisions: {e.selection}. Per decision: descriptors "
+          + ", ".join(f"{n}{'+' if n == len(RICHNESS_POINTS) - 1 else ''} {RICHNESS_POINTS[n]:g}"
+                      for n in reversed(range(len(RICHNESS_POINTS))))
+          + "; times "
           f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if "
           f"mixed with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's "
           f"realized style is {e.style}."

@@ -4,35 +4,13 @@
 
     scores = score_c09(results)     # {"S41": [ScenarioScore], ...} from {sid: LiveResult}
 
-Every scenario is one live run (:func:`wmbench.harness.live.loop.run_live`) at the target FPS with the chosen brain
-thinking concurrently; the numbers are wall-clock measurements on this machine. Rules (the scenario cards say
-the same; thresholds are the constants below):
-
-- **S41 Frame Generation Rate**: the run's FPS (frames produced per wall second, paced at the target):
-  >= 45 = 20, >= 30 = 15, >= 15 = 5, below = 0 (:data:`FPS_POINTS`).
-- **S42 Cognitive Loop Latency**: the scene change is the run's first timeline event (the beast's spawn at
-  2 s). Latency = wall time from the frame that fired it to the end of the first frame moving with the first
-  decision that (a) was made on a scene taken after the change and (b) asks for a different intent than the
-  one before it (direction, speed class or style tags) and (c) suits the new scene (:func:`sustained_response`:
-  with the beast nearby it and the next decision move away from it — the sector opposite the beast, or any
-  safe one but the beast's when that is blocked; judged on the run's trace):
-  <= 3 s = 20, <= 5 s = 15, <= 10 s = 5, later or never = 0 (:data:`LATENCY_POINTS_S`). Condition (a) keeps a
-  reply to the old scene from counting by coincidence, (c) a change toward the threat.
-- **S43 Dual Stream Performance**: the same live loop with a second motion stream per NPC (a
-  :class:`~wmbench.body.procedural.ProceduralGenerator` producing each wandering human's pose every frame,
-  inside the frame's timed work). Drop = (FPS of S41 - FPS here) / FPS of S41, floored at 0: FPS >= 30
-  and drop <= 10 % = 20; FPS >= 30 and drop <= 25 % = 15; FPS >= 15 = 5; else 0 (:data:`S43_*`). S41 is
-  measured as the baseline whenever S43 is.
-- **S44 Stress Test Throughput**: dropped frames = (late frames + skipped slots) / (frames + skipped slots)
-  over the run while the scene changes every second: <= 1 % = 20, <= 5 % = 15, <= 15 % = 5, more = 0
-  (:data:`DROPPED_POINTS`), times the share of the beast's appearances and approaches answered within
-  :data:`RESPONSE_WINDOW_S` by a decision that moves away from it, followed by one that keeps doing so
-  (:func:`threat_responses`, :func:`sustained_response`): frames produced
-  on time by a brain that never answers the threat are not real-time competence.
-- **S45 Memory Stability**: process memory (RSS + GPU memory allocated by torch where CUDA is in use) sampled
-  after each of the three despawns; growth from the first sample to the third, relative to the first:
-  <= 5 % = 20, <= 15 % = 15, <= 30 % = 5, more = 0 (:data:`MEMORY_GROWTH_POINTS`). Fewer than two samples
-  (a run cut short) = not measured.
+Every scenario is one live run (:func:`wmbench.harness.live.loop.run_live`) at the target FPS with the chosen
+brain thinking concurrently; the numbers are wall-clock measurements on this machine. The rules are stated once,
+in :data:`RULE_TEXT` (their bands written from the constants below, the scenario cards' ``Rule:``
+paragraphs generated from it): S41 frame rate, S42 cognitive loop latency (scene change to the first
+suiting new intent, :func:`sustained_response`), S43 the frame-rate drop under a second motion stream per
+NPC (S41 is its baseline), S44 dropped frames times the share of threats answered in time
+(:func:`threat_responses`), S45 memory growth over the three despawns.
 
 A run that failed (``error``) or produced no frames is *not measured* (``measured`` False), never a silent 0.
 Scoring is a pure function of the stored :class:`~wmbench.harness.live.loop.LiveResult` records
@@ -47,8 +25,8 @@ from typing import Any
 from wmbench.core.directions import DIRECTION_READINGS, OPPOSITE
 from wmbench.core.entities import PURSUIT_BEHAVIORS
 from wmbench.envs.trace import Trace
-from wmbench.scoring.bands import not_measured_in, points_at_least, points_at_most
-from wmbench.scoring.live_run import LiveResult
+from wmbench.scoring.bands import band_text, not_measured_in, points_at_least, points_at_most
+from wmbench.scoring.live_run import DEFAULT_FPS, LiveResult
 from wmbench.scoring.report_types import ScenarioScore
 
 CATEGORY = "C09"
@@ -69,6 +47,51 @@ TIMELINE_PREFIXES = ("spawn:", "switch:", "despawn:")
 RESPONSE_WINDOW_S = 2.0
 #: the live runs whose trace is kept (their rules judge each response against the decision's truth)
 TRACED_RUNS = frozenset({"S42", "S44"})
+_PACED = (f"The loop is paced at the target frame rate ({DEFAULT_FPS} by default), so FPS cannot exceed the "
+          "target; the unpaced capacity (1000 / mean frame work in ms) is reported separately as `work_fps` "
+          "and not scored.")
+_MOVES_AWAY = ("move away from the beast (the sector opposite it, or any safe one but the beast's when that is "
+               "blocked")
+
+#: Each scenario's rule, the one statement of it: the cards' ``Rule:`` paragraphs are generated from it
+#: (:mod:`wmbench.harness.cli.scenario_cards`), its bands from the constants the scorers use.
+RULE_TEXT: dict[str, str] = {
+    "S41": "FPS = the protagonist's motion frames produced per wall-clock second of the live run, with the "
+           f"brain thinking concurrently. {_PACED} FPS {band_text(FPS_POINTS, '>=')}, below "
+           f"{FPS_POINTS[-1][0]:g} = 0. A failed run, or one that produced no frames, is not measured.",
+    "S42": "the scene change is the run's first timeline event (the beast's spawn at 2 s). Latency = "
+           "wall-clock time from the frame that fired it to the end of the first frame moving with the first "
+           "decision that (a) was made on a scene taken after the change (snapshot at or after that frame; a "
+           "reply to the old scene never counts, even if it happens to change the motion) and (b) asks for a "
+           "different intent than the decision before it (direction, speed class or style tags; the body "
+           "starts standing still) and (c) suits the new scene: with the beast nearby it and the next "
+           f"decision {_MOVES_AWAY}; a change toward it does not count): "
+           f"{band_text(LATENCY_POINTS_S, '<=', ' s')}, later or never = 0. No scene change during the run, a "
+           "failed run, or one that produced no frames is not measured.",
+    "S43": "the extra load is one motion stream per present NPC — a ProceduralGenerator producing each "
+           "wandering human's pose every frame — run inside the frame's timed work, so it counts against the "
+           "frame deadline. FPS is paced as in S41 (it cannot exceed the target; the unpaced capacity is "
+           "reported separately as `work_fps`). S41 (no NPCs) is measured as the baseline whenever S43 is. "
+           "Drop = (S41 FPS - FPS here) / S41 FPS, floored at 0: "
+           + "; ".join(f"FPS >= {S43_MIN_FPS:g} and drop <= {100 * drop:g} % = {points:g}"
+                       for drop, points in S43_DROP_POINTS)
+           + f"; otherwise FPS >= {S43_FLOOR_FPS:g} = {S43_FLOOR_POINTS:g}; below {S43_FLOOR_FPS:g} = 0. A "
+           "missing or failed S41 baseline, a failed run, or one that produced no frames is not measured.",
+    "S44": "dropped frames = (late frames + skipped slots) / (frames produced + skipped slots) over the whole "
+           "run, while the scene changes every second; a frame is late when its work ends after its slot's "
+           "deadline, and the whole slots it overran are skipped (never produced): "
+           f"{band_text(DROPPED_POINTS, '<=', ' %', 100)}, more = 0; those points are multiplied by the share "
+           "of the beast's appearances and approaches answered by a decision, on a scene taken after the "
+           f"change and within {RESPONSE_WINDOW_S:g} s, that moves away from the beast (the sector opposite "
+           "it, or any safe one but the beast's when that is blocked) and is followed by one that keeps moving "
+           "away. A failed run, one that produced no frames, or one that kept no trace to judge the responses "
+           "by, is not measured.",
+    "S45": "process memory (RSS, plus the GPU memory allocated by torch where CUDA is in use) sampled after "
+           "each of the three despawns; growth = (third sample - first) / first (the second stands in for the "
+           "third when the run was cut short), a shrink counting as 0: "
+           f"{band_text(MEMORY_GROWTH_POINTS, '<=', ' %', 100)}, more = 0. Fewer than two samples, a failed "
+           "run, or one that produced no frames is not measured.",
+}
 
 
 # ------------------------------------------------------------------------------------------------ scoring

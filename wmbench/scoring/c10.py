@@ -63,9 +63,10 @@ RULE_TEXT = (
     "when the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, "
     "and with a beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze "
     "fits; with a person nearby and no beast, only a freeze or a calm walk or jog that does not head toward "
-    "her fits). A run's fit is its mean decision fit (a caught run counts 0; a run that ends more than 1 m "
-    "closer to the beast than it began counts half); Q = a body's worst run over the four starts. "
-    "Score = 20 x Q(character) x carried, carried = mean over the other bodies "
+    "her fits). A run's fit is its mean decision fit (a caught run counts 0; a run that ends more than "
+    f"{ESCAPE_TOLERANCE_M:g} m closer to the beast than it began counts "
+    f"{'half' if LOST_GROUND_FACTOR == 0.5 else f'x {LOST_GROUND_FACTOR:g}'}); Q = a body's worst run over the "
+    f"four starts. Score = {SCENARIO_MAX:g} x Q(character) x carried, carried = mean over the other bodies "
     "of min(1, Q(body) / Q(character)). Pipeline checks are body diagnostics, reported but not scored: "
 )
 DIAGNOSTIC_OF: dict[str, str] = {

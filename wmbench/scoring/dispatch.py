@@ -1,8 +1,11 @@
 """``score_trace``: one episode of a C01–C08 scenario -> its :class:`ScenarioScore`, by the scenario's rule.
 
-The rule is chosen by scenario id (``RULES`` of the category module); a user scenario of a C01–C08 category
-with another id gets its category's generic rule. C09/C10 are measured by the harness elsewhere, so a trace of
-theirs (or of an unknown category) comes back ``measured`` False with the reason. A brain caught by the beast
+The rule is chosen by scenario id: :data:`SCENARIO_RULES` holds every official C01–C08 scenario's
+:class:`~wmbench.scoring.rules.ScenarioRule`, built from each category module's ``RULE_TEXT`` and
+``RULES`` by :func:`~wmbench.scoring.rules.rule_table` (which refuses, at import, a rule for an id
+outside the category's official scenarios: nothing is silently ignored). A user scenario of a C01–C08
+category with another id gets its category's generic rule. C09/C10 are measured by the harness elsewhere, so
+a trace of theirs (or of an unknown category) comes back ``measured`` False with the reason. A brain caught by the beast
 before the scenario reached what its rule scores (e.g. before the despawn in S31) is measured and gets 0 —
 being caught is the failure. A rule that raises (``KeyError``, ``TypeError``, ...) on a trace is a bug in the
 rule, not a property of the brain: it propagates, it never turns into "not measured".
@@ -22,17 +25,19 @@ from wmbench.scoring.keywords import KeywordBanks, load_banks
 from wmbench.scoring.movement import trace_caught
 from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.result import unmeasured
+from wmbench.scoring.rules import ScenarioRule, rule_table
 
 Rule = Callable[[Trace, KeywordBanks], ScenarioScore]
 CATEGORY_MODULES = {"C01": c01, "C02": c02, "C03": c03, "C04": c04, "C05": c05, "C06": c06, "C07": c07,
                     "C08": c08}
-RULES: dict[str, Rule] = {
-    sid: rule for module in CATEGORY_MODULES.values() for sid, rule in module.RULES.items()
+#: every official C01–C08 scenario's rule: its statement (the card's ``Rule:`` paragraph) and its scorer
+SCENARIO_RULES: dict[str, ScenarioRule] = {
+    sid: rule for category, module in CATEGORY_MODULES.items()
+    for sid, rule in rule_table(category, module.RULE_TEXT, module.RULES).items()
 }
-#: every official C01–C08 scenario's rule text, for its card's ``Rule:`` paragraph
-RULE_TEXT: dict[str, str] = {
-    sid: text for module in CATEGORY_MODULES.values() for sid, text in module.RULE_TEXT.items()
-}
+RULES: dict[str, Rule] = {sid: rule.score for sid, rule in SCENARIO_RULES.items() if rule.score is not None}
+#: every official C01–C08 scenario's rule statement, for its card's ``Rule:`` paragraph
+RULE_TEXT: dict[str, str] = {sid: rule.statement for sid, rule in SCENARIO_RULES.items()}
 
 
 def normalise_scenario_id(scenario_id: str) -> str:

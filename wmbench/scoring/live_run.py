@@ -10,6 +10,7 @@ Card
   frame rates); frames stored as columns (:func:`frames_to_columns`).
 - :class:`LiveResult`: the headline numbers plus every record, with a JSON round trip (``live.json``);
   :class:`LiveTick`: progress handed to ``on_frame`` after each frame.
+- :data:`DEFAULT_FPS`: the target frame rate of a live run unless one is chosen (the C09 rules name it).
 """
 
 from __future__ import annotations
@@ -18,6 +19,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from wmbench.envs.trace import TraceDict
+
+#: the target frame rate a live run is paced at unless another is chosen
+DEFAULT_FPS = 60
 NS_PER_MS = 1_000_000
 DIGITS = 3
 
@@ -199,7 +204,7 @@ class LiveResult:
     events: tuple[LiveEvent, ...] = ()
     memory: tuple[MemorySample, ...] = ()
     error: str | None = None
-    trace: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    trace: TraceDict | None = field(default=None, compare=False, repr=False)
 
     @property
     def n_frames(self) -> int:

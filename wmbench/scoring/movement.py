@@ -39,23 +39,23 @@ class Realized:
 
 def realized(d: DecisionRecord) -> Realized:
     """The realized motion; missing fields fall back to the body states (displacement, speed class)."""
-    r = d.realized or {}
+    r = d.realized
     direction: str | None
     if "direction" in r:
         direction = DIRECTION_READINGS.get(str(r["direction"]).lower()) if r["direction"] else None
         distance = float(r.get("distance") or 0.0)
     else:
         displacement = _displacement(d)
-        heading = float((d.body_before or {}).get("heading", 0.0))
+        heading = float(d.body_before.get("heading", 0.0))
         direction = sector_of(displacement, heading) if displacement else None
         distance = math.hypot(*displacement) if displacement else 0.0
-    speed_class = r.get("speed_class") or (d.body_after or {}).get("speed_class") or "still"
+    speed_class = r.get("speed_class") or d.body_after.get("speed_class") or "still"
     return Realized(direction, distance, str(speed_class), str(r.get("posture") or "upright"),
                     r.get("min_threat_distance"))
 
 
 def _displacement(d: DecisionRecord) -> tuple[float, float] | None:
-    before, after = (d.body_before or {}).get("position"), (d.body_after or {}).get("position")
+    before, after = d.body_before.get("position"), d.body_after.get("position")
     if not before or not after:
         return None
     dx, dy = float(after[0]) - float(before[0]), float(after[1]) - float(before[1])
@@ -70,7 +70,7 @@ def sector_of(vector: tuple[float, float], reference_heading: float) -> str:
 def phase_reference_heading(trace: Trace, phase: int) -> float:
     """The protagonist's heading at the first decision of ``phase`` (the phase's start frame)."""
     first = next((d for d in trace.decisions if d.phase == phase), None)
-    return float((first.body_before or {}).get("heading", 0.0)) if first else 0.0
+    return float(first.body_before.get("heading", 0.0)) if first else 0.0
 
 
 def world_sector(d: DecisionRecord, reference_heading: float) -> str | None:
@@ -127,7 +127,7 @@ def moved_safe(d: DecisionRecord) -> bool:
 
 
 def facing_kept(d: DecisionRecord, tolerance_rad: float = math.radians(30)) -> bool:
-    before, after = (d.body_before or {}).get("heading"), (d.body_after or {}).get("heading")
+    before, after = d.body_before.get("heading"), d.body_after.get("heading")
     if before is None or after is None:
         return False
     delta = math.atan2(math.sin(after - before), math.cos(after - before))

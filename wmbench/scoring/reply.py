@@ -34,7 +34,7 @@ class PredictItem:
 
 
 def parse_ok(d: DecisionRecord) -> bool:
-    return bool((d.parse or {}).get("ok"))
+    return bool(d.parse.get("ok"))
 
 
 def prediction(d: DecisionRecord) -> dict[str, PredictItem] | None:
@@ -43,7 +43,7 @@ def prediction(d: DecisionRecord) -> dict[str, PredictItem] | None:
         return None
     raw_from_reply = _raw_items(d.reply or "")
     items: dict[str, PredictItem] = {}
-    for key, value in ((d.parse or {}).get("prediction") or {}).items():
+    for key, value in (d.parse.get("prediction") or {}).items():
         direction = DIRECTION_READINGS.get(str(key).lower())
         if direction is None:
             continue
@@ -63,7 +63,7 @@ def motion_text(d: DecisionRecord) -> str:
     """The MOTION text (from the parse, else the reply's MOTION line); empty for a parse error."""
     if not parse_ok(d):
         return ""
-    motion = (d.parse or {}).get("motion")
+    motion = d.parse.get("motion")
     if isinstance(motion, str) and motion.strip():
         return motion.strip()
     for line in (d.reply or "").splitlines():

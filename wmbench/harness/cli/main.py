@@ -46,6 +46,7 @@ from wmbench.harness.cli.motion_model_option import (
     train_motion_command,
 )
 from wmbench.harness.cli.run_command import configure_run, default_out_dir, parse_options, run_command
+from wmbench.harness.cli.scenario_cards import scenario_card
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
 from wmbench.scenarios import get_scenario, select
@@ -119,9 +120,9 @@ def _show(args: argparse.Namespace) -> int:
         raise UsageError(err.args[0]) from None
     facts = (f"pillar {record.pillar} · mode {record.mode} · {len(record.phases)} phase(s), "
              f"{record.duration:g} s" + (f" · mirror of {record.mirror_of}" if record.mirror_of else ""))
-    # the card already names the scenario and gives its setup and rule
-    heading = record.card or (f"{record.id} · {record.name} ({record.category}, {record.difficulty})"
-                              f"\n\n{record.setup}")
+    # the card already names the scenario and gives its setup; the rule comes from its scorer
+    heading = scenario_card(record) if record.card else (
+        f"{record.id} · {record.name} ({record.category}, {record.difficulty})\n\n{record.setup}")
     print(f"{heading}\n\n{facts}")
     return EXIT_OK
 

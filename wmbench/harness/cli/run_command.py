@@ -22,7 +22,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,7 @@ from wmbench.harness.suite import (
     default_measurers,
     run_suite,
 )
+from wmbench.scoring.scores_file import Scores
 
 
 def configure_run(p: argparse.ArgumentParser) -> None:
@@ -163,16 +164,16 @@ def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
     return Path("runs") / f"{safe_brain}-{body}-{stamp}"
 
 
-def format_summary(scores: Mapping[str, Any]) -> str:
+def format_summary(scores: Scores) -> str:
     """The table printed after a run: each category's points (or why not), the WM Score and the grade."""
     lines = [f"{'category':<30} {'points':>8}"]
-    for cat, entry in scores.get("categories", {}).items():
+    for cat, entry in scores["categories"].items():
         label = f"{cat} {CATEGORY_TITLES.get(cat, '')}".rstrip()
-        if entry.get("measured"):
+        if entry["measured"]:
             value = f"{entry['score']:>8.1f} / {entry['max']:g}"
-        elif entry.get("measured_max"):
+        elif entry["measured_max"]:
             value = (f"{entry['score']:>8.1f} / {entry['measured_max']:g} measured "
-                     f"(missing {', '.join(entry.get('missing_scenarios', []))})")
+                     f"(missing {', '.join(entry['missing_scenarios'])})")
         else:
             value = f"{'-':>8}   not measured"
         lines.append(f"{label:<30} {value}")
@@ -182,10 +183,12 @@ def format_summary(scores: Mapping[str, Any]) -> str:
                  f"   grade {grade}")
     if scores.get("wm_score_note") and not scores.get("complete", True):
         lines.append(scores["wm_score_note"])
-    for sid, entry in (scores.get("extra_scenarios") or {}).items():  # registered user scenarios
-        points = f"{entry.get('score', 0):.1f} / {entry.get('max', 20):g}" if entry.get("measured") else "not measured"
-        lines.append(f"extra scenario {sid} ({entry.get('category', '?')}, not part of the WM Score): {points}")
-    run = scores.get("run") or {}
+    for sid, extra in scores.get("extra_scenarios", {}).items():  # registered user scenarios
+        points = f"{extra['score']:.1f} / {extra['max']:g}" if extra["measured"] else "not measured"
+        lines.append(f"extra scenario {sid} ({extra['category']}, not part of the WM Score): {points}")
+    run = scores.get("run")
+    if run is None:
+        return "\n".join(lines)
     usage = format_usage(run)
     if usage:
         lines.append(f"brain: {usage}")

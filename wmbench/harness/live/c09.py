@@ -22,11 +22,11 @@ from wmbench.body.generators import selected_generator
 from wmbench.body.intent_types import MotionIntent
 from wmbench.brain.registry import get_brain
 from wmbench.core.speed import SpeedClass
-from wmbench.harness.live.loop import DEFAULT_FPS, run_live
+from wmbench.harness.live.loop import run_live
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.run.measure import MeasureContext
 from wmbench.scoring.c09 import C09_IDS, TRACED_RUNS, not_measured, score_c09
-from wmbench.scoring.live_run import LiveResult
+from wmbench.scoring.live_run import DEFAULT_FPS, LiveResult
 from wmbench.scoring.report_types import ScenarioScore
 
 

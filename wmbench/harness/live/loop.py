@@ -39,12 +39,14 @@ from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.registry import get_brain
+from wmbench.envs.trace import TraceDict
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.live.metrics import FrameClock, sample_memory
 from wmbench.harness.run.episode import decide_safely
 from wmbench.harness.video.recorder import VideoRecorder
 from wmbench.harness.video.replay import render_episode
 from wmbench.scoring.live_run import (
+    DEFAULT_FPS,
     NS_PER_MS,
     DecisionTiming,
     FrameRecord,
@@ -59,7 +61,6 @@ from wmbench.scoring.live_run import (
 
 #: Frame rates that divide the 240 Hz physics and make a 0.5 s decision slot a whole number of frames.
 LIVE_FPS_CHOICES: tuple[int, ...] = (30, 60, 120, 240)
-DEFAULT_FPS = 60
 #: Wall seconds between periodic memory samples (others are taken after each despawn, at start and end).
 MEMORY_SAMPLE_S = 0.5
 #: How long ``run_live`` waits for a brain instance it was given to finish a decision in flight at the end.
@@ -227,7 +228,7 @@ class _LiveLoop:
         self.caught = False
         self.error: str | None = None
         self.wall_s = 0.0
-        self.trace: dict[str, Any] | None = None
+        self.trace: TraceDict | None = None
 
     def prepare(self, seed: int) -> None:
         self.env.reset(seed=seed)

@@ -26,6 +26,7 @@ from typing import Any
 import wmbench
 from wmbench.body.generators import describe_generator
 from wmbench.core.taxonomy import PILLAR_TITLES
+from wmbench.scoring.scores_file import Scores
 
 SCHEMA_KEYS: tuple[str, ...] = (
     "model_name", "organization", "submission_date", "wm_score", "grade", "p1_perception", "p2_cognition",
@@ -66,7 +67,7 @@ def gpu_label(hardware: Mapping[str, Any] | None) -> str:
 
 
 def leaderboard_entry(
-    scores: Mapping[str, Any],
+    scores: Scores,
     *,
     brain: str,
     body: str,
@@ -79,9 +80,10 @@ def leaderboard_entry(
     motion_model: str | None = None,
 ) -> dict[str, Any]:
     """The entry for ``scores`` (a scores.json dict) and ``live`` (a live.json dict or None)."""
-    categories = scores.get("categories") or {}
-    pillars = scores.get("pillars") or {}
-    c09_measured = bool((categories.get("C09") or {}).get("measured_max"))
+    categories = scores["categories"]
+    pillars = scores["pillars"]
+    c09 = categories.get("C09")
+    c09_measured = bool(c09 and c09["measured_max"])
     live = live or {}
     fps = live.get("fps") if c09_measured else None
     latency = live.get("cognitive_latency_ms") if c09_measured else None
@@ -89,11 +91,11 @@ def leaderboard_entry(
         "model_name": model_name or brain,
         "organization": organization,
         "submission_date": submission_date or datetime.now(timezone.utc).date().isoformat(),
-        "wm_score": round(float(scores.get("wm_score") or 0.0)),
-        "grade": str(scores.get("grade") or "F"),
-        **{key: round(float((pillars.get(p) or {}).get("rescaled") or 0.0))
+        "wm_score": round(float(scores["wm_score"] or 0.0)),
+        "grade": str(scores["grade"] or "F"),
+        **{key: round(float(pillars[p]["rescaled"] or 0.0) if p in pillars else 0)
            for p, key in PILLAR_KEYS.items()},
-        "c01_to_c10": {c: (round(float(e["score"])) if e.get("measured") else None)
+        "c01_to_c10": {c: (round(float(e["score"])) if e["measured"] else None)
                        for c, e in sorted(categories.items())},
         "fps": None if fps is None else round(float(fps), 2),
         "cognitive_latency_ms": None if latency is None else round(float(latency)),
@@ -103,21 +105,23 @@ def leaderboard_entry(
         "paper_url": paper_url,
         "demo_url": demo_url,
         "wmbench_version": str(getattr(wmbench, "__version__", "unknown")),
-        "measured_categories": [c for c, e in sorted(categories.items()) if e.get("measured")],
+        "measured_categories": [c for c, e in sorted(categories.items()) if e["measured"]],
         "run_status": run_status(scores),
     }
     return entry
 
 
-def run_status(scores: Mapping[str, Any]) -> str:
+def run_status(scores: Scores) -> str:
     """``"complete"``, or what kept the run from being whole: stopped early (and why), failed episodes,
     failed brain decisions, unreadable replies — so a published entry never hides a partial run."""
-    run = scores.get("run") or {}
+    run = scores.get("run")
+    if run is None:
+        return "complete"
     problems = []
     if run.get("stopped"):
         problems.append(f"stopped early: {run['stopped']}")
-    usage = run.get("brain_usage") or {}
-    decisions = usage.get("decisions") or 0
+    usage = run.get("brain_usage")
+    decisions = usage.get("decisions") or 0 if usage else 0
     if run.get("error_episodes"):
         problems.append(f"{run['error_episodes']} of {run.get('episodes', 0)} episodes failed")
     if run.get("failed_decisions"):

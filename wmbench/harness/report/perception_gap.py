@@ -27,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.core.errors import ConfigError
+from wmbench.harness.run.results import read_scores
+from wmbench.scoring.scores_file import CategoryEntry, Scores, ScoresFileError
 
 GAP_FILE = "perception_gap.json"
 
@@ -72,19 +74,21 @@ class PerceptionGap:
         return "\n".join(lines)
 
 
-def _load(run_dir: Path) -> tuple[dict[str, Any], dict[str, Any]]:
+def _load(run_dir: Path) -> tuple[dict[str, Any], Scores]:
     try:
         run = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
-        scores = json.loads((run_dir / "scores.json").read_text(encoding="utf-8"))
+        scores = read_scores(run_dir)
     except FileNotFoundError as err:
         raise GapError(f"{run_dir} is not a finished run directory: {err.filename} is missing") from None
     except json.JSONDecodeError as err:
         raise GapError(f"{run_dir}: unreadable JSON ({err})") from None
+    except ScoresFileError as err:
+        raise GapError(str(err)) from None
     return run, scores
 
 
-def _scored(category: dict[str, Any]) -> bool:
-    return bool(category.get("measured")) or float(category.get("measured_max") or 0) > 0
+def _scored(category: CategoryEntry | None) -> bool:
+    return category is not None and (category["measured"] or category["measured_max"] > 0)
 
 
 def _mode(run: dict[str, Any]) -> str:
@@ -102,10 +106,10 @@ def perception_gap(reference_dir: Path | str, pixel_dir: Path | str) -> Percepti
     if _mode(ref_run) == _mode(pix_run):
         raise GapError(f"both runs used observation {_mode(ref_run)!r}; expected e.g. scene vs image")
     gaps, unmatched = [], []
-    ref_cats, pix_cats = ref_scores.get("categories", {}), pix_scores.get("categories", {})
+    ref_cats, pix_cats = ref_scores["categories"], pix_scores["categories"]
     for cat in sorted(set(ref_cats) | set(pix_cats)):
-        a, b = ref_cats.get(cat) or {}, pix_cats.get(cat) or {}
-        if _scored(a) and _scored(b):  # fully, or in part (a selection of the category's scenarios)
+        a, b = ref_cats.get(cat), pix_cats.get(cat)
+        if a is not None and b is not None and _scored(a) and _scored(b):  # fully, or in part
             scene, image = float(a["score"]), float(b["score"])
             gaps.append(CategoryGap(cat, round(scene, 3), round(image, 3), round(scene - image, 3),
                                     None if scene == 0 else round(image / scene, 4)))

@@ -46,8 +46,10 @@ from wmbench.harness.run.results import (
     EPISODES_FILE,
     RUN_FILE,
     SCORES_FILE,
+    EpisodeLine,
     EpisodeLog,
     read_json,
+    read_scores,
     write_bytes_atomic,
     write_json,
     write_text_atomic,
@@ -57,7 +59,7 @@ from wmbench.scenarios import get_scenario
 from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import load_banks
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.scores_file import Scores, ScoresFileError, per_seed_scores
 
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
@@ -71,21 +73,25 @@ class RunData:
     """Everything a report is built from (see the module card)."""
 
     out: Path
-    scores: dict[str, Any]
+    scores: Scores | None  # None: no (readable) scores.json and none given
     config: dict[str, Any]
-    lines: list[dict[str, Any]]
+    lines: list[EpisodeLine]
     live: dict[str, Any]
     live_results: dict[str, Any] = field(default_factory=dict)
 
     @property
     def brain(self) -> str:
         """The brain spec (redacted: scores.json's copy, the fallback, is not)."""
-        return Redactor().text(str(self.config.get("brain") or (self.scores.get("run") or {}).get("brain")
-                                   or "unknown"))
+        return Redactor().text(str(self.config.get("brain") or self._run_field("brain") or "unknown"))
 
     @property
     def body(self) -> str:
-        return str(self.config.get("body") or (self.scores.get("run") or {}).get("body") or "smpl")
+        return str(self.config.get("body") or self._run_field("body") or "smpl")
+
+    def _run_field(self, name: str) -> Any:
+        """A field of the scores' ``run`` block (None when there is none)."""
+        block = self.scores.get("run") if self.scores else None
+        return block.get(name) if block else None
 
 
 @dataclass(frozen=True)
@@ -119,18 +125,30 @@ def _read_optional(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
-def load_run(out: Path | str, scores: Mapping[str, Any] | None = None) -> RunData:
+def _read_optional_scores(out: Path) -> Scores | None:
+    """``out/scores.json`` as read by :func:`read_scores`; None (with a one-line warning) when it is missing,
+    unreadable or not this version's model — the report then rebuilds the scores from the episodes."""
+    if not (out / SCORES_FILE).exists():
+        return None
+    try:
+        return read_scores(out)
+    except (OSError, ScoresFileError) as err:
+        warnings.warn(f"{err}; the report goes on without it", stacklevel=3)
+        return None
+
+
+def load_run(out: Path | str, scores: Scores | None = None) -> RunData:
     """Read a run directory (``scores`` given: used instead of ``scores.json``)."""
     out = Path(out)
     if not out.is_dir():
         raise FileNotFoundError(f"{out} is not a run directory (expected episodes.jsonl/scores.json in it)")
     store = LiveStore(out)
     lines = EpisodeLog(out / EPISODES_FILE).read() if (out / EPISODES_FILE).exists() else []
-    return RunData(out, dict(scores) if scores is not None else _read_optional(out / SCORES_FILE),
+    return RunData(out, scores.copy() if scores is not None else _read_optional_scores(out),
                    _read_optional(out / RUN_FILE), lines, store.data, store.results())
 
 
-def rebuild_scores(run: RunData) -> dict[str, Any]:
+def rebuild_scores(run: RunData) -> Scores:
     """The scores.json dict recomputed from episodes.jsonl and live.json (others carried over)."""
     wanted_ids = set(run.config.get("scenarios") or [])
     seeds = set(run.config.get("seeds") or [])
@@ -140,7 +158,7 @@ def rebuild_scores(run: RunData) -> dict[str, Any]:
     bench_ids = {line["scenario"] for line in lines}
     live_ids = [sid for sid in C09_IDS if sid in wanted_ids or (not wanted_ids and sid in run.live_results)]
     extra: dict[str, list[Any]] = dict(score_c09(run.live_results, live_ids)) if live_ids else {}
-    for sid, entry in (run.scores.get("scenarios") or {}).items():
+    for sid, entry in (run.scores["scenarios"] if run.scores else {}).items():
         if sid in bench_ids or sid in extra or not entry.get("per_seed"):
             continue
         if wanted_ids and sid not in wanted_ids:
@@ -150,14 +168,9 @@ def rebuild_scores(run: RunData) -> dict[str, Any]:
                 continue  # a bench scenario with no episode line stays unmeasured
         except KeyError:
             pass
-        evidence = entry.get("evidence") or []
-        extra[sid] = [ScenarioScore(sid, str(entry.get("category")), float(s.get("score") or 0.0),
-                                    measured=bool(s.get("measured")),
-                                    explanation=str(s.get("explanation", "")),
-                                    evidence=evidence[i] if i < len(evidence) else {}, seed=s.get("seed"))
-                      for i, s in enumerate(entry["per_seed"])]
+        extra[sid] = per_seed_scores(sid, entry)
     scores = score_lines(lines, extra)
-    if run.scores.get("run"):
+    if run.scores and run.scores.get("run"):
         scores["run"] = run.scores["run"]
     return scores
 
@@ -191,7 +204,7 @@ def intensity_series(lines: Sequence[Mapping[str, Any]], categories: Sequence[st
     return series
 
 
-def make_plots(run: RunData, scores: Mapping[str, Any]) -> list[Plot]:
+def make_plots(run: RunData, scores: Scores) -> list[Plot]:
     """The report's plots (empty when matplotlib is missing: the report says so)."""
     try:
         import matplotlib  # noqa: F401
@@ -222,7 +235,7 @@ def make_plots(run: RunData, scores: Mapping[str, Any]) -> list[Plot]:
 
 def write_reports(
     out: Path | str,
-    scores: Mapping[str, Any] | None = None,
+    scores: Scores | None = None,
     *,
     rebuild: bool = False,
     model_name: str | None = None,
@@ -240,15 +253,16 @@ def write_reports(
         run = RunData(run.out, rebuild_scores(run), run.config, run.lines, run.live, run.live_results)
     if not run.scores:
         raise FileNotFoundError(f"{run.out}: no scores.json and nothing to rebuild scores from")
-    entry = leaderboard_entry(run.scores, brain=run.brain, body=run.body, live=run.live,
+    scores = run.scores
+    entry = leaderboard_entry(scores, brain=run.brain, body=run.body, live=run.live,
                               motion_model=run.config.get("motion_model"),
                               model_name=model_name, organization=organization, paper_url=paper_url,
                               demo_url=demo_url)
     # the entry is meant to be published: scores.json's brain spec is not redacted, so redact here too
     entry = Redactor().data(entry)
     # a run that stopped early (broken endpoint) gets its report at once, without plots of its zeros
-    stopped = (run.scores.get("run") or {}).get("stopped")
-    plots = [] if stopped else make_plots(run, run.scores)
+    stopped = run._run_field("stopped")
+    plots = [] if stopped else make_plots(run, scores)
     plot_paths = []
     if plots:
         (run.out / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
@@ -281,6 +295,8 @@ def _cell(text: Any) -> str:
 def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot]) -> str:
     """The Markdown report (plots linked from ``plots/``)."""
     s = run.scores
+    if s is None:
+        raise ValueError(f"{run.out}: expected scores to report, got none")
     titles = category_titles()
     grade = s.get("grade", "?") + (" (provisional)" if s.get("grade_provisional") else "")
     out = [f"# wmbench report: {run.brain} on {run.body}", "",
@@ -288,23 +304,24 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     if not s.get("complete", True):
         out += [f"> {s.get('wm_score_note', '')}", ""]
 
-    run_info = s.get("run") or {}
+    run_info = s.get("run")
     if entry.get("run_status", "complete") != "complete":
         out += [f"> Run status: {entry['run_status']}", ""]
-    if format_usage(run_info):
-        out += [f"Brain: {format_usage(run_info)}", ""]
+    usage = format_usage(run_info) if run_info else ""
+    if usage:
+        out += [f"Brain: {usage}", ""]
     out += [hidden_inconsistency_line(s), ""]
-    n_seeds = len(run_info.get("seeds") or run.config.get("seeds") or [0])
+    n_seeds = len((run_info.get("seeds") if run_info else None) or run.config.get("seeds") or [0])
     out += ["## Pillars", "", "| pillar | sum | of | rescaled (spec) | of |", "|---|---|---|---|---|"]
-    for p, e in (s.get("pillars") or {}).items():
-        out.append(f"| {p} | {_fmt(e.get('sum'))} | {e.get('max', 0):g} | {_fmt(e.get('rescaled'))} | "
-                   f"{e.get('rescaled_max', 0):g} |")
+    for p, pillar in s["pillars"].items():
+        out.append(f"| {p} | {_fmt(pillar['sum'])} | {pillar['max']:g} | {_fmt(pillar['rescaled'])} | "
+                   f"{pillar['rescaled_max']:g} |")
     out += ["", "## Categories", "", "| category | points | of | measured | 95 % CI |",
             "|---|---|---|---|---|"]
-    for c, e in (s.get("categories") or {}).items():
-        ci = confidence_text(e.get("ci95"), n_seeds)
-        out.append(f"| {c} {titles.get(c, '')} | {_fmt(e.get('score'))} | {e.get('max', 100):g} | "
-                   f"{'yes' if e.get('measured') else 'no'} | {ci} |")
+    for c, category in s["categories"].items():
+        ci = confidence_text(category["ci95"], n_seeds)
+        out.append(f"| {c} {titles.get(c, '')} | {_fmt(category['score'])} | {category['max']:g} | "
+                   f"{'yes' if category['measured'] else 'no'} | {ci} |")
     for plot in plots:
         out += ["", f"![{plot.caption}]({PLOTS_DIR}/{plot.name}.png)"]
     if run.live_results:
@@ -319,10 +336,10 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     out += motion_model_section(run.config, run.body)
     out += ["", "## Scenarios", "", "| scenario | name | category | points | explanation |",
             "|---|---|---|---|---|"]
-    for sid, e in (s.get("scenarios") or {}).items():
-        points = f"{_fmt(e.get('score'))} / {e.get('max', 20):g}" if e.get("measured") else "not measured"
-        out.append(f"| {sid} | {_cell(scenario_name(sid))} | {e.get('category', '')} | {points} | "
-                   f"{_cell(e.get('explanation', ''))} |")
+    for sid, scenario in s["scenarios"].items():
+        points = f"{_fmt(scenario['score'])} / {scenario['max']:g}" if scenario["measured"] else "not measured"
+        out.append(f"| {sid} | {_cell(scenario_name(sid))} | {scenario['category']} | {points} | "
+                   f"{_cell(scenario['explanation'])} |")
     out += ["", "Per-decision transcripts (scene, reply, parsed lines, intent, events, points and why) are in "
             "report.html."]
     out += ["", "## Leaderboard entry", "", "```json"]

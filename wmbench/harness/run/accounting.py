@@ -13,39 +13,50 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from wmbench.envs.trace import BrainRecord
+from wmbench.harness.run.results import EpisodeLine
+from wmbench.scoring.scores_file import BrainUsage, RunBlock
 
-def brain_usage(lines: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+
+def brain_usage(lines: Iterable[EpisodeLine]) -> BrainUsage:
     """Token, cache, retry and failure totals of the decisions in ``lines`` (see module card)."""
     decisions = cache_hits = retries = failed = 0
     prompt: int | None = None
     completion: int | None = None
     for line in lines:
-        for decision in (line.get("trace") or {}).get("decisions", ()):
-            brain = decision.get("brain") or {}
+        trace = line.get("trace")
+        for decision in trace.get("decisions", ()) if trace else ():
+            brain = decision.get("brain") or BrainRecord()
             decisions += 1
             cache_hits += bool(brain.get("cached"))
             retries += int(brain.get("retries") or 0)
             failed += bool(brain.get("error"))
-            if brain.get("prompt_tokens") is not None:
-                prompt = (prompt or 0) + int(brain["prompt_tokens"])
-            if brain.get("completion_tokens") is not None:
-                completion = (completion or 0) + int(brain["completion_tokens"])
+            prompt_tokens, completion_tokens = brain.get("prompt_tokens"), brain.get("completion_tokens")
+            if prompt_tokens is not None:
+                prompt = (prompt or 0) + int(prompt_tokens)
+            if completion_tokens is not None:
+                completion = (completion or 0) + int(completion_tokens)
     return {"decisions": decisions, "prompt_tokens": prompt, "completion_tokens": completion,
             "cache_hits": cache_hits, "retries": retries, "failed_decisions": failed}
 
 
-def sum_usage(usages: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+def sum_usage(usages: Iterable[BrainUsage]) -> BrainUsage:
     """The totals of several :func:`brain_usage` dicts (token counts stay None if none was reported)."""
-    total: dict[str, Any] = {"decisions": 0, "prompt_tokens": None, "completion_tokens": None, "cache_hits": 0,
-                             "retries": 0, "failed_decisions": 0}
+    total = BrainUsage(decisions=0, prompt_tokens=None, completion_tokens=None, cache_hits=0, retries=0,
+                       failed_decisions=0)
     for usage in usages:
-        for name, value in usage.items():
+        total["decisions"] += usage["decisions"]
+        total["cache_hits"] += usage["cache_hits"]
+        total["retries"] += usage["retries"]
+        total["failed_decisions"] += usage["failed_decisions"]
+        for name in ("prompt_tokens", "completion_tokens"):
+            value = usage[name]
             if value is not None:
-                total[name] = (total.get(name) or 0) + value
+                total[name] = (total[name] or 0) + value
     return total
 
 
-def format_usage(run: Mapping[str, Any]) -> str:
+def format_usage(run: RunBlock | Mapping[str, Any]) -> str:
     """One line for the CLI summary and the report, e.g. ``tokens 1200 in / 300 out · 4 cache hits ...``."""
     usage = run.get("brain_usage") or {}
     if not usage:

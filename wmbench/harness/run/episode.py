@@ -26,10 +26,11 @@ import traceback
 from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.envs.observation_modes import brain_input
+from wmbench.envs.trace import TraceDict
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run import env_reuse
 
@@ -40,6 +41,16 @@ MAX_DECISIONS = 5000
 EnvFactory = Callable[..., Any]
 
 
+class EpisodeSummary(TypedDict):
+    """An episode line's ``summary``: counts for a quick look without reading the trace."""
+
+    decisions: int
+    events: dict[str, int]
+    parse_errors: int
+    failed_decisions: int
+    wall_s: float
+
+
 @dataclass(frozen=True)
 class EpisodeResult:
     """A finished episode. ``trace`` is ``Trace.to_dict()`` (partial or None when ``error`` is set)."""
@@ -48,7 +59,7 @@ class EpisodeResult:
     seed: int
     body: str
     brain: str
-    trace: dict[str, Any] | None
+    trace: TraceDict | None
     wall_s: float
     n_decisions: int
     failed_decisions: int
@@ -59,9 +70,9 @@ class EpisodeResult:
     def ok(self) -> bool:
         return self.error is None
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> EpisodeSummary:
         """Counts for a quick look without reading the trace: decisions, events by kind, errors, wall time."""
-        events = Counter(e["kind"] for e in (self.trace or {}).get("events", ()))
+        events = Counter(e["kind"] for e in (self.trace["events"] if self.trace else ()))
         return {
             "decisions": self.n_decisions,
             "events": dict(sorted(events.items())),
@@ -101,7 +112,7 @@ def run_episode(
     env = None
     n_decisions = failed = 0
     error: str | None = None
-    trace: dict[str, Any] | None = None
+    trace: TraceDict | None = None
     try:
         try:
             if reuse:
@@ -153,11 +164,11 @@ def announce_episode(brain: Brain, scenario_id: str, seed: int, info: Mapping[st
                    "instance": None if instance is None else str(instance)})
 
 
-def count_parse_errors(trace: Mapping[str, Any] | None) -> int:
+def count_parse_errors(trace: TraceDict | None) -> int:
     """Decisions whose reply did not parse fully (``parse.ok`` false) in a trace dict."""
     if not trace:
         return 0
-    return sum(1 for d in trace.get("decisions", ()) if not (d.get("parse") or {}).get("ok", False))
+    return sum(1 for d in trace["decisions"] if not d["parse"].get("ok", False))
 
 
 def decide_safely(brain: Brain, scene: dict[str, Any]) -> BrainReply:
@@ -181,7 +192,7 @@ def decide_safely(brain: Brain, scene: dict[str, Any]) -> BrainReply:
     return reply
 
 
-def _trace_dict(env: Any) -> dict[str, Any] | None:
+def _trace_dict(env: Any) -> TraceDict | None:
     """The env's trace as a dict, or None when there is no env or no readable trace."""
     if env is None:
         return None

@@ -23,12 +23,12 @@ with a working endpoint plays it again instead of keeping its zeros.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import cast
 
 from wmbench.core.errors import RunError
 from wmbench.harness.run.episode import EpisodeResult
+from wmbench.scoring.scores_file import RunBlock, Scores
 
 QUOTE_CHARS = 120
 
@@ -36,10 +36,10 @@ QUOTE_CHARS = 120
 class RunStopped(RunError):
     """The run stopped early for ``reason``; ``scores`` is what was written for the finished episodes."""
 
-    def __init__(self, reason: str, scores: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, reason: str, scores: Scores | None = None) -> None:
         super().__init__(reason)
         self.reason = reason
-        self.scores = dict(scores or {})
+        self.scores = scores
 
 
 @dataclass
@@ -58,12 +58,12 @@ class RunGuard:
     def void(result: EpisodeResult) -> bool:
         """True when the brain went fatal during ``result``: not a result of the model, so it is not kept
         (a rerun, once the endpoint is fixed, plays the episode again)."""
-        return any((d.get("brain") or {}).get("fatal") for d in (result.trace or {}).get("decisions", ()))
+        return any(d["brain"].get("fatal") for d in (result.trace["decisions"] if result.trace else ()))
 
     def check(self, result: EpisodeResult) -> str | None:
         """The reason to stop after ``result``, or None to go on."""
-        for decision in (result.trace or {}).get("decisions", ()):
-            brain = decision.get("brain") or {}
+        for decision in result.trace["decisions"] if result.trace else ():
+            brain = decision["brain"]
             error = brain.get("error")
             if brain.get("fatal"):
                 return f"the brain cannot go on: {error}"
@@ -74,10 +74,10 @@ class RunGuard:
                 continue
             self.consecutive_failures = 0
             self.replies += 1
-            if not (decision.get("parse") or {}).get("ok", False):
+            if not decision["parse"].get("ok", False):
                 self.unparseable += 1
                 if self.first_unreadable is None:
-                    self.first_unreadable = str(decision.get("reply", ""))
+                    self.first_unreadable = str(decision["reply"])
         if self.replies >= self.min_replies and self.unparseable >= self.max_unparseable_fraction * self.replies:
             quote = (self.first_unreadable or "")[:QUOTE_CHARS]
             return (f"{self.unparseable} of {self.replies} replies could not be read as PREDICT/MOTION lines "
@@ -85,9 +85,12 @@ class RunGuard:
         return None
 
 
-def mark_stopped(scores: MutableMapping[str, Any], reason: str) -> None:
+def mark_stopped(scores: Scores, reason: str) -> None:
     """Mark a scores dict as an incomplete run that stopped early for ``reason``."""
     scores["complete"] = False
-    scores.setdefault("run", {})["stopped"] = reason
+    if "run" in scores:
+        scores["run"]["stopped"] = reason
+    else:  # a scores dict no suite run summarised (only this key is known)
+        scores["run"] = cast(RunBlock, {"stopped": reason})
     note = f"run stopped early: {reason}"
     scores["wm_score_note"] = f"{note}. {scores['wm_score_note']}" if scores.get("wm_score_note") else note

@@ -30,10 +30,12 @@ import warnings
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from wmbench.core.redaction import Redactor
-from wmbench.harness.run.episode import EpisodeResult
+from wmbench.envs.trace import InstanceRecord, TraceDict
+from wmbench.harness.run.episode import EpisodeResult, EpisodeSummary
+from wmbench.scoring.scores_file import Scores, scores_from_json, scores_to_json
 
 EPISODES_FILE = "episodes.jsonl"
 #: Side file holding a copy of every unreadable line of episodes.jsonl (see the module docstring).
@@ -51,12 +53,26 @@ class EpisodeKey:
     brain: str
 
 
-def episode_line(result: EpisodeResult) -> dict[str, Any]:
+class EpisodeLine(TypedDict):
+    """One line of ``episodes.jsonl`` (see the module docstring); ``instance`` is which family member the
+    episode saw (None when the trace has none)."""
+
+    scenario: str
+    seed: int
+    instance: InstanceRecord | None
+    body: str
+    brain: str
+    trace: TraceDict | None
+    summary: EpisodeSummary
+    error: str | None
+
+
+def episode_line(result: EpisodeResult) -> EpisodeLine:
     """The JSON object written for one finished episode."""
     return {
         "scenario": result.scenario,
         "seed": result.seed,
-        "instance": ((result.trace or {}).get("meta") or {}).get("instance"),  # which family member it saw
+        "instance": result.trace["meta"].get("instance") if result.trace else None,  # which family member
         "body": result.body,
         "brain": result.brain,
         "trace": result.trace,
@@ -108,7 +124,7 @@ class EpisodeLog:
         (non-finite -> null, numpy scalars -> numbers, anything else -> its ``str``) and says so under
         ``"sanitized"``.
         """
-        data = episode_line(result)
+        data: dict[str, Any] = dict(episode_line(result))
         try:
             text = json.dumps(data, separators=(",", ":"), allow_nan=False)
         except (ValueError, TypeError) as err:
@@ -124,11 +140,13 @@ class EpisodeLog:
             f.flush()
             os.fsync(f.fileno())
 
-    def read(self) -> list[dict[str, Any]]:
-        """Every complete line, first occurrence of each key only, in file order."""
+    def read(self) -> list[EpisodeLine]:
+        """Every complete line, first occurrence of each key only, in file order. A line is checked for its
+        scenario/seed/body/brain only (one written by an older wmbench may lack other keys: readers of its
+        ``trace`` and ``summary`` use ``.get``)."""
         return list(self.iter_lines())
 
-    def iter_lines(self) -> Iterator[dict[str, Any]]:
+    def iter_lines(self) -> Iterator[EpisodeLine]:
         """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small."""
         seen: set[EpisodeKey] = set()
         for line in self._complete_lines():
@@ -141,7 +159,7 @@ class EpisodeLog:
         """The episodes already finished (error episodes included: they are results too)."""
         return {line_key(line) for line in self._complete_lines()}
 
-    def _complete_lines(self) -> Iterator[dict[str, Any]]:
+    def _complete_lines(self) -> Iterator[EpisodeLine]:
         if not self.path.exists():
             return
         bad: list[bytes] = []
@@ -161,7 +179,7 @@ class EpisodeLog:
                                   f"{self.unreadable_path.name}", stacklevel=2)
                     bad.append(raw)
                     continue
-                yield line
+                yield cast(EpisodeLine, line)  # its identity keys checked above (see :meth:`read`)
         self._keep_unreadable(bad)
 
     def _keep_unreadable(self, bad: list[bytes]) -> None:
@@ -234,6 +252,20 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> Path:
 def write_text_atomic(path: Path | str, text: str) -> Path:
     """:func:`write_bytes_atomic` for UTF-8 text."""
     return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def write_scores(out: Path | str, scores: Scores) -> Path:
+    """Write ``out/scores.json`` atomically (:func:`~wmbench.scoring.scores_file.scores_to_json`)."""
+    path = Path(out) / SCORES_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_text_atomic(path, scores_to_json(scores))
+
+
+def read_scores(out: Path | str) -> Scores:
+    """Read ``out/scores.json`` as the typed model; ``ScoresFileError`` (one line) if it is not one
+    (``FileNotFoundError`` if there is none)."""
+    path = Path(out) / SCORES_FILE
+    return scores_from_json(path.read_bytes(), str(path))
 
 
 def read_json(path: Path | str) -> Any:

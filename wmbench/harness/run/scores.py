@@ -28,16 +28,17 @@ from wmbench.core.errors import WMBenchError
 from wmbench.envs.trace import Trace
 from wmbench.harness.run.accounting import brain_usage, sum_usage
 from wmbench.harness.run.measure import MeasureContext, Measurer
-from wmbench.harness.run.results import EpisodeKey, EpisodeLog, line_key
+from wmbench.harness.run.results import EpisodeKey, EpisodeLine, EpisodeLog, line_key
 from wmbench.harness.run.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
 from wmbench.scoring import score_trace, summarize
 from wmbench.scoring.pairs import PAIRS, rescore_pairs
 from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, Scores
 
 
 def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,
-              measurers: Mapping[str, Measurer]) -> dict[str, Any]:
+              measurers: Mapping[str, Measurer]) -> Scores:
     """The scores.json dict of a run: its episode lines in ``keys`` (sorted by scenario and seed), every
     non-bench mode measured by ``measurers`` (or noted as not measured), and the ``run`` summary."""
     # streamed: each line is scored as it is read and its trace dropped, so scoring a long run keeps only
@@ -45,7 +46,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
     lines = [_ScoredLine.of(line) for line in log.iter_lines() if line_key(line) in keys]
     lines.sort(key=lambda line: (line.scenario, line.seed))
     extra: dict[str, Sequence[Any]] = {}
-    notes: list[dict[str, str]] = []
+    notes: list[NotMeasuredNote] = []
     for mode, group in plan.by_mode.items():
         ids = [s.id for s in group]
         measurer = measurers.get(mode)
@@ -65,23 +66,23 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
                         [line.trace for line in lines if line.trace is not None])
     # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
     # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
-    scores["run"] = {
-        "brain": context.brain,
-        "body": context.body,
-        "selection": plan.selection,
-        "seeds": list(plan.seeds),
-        "episodes": len(lines),
-        "error_episodes": sum(1 for line in lines if line.error),
-        "failed_decisions": sum(line.failed_decisions for line in lines),
-        "parse_errors": sum(line.parse_errors for line in lines),
-        "not_measured_notes": notes,
-        "brain_usage": sum_usage(line.usage for line in lines),
-    }
+    scores["run"] = RunBlock(
+        brain=context.brain,
+        body=context.body,
+        selection=plan.selection,
+        seeds=list(plan.seeds),
+        episodes=len(lines),
+        error_episodes=sum(1 for line in lines if line.error),
+        failed_decisions=sum(line.failed_decisions for line in lines),
+        parse_errors=sum(line.parse_errors for line in lines),
+        not_measured_notes=notes,
+        brain_usage=sum_usage(line.usage for line in lines),
+    )
     return scores
 
 
-def score_lines(lines: Sequence[Mapping[str, Any]], extra: Mapping[str, Sequence[Any]] | None = None
-                ) -> dict[str, Any]:
+def score_lines(lines: Sequence[EpisodeLine], extra: Mapping[str, Sequence[Any]] | None = None
+                ) -> Scores:
     """The scores.json dict for episode lines (in the order given) plus already-measured scores by scenario.
 
     An error episode — or a trace the scorer cannot handle — scores 0 with the error as its explanation.
@@ -100,19 +101,19 @@ class _ScoredLine:
     failed_decisions: int
     parse_errors: int
     score: Any
-    usage: Mapping[str, Any]  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
+    usage: BrainUsage  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
     #: kept only for the scenarios of a paired rule (S29, S30), see :func:`paired_trace`
     trace: Any = None
 
     @classmethod
-    def of(cls, line: Mapping[str, Any]) -> _ScoredLine:
+    def of(cls, line: EpisodeLine) -> _ScoredLine:
         summary = line.get("summary", {})
         return cls(line["scenario"], line["seed"], bool(line.get("error")), summary.get("failed_decisions", 0),
                    summary.get("parse_errors", 0), score_line(line), brain_usage([line]), paired_trace(line))
 
 
 def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None,
-               paired_traces: Sequence[Any] = ()) -> dict[str, Any]:
+               paired_traces: Sequence[Any] = ()) -> Scores:
     """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
     paired scenarios among them rescored against their partners' ``paired_traces`` (S29 vs S30)."""
     by_scenario: dict[str, list[Any]] = {}
@@ -125,26 +126,28 @@ def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[A
     return summarize(by_scenario)
 
 
-def paired_trace(line: Mapping[str, Any]) -> Any:
+def paired_trace(line: EpisodeLine) -> Any:
     """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`,
     e.g. S29 against the same seed's S30), else None: only those traces are kept while a run is scored. A
     trace that cannot be read is None (score_line scores it as an error already)."""
     wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
-    if line.get("scenario") not in wanted or line.get("error") or not line.get("trace"):
+    trace = line.get("trace")
+    if line.get("scenario") not in wanted or line.get("error") or not trace:
         return None
     try:
-        return Trace.from_dict(line["trace"])
+        return Trace.from_dict(trace)
     except Exception:  # the run's stored file holds a damaged trace (score_line scores it as an error)
         return None
 
 
-def score_line(line: Mapping[str, Any]) -> Any:
+def score_line(line: EpisodeLine) -> Any:
     """One episode line -> its ``ScenarioScore``."""
-    if line.get("error") or not line.get("trace"):
+    stored = line.get("trace")
+    if line.get("error") or not stored:
         why = f"episode failed: {line.get('error') or 'no trace'}"
         return error_score(line["scenario"], line["seed"], why)
     try:
-        trace = Trace.from_dict(line["trace"])
+        trace = Trace.from_dict(stored)
     except Exception as err:  # the run's stored file holds a damaged trace: the episode scores 0, saying why
         return error_score(line["scenario"], line["seed"], f"scoring failed: {type(err).__name__}: {err}")
     return score_trace(trace)  # a scorer that raises here is a bug in wmbench: it must not become a score

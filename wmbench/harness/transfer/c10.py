@@ -20,34 +20,10 @@ For each scenario and seed (:func:`run_transfer`):
    (:func:`wmbench.harness.transfer.body_replay.replay_decisions`) and on the character driven by the second motion
    generator (keyframe).
 
-Pipeline checks (:data:`~wmbench.harness.transfer.c10_scoring.PIPELINE_RULE_TEXT`; thresholds are the constants below):
-
-- **Nothing to transfer.** If none of the character's decisions asked to travel (no MOTION that moves), or
-  its run produced no decision at all, every C10 scenario scores 0: standing still on three bodies shows no
-  transfer (without this the ``null`` brain would score 100).
-- **S46 Brain-Body Decoupling**: a body *ran* when it played every reply (or was caught) without an error.
-  20 = all three ran, none collided with a wall or was caught; 15 = all ran, one collided or was caught;
-  10 = all ran, two or more did; 5 = one body failed to run; 0 = more failed (:data:`S46_POINTS`).
-- **S47 Joint Format Universality**: the character's frames -> HumanML3D 263-dim features -> 22 joints
-  recovered from them -> each rig of :data:`RETARGET_RIGS` (SMPL-24, the custom stubby rig, the robot's rig).
-  Error = the worst bone-length-normalised pose error (round trip and each rig): <= 5 % = 20, <= 10 % = 15,
-  <= 20 % = 5, more = 0 (:data:`POSE_ERROR_POINTS`).
-- **S48 Robot Servo Mapping**: the robot's per-decision servo tracking error (mean |command - angle| over its
-  servos at the decision's end, from the body state extras); its median: <= 5 deg = 20, <= 10 = 15, <= 20 = 5,
-  more = 0 (:data:`SERVO_ERROR_POINTS_DEG`); any limit violation caps at 5; a failed robot run scores 0.
-- **S49 Prompt Universality**: each decision's intent rendered for :data:`CLIP_SECONDS` by both generators
-  and read back from the joints. A = fraction of decisions where both travel the same sector (or both stay),
-  at the same speed class, ending with facings within :data:`FACING_TOLERANCE_DEG`; B = over the decision
-  pairs whose intents differ in speed class, the fraction that both generators' limb effort (mean speed of
-  ankles and wrists relative to the pelvis) orders like the classes (1 when every decision has the same
-  class); C = mean cosine (floored at 0) of the character's realized directions under each generator.
-  min(A, B, C): >= 0.9 = 20, >= 0.75 = 15, >= 0.5 = 5, less = 0 (:data:`AGREEMENT_POINTS`).
-- **S50 Multi-embodiment Consistency**: D = mean cosine of the bodies' realized directions per decision,
-  relative to each body's heading (:func:`~wmbench.harness.transfer.body_replay.direction_agreement`); R =
-  agreement of the bodies' orderings of the decisions by speed class, each class judged against the body's own envelope.
-  min(D, R) on :data:`AGREEMENT_POINTS`; a body that failed to run scores 0. The raw-speed ordering
-  (:func:`~wmbench.harness.transfer.body_replay.speed_rank_agreement`) is kept as evidence: its 10 % ties count a drone
-  still spinning up as slower, which the class reading does not.
+Pipeline checks: one per scenario (S46 replay on the other bodies, S47 retarget pose error, S48 servo
+tracking, S49 agreement of the two motion generators, S50 agreement of the bodies), each stated once in
+:data:`~wmbench.harness.transfer.c10_scoring.PIPELINE_RULE_TEXT` with its bands written from the constants
+the scorers use. A brain that asked for no travelling motion gives them nothing to check: they score 0.
 
 Every score's evidence holds the numbers and, per body, whether it ran, its wall-collision and caught rates.
 

@@ -1,7 +1,8 @@
 """C10 rules and scoring: one scenario and seed's transfer runs -> its :class:`ScenarioScore`.
 
-The brain's C10 score is its closed-loop transfer (:mod:`wmbench.scoring.c10`); the scenario cards
-repeat :data:`RULE_TEXT` word for word. The scorers below are the *pipeline checks* (replay, retarget,
+The brain's C10 score is its closed-loop transfer (:mod:`wmbench.scoring.c10`); :data:`RULE_TEXT`
+is its one statement, and the scenario cards' ``Rule:`` paragraphs are generated from it
+(:mod:`wmbench.harness.cli.scenario_cards`). The scorers below are the *pipeline checks* (replay, retarget,
 servo, generators, body agreement; rules in :data:`PIPELINE_RULE_TEXT`): they are reported as body
 diagnostics in each score's evidence, not added to the brain's score.
 
@@ -36,7 +37,7 @@ from wmbench.harness.transfer import metrics
 from wmbench.harness.transfer.body_replay import direction_agreement, order_agreement, speed_rank_agreement
 from wmbench.harness.transfer.metrics import TransferRuns, body_facts
 from wmbench.scoring import c10 as brain_rule
-from wmbench.scoring.bands import not_measured_in, points_at_least, points_at_most
+from wmbench.scoring.bands import band_text, not_measured_in, points_at_least, points_at_most
 from wmbench.scoring.report_types import ScenarioScore
 
 CATEGORY = "C10"
@@ -70,35 +71,37 @@ _NO_MOVE = "A brain that never asked for movement scores 0 (nothing was transfer
 #: Each scenario's pipeline check (the former C10 rule), now a body diagnostic reported outside the score.
 PIPELINE_RULE_TEXT: dict[str, str] = {
     "S46": "The character's replies are replayed on the robot and the drone with no brain in the loop; a "
-           "body ran when it played every reply (or was caught) without an error. 20 = all three ran and "
-           "none collided with a wall or was caught; 15 = all ran, one body collided or was caught; "
-           "10 = all ran, two or more collided or were caught; 5 = one body failed to run; 0 = more than one "
-           "failed. " + _NO_MOVE,
+           f"body ran when it played every reply (or was caught) without an error. {S46_POINTS['clean']:g} = "
+           "all three ran and none collided with a wall or was caught; "
+           f"{S46_POINTS['one_incident']:g} = all ran, one body collided or was caught; "
+           f"{S46_POINTS['incidents']:g} = all ran, two or more collided or were caught; "
+           f"{S46_POINTS['one_failed']:g} = one body failed to run; 0 = more than one failed. " + _NO_MOVE,
     "S47": "The character's 22-joint frames go to the HumanML3D 263-dim features and back to 22 joints, "
            "which are retargeted to the SMPL-24 rig, the custom stubby rig (legs 0.7x, arms 1.3x) and the "
            "robot's rig; the error is the worst bone-length-normalised pose error (of the round trip and of "
-           "each rig, relative to its chain lengths): <= 5 % = 20, <= 10 % = 15, <= 20 % = 5, more = 0. "
-           + _NO_MOVE,
+           f"each rig, relative to its chain lengths): {band_text(POSE_ERROR_POINTS, '<=', ' %', 100)}, "
+           "more = 0. " + _NO_MOVE,
     "S48": "Over the robot's replay, the servo tracking error at the end of each decision (the mean "
            "absolute difference between command and angle over its servos, read from the body state) is "
-           "taken; its median in degrees: <= 5 = 20, <= 10 = 15, <= 20 = 5, more = 0; any servo limit "
-           "violation caps at 5; a robot run that failed scores 0. " + _NO_MOVE,
-    "S49": "Each decision's intent is rendered for 1 s by the procedural and the keyframe generator and "
-           "read back from the joints. A = fraction of decisions where both travel the same way (or both "
-           "stay), at the same speed class, ending with facings within 45 deg; B = fraction of the decision "
+           f"taken; its median in degrees: {band_text(SERVO_ERROR_POINTS_DEG, '<=')}, more = 0; any servo "
+           f"limit violation caps at {SERVO_VIOLATION_CAP:g}; a robot run that failed scores 0. " + _NO_MOVE,
+    "S49": f"Each decision's intent is rendered for {CLIP_SECONDS:g} s by the procedural and the keyframe "
+           "generator and read back from the joints. A = fraction of decisions where both travel the same way "
+           f"(or both stay), at the same speed class, ending with facings within {FACING_TOLERANCE_DEG:g} deg; "
+           "B = fraction of the decision "
            "pairs of different speed classes whose limb effort both generators order like the classes (1 "
            "when all decisions share a class); and C = the mean cosine (floored at 0) between the "
-           "character's realized directions driven by each generator. min(A, B, C): >= 0.9 = 20, "
-           ">= 0.75 = 15, >= 0.5 = 5, less = 0. " + _NO_MOVE,
+           "character's realized directions driven by each generator. min(A, B, C): "
+           f"{band_text(AGREEMENT_POINTS, '>=')}, less = 0. " + _NO_MOVE,
     "S50": "Per decision, the realized directions of the character, the robot and the drone (relative to "
            "each body's heading) and their speed classes (each against its own body's envelope) are "
            "compared. D = mean cosine of the directions over body pairs; R = agreement of the bodies' "
-           "orderings of the decisions by speed class. min(D, R): >= 0.9 = 20, >= 0.75 = 15, >= 0.5 = 5, "
+           f"orderings of the decisions by speed class. min(D, R): {band_text(AGREEMENT_POINTS, '>=')}, "
            "less = 0; a body that failed to run scores 0. " + _NO_MOVE,
 }
 
 
-#: Each scenario's rule, word for word its card's ``Rule:`` paragraph: the brain's own closed-loop transfer
+#: Each scenario's rule, the source of its card's ``Rule:`` paragraph: the brain's own closed-loop transfer
 #: (:mod:`wmbench.scoring.c10`), with the scenario's pipeline check named as a diagnostic.
 RULE_TEXT: dict[str, str] = {sid: brain_rule.RULE_TEXT + brain_rule.DIAGNOSTIC_OF[sid] for sid in C10_IDS}
 

@@ -276,5 +276,6 @@ def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], include_c10: 
         entry = summary["categories"][c]
         ci = entry.get("ci95")
         categories[c] = CategoryScore(float(entry["score"]), (float(ci[0]), float(ci[1])) if ci else None)
-    scenarios = {sid: e["score"] for sid, e in summary["scenarios"].items() if e["measured"]}
+    scenarios = {sid: e["score"] for sid, e in summary["scenarios"].items()
+                 if e["measured"] and e["score"] is not None}  # measured: the score is never None
     return BrainScores(name, lacks(name), categories, scenarios)
