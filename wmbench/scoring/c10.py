@@ -117,8 +117,8 @@ class BodyOutcome:
 
 
 def _asked_direction(d: DecisionRecord) -> str | None:
-    intent = d.intent or {}
-    if intent.get("direction") is None or intent.get("speed_class") in (None, "still"):
+    intent = d.intent
+    if intent is None or intent.get("direction") is None or intent.get("speed_class") in (None, "still"):
         return None
     return DIRECTION_READINGS.get(str(intent["direction"]).lower())
 
@@ -145,7 +145,7 @@ def person_fit(d: DecisionRecord) -> str | None:
     people = [n for n in d.truth.npcs if n.type != "beast" and n.nearby]
     if not people or beast_nearby(d):
         return None
-    asked_speed = str((d.intent or {}).get("speed_class") or "still")
+    asked_speed = str((d.intent.get("speed_class") if d.intent else None) or "still")
     if asked_speed in PANIC_SPEEDS:
         return f"person nearby, no beast: asked to {asked_speed} (panic at a neutral person)"
     done = realized(d)
@@ -212,7 +212,7 @@ def body_outcome(body: str, runs: Sequence[tuple[str, Trace | None, str | None]]
             asked_dirs += 1
             kept_dirs += done.moved and done.direction == asked
             asked_speed += 1
-            kept_speed += done.speed_class == (d.intent or {}).get("speed_class")
+            kept_speed += done.speed_class == (d.intent.get("speed_class") if d.intent else None)
     return BodyOutcome(
         body, min(qualities) if qualities else 0.0, len(runs), failed, caught_runs, decisions, fitting,
         round(kept_dirs / asked_dirs, 4) if asked_dirs else None,
