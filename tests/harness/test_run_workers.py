@@ -22,14 +22,14 @@ from wmbench.harness.run_workers import stream_results
 from wmbench.harness.runner import run_suite
 from wmbench.harness.selection import EpisodeSpec
 from wmbench.scenarios import get_scenario, register
-from wmbench.scenarios.registry import _REGISTRY
+from wmbench.scenarios.registry import SCENARIOS
 
 
 @pytest.fixture
 def user_scenario():
     record = register(replace(get_scenario("S01"), id="U901", name="User copy of S01"))
     yield record
-    _REGISTRY.pop(record.id, None)
+    SCENARIOS.unregister(record.id)
 
 
 def test_registered_scenario_runs_and_is_scored_with_two_workers(user_scenario, tmp_path):

@@ -9,6 +9,8 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from wmbench.core import errors as core_errors
+
 
 class MissingExtraError(ImportError):
     """An optional dependency of a provider is not installed; the message names the extra that brings it."""
@@ -24,15 +26,15 @@ class MissingExtraError(ImportError):
         )
 
 
-class UnknownBrainError(ValueError):
-    """A brain spec that matches no built-in provider and no installed plugin."""
+class UnknownBrainError(core_errors.UnknownNameError):
+    """A brain spec that matches no built-in provider and no installed plugin (a ValueError, as before)."""
 
 
 class BrainSpecError(ValueError):
     """A spec whose prefix is known but whose argument is missing or malformed (e.g. ``openai/``)."""
 
 
-class PluginLoadError(RuntimeError):
+class PluginLoadError(core_errors.PluginLoadError, RuntimeError):
     """An installed plugin entry point could not be loaded or did not produce a Brain."""
 
 

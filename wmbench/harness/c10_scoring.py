@@ -29,7 +29,6 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
 from wmbench.harness import c10_metrics as metrics
 from wmbench.harness import c10_outcome as _outcome
 from wmbench.harness.c10_metrics import TransferRuns, body_facts
@@ -227,10 +226,11 @@ def score_s49(runs: TransferRuns) -> ScenarioScore:
 
 @cache
 def body_envelope(body: str) -> Mapping[str, float]:
-    """A body's own speed per class: its ``envelope`` attribute, else the character's speeds."""
+    """A body's own speed per class (its declared ``envelope``; :class:`~wmbench.body.base.BodyBase` defaults
+    to the character's speeds)."""
     from wmbench.body.registry import get_body
 
-    return dict(getattr(get_body(body), "envelope", SPEED_CLASS_SPEEDS))
+    return dict(get_body(body).envelope)
 
 
 def score_s50(runs: TransferRuns) -> ScenarioScore:
