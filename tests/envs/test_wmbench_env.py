@@ -15,7 +15,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from tests.envs.conftest import one_phase, reply
-from wmbench.body.registry import BODY_NAMES, get_body
+from wmbench.body.registry import available_bodies, get_body
 from wmbench.envs.registration import env_id
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.scenarios import NpcSpec, Wall, all_scenarios
@@ -70,7 +70,7 @@ def test_check_env_passes(sid, monkeypatch):
         env.close()
 
 
-@pytest.mark.parametrize("body_name", BODY_NAMES)
+@pytest.mark.parametrize("body_name", available_bodies())
 def test_check_env_passes_for_every_body(body_name, make_env):
     body = get_body(body_name)
     env = make_env("S12", body=body)

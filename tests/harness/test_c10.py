@@ -17,9 +17,10 @@ from wmbench.body.servo_map import SERVO_TABLE, ServoMap
 from wmbench.brain.panel import ConstantBrain
 from wmbench.brain.registry import get_brain
 from wmbench.envs import wmbench_env
-from wmbench.harness import c10, c10_metrics, c10_outcome, runner
+from wmbench.harness import c10, c10_metrics, c10_outcome
 from wmbench.harness.c10 import C10_IDS, RULE_TEXT, measure_c10, measure_c10_brain
 from wmbench.harness.c10_scoring import score_transfer
+from wmbench.harness.measurers import chosen_measurers
 from wmbench.harness.runner import run_suite
 from wmbench.scenarios import get_scenario
 
@@ -198,7 +199,7 @@ def test_card_rule_matches_the_measurer(sid):
 
 
 def test_transfer_measurer_is_registered_for_run_suite():
-    assert runner._with_live(None, True)["transfer"] is c10.measure_transfer
+    assert chosen_measurers(None, True)["transfer"] is c10.measure_transfer
 
 
 def test_run_suite_reports_c10_measured(tmp_path):

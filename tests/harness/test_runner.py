@@ -13,13 +13,12 @@ import pytest
 from wmbench.brain.base import BrainReply
 from wmbench.brain.registry import get_brain
 from wmbench.harness import episode as episode_module
-from wmbench.harness import runner
+from wmbench.harness import measurers, runner
+from wmbench.harness.measurers import MeasureContext, register_measurer
 from wmbench.harness.runner import (
-    MeasureContext,
     RunConfigError,
     RunInterrupted,
     executor_kind,
-    register_measurer,
     run_suite,
     score_line,
 )
@@ -212,8 +211,10 @@ def test_a_failing_measurer_is_a_note_not_a_crash(tmp_path):
 
 
 def test_measurer_registry_refuses_bench_and_duplicates(monkeypatch):
-    monkeypatch.setattr(runner, "MEASURERS", {})
-    register_measurer("live", lambda s, c: {})
+    monkeypatch.setattr(measurers, "MEASURERS", measurers.MEASURERS.copy())
+    register_measurer("user-mode", lambda s, c: {})
+    with pytest.raises(ValueError, match="already"):
+        register_measurer("user-mode", lambda s, c: {})
     with pytest.raises(ValueError, match="already"):
         register_measurer("live", lambda s, c: {})
     with pytest.raises(ValueError, match="bench"):

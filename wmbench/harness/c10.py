@@ -102,7 +102,7 @@ from wmbench.harness.c10_scoring import (
     score_transfer,
 )
 from wmbench.harness.episode import run_episode
-from wmbench.harness.runner import MEASURERS, MeasureContext, register_measurer
+from wmbench.harness.measurers import MeasureContext
 from wmbench.harness.scoring.report_types import ScenarioScore
 from wmbench.harness.transfer import replay_decisions
 
@@ -236,6 +236,3 @@ def measure_transfer(scenarios: Sequence[Any], context: MeasureContext) -> dict[
     return measure_c10(context.brain, context.seeds, scenarios=[s.id for s in scenarios],
                        brain_options=context.brain_options, progress=say, bodies=(*TRANSFER_BODIES, *extra))
 
-
-if "transfer" not in MEASURERS:
-    register_measurer("transfer", measure_transfer)

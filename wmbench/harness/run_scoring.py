@@ -19,15 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from wmbench.harness.measurers import MeasureContext, Measurer
 from wmbench.harness.results import EpisodeKey, EpisodeLog, line_key
 from wmbench.harness.run_accounting import brain_usage, sum_usage
 from wmbench.harness.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
-
-if TYPE_CHECKING:  # the runner imports this module; these are only annotations here
-    from wmbench.harness.runner import MeasureContext, Measurer
 
 
 def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,

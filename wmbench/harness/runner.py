@@ -23,16 +23,16 @@ from __future__ import annotations
 
 import queue
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from wmbench.brain.base import Brain
 from wmbench.harness.episode import EpisodeResult, run_episode
+from wmbench.harness.measurers import MeasureContext, Measurer, chosen_measurers
 from wmbench.harness.results import (
     EPISODES_FILE,
     SCORES_FILE,
@@ -85,37 +85,6 @@ class RunInterrupted(Exception):
         self.done, self.total, self.out = done, total, out
 
 
-@dataclass(frozen=True)
-class MeasureContext:
-    """What a measurer for non-bench scenarios gets besides the scenarios: the run's configuration."""
-
-    brain: str
-    brain_options: Mapping[str, Any]
-    body: str
-    seeds: tuple[int, ...]
-    workers: int
-    out: Path
-    progress: bool
-    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
-
-
-#: ``measurer(scenarios, context) -> {scenario_id: [ScenarioScore, ...]}`` for the scenarios of one mode.
-Measurer = Callable[[Sequence[Scenario], MeasureContext], Mapping[str, Sequence[Any]]]
-
-#: Measurers by scenario mode (``"live"`` for C09, ``"transfer"`` for C10). Later work registers them here.
-MEASURERS: dict[str, Measurer] = {}
-
-
-def register_measurer(mode: str, measurer: Measurer, *, overwrite: bool = False) -> Measurer:
-    """Plug in the measurement of one non-bench mode; ``run_suite`` then scores those scenarios too."""
-    if mode == "bench":
-        raise ValueError("bench scenarios are run by run_suite itself; register measurers for other modes")
-    if mode in MEASURERS and not overwrite:
-        raise ValueError(f"a measurer for mode {mode!r} is already registered")
-    MEASURERS[mode] = measurer
-    return measurer
-
-
 def run_suite(
     brain: str,
     body: str = "smpl",
@@ -136,7 +105,8 @@ def run_suite(
 ) -> dict[str, Any]:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
-    ``measurers`` maps non-bench modes to their measurer (default: the :data:`MEASURERS` registry).
+    ``measurers`` maps non-bench modes to their measurer (default: every one in
+    :data:`wmbench.harness.measurers.MEASURERS`).
     ``live``: measure C09 with short live runs (:mod:`wmbench.harness.c09`, kept in ``live.json``); False
     reports C09 as not measured. ``reports``: write report.md, report.html and leaderboard_entry.json.
     ``max_connections``: concurrent episodes for remote (``openai/``) brains, whatever ``workers`` says.
@@ -182,7 +152,7 @@ def run_suite(
     finally:
         parent_brain.close()
     context = MeasureContext(brain, options, body, scored_plan.seeds, workers, out, progress, env_kwargs)
-    chosen = _with_live(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
+    chosen = chosen_measurers(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
     scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen)
     if stopped is not None:
         mark_stopped(scores, stopped)
@@ -192,20 +162,6 @@ def run_suite(
     if stopped is not None:
         raise RunStopped(stopped, scores)
     return scores
-
-
-def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str, Measurer]:
-    """The measurers to use: those given, exactly; by default the registry plus C09's live measurer (unless
-    one is registered). Without ``live`` the live mode gets a stand-in that reports C09 as skipped."""
-    import wmbench.harness.c10  # noqa: F401  (registers C10's "transfer" measurer in MEASURERS)
-    from wmbench.harness.c09 import measure_live, skip_live
-
-    chosen = dict(MEASURERS if measurers is None else measurers)
-    if not live:
-        chosen["live"] = skip_live
-    elif measurers is None:
-        chosen.setdefault("live", measure_live)
-    return chosen
 
 
 def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
