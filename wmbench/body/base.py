@@ -96,10 +96,14 @@ class Body(Protocol):
     Derive from :class:`BodyBase` for the defaults; check a body with :func:`wmbench.body.check_body`.
     """
 
-    name: str
-    needs_physics: bool
-    sensor_height: float
-    envelope: Mapping[str, float]
+    @property
+    def name(self) -> str: ...
+    @property
+    def needs_physics(self) -> bool: ...
+    @property
+    def sensor_height(self) -> float: ...
+    @property
+    def envelope(self) -> Mapping[str, float]: ...
 
     def spawn(self, world: WorldHandle, position: Vec3, heading: float) -> None: ...
     def reset_pose(self, position: Vec3, heading: float) -> None: ...
@@ -119,6 +123,10 @@ BODY_METHODS: tuple[str, ...] = ("spawn", "reset_pose", "apply_intent", "on_fram
                                  "body_ids", "remove", "sync_visuals")
 
 
+#: Where :class:`BodyBase` starts the perception rays (m above ground): a standing adult's chest.
+DEFAULT_SENSOR_HEIGHT = 1.2
+
+
 class BodyBase(ABC):
     """A :class:`Body` with defaults for the optional parts: subclass it and implement the abstract methods.
 
@@ -128,8 +136,12 @@ class BodyBase(ABC):
 
     name: str
     needs_physics: bool = False
-    sensor_height: float = 1.2
     envelope: Mapping[str, float] = SPEED_CLASS_SPEEDS
+
+    @property
+    def sensor_height(self) -> float:
+        """Metres above ground where the perception rays start (override with an attribute or a property)."""
+        return DEFAULT_SENSOR_HEIGHT
 
     @abstractmethod
     def spawn(self, world: WorldHandle, position: Vec3, heading: float) -> None:
