@@ -13,8 +13,10 @@ from tests.plugins.demo_install import installed_demo_plugin
 from wmbench.body import BODIES, BodyBase, BodyContractError, check_body, get_body
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.checker import require_body
+from wmbench.body.generators import GENERATOR_REGISTRY, available_generators
 from wmbench.body.intent_types import MotionIntent
 from wmbench.body.registry import available_bodies
+from wmbench.body.smpl_character import SmplCharacter
 from wmbench.core.errors import WMBenchError
 
 
@@ -35,6 +37,18 @@ def test_every_plugin_body_passes(demo_plugin):
     assert "demo-body" in plugin_bodies
     for name in plugin_bodies:
         check_body(get_body(name))
+
+
+@pytest.mark.parametrize("generator", available_generators())
+def test_the_character_passes_with_every_registered_motion_generator(generator):
+    check_body(SmplCharacter(generator=generator))  # the root is the body's own; limbs come from the generator
+
+
+def test_every_plugin_motion_generator_drives_the_character(demo_plugin):
+    plugin_generators = [g for g in available_generators() if g not in GENERATOR_REGISTRY.registered()]
+    assert "demo-motion" in plugin_generators
+    for generator in plugin_generators:
+        check_body(SmplCharacter(generator=generator))
 
 
 class Sphere(BodyBase):
