@@ -388,6 +388,7 @@ class WMBenchEnv(gym.Env):
         return decisions * self.frames_per_decision
 
     def phase_over(self) -> bool:
+        """Whether the current phase has run all its frames."""
         return self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
 
     def next_phase(self) -> list[Event]:
@@ -495,6 +496,7 @@ class WMBenchEnv(gym.Env):
         return index, after
 
     def perceive(self) -> Perception:
+        """A fresh perception from the body's pose now, with the memory the brain is shown (time stays)."""
         assert self._world is not None and self._memory is not None
         return perceive(
             self._world, self._crowd, self.body.state(), float(self.body.sensor_height), self.fan,
@@ -503,6 +505,7 @@ class WMBenchEnv(gym.Env):
         )
 
     def current_observation(self) -> dict[str, Any]:
+        """The Gymnasium observation of the current perception (in the env's observation mode)."""
         assert self._perception is not None
         scene = self._perception.scene_json()
         if len(scene) > SCENE_MAX_CHARS:  # cannot happen with clipped memory; kept as a hard guarantee
