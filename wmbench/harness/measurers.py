@@ -6,11 +6,11 @@ Card
   of one mode; :class:`MeasureContext` is the run's configuration it gets besides them.
 - :data:`MEASURERS` (a :class:`~wmbench.core.registry.Registry`) holds the built-in measurers as lazy
   ``"module:function"`` targets, filled here and only here (no import side effects): ``live`` (C09,
-  :func:`wmbench.harness.c09.measure_live`) and ``transfer`` (C10, :func:`wmbench.harness.c10.measure_transfer`).
-  :func:`register_measurer` adds or replaces one (a user's mode).
+  :func:`wmbench.harness.live.c09.measure_live`) and ``transfer`` (C10,
+  :func:`wmbench.harness.transfer.c10.measure_transfer`). :func:`register_measurer` adds or replaces one.
 - :func:`chosen_measurers` is what ``run_suite`` uses: the measurers a caller passed, exactly; by default every
-  registered one. Without ``live``, the ``live`` mode gets :func:`wmbench.harness.c09.skip_live`, which reports
-  C09 as not measured, saying why.
+  registered one. Without ``live``, the ``live`` mode gets :func:`wmbench.harness.live.c09.skip_live`, which
+  reports C09 as not measured, saying why.
 """
 
 from __future__ import annotations
@@ -43,10 +43,10 @@ Measurer = Callable[[Sequence[Scenario], MeasureContext], Mapping[str, Sequence[
 
 #: Measurers by scenario mode (``"live"`` for C09, ``"transfer"`` for C10), built-ins imported on first use.
 MEASURERS: Registry[Measurer] = Registry("measurer")
-MEASURERS.register_lazy("live", "wmbench.harness.c09:measure_live")
-MEASURERS.register_lazy("transfer", "wmbench.harness.c10:measure_transfer")
+MEASURERS.register_lazy("live", "wmbench.harness.live.c09:measure_live")
+MEASURERS.register_lazy("transfer", "wmbench.harness.transfer.c10:measure_transfer")
 #: Stands in for ``live`` when a run is started without live measurement (``--no-live``).
-SKIP_LIVE_TARGET = "wmbench.harness.c09:skip_live"
+SKIP_LIVE_TARGET = "wmbench.harness.live.c09:skip_live"
 
 
 def register_measurer(mode: str, measurer: Measurer, *, overwrite: bool = False) -> Measurer:
