@@ -15,7 +15,6 @@ from wmbench.brain.registry import BRAINS
 from wmbench.core import registry as core_registry
 from wmbench.core.errors import PluginLoadError, UnknownNameError, WMBenchError
 from wmbench.core.registry import Registry
-from wmbench.harness.measurers import MEASURERS
 from wmbench.scenarios.registry import SCENARIOS
 
 GROUP = "wmbench.test_things"
@@ -105,7 +104,6 @@ WMBENCH_REGISTRIES = {
     "motion generator": (GENERATOR_REGISTRY, "wmbench.motion_generators"),
     "brain": (BRAINS, "wmbench.brains"),
     "scenario": (SCENARIOS, None),
-    "measurer": (MEASURERS, None),
 }
 
 

@@ -14,23 +14,23 @@ Card
   line that starts with a key (a bulleted PREDICT list goes on).
 
 Everything here works on plain strings and never raises; :mod:`wmbench.brain.grammar` builds the typed
-results and re-exports these names.
+results from these words.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Literal
 
-if TYPE_CHECKING:  # the grammar module imports this one; its types are only annotations here
-    from wmbench.brain.grammar import Direction, Verdict
+from wmbench.core.directions import DIRECTION_READINGS, Direction
+
+#: What a PREDICT item says about its direction.
+Verdict = Literal["safe", "danger", "ambiguous"]
 
 # ------------------------------------------------------------------------------------------------- words
-DIRECTION_SYNONYMS: dict[str, Direction] = {
-    "left": "left", "right": "right", "fwd": "fwd", "forward": "fwd", "forwards": "fwd", "front": "fwd",
-    "ahead": "fwd", "back": "back", "backward": "back", "backwards": "back", "behind": "back", "rear": "back",
-}
+#: Direction keys a PREDICT line may use: the shared readings plus the plurals models write.
+DIRECTION_SYNONYMS: dict[str, Direction] = {**DIRECTION_READINGS, "forwards": "fwd", "backwards": "back"}
 #: Keys that stand for every direction not named explicitly (``all=safe(open)``, ``others=safe``).
 GENERIC_KEYS: frozenset[str] = frozenset({
     "all", "others", "other", "rest", "remaining", "everything", "elsewhere",

@@ -32,8 +32,9 @@ from importlib.metadata import EntryPoint
 from typing import Any
 
 from wmbench.brain.base import Brain
-from wmbench.brain.errors import BrainSpecError, MissingExtraError, PluginLoadError, UnknownBrainError
+from wmbench.brain.errors import BrainSpecError, PluginLoadError, UnknownBrainError
 from wmbench.core import errors as core_errors
+from wmbench.core.errors import MissingExtraError
 from wmbench.core.registry import Registry
 
 PLUGIN_GROUP = "wmbench.brains"

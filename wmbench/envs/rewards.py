@@ -31,12 +31,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.scoring import score_trace
 
 RewardMode = Literal["none", "score", "dense"]
 REWARD_MODES: tuple[str, ...] = ("none", "score", "dense")
-#: Points a scenario is scored out of.
-SCENARIO_MAX_POINTS = 20.0
 
 PREDICT_WEIGHT = 0.1
 DISTANCE_WEIGHT = 0.1
@@ -56,8 +56,6 @@ def check_reward_mode(mode: str | None) -> str:
 
 def terminal_score(trace: Trace) -> dict[str, Any]:
     """The benchmark's score of a finished episode's trace, as plain data (see the module card)."""
-    from wmbench.scoring import score_trace
-
     scored = score_trace(trace)
     evidence = getattr(scored, "evidence", None) or {}
     return {

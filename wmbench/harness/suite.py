@@ -12,8 +12,8 @@
    each line as it finishes.
 3. Score *every* line of the run from ``episodes.jsonl``, sorted by (scenario, seed), so a resumed run scores
    exactly like an uninterrupted one; hand non-bench scenarios (C09 live, C10 transfer) to the measurer
-   registered for their mode, or report them as not measured (:mod:`wmbench.harness.run.scores`, whose
-   public functions are importable from here too); write ``scores.json``.
+   passed for their mode (:func:`default_measurers` unless the caller passes its own), or report them as not
+   measured (:mod:`wmbench.harness.run.scores`); write ``scores.json``.
 
 Ctrl-C stops cleanly: nothing new starts, episodes already running finish and are kept (a second Ctrl-C
 abandons them), and :class:`RunInterrupted` says how many are done. Rerun the same command to resume.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import queue
 import sys
+import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -30,8 +31,15 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import wmbench
+from wmbench.body.generators import selected_generator_name
+from wmbench.body.registry import resolve_body_class
 from wmbench.brain.base import Brain
-from wmbench.harness.measurers import MeasureContext, Measurer, chosen_measurers
+from wmbench.brain.registry import get_brain
+from wmbench.core.errors import ConfigError, RunError, WMBenchError
+from wmbench.core.redaction import Redactor
+from wmbench.harness.live.c09 import measure_live, skip_live
+from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
 from wmbench.harness.run.dirs import (
     check_run_dir,
     keys_to_score,
@@ -39,24 +47,22 @@ from wmbench.harness.run.dirs import (
     previous_selection,
     union_config,
 )
+from wmbench.harness.run.env_reuse import close_all
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
+from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import (
     EPISODES_FILE,
     SCORES_FILE,
     EpisodeKey,
     EpisodeLog,
-    Redactor,
     write_json,
     write_run_config,
 )
-from wmbench.harness.run.scores import error_score as error_score  # re-exported, as are the three below
-from wmbench.harness.run.scores import not_measured_score as not_measured_score
-from wmbench.harness.run.scores import score_line as score_line
-from wmbench.harness.run.scores import score_lines as score_lines
-from wmbench.harness.run.scores import score_run
+from wmbench.harness.run.scores import not_measured_score, score_run
 from wmbench.harness.run.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.harness.run.workers import results_in_processes, stream_results
+from wmbench.harness.transfer.c10 import measure_transfer
 from wmbench.scenarios import Scenario
 
 #: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
@@ -68,15 +74,15 @@ DEFAULT_MAX_CONNECTIONS = 8
 LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")
 
 
-class RunConfigError(ValueError):
+class RunConfigError(ConfigError):
     """The run cannot start: unknown scenario, brain or body, or an out directory holding another run."""
 
 
-class RunFailed(RuntimeError):
+class RunFailed(RunError):
     """The run could not go on (a worker process died); finished episodes are kept and a rerun resumes."""
 
 
-class RunInterrupted(Exception):
+class RunInterrupted(WMBenchError):
     """Ctrl-C: the run stopped; ``done`` of ``total`` episodes are in ``out`` and a rerun resumes."""
 
     def __init__(self, done: int, total: int, out: Path) -> None:
@@ -105,8 +111,7 @@ def run_suite(
 ) -> dict[str, Any]:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
-    ``measurers`` maps non-bench modes to their measurer (default: every one in
-    :data:`wmbench.harness.measurers.MEASURERS`).
+    ``measurers`` maps non-bench modes to their measurer (default: :func:`default_measurers`).
     ``live``: measure C09 with short live runs (:mod:`wmbench.harness.live.c09`, kept in ``live.json``); False
     reports C09 as not measured. ``reports``: write report.md, report.html and leaderboard_entry.json.
     ``max_connections``: concurrent episodes for remote (``openai/``) brains, whatever ``workers`` says.
@@ -127,6 +132,8 @@ def run_suite(
         raise RunConfigError(str(err)) from None
     if limit is not None and limit < 1:
         raise RunConfigError(f"--limit must be at least 1, got {limit}")
+    if measurers is not None and "bench" in measurers:
+        raise RunConfigError("bench scenarios are run by run_suite itself; pass measurers for other modes only")
     scored_plan, merged_fields = merge_with_previous(plan, previous_selection(out))
     parent_brain = _build_brain(brain, options)
     stopped: str | None = None
@@ -152,7 +159,7 @@ def run_suite(
     finally:
         parent_brain.close()
     context = MeasureContext(brain, options, body, scored_plan.seeds, workers, out, progress, env_kwargs)
-    chosen = chosen_measurers(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
+    chosen = _with_live(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
     scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen)
     if stopped is not None:
         mark_stopped(scores, stopped)
@@ -162,6 +169,21 @@ def run_suite(
     if stopped is not None:
         raise RunStopped(stopped, scores)
     return scores
+
+
+def default_measurers(live: bool = True) -> dict[str, Measurer]:
+    """The measurers of a default run: C10's closed-loop transfer and C09's live runs (``live`` False: a
+    stand-in that reports C09 as skipped, as ``--no-live`` does)."""
+    return {"transfer": measure_transfer, "live": measure_live if live else skip_live}
+
+
+def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str, Measurer]:
+    """The measurers to use: those given, exactly (without ``live`` the live mode gets the skipping stand-in);
+    by default :func:`default_measurers`."""
+    chosen = default_measurers(live) if measurers is None else dict(measurers)
+    if not live:
+        chosen["live"] = skip_live
+    return chosen
 
 
 def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
@@ -174,15 +196,9 @@ def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
 
 def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
     """report.md, report.html, leaderboard_entry.json; a failure warns but never loses the scores."""
-    import warnings
-
-    from wmbench.harness.report.writer import write_reports
-
     try:
         write_reports(out, scores)
-    except Exception as err:
-        from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD
-
+    except Exception as err:  # plotting/HTML (optional extras, disk) must never lose the written scores.json
         for stale in (REPORT_HTML, REPORT_MD):  # an older report would not describe these scores
             (out / stale).unlink(missing_ok=True)
         warnings.warn(f"could not write the report in {out} ({type(err).__name__}: {err}); "
@@ -193,18 +209,14 @@ def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
 
 
 def _build_brain(spec: str, options: Mapping[str, Any]) -> Brain:
-    from wmbench.brain.registry import get_brain
-
     try:
         return get_brain(spec, **options)
-    except Exception as err:
+    except Exception as err:  # the user's brain (spec, plugin, constructor) refused: one clear config error
         raise RunConfigError(f"cannot build brain {spec!r}: {err}") from None
 
 
 def _check_body(body: str) -> None:
     """Resolve the body's class now, so an unknown body fails before the run, not once per episode."""
-    from wmbench.body.registry import resolve_body_class
-
     try:
         resolve_body_class(body)
     except (KeyError, ImportError) as err:
@@ -213,8 +225,6 @@ def _check_body(body: str) -> None:
 
 def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: Mapping[str, Any],
                 env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    import wmbench
-
     return {
         "brain": brain,
         "body": body,
@@ -232,8 +242,6 @@ def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: M
 
 
 def _selected_motion_model() -> str:
-    from wmbench.body.generators import selected_generator_name
-
     return selected_generator_name()
 
 
@@ -287,8 +295,6 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
     finally:
         bar.close()
         if kind == "inline":  # this thread's reused env (threads' and workers' envs end with them)
-            from wmbench.harness.run.env_reuse import close_all
-
             close_all()
 
 

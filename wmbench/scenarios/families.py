@@ -35,54 +35,23 @@ from typing import Any
 
 import numpy as np
 
+from wmbench.core.directions import QUARTER_TURNS, TURN_ORDER, Direction, mirrored
 from wmbench.scenarios.records import (
-    DIRECTIONS,
+    UNVARIED,
     WALL_THICKNESS,
-    Direction,
     Expectations,
+    Family,
     NpcSpec,
     Phase,
     PriorDecision,
+    Range,
     Scenario,
     TimelineEvent,
     Wall,
 )
 
-Range = tuple[float, float]
-_ONE: Range = (1.0, 1.0)
-#: quarter turns (counter-clockwise, i.e. towards the left) that bring ``fwd`` to each direction
-_QUARTER_TURNS: dict[str, int] = {"fwd": 0, "left": 1, "back": 2, "right": 3}
-_TURN_ORDER: tuple[Direction, ...] = ("fwd", "left", "back", "right")
 #: every front direction, cycled over the seeds (fwd, left, back, right)
-ALL_FRONTS: tuple[Direction, ...] = _TURN_ORDER
-
-
-@dataclass(frozen=True)
-class Family:
-    """How a scenario varies with the seed (see the module card).
-
-    ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
-    be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
-    +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
-    distances, the wall layout and timeline event times (``(1, 1)`` = fixed).
-    """
-
-    mirror: bool = True
-    fronts: tuple[Direction, ...] = ("fwd",)
-    npc_distance: Range = _ONE
-    wall_distance: Range = _ONE
-    event_time: Range = _ONE
-
-    def __post_init__(self) -> None:
-        if not self.fronts or self.fronts[0] != "fwd":
-            raise ValueError(f"Family.fronts must start with 'fwd' (seed 0 is canonical), got {self.fronts!r}")
-        bad = [f for f in self.fronts if f not in DIRECTIONS]
-        if bad:
-            raise ValueError(f"Family.fronts: expected directions from {DIRECTIONS}, got {bad!r}")
-        for label, (lo, hi) in (("npc_distance", self.npc_distance), ("wall_distance", self.wall_distance),
-                                ("event_time", self.event_time)):
-            if not 0.0 < lo <= hi:
-                raise ValueError(f"Family.{label} must be a range 0 < lo <= hi, got ({lo}, {hi})")
+ALL_FRONTS: tuple[Direction, ...] = TURN_ORDER
 
 
 #: what a bench scenario gets when its builder names no family: exact mirror counterbalancing only
@@ -140,7 +109,7 @@ def has_side(record: Scenario) -> bool:
     """Whether the layout differs from its left <-> right reflection (then mirroring counterbalances it)."""
     return any(_signature(p) != _signature(p.mirrored()) for p in record.phases) or (
         set(record.expectations.safe_directions)
-        != {_swap_side(d) for d in record.expectations.safe_directions}
+        != {mirrored(d) for d in record.expectations.safe_directions}
     )
 
 
@@ -193,20 +162,20 @@ _SIDE_WORD = re.compile(r"\b(left|right|Left|Right)\b")
 
 def swap_side_words(text: str) -> str:
     """``left`` <-> ``right`` in a text (whole words, case kept for a capital first letter)."""
-    swap = {"left": "right", "right": "left", "Left": "Right", "Right": "Left"}
-    return _SIDE_WORD.sub(lambda m: swap[m.group(1)], text)
+    def swap(m: re.Match[str]) -> str:
+        word = m.group(1)
+        other = mirrored(word.lower())
+        return other.capitalize() if word[0].isupper() else other
 
-
-def _swap_side(direction: str) -> str:
-    return {"left": "right", "right": "left"}.get(direction, direction)
+    return _SIDE_WORD.sub(swap, text)
 
 
 # ---------------------------------------------------------------------------------------------- turning
 def turn_direction(direction: str, front: str) -> str:
     """Where ``direction`` lies once the layout is turned so that its ``fwd`` lies at ``front``."""
-    if direction not in _QUARTER_TURNS:
+    if direction not in QUARTER_TURNS:
         return direction
-    return _TURN_ORDER[(_QUARTER_TURNS[direction] + _QUARTER_TURNS[front]) % 4]
+    return TURN_ORDER[(QUARTER_TURNS[direction] + QUARTER_TURNS[front]) % 4]
 
 
 def turn_record(record: Scenario, front: Direction) -> Scenario:
@@ -219,7 +188,7 @@ def turn_record(record: Scenario, front: Direction) -> Scenario:
         if phase.start_position != (0.0, 0.0) or phase.start_heading != 0.0:
             raise ValueError(f"scenario {record.id}: phase {phase.name!r} does not start at the origin facing "
                              f"+x, so its layout cannot be turned; expected fronts=('fwd',)")
-    quarter = _QUARTER_TURNS[front]
+    quarter = QUARTER_TURNS[front]
     angle = quarter * math.pi / 2
     phases = tuple(_turn_phase(p, quarter, angle, front) for p in record.phases)
     expectations = replace(record.expectations, safe_directions=tuple(
@@ -299,7 +268,7 @@ def instance_direction(meta: Mapping[str, Any] | None, canonical: str | None) ->
     if canonical is None:
         return None
     instance = (meta or {}).get("instance") or {}
-    direction = _swap_side(canonical) if instance.get("mirrored") else canonical
+    direction = mirrored(canonical) if instance.get("mirrored") else canonical
     return turn_direction(direction, str(instance.get("front") or "fwd"))
 
 
@@ -318,7 +287,7 @@ def family_card_line(record: Scenario) -> str:
     for name, (lo, hi) in (("NPC start distances", family.npc_distance),
                            ("wall distances and corridor widths", family.wall_distance),
                            ("event times", family.event_time)):
-        if (lo, hi) != _ONE:
+        if (lo, hi) != UNVARIED:
             parts.append(f"{name} x{lo:g}-{hi:g}")
     if len(parts) == 1:
         parts.append("no side to mirror and no ranges, so every seed is the canonical layout up to jitter")

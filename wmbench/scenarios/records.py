@@ -15,44 +15,18 @@ Users write their own scenarios with the same records (see ``README.md``) and ru
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
-if TYPE_CHECKING:
-    from wmbench.scenarios.families import Family
-
+from wmbench.core.directions import DIRECTION_HEADINGS, DIRECTION_VECTORS, DIRECTIONS, MIRRORED, Direction
+from wmbench.core.entities import BEHAVIOR_SPEEDS, Behavior, NpcKind
+from wmbench.core.taxonomy import CATEGORY_PILLARS
 from wmbench.scenarios import validation
 
-Direction = Literal["fwd", "left", "right", "back"]
-NpcKind = Literal["beast", "woman", "man"]
-Behavior = Literal["stop", "approach", "charge", "wander", "cross", "retreat"]
 EventAction = Literal["switch", "spawn", "despawn"]
 Difficulty = Literal["easy", "medium", "hard"]
 RunMode = Literal["bench", "live", "transfer"]
 
-DIRECTIONS: tuple[Direction, ...] = ("fwd", "left", "right", "back")
-#: Unit vectors of each direction in the start frame (protagonist faces +x).
-DIRECTION_VECTORS: dict[str, tuple[float, float]] = {
-    "fwd": (1.0, 0.0),
-    "left": (0.0, 1.0),
-    "right": (0.0, -1.0),
-    "back": (-1.0, 0.0),
-}
-#: Default speed (m/s) of each NPC behaviour; a record may override it.
-BEHAVIOR_SPEEDS: dict[str, float] = {
-    "stop": 0.0,
-    "approach": 1.2,
-    "charge": 5.0,
-    "wander": 0.8,
-    "cross": 2.0,
-    "retreat": 1.2,
-}
-CATEGORY_PILLARS: dict[str, str] = {
-    "C01": "P1", "C02": "P1",
-    "C03": "P2", "C04": "P2", "C05": "P2", "C06": "P2", "C07": "P2",
-    "C08": "P3", "C09": "P3", "C10": "P3",
-}
 WALL_THICKNESS = 0.2
 WALL_HEIGHT = 2.0
 
@@ -215,6 +189,39 @@ class Expectations:
     safe_directions: tuple[Direction, ...] = ()
 
 
+Range = tuple[float, float]
+#: a factor range that does not vary with the seed
+UNVARIED: Range = (1.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Family:
+    """How a scenario varies with the seed (see the module card).
+
+    ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
+    be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
+    +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
+    distances, the wall layout and timeline event times (``(1, 1)`` = fixed).
+    """
+
+    mirror: bool = True
+    fronts: tuple[Direction, ...] = ("fwd",)
+    npc_distance: Range = UNVARIED
+    wall_distance: Range = UNVARIED
+    event_time: Range = UNVARIED
+
+    def __post_init__(self) -> None:
+        if not self.fronts or self.fronts[0] != "fwd":
+            raise ValueError(f"Family.fronts must start with 'fwd' (seed 0 is canonical), got {self.fronts!r}")
+        bad = [f for f in self.fronts if f not in DIRECTIONS]
+        if bad:
+            raise ValueError(f"Family.fronts: expected directions from {DIRECTIONS}, got {bad!r}")
+        for label, (lo, hi) in (("npc_distance", self.npc_distance), ("wall_distance", self.wall_distance),
+                                ("event_time", self.event_time)):
+            if not 0.0 < lo <= hi:
+                raise ValueError(f"Family.{label} must be a range 0 < lo <= hi, got ({lo}, {hi})")
+
+
 @dataclass(frozen=True)
 class Scenario:
     """A WM Bench scenario as a declarative record. ``card`` is its human-readable card (rule included)."""
@@ -273,15 +280,12 @@ class Scenario:
         )
 
 
-_MIRROR = {"left": "right", "right": "left"}
-
-
 def _mirror_direction(direction: Direction | None) -> Direction | None:
-    return _MIRROR.get(direction, direction) if direction else direction  # type: ignore[return-value]
+    return MIRRORED.get(direction, direction) if direction else direction
 
 
 def _mirror_words(text: str) -> str:
-    return " ".join(_MIRROR.get(w, w) for w in text.split(" "))
+    return " ".join(MIRRORED.get(w, w) for w in text.split(" "))
 
 
 def _mirror_name(name: str) -> str:
@@ -293,4 +297,4 @@ def _mirror_name(name: str) -> str:
 
 def heading_of(direction: Direction) -> float:
     """Relative angle (radians, +left) of a direction word."""
-    return {"fwd": 0.0, "left": math.pi / 2, "right": -math.pi / 2, "back": math.pi}[direction]
+    return DIRECTION_HEADINGS[direction]

@@ -11,7 +11,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from wmbench.core.registry import Registry
-from wmbench.scenarios.records import CATEGORY_PILLARS, Scenario
+from wmbench.core.taxonomy import CATEGORY_PILLARS, PILLARS
+from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
+from wmbench.scenarios.records import Scenario
 
 
 def normalise_id(scenario_id: str) -> str:
@@ -33,8 +35,6 @@ def scenario(build: Callable[[], Scenario]) -> Callable[[], Scenario]:
     (exact mirror counterbalancing where the layout has a side); the card gains the family's ``Family:`` line
     (before its ``Rule:`` paragraph).
     """
-    from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
-
     record = build()
     card = inspect.cleandoc(build.__doc__ or "")
     if not card:
@@ -85,7 +85,7 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
             matches = list(all_scenarios())
         elif up in CATEGORY_PILLARS:
             matches = [s for s in all_scenarios() if s.category == up]
-        elif up in {"P1", "P2", "P3"}:
+        elif up in PILLARS:
             matches = [s for s in all_scenarios() if s.pillar == up]
         else:
             try:

@@ -43,27 +43,23 @@ import math
 from collections import Counter
 from collections.abc import Callable, Sequence
 
+from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
-from wmbench.scoring.evidence import (
-    TENSE_POSTURES,
-    beast_nearby,
-    beast_present,
+from wmbench.scoring.evidence import beast_nearby, beast_present, mean
+from wmbench.scoring.expression import TENSE_POSTURES, decision_intensity, vigilance_terms
+from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.movement import (
     collided,
     contact,
-    decision_intensity,
     into_danger,
-    mean,
-    motion_text,
     moved_safe,
-    parse_ok,
     phase_reference_heading,
     realized,
     sector_of,
-    vigilance_terms,
     world_sector,
 )
-from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import (
@@ -142,13 +138,13 @@ def remembered_sides(trace: Trace, scored_phase: int, event: str, outcome_prefix
     if from_trace:
         return from_trace, "trace"
     first = next(d for d in trace.decisions if d.phase == scored_phase)
-    from_memory = set()
+    from_memory: set[str] = set()
     for entry in (first.scene or {}).get("recent_decisions") or []:
         outcome = str(entry.get("outcome") or "")
         if outcome.startswith(outcome_prefix):
             word = (outcome[len(outcome_prefix):].strip() or str(entry.get("direction") or "")).split(" ")[0]
-            direction = {"front": "fwd"}.get(word, word)
-            if direction in ("fwd", "left", "right", "back"):
+            direction = SCENE_TO_GRAMMAR.get(word, word)
+            if direction in DIRECTIONS:
                 from_memory.add(direction)
     if from_memory:
         return from_memory, "memory"

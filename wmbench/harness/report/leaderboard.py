@@ -23,6 +23,10 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+import wmbench
+from wmbench.body.generators import describe_generator
+from wmbench.core.taxonomy import PILLAR_TITLES
+
 SCHEMA_KEYS: tuple[str, ...] = (
     "model_name", "organization", "submission_date", "wm_score", "grade", "p1_perception", "p2_cognition",
     "p3_embodiment", "c01_to_c10", "fps", "cognitive_latency_ms", "gpu", "brain_model", "motion_model",
@@ -37,7 +41,7 @@ KEY_TYPES: dict[str, tuple[type, ...]] = {
     "gpu": (str,), "brain_model": (str,), "motion_model": (str,), "paper_url": (str,), "demo_url": (str,),
     "wmbench_version": (str,), "measured_categories": (list,),
 }
-PILLAR_KEYS = {"P1": "p1_perception", "P2": "p2_cognition", "P3": "p3_embodiment"}
+PILLAR_KEYS = {p: f"{p.lower()}_{title.lower()}" for p, title in PILLAR_TITLES.items()}
 MOTION_MODELS = {
     "smpl": "wmbench procedural gait generator (22-joint HumanML3D skeleton, kinematic character)",
     "robot": "wmbench procedural gait generator retargeted to a PD servo humanoid",
@@ -51,8 +55,6 @@ GENERATOR_BODIES = {"smpl": "22-joint HumanML3D skeleton, kinematic character",
 def motion_model_for(body: str, generator: str | None = None) -> str:
     """The leaderboard's ``motion_model``: the generator (``--motion-model``) for bodies it animates."""
     if generator and generator != "procedural" and body in GENERATOR_BODIES:
-        from wmbench.body.generators import describe_generator
-
         return f"{describe_generator(generator)} ({GENERATOR_BODIES[body]})"
     return MOTION_MODELS.get(body, f"wmbench body plugin {body!r}")
 
@@ -77,8 +79,6 @@ def leaderboard_entry(
     motion_model: str | None = None,
 ) -> dict[str, Any]:
     """The entry for ``scores`` (a scores.json dict) and ``live`` (a live.json dict or None)."""
-    import wmbench
-
     categories = scores.get("categories") or {}
     pillars = scores.get("pillars") or {}
     c09_measured = bool((categories.get("C09") or {}).get("measured_max"))

@@ -30,6 +30,8 @@ from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.envs.observation_modes import brain_input
+from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.harness.run import env_reuse
 
 #: A safety net against an env that never ends: no scenario comes close (the longest is well under a minute
 #: of sim time at two decisions a second).
@@ -71,8 +73,6 @@ class EpisodeResult:
 
 def make_env(scenario_id: str, body: str, **env_kwargs: Any) -> Any:
     """The default env factory: ``WMBenchEnv(scenario_id, body=body, **env_kwargs)`` (imported lazily)."""
-    from wmbench.envs.wmbench_env import WMBenchEnv
-
     return WMBenchEnv(scenario_id, body=body, **env_kwargs)
 
 
@@ -95,8 +95,6 @@ def run_episode(
     (:mod:`wmbench.harness.run.env_reuse`: one PyBullet client per worker, reset between episodes) instead of
     building and closing one; an episode that raised discards it.
     """
-    from wmbench.harness.run import env_reuse
-
     reuse = reuse_env and env_factory is None and env_reuse.reuse_enabled()
     label = brain_label or str(getattr(brain, "name", type(brain).__name__))
     start = time.perf_counter()
@@ -128,7 +126,7 @@ def run_episode(
                 if reply.fatal:  # the brain cannot go on (bad key, unreachable): do not play out the episode
                     error = f"stopped: the brain cannot go on: {reply.error}"
                     break
-        except Exception as exc:
+        except Exception as exc:  # the world, body or motion plugin broke mid-episode: a recorded, scored failure
             error = f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}"
         trace = _trace_dict(env)
     finally:  # Ctrl-C (KeyboardInterrupt) passes through, but the env is closed either way
@@ -170,7 +168,7 @@ def decide_safely(brain: Brain, scene: dict[str, Any]) -> BrainReply:
     start = time.perf_counter()
     try:
         reply = brain.decide(scene)
-    except Exception as exc:
+    except Exception as exc:  # the user's brain raised: a failed reply (recorded and scored), never a crash
         return BrainReply(
             text="", latency_s=time.perf_counter() - start, provider=str(getattr(brain, "name", "?")),
             error=f"brain raised {type(exc).__name__}: {exc}",
@@ -189,7 +187,7 @@ def _trace_dict(env: Any) -> dict[str, Any] | None:
         return None
     try:
         return env.unwrapped.trace.to_dict()
-    except Exception:
+    except Exception:  # an env broken by the failure above (or a plugin env) has no readable trace
         return None
 
 

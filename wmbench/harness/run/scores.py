@@ -4,11 +4,14 @@ Card
 ----
 - :func:`score_run` scores *every* line of a run from ``episodes.jsonl``, sorted by (scenario, seed), so a
   resumed run scores exactly like an uninterrupted one; hands non-bench scenarios (C09 live, C10 transfer)
-  to the measurer registered for their mode (a missing or failing measurer is a note and a *not measured*
-  entry, never a crash); adds the deterministic ``run`` summary (no wall times, paths or worker counts).
-- :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a trace the
-  scorer cannot handle, scores 0 with the reason (:func:`error_score`); paired scenarios (S29 against the
-  same seed's S30) are rescored with their partner's trace (only those traces are kept: :func:`paired_trace`).
+  to the measurer passed for their mode (a missing measurer, or one that fails for a reason wmbench names —
+  a :class:`~wmbench.core.errors.WMBenchError` or an ``OSError`` — is a note and a *not measured* entry; any
+  other exception is a bug in wmbench's measuring or scoring code and propagates); adds the deterministic
+  ``run`` summary (no wall times, paths or worker counts).
+- :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a stored trace
+  that cannot be read back, scores 0 with the reason (:func:`error_score`); a scorer that raises on a
+  readable trace is a bug and propagates; paired scenarios (S29 against the same seed's S30) are rescored
+  with their partner's trace (only those traces are kept: :func:`paired_trace`).
 - :func:`not_measured_score`: the ``measured: false`` entry of a scenario the run could not measure.
 
 The runner (:mod:`wmbench.harness.suite`) calls :func:`score_run` once the episodes are done; ``wmbench
@@ -21,11 +24,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from wmbench.harness.measurers import MeasureContext, Measurer
+from wmbench.core.errors import WMBenchError
+from wmbench.envs.trace import Trace
 from wmbench.harness.run.accounting import brain_usage, sum_usage
+from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import EpisodeKey, EpisodeLog, line_key
 from wmbench.harness.run.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
+from wmbench.scoring import score_trace, summarize
+from wmbench.scoring.pairs import PAIRS, rescore_pairs
+from wmbench.scoring.report_types import ScenarioScore
 
 
 def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,
@@ -46,7 +54,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
         else:
             try:
                 measured = measurer(group, context)
-            except Exception as err:
+            except (WMBenchError, OSError) as err:  # a refusal wmbench names (brain spec, extra, disk), not a bug
                 why = f"{mode} measurement failed ({type(err).__name__}: {err})"
             else:
                 extra.update({sid: list(scores) for sid, scores in measured.items()})
@@ -107,14 +115,10 @@ def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[A
                paired_traces: Sequence[Any] = ()) -> dict[str, Any]:
     """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
     paired scenarios among them rescored against their partners' ``paired_traces`` (S29 vs S30)."""
-    from wmbench.scoring import summarize
-
     by_scenario: dict[str, list[Any]] = {}
     for scenario_id, score in scored:
         by_scenario.setdefault(scenario_id, []).append(score)
     if paired_traces:
-        from wmbench.scoring.pairs import rescore_pairs
-
         rescore_pairs(paired_traces, by_scenario)
     for scenario_id, scores in (extra or {}).items():
         by_scenario.setdefault(scenario_id, []).extend(scores)
@@ -125,36 +129,29 @@ def paired_trace(line: Mapping[str, Any]) -> Any:
     """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`,
     e.g. S29 against the same seed's S30), else None: only those traces are kept while a run is scored. A
     trace that cannot be read is None (score_line scores it as an error already)."""
-    from wmbench.envs.trace import Trace
-    from wmbench.scoring.pairs import PAIRS
-
     wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
     if line.get("scenario") not in wanted or line.get("error") or not line.get("trace"):
         return None
     try:
         return Trace.from_dict(line["trace"])
-    except Exception:
+    except Exception:  # the run's stored file holds a damaged trace (score_line scores it as an error)
         return None
 
 
 def score_line(line: Mapping[str, Any]) -> Any:
     """One episode line -> its ``ScenarioScore``."""
-    from wmbench.envs.trace import Trace
-    from wmbench.scoring import score_trace
-
     if line.get("error") or not line.get("trace"):
         why = f"episode failed: {line.get('error') or 'no trace'}"
         return error_score(line["scenario"], line["seed"], why)
     try:
-        return score_trace(Trace.from_dict(line["trace"]))
-    except Exception as err:
+        trace = Trace.from_dict(line["trace"])
+    except Exception as err:  # the run's stored file holds a damaged trace: the episode scores 0, saying why
         return error_score(line["scenario"], line["seed"], f"scoring failed: {type(err).__name__}: {err}")
+    return score_trace(trace)  # a scorer that raises here is a bug in wmbench: it must not become a score
 
 
 def not_measured_score(record: Scenario, why: str) -> Any:
     """A ``measured: false`` entry for a scenario this run could not measure, saying why."""
-    from wmbench.scoring.report_types import ScenarioScore
-
     return ScenarioScore(scenario_id=record.id, category=record.category, score=0.0, measured=False,
                          explanation=f"{record.id}: {why}",
                          evidence={"rule": "not_measured", "mode": record.mode, "reason": why})
@@ -162,8 +159,6 @@ def not_measured_score(record: Scenario, why: str) -> Any:
 
 def error_score(scenario_id: str, seed: int, why: str) -> Any:
     """0 of 20 for an episode that failed, with the reason as its explanation (first line of it)."""
-    from wmbench.scoring.report_types import ScenarioScore
-
     headline = why.splitlines()[0] if why else "unknown error"
     return ScenarioScore(
         scenario_id=scenario_id, category=get_scenario(scenario_id).category, score=0.0, measured=True,

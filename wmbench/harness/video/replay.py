@@ -34,9 +34,11 @@ import numpy as np
 import pybullet as p
 
 from wmbench.body.multibody import yaw_quaternion
+from wmbench.core.errors import ConfigError
 from wmbench.envs import cameras
 from wmbench.envs.npc import NPC_SHAPES, _build_beast, _build_human
 from wmbench.envs.world import World
+from wmbench.harness.video.recorder import VideoRecorder
 from wmbench.scenarios.records import Scenario, Wall
 from wmbench.scenarios.registry import get_scenario
 
@@ -51,7 +53,7 @@ TRAIL_COLORS = {"protagonist": (230, 180, 20), "beast": (200, 90, 20), "human": 
 EVENT_SHOW_S = 1.0
 
 
-class ReplayError(ValueError):
+class ReplayError(ConfigError):
     """The trace cannot be replayed (no pose log, unknown scenario)."""
 
 
@@ -232,8 +234,6 @@ def render_frames(trace: Mapping[str, Any], scenario: Scenario | None = None, ev
 
 def render_episode(trace: Mapping[str, Any], out: str | Path, scenario: Scenario | None = None) -> Path:
     """Write the episode's video to ``out`` (mp4, needs the ``video`` extra); returns the path."""
-    from wmbench.harness.video.recorder import VideoRecorder
-
     hz, _samples = pose_samples(trace)
     recorder = VideoRecorder(out, fps=max(1, round(hz)), upscale=1)
     try:
