@@ -30,8 +30,10 @@ from dataclasses import dataclass
 import pybullet as p
 
 from wmbench.body.base import BODY_ATTRIBUTES, BODY_METHODS, Body, BodyState, SweepResult, Vec3
-from wmbench.body.intent_types import MotionIntent, SpeedClass, sector_word, wrap_angle
+from wmbench.body.intent_types import MotionIntent
+from wmbench.core.directions import sector_word, wrap_angle
 from wmbench.core.errors import WMBenchError
+from wmbench.core.speed import SpeedClass
 
 #: Rates of the probe world (the env's defaults).
 FRAME_RATE = 30
