@@ -31,9 +31,10 @@ import pybullet as p
 
 from wmbench.body.base import BODY_ATTRIBUTES, BODY_METHODS, Body, BodyState, SweepResult, Vec3
 from wmbench.body.intent_types import MotionIntent
-from wmbench.core.directions import sector_word, wrap_angle
+from wmbench.core.directions import DIRECTION_HEADINGS, sector_word, wrap_angle
 from wmbench.core.errors import WMBenchError
 from wmbench.core.speed import SpeedClass
+from wmbench.core.thresholds import SCORED_DISPLACEMENT_M
 
 #: Rates of the probe world (the env's defaults).
 FRAME_RATE = 30
@@ -42,16 +43,14 @@ PHYSICS_HZ = 240
 PROBE_SECONDS = 1.5
 #: Standing still may drift this far (m) in :data:`PROBE_SECONDS` (a dynamic body settles).
 STILL_DRIFT = 0.15
-#: A moving intent must take the root at least this far (m) in :data:`PROBE_SECONDS`.
-MIN_TRAVEL = 0.1
 #: A mean speed may exceed the envelope's class speed by this factor plus 0.1 m/s (overshoot of a controller).
 SPEED_SLACK = 1.25
 #: Two runs of the same intents after ``reset_pose`` must agree to this (m, rad).
 DETERMINISM_TOLERANCE = 1e-6
 #: Spawn must place the root within this xy distance (m) of the asked position.
 SPAWN_TOLERANCE = 0.25
-#: Directions probed at walking speed, with their relative heading.
-DIRECTION_HEADINGS: dict[str, float] = {"left": math.pi / 2, "right": -math.pi / 2, "back": math.pi}
+#: Directions probed at walking speed (their relative headings: :data:`wmbench.core.directions.DIRECTION_HEADINGS`).
+PROBED_DIRECTIONS: tuple[str, ...] = ("left", "right", "back")
 
 
 class BodyContractError(WMBenchError, TypeError):
@@ -172,8 +171,8 @@ def probe_intents() -> tuple[MotionIntent, ...]:
     """Every moving speed class straight ahead, then a walk to the left, right and back."""
     ahead = tuple(MotionIntent("fwd", 0.0, c, source=f"{c.value} fwd") for c in SpeedClass
                   if c is not SpeedClass.STILL)
-    sides = tuple(MotionIntent(word, heading, SpeedClass.WALK, source=f"walk {word}")
-                  for word, heading in DIRECTION_HEADINGS.items())
+    sides = tuple(MotionIntent(word, DIRECTION_HEADINGS[word], SpeedClass.WALK, source=f"walk {word}")
+                  for word in PROBED_DIRECTIONS)
     return ahead + sides
 
 
@@ -239,8 +238,8 @@ def _act(body: Body, world: ProbeWorld, intent: MotionIntent, frames: int, subst
 def _moving_problems(body: Body, probe: Probe) -> list[str]:
     intent = probe.intent
     what = f"intent {intent.source!r}"
-    if probe.travel < MIN_TRAVEL:
-        return [f"{what} moved the root only {probe.travel:.3f} m in {PROBE_SECONDS} s (>= {MIN_TRAVEL} m "
+    if probe.travel < SCORED_DISPLACEMENT_M:
+        return [f"{what} moved the root only {probe.travel:.3f} m in {PROBE_SECONDS} s (>= {SCORED_DISPLACEMENT_M} m "
                 "expected)"]
     problems = []
     if probe.sector != intent.direction:
