@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.live import c09
 from wmbench.harness.live.c09 import measure_c09
