@@ -58,7 +58,6 @@ from typing import Any
 from wmbench.brain import grammar
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference_scene import (
-    DIRECTIONS,
     MemoryHints,
     SceneReading,
     Threat,
@@ -75,20 +74,18 @@ from wmbench.brain.reference_wording import (
     NpcMention,
     compose_motion,
 )
+from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, LATERAL, OPPOSITE, Direction
 
 __all__ = [
     "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "FREEZE_DECISIONS",
-    "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE", "LATERAL", "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE",
-    "OPPOSITE", "PREFERENCE_ORDER", "RECOVERY_STAGES", "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE",
+    "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE", "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE",
+    "PREFERENCE_ORDER", "RECOVERY_STAGES", "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE",
     "AffectState", "ReferenceBrain", "ReferenceDecision", "choose_direction",
 ]
 
-OPPOSITE: dict[str, str] = {"left": "right", "right": "left", "fwd": "back", "back": "fwd"}
-LATERAL: dict[str, tuple[str, str]] = {
-    "fwd": ("left", "right"), "back": ("left", "right"), "left": ("fwd", "back"), "right": ("fwd", "back"),
-}
-#: Tie-break among equally good directions: keep going (no turn), then left, right, and turning around last.
-PREFERENCE_ORDER: tuple[str, ...] = ("fwd", "left", "right", "back")
+#: Tie-break among equally good directions: keep going (no turn), then left, right, and turning around last
+#: (the record order of :data:`~wmbench.core.directions.DIRECTIONS`).
+PREFERENCE_ORDER: tuple[Direction, ...] = DIRECTIONS
 #: A human this close (m) makes a direction less attractive to walk into, even where it is not yet danger.
 HUMAN_NEAR_DISTANCE = 3.0
 #: Approaching beast: within RUN (m) run in fear, within SPRINT sprint in terror; farther, a cautious
@@ -142,7 +139,7 @@ def choose_direction(
     trust_escape_memory: bool = False, recent_walls: frozenset[str] = frozenset(),
 ) -> str | None:
     """The best safe direction (None if every direction is dangerous); ranking in the module card."""
-    safe = [d for d in DIRECTIONS if verdicts[d][0] == "safe"]
+    safe = [d for d in GRAMMAR_ORDER if verdicts[d][0] == "safe"]
     if not safe:
         return None
     occupied = {s.direction for s in reading.beasts}
