@@ -235,7 +235,7 @@ class ReferenceBrain(ProviderBrain):
         self._carry_into_next_frame(plan, reading)
         motion = compose_motion(plan, variant=self._state.decisions)
         self._state.decisions += 1
-        text = grammar.format_reply(verdicts, motion)  # type: ignore[arg-type]
+        text = grammar.format_reply(verdicts, motion)
         return ReferenceDecision(verdicts=verdicts, threat=threat, plan=plan, text=text)
 
     def _carry_into_next_frame(self, plan: MotionPlan, reading: SceneReading) -> None:

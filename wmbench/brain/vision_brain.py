@@ -136,7 +136,7 @@ def read_panorama(strip: np.ndarray, eye_height: float = EYE_HEIGHT) -> Panorama
         walls[word] = round(best, 2) if best <= WALL_SENSING_RANGE else None
     npcs: list[SeenNpc] = []
     for kind in NPC_KINDS:
-        columns = masks[kind].any(axis=0)
+        columns = np.asarray(masks[kind].any(axis=0))  # numpy types .any(axis=...) as "bool or array"
         for run in _circular_runs(columns):
             pixels = masks[kind][:, run]
             if pixels.sum() < MIN_BLOB_PIXELS:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, overload
 
 if TYPE_CHECKING:
     from wmbench.scenarios.families import Family
@@ -273,11 +273,16 @@ class Scenario:
         )
 
 
-_MIRROR = {"left": "right", "right": "left"}
+_MIRROR_DIRECTION: dict[Direction, Direction] = {"left": "right", "right": "left"}
+_MIRROR: dict[str, str] = {word: mirrored for word, mirrored in _MIRROR_DIRECTION.items()}  # words mirror alike
 
 
+@overload
+def _mirror_direction(direction: Direction) -> Direction: ...
+@overload
+def _mirror_direction(direction: None) -> None: ...
 def _mirror_direction(direction: Direction | None) -> Direction | None:
-    return _MIRROR.get(direction, direction) if direction else direction  # type: ignore[return-value]
+    return _MIRROR_DIRECTION.get(direction, direction) if direction else direction
 
 
 def _mirror_words(text: str) -> str:
