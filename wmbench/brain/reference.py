@@ -79,6 +79,7 @@ from wmbench.brain.reference_wording import (
     Mood,
     MotionPlan,
     NpcMention,
+    Speed,
     compose_motion,
 )
 
@@ -126,7 +127,7 @@ RECOVERY_STAGES: dict[str, tuple[Mood, ...]] = {
     "mild": (Mood.CAUTIOUS,) * 6 + (Mood.RELIEVED,) * 2,
 }
 #: The approach response ladder: index = closeness level (+ sensitisation).
-APPROACH_LADDER: tuple[tuple[Mood, str], ...] = (
+APPROACH_LADDER: tuple[tuple[Mood, Speed], ...] = (
     (Mood.WARY, "walk"), (Mood.FEAR, "run"), (Mood.TERROR, "sprint"), (Mood.DESPERATE, "sprint"),
 )
 _TOP = len(ESCALATION_LADDER) - 1
@@ -312,6 +313,7 @@ class ReferenceBrain(ProviderBrain):
         behavior = threat.behavior
         if behavior == "stop" and self._first_sight(threat):
             return MotionPlan(Mood.TENSE, Gait.FREEZE, "still", None)
+        speed: Speed
         if behavior == "charge":
             mood, speed = ESCALATION_LADDER[min(_TOP, st.charge_streak - 1 + sens)], "sprint"
         elif behavior == "approach":
@@ -333,9 +335,9 @@ class ReferenceBrain(ProviderBrain):
             return MotionPlan(mood, Gait.BACKSTEP, "walk", "back", recalls_past=sens > 0)
         if mood is Mood.FEAR and speed == "walk":  # a fearful retreat that has to turn away goes at a jog
             speed = "jog"
-        return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)  # type: ignore[arg-type]
+        return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)
 
-    def _approach_response(self, distance: float) -> tuple[Mood, str]:
+    def _approach_response(self, distance: float) -> tuple[Mood, Speed]:
         """Closer is more intense; the level never drops while the same beast keeps coming, and once it is
         past a cautious retreat it climbs one rung every two further decisions (escalation)."""
         st = self._state
