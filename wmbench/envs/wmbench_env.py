@@ -189,7 +189,8 @@ class WMBenchEnv(LiveMode, gym.Env):
         self._phase_frame = 0
         self._frames = 0
         self._terminated = False
-        self._live: OpenDecision | None = None
+        # the LiveMode mixin types it OpenDecision (it never declares it); goes with the mixin (issue 10 item 4)
+        self._live: OpenDecision | None = None  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
