@@ -112,8 +112,6 @@ __all__ = [
 
 Direction = Literal["fwd", "left", "right", "back"]
 Verdict = Literal["safe", "danger", "ambiguous"]
-#: the key type of the verdict maps :func:`format_prediction` takes: a :data:`Direction` or any synonym string
-_DirectionKey = TypeVar("_DirectionKey", bound=str)
 GRAMMAR_DIRECTIONS: tuple[Direction, ...] = ("left", "right", "fwd", "back")
 #: Canonical reasons. Parsers map synonyms onto these (e.g. "lion" -> "beast", "woman" -> "human").
 REASONS: tuple[str, ...] = ("open", "wall", "beast", "human", "exit", "unknown")
@@ -312,6 +310,10 @@ def _format_item(direction: str, spec: object) -> str:
     if reason is not None and reason not in REASONS:
         raise ValueError(f"reason for {direction!r} must be one of {REASONS} or None, got {reason!r}")
     return f"{direction}={verdict}" + (f"({reason})" if reason else "")
+
+
+#: the key type of the verdict maps :func:`format_prediction` takes: a :data:`Direction` or any synonym string
+_DirectionKey = TypeVar("_DirectionKey", bound=str)
 
 
 def format_prediction(verdicts: Mapping[_DirectionKey, tuple[str, str | None]]) -> str:
