@@ -260,4 +260,5 @@ class _RankNpc:
 
 
 def _rank(npc: SeenNpc, behavior: str) -> tuple:
+    # threat_key is typed for an Npc but reads only is_beast/behavior/name, which _RankNpc has
     return threat_key(_RankNpc(npc.kind, behavior), npc.distance)  # type: ignore[arg-type]
