@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The test command: sets itself up (every extra, CPU-only torch: scripts/setup.sh test), then runs ruff, the
-# type checker (mypy, configured in pyproject.toml's [tool.mypy]: wmbench/ and benchmarks/) and the whole test
-# suite. Quiet by default; extra arguments go to pytest, e.g. `bash scripts/test.sh -rP` also
+# type checker (mypy, configured in pyproject.toml's [tool.mypy]: wmbench/, benchmarks/, examples/) and the
+# whole test suite. Quiet by default; extra arguments go to pytest, e.g. `bash scripts/test.sh -rP` also
 # prints what passing tests print (the must-show numbers: calibration, caught rates, latencies, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
