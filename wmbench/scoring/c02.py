@@ -34,18 +34,9 @@ from __future__ import annotations
 import re
 
 from wmbench.envs.trace import DecisionRecord, NpcFact, Trace
-from wmbench.scoring.evidence import (
-    PredictItem,
-    canonical_type,
-    distances_in,
-    humans,
-    mean,
-    motion_text,
-    parse_ok,
-    prediction,
-)
+from wmbench.scoring.evidence import canonical_type, humans, mean
 from wmbench.scoring.keywords import KeywordBanks, tokenize
-from wmbench.scoring.reply import SCENE_TO_GRAMMAR
+from wmbench.scoring.reply import SCENE_TO_GRAMMAR, PredictItem, distances_in, motion_text, parse_ok, prediction
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import DISTANCE_TOL_FRACTION, DISTANCE_TOL_M

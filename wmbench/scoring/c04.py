@@ -31,27 +31,21 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.scoring.evidence import KEYWORD_INTENSITY_MAX as KW_MAX
-from wmbench.scoring.evidence import MAX_SPEED_RANK as SPEED_MAX
-from wmbench.scoring.evidence import (
+from wmbench.scoring.evidence import beast_behavior, beast_present, humans, mean, threatened
+from wmbench.scoring.expression import KEYWORD_INTENSITY_MAX as KW_MAX
+from wmbench.scoring.expression import keyword_intensity
+from wmbench.scoring.keywords import LEVEL_LOW, LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.movement import MAX_SPEED_RANK as SPEED_MAX
+from wmbench.scoring.movement import (
     SPEED_RANKS,
-    beast_behavior,
-    beast_present,
     contact,
-    humans,
     into_danger,
     into_danger_detail,
-    keyword_intensity,
-    mean,
-    motion_text,
     moved_safe,
-    parse_ok,
-    prediction,
     realized,
-    threatened,
     trace_caught,
 )
-from wmbench.scoring.keywords import LEVEL_LOW, LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.reply import motion_text, parse_ok, prediction
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import (
