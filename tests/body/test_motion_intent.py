@@ -9,9 +9,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from wmbench.body import lexicon
-from wmbench.body.intent_types import STYLE_TAGS, MotionIntent, SpeedClass
-from wmbench.body.motion_intent import DIRECTION_HEADINGS, parse_motion
+from wmbench.body.intent_types import STYLE_TAGS, MotionIntent
+from wmbench.body.motion_intent import parse_motion
 from wmbench.body.motion_phrases import PHRASES, lemma_words
+from wmbench.core.directions import DIRECTION_HEADINGS
+from wmbench.core.speed import SpeedClass
 
 S = SpeedClass
 # (phrase, direction, speed class, styles that must be present, face_travel)

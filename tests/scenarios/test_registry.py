@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from wmbench.core.taxonomy import CATEGORY_PILLARS
 from wmbench.scenarios import registry
-from wmbench.scenarios.records import CATEGORY_PILLARS, Expectations, NpcSpec, Phase, Scenario
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario
 from wmbench.scenarios.registry import all_scenarios, get_scenario, register, scenario, select
 
 ALL_IDS = tuple(f"S{i:02d}" for i in range(1, 51))

@@ -30,10 +30,11 @@ from importlib.metadata import entry_points
 
 import numpy as np
 
-from wmbench.body.intent_types import sector_word
 from wmbench.body.motion_generator import MotionGenerator
 from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.skeleton import JOINT_NAMES
+from wmbench.core.directions import sector_word
+from wmbench.core.thresholds import MOVED_DISTANCE_M
 
 #: Generator name -> "module:Class".
 GENERATORS: dict[str, str] = {
@@ -54,8 +55,6 @@ DESCRIPTIONS: dict[str, str] = {
 }
 #: ``fps -> generator``: what a body calls for a fresh generator each time it is placed.
 GeneratorFactory = Callable[[int], MotionGenerator]
-#: Below this displacement (m, over the clip's second half) a clip has no travel direction.
-MIN_TRAVEL = 0.05
 
 
 def available_generators() -> tuple[str, ...]:
@@ -159,7 +158,7 @@ def describe_clip(clip: np.ndarray, fps: float) -> ClipMotion:
     step = np.diff(root, axis=0)
     speed = float(np.linalg.norm(step, axis=1).sum() * fps / (len(clip) - 1))
     dx, dz = root[-1] - root[len(clip) // 2]
-    direction = sector_word(math.atan2(dx, dz)) if math.hypot(dx, dz) >= MIN_TRAVEL else None
+    direction = sector_word(math.atan2(dx, dz)) if math.hypot(dx, dz) >= MOVED_DISTANCE_M else None
     idx = {n: i for i, n in enumerate(JOINT_NAMES)}
     limbs = [idx[n] for n in ("left_ankle", "right_ankle", "left_wrist", "right_wrist")]
     relative = clip[:, limbs] - clip[:, :1]

@@ -48,11 +48,12 @@ import pybullet as p
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.envelope import classify_speed, scaled_envelope
 from wmbench.body.generators import GeneratorFactory, resolve_generator_factory
-from wmbench.body.intent_types import MotionIntent, wrap_angle
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.body.planar_root import PlanarRoot
 from wmbench.body.robot_urdf import ROBOT_SCALE, robot_urdf_path
 from wmbench.body.servo_map import SERVO_MAP, ServoMap
+from wmbench.core.directions import wrap_angle
 
 SENSOR_HEIGHT = 1.2
 CLEARANCE_RADIUS = 0.4

@@ -83,18 +83,17 @@ from wmbench.brain.grammar_layout import (
 )
 from wmbench.brain.grammar_words import (
     DIRECTION_SYNONYMS,
-    Direction,
     Verdict,
     keyed_items,
     parse_verdict,
 )
+from wmbench.core.directions import GRAMMAR_ORDER, Direction
 
 __all__ = [
-    "GRAMMAR_DIRECTIONS", "REASONS", "Decision", "DirectionPrediction", "ParseError", "ParseErrorCode",
+    "REASONS", "Decision", "DirectionPrediction", "ParseError", "ParseErrorCode",
     "ParseResult", "Prediction", "format_prediction", "format_reply", "parse_prediction", "parse_reply",
 ]
 
-GRAMMAR_DIRECTIONS: tuple[Direction, ...] = ("left", "right", "fwd", "back")
 #: Canonical reasons. Parsers map synonyms onto these (e.g. "lion" -> "beast", "woman" -> "human").
 REASONS: tuple[str, ...] = ("open", "wall", "beast", "human", "exit", "unknown")
 
@@ -180,7 +179,7 @@ def parse_prediction(content: str, raw: str = "") -> Prediction:
         for key in item.keys:
             (generic if key == "*" else named.setdefault(key, [])).append((verdict, reason, item.raw))
     out = []
-    for direction in GRAMMAR_DIRECTIONS:
+    for direction in GRAMMAR_ORDER:
         said = named.get(direction) or generic
         if not said:
             continue
@@ -307,13 +306,13 @@ def format_prediction(verdicts: Mapping[_DirectionKey, tuple[str, str | None]]) 
     for key, spec in verdicts.items():
         direction = DIRECTION_SYNONYMS.get(str(key).lower())
         if direction is None:
-            raise ValueError(f"unknown direction {key!r}; expected one of {GRAMMAR_DIRECTIONS}")
+            raise ValueError(f"unknown direction {key!r}; expected one of {GRAMMAR_ORDER}")
         if direction in specs:
             raise ValueError(f"direction {direction!r} given twice (as {key!r})")
         specs[direction] = spec
     if not specs:
         raise ValueError("format_prediction needs at least one direction")
-    return "PREDICT: " + ", ".join(_format_item(d, specs[d]) for d in GRAMMAR_DIRECTIONS if d in specs)
+    return "PREDICT: " + ", ".join(_format_item(d, specs[d]) for d in GRAMMAR_ORDER if d in specs)
 
 
 def format_reply(verdicts: Mapping[_DirectionKey, tuple[str, str | None]], motion: str) -> str:

@@ -23,16 +23,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-#: A PREDICT direction key, canonical (``front``/``ahead``/... are synonyms of ``fwd``).
-Direction = Literal["fwd", "left", "right", "back"]
+from wmbench.core.directions import DIRECTION_READINGS, Direction
+
 #: What a PREDICT item says about its direction.
 Verdict = Literal["safe", "danger", "ambiguous"]
 
 # ------------------------------------------------------------------------------------------------- words
-DIRECTION_SYNONYMS: dict[str, Direction] = {
-    "left": "left", "right": "right", "fwd": "fwd", "forward": "fwd", "forwards": "fwd", "front": "fwd",
-    "ahead": "fwd", "back": "back", "backward": "back", "backwards": "back", "behind": "back", "rear": "back",
-}
+#: Direction keys a PREDICT line may use: the shared readings plus the plurals models write.
+DIRECTION_SYNONYMS: dict[str, Direction] = {**DIRECTION_READINGS, "forwards": "fwd", "backwards": "back"}
 #: Keys that stand for every direction not named explicitly (``all=safe(open)``, ``others=safe``).
 GENERIC_KEYS: frozenset[str] = frozenset({
     "all", "others", "other", "rest", "remaining", "everything", "elsewhere",

@@ -58,7 +58,6 @@ from typing import Any
 from wmbench.brain import grammar
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference_scene import (
-    DIRECTIONS,
     MemoryHints,
     SceneReading,
     Threat,
@@ -73,23 +72,21 @@ from wmbench.brain.reference_wording import (
     Mood,
     MotionPlan,
     NpcMention,
-    Speed,
     compose_motion,
 )
+from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, LATERAL, OPPOSITE, Direction
+from wmbench.core.speed import SpeedName
 
 __all__ = [
     "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "FREEZE_DECISIONS",
-    "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE", "LATERAL", "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE",
-    "OPPOSITE", "PREFERENCE_ORDER", "RECOVERY_STAGES", "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE",
+    "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE", "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE",
+    "PREFERENCE_ORDER", "RECOVERY_STAGES", "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE",
     "AffectState", "ReferenceBrain", "ReferenceDecision", "choose_direction",
 ]
 
-OPPOSITE: dict[str, str] = {"left": "right", "right": "left", "fwd": "back", "back": "fwd"}
-LATERAL: dict[str, tuple[str, str]] = {
-    "fwd": ("left", "right"), "back": ("left", "right"), "left": ("fwd", "back"), "right": ("fwd", "back"),
-}
-#: Tie-break among equally good directions: keep going (no turn), then left, right, and turning around last.
-PREFERENCE_ORDER: tuple[str, ...] = ("fwd", "left", "right", "back")
+#: Tie-break among equally good directions: keep going (no turn), then left, right, and turning around last
+#: (the record order of :data:`~wmbench.core.directions.DIRECTIONS`).
+PREFERENCE_ORDER: tuple[Direction, ...] = DIRECTIONS
 #: A human this close (m) makes a direction less attractive to walk into, even where it is not yet danger.
 HUMAN_NEAR_DISTANCE = 3.0
 #: Approaching beast: within RUN (m) run in fear, within SPRINT sprint in terror; farther, a cautious
@@ -119,7 +116,7 @@ RECOVERY_STAGES: dict[str, tuple[Mood, ...]] = {
     "mild": (Mood.CAUTIOUS,) * 6 + (Mood.RELIEVED,) * 2,
 }
 #: The approach response ladder: index = closeness level (+ sensitisation).
-APPROACH_LADDER: tuple[tuple[Mood, Speed], ...] = (
+APPROACH_LADDER: tuple[tuple[Mood, SpeedName], ...] = (
     (Mood.WARY, "walk"), (Mood.FEAR, "run"), (Mood.TERROR, "sprint"), (Mood.DESPERATE, "sprint"),
 )
 _TOP = len(ESCALATION_LADDER) - 1
@@ -143,7 +140,7 @@ def choose_direction(
     trust_escape_memory: bool = False, recent_walls: frozenset[str] = frozenset(),
 ) -> str | None:
     """The best safe direction (None if every direction is dangerous); ranking in the module card."""
-    safe = [d for d in DIRECTIONS if verdicts[d][0] == "safe"]
+    safe = [d for d in GRAMMAR_ORDER if verdicts[d][0] == "safe"]
     if not safe:
         return None
     occupied = {s.direction for s in reading.beasts}
@@ -305,7 +302,7 @@ class ReferenceBrain(ProviderBrain):
         behavior = threat.behavior
         if behavior == "stop" and self._first_sight(threat):
             return MotionPlan(Mood.TENSE, Gait.FREEZE, "still", None)
-        speed: Speed
+        speed: SpeedName
         if behavior == "charge":
             mood, speed = ESCALATION_LADDER[min(_TOP, st.charge_streak - 1 + sens)], "sprint"
         elif behavior == "approach":
@@ -329,7 +326,7 @@ class ReferenceBrain(ProviderBrain):
             speed = "jog"
         return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)
 
-    def _approach_response(self, distance: float) -> tuple[Mood, Speed]:
+    def _approach_response(self, distance: float) -> tuple[Mood, SpeedName]:
         """Closer is more intense; the level never drops while the same beast keeps coming, and once it is
         past a cautious retreat it climbs one rung every two further decisions (escalation)."""
         st = self._state

@@ -30,7 +30,8 @@ from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from wmbench.brain.base import Brain
-from wmbench.brain.errors import BrainSpecError, MissingExtraError, PluginLoadError, UnknownBrainError
+from wmbench.brain.errors import BrainSpecError, PluginLoadError, UnknownBrainError
+from wmbench.core.errors import MissingExtraError
 
 PLUGIN_GROUP = "wmbench.brains"
 
@@ -173,7 +174,7 @@ def _build_plugin(entry_point: EntryPoint, spec: str, options: dict[str, Any]) -
     origin = f"plugin {entry_point.name!r} ({entry_point.value})"
     try:
         loaded = entry_point.load()
-    except Exception as exc:
+    except Exception as exc:  # a third-party plugin's import may raise anything: name the plugin
         raise PluginLoadError(f"{origin} could not be loaded: {type(exc).__name__}: {exc}") from exc
     if not callable(loaded):
         raise PluginLoadError(f"{origin} must load a class or a function, got {type(loaded).__name__}")

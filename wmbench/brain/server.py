@@ -51,6 +51,7 @@ import numpy as np
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.observation_message import scene_with_images
 from wmbench.brain.registry import get_brain
+from wmbench.core.errors import ConfigError
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 MAX_JSON_DEPTH = 64
@@ -68,7 +69,7 @@ _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _BRACKETS = bytes(b for b in range(256) if b not in b"{}[]")
 
 
-class BadRequest(ValueError):
+class BadRequest(ConfigError):
     """A request the server cannot answer; the message goes back to the client with a 4xx status."""
 
     def __init__(self, message: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST) -> None:

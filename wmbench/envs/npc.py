@@ -5,7 +5,7 @@ Card
 - **Bodies** (mass 0, moved with ``resetBasePositionAndOrientation``):
   *beast* — a long, low four-legged box body, orange-brown, 1.4 m tall (torso spans chest height so the
   1.2 m perception rays hit it); *woman* — a purple upright capsule (1.65 m); *man* — a blue one (1.8 m).
-- **Behaviours** (speed from the record, default :data:`~wmbench.scenarios.records.BEHAVIOR_SPEEDS`):
+- **Behaviours** (speed from the record, default :data:`~wmbench.core.entities.BEHAVIOR_SPEEDS`):
   ``stop`` stands facing the protagonist; ``approach``/``charge`` steer towards the protagonist's root every
   frame (a human halts at :data:`HUMAN_PERSONAL_SPACE`); ``retreat`` moves straight away from it; ``wander``
   is a seeded random walk (new heading every 1–2 s from the env's generator, and at once after touching a
@@ -29,8 +29,9 @@ import numpy as np
 import pybullet as p
 
 from wmbench.body.multibody import yaw_quaternion
+from wmbench.core.entities import BEHAVIOR_SPEEDS, PURSUIT_BEHAVIORS
 from wmbench.envs.world import World
-from wmbench.scenarios.records import BEHAVIOR_SPEEDS, NpcSpec, Phase, TimelineEvent
+from wmbench.scenarios.records import NpcSpec, Phase, TimelineEvent
 
 #: A beast whose centre is this close (m, ground plane) to the protagonist's root catches it.
 CATCH_RADIUS = 0.8
@@ -226,7 +227,7 @@ class NpcCrowd:
                 npc.yaw = yaw
                 self._place(npc)
             return
-        if behavior in ("approach", "charge"):
+        if behavior in PURSUIT_BEHAVIORS:
             heading = math.atan2(to_y, to_x)
             stop_gap = 0.0 if npc.is_beast else HUMAN_PERSONAL_SPACE
             reach = min(reach, max(0.0, gap - stop_gap))

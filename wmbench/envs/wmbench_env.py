@@ -64,8 +64,9 @@ import numpy as np
 from gymnasium import spaces
 
 from wmbench.body.base import Body, BodyState, FrameReport
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.registry import get_body
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
 from wmbench.envs import cameras
 from wmbench.envs import render as camera
 from wmbench.envs.decisions import (

@@ -90,7 +90,7 @@ class InspectModelBrain:
                                                   self._loop)
         try:
             output = future.result()
-        except Exception as exc:
+        except Exception as exc:  # the user's model / network failed: a failed reply, never a crashed run
             return BrainReply(text="", latency_s=time.perf_counter() - start, provider=self.provider,
                               model=self.model.name, error=f"{type(exc).__name__}: {exc}")
         text = output.completion or ""

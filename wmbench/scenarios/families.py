@@ -35,10 +35,10 @@ from typing import Any, overload
 
 import numpy as np
 
+from wmbench.core.directions import QUARTER_TURNS, TURN_ORDER, Direction, mirrored
 from wmbench.scenarios.records import (
     UNVARIED,
     WALL_THICKNESS,
-    Direction,
     Expectations,
     Family,
     NpcSpec,
@@ -50,11 +50,8 @@ from wmbench.scenarios.records import (
     Wall,
 )
 
-#: quarter turns (counter-clockwise, i.e. towards the left) that bring ``fwd`` to each direction
-_QUARTER_TURNS: dict[str, int] = {"fwd": 0, "left": 1, "back": 2, "right": 3}
-_TURN_ORDER: tuple[Direction, ...] = ("fwd", "left", "back", "right")
 #: every front direction, cycled over the seeds (fwd, left, back, right)
-ALL_FRONTS: tuple[Direction, ...] = _TURN_ORDER
+ALL_FRONTS: tuple[Direction, ...] = TURN_ORDER
 
 
 #: what a bench scenario gets when its builder names no family: exact mirror counterbalancing only
@@ -112,7 +109,7 @@ def has_side(record: Scenario) -> bool:
     """Whether the layout differs from its left <-> right reflection (then mirroring counterbalances it)."""
     return any(_signature(p) != _signature(p.mirrored()) for p in record.phases) or (
         set(record.expectations.safe_directions)
-        != {_swap_side(d) for d in record.expectations.safe_directions}
+        != {mirrored(d) for d in record.expectations.safe_directions}
     )
 
 
@@ -165,12 +162,12 @@ _SIDE_WORD = re.compile(r"\b(left|right|Left|Right)\b")
 
 def swap_side_words(text: str) -> str:
     """``left`` <-> ``right`` in a text (whole words, case kept for a capital first letter)."""
-    swap = {"left": "right", "right": "left", "Left": "Right", "Right": "Left"}
-    return _SIDE_WORD.sub(lambda m: swap[m.group(1)], text)
+    def swap(m: re.Match[str]) -> str:
+        word = m.group(1)
+        other = mirrored(word.lower())
+        return other.capitalize() if word[0].isupper() else other
 
-
-def _swap_side(direction: str) -> str:
-    return {"left": "right", "right": "left"}.get(direction, direction)
+    return _SIDE_WORD.sub(swap, text)
 
 
 # ---------------------------------------------------------------------------------------------- turning
@@ -180,9 +177,9 @@ def turn_direction(direction: Direction, front: str) -> Direction: ...
 def turn_direction(direction: str, front: str) -> str: ...
 def turn_direction(direction: str, front: str) -> str:
     """Where ``direction`` lies once the layout is turned so that its ``fwd`` lies at ``front``."""
-    if direction not in _QUARTER_TURNS:
+    if direction not in QUARTER_TURNS:
         return direction
-    return _TURN_ORDER[(_QUARTER_TURNS[direction] + _QUARTER_TURNS[front]) % 4]
+    return TURN_ORDER[(QUARTER_TURNS[direction] + QUARTER_TURNS[front]) % 4]
 
 
 def turn_record(record: Scenario, front: Direction) -> Scenario:
@@ -195,7 +192,7 @@ def turn_record(record: Scenario, front: Direction) -> Scenario:
         if phase.start_position != (0.0, 0.0) or phase.start_heading != 0.0:
             raise ValueError(f"scenario {record.id}: phase {phase.name!r} does not start at the origin facing "
                              f"+x, so its layout cannot be turned; expected fronts=('fwd',)")
-    quarter = _QUARTER_TURNS[front]
+    quarter = QUARTER_TURNS[front]
     angle = quarter * math.pi / 2
     phases = tuple(_turn_phase(p, quarter, angle, front) for p in record.phases)
     expectations = replace(record.expectations, safe_directions=tuple(
@@ -275,7 +272,7 @@ def instance_direction(meta: Mapping[str, Any] | None, canonical: str | None) ->
     if canonical is None:
         return None
     instance = (meta or {}).get("instance") or {}
-    direction = _swap_side(canonical) if instance.get("mirrored") else canonical
+    direction = mirrored(canonical) if instance.get("mirrored") else canonical
     return turn_direction(direction, str(instance.get("front") or "fwd"))
 
 

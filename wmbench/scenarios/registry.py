@@ -10,8 +10,9 @@ import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from wmbench.core.taxonomy import CATEGORY_PILLARS, PILLARS
 from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
-from wmbench.scenarios.records import CATEGORY_PILLARS, Scenario
+from wmbench.scenarios.records import Scenario
 
 _REGISTRY: dict[str, Scenario] = {}
 
@@ -86,7 +87,7 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
             matches = list(all_scenarios())
         elif up in CATEGORY_PILLARS:
             matches = [s for s in all_scenarios() if s.category == up]
-        elif up in {"P1", "P2", "P3"}:
+        elif up in PILLARS:
             matches = [s for s in all_scenarios() if s.pillar == up]
         else:
             try:

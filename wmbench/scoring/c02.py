@@ -33,10 +33,11 @@ from __future__ import annotations
 
 import re
 
+from wmbench.core.directions import DIRECTION_READINGS
 from wmbench.envs.trace import DecisionRecord, NpcFact, Trace
 from wmbench.scoring.evidence import canonical_type, humans, mean
 from wmbench.scoring.keywords import KeywordBanks, tokenize
-from wmbench.scoring.reply import SCENE_TO_GRAMMAR, PredictItem, distances_in, motion_text, parse_ok, prediction
+from wmbench.scoring.reply import PredictItem, distances_in, motion_text, parse_ok, prediction
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import DISTANCE_TOL_FRACTION, DISTANCE_TOL_M
@@ -147,7 +148,7 @@ def audible_beast_directions(d: DecisionRecord) -> set[str]:
     match = _SOUND_FROM.search(sound)
     if not match:
         return set()
-    direction = SCENE_TO_GRAMMAR.get(match.group(1))
+    direction = DIRECTION_READINGS.get(match.group(1))
     beast_there = any(n.type == "beast" and n.direction == direction for n in d.truth.npcs)
     return {direction} if direction and beast_there else set()
 

@@ -44,6 +44,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TypedDict
 
+from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
 from wmbench.scoring.evidence import beast_nearby, beast_present, mean
@@ -138,13 +139,13 @@ def remembered_sides(trace: Trace, scored_phase: int, event: str, outcome_prefix
     if from_trace:
         return from_trace, "trace"
     first = next(d for d in trace.decisions if d.phase == scored_phase)
-    from_memory = set()
+    from_memory: set[str] = set()
     for entry in (first.scene or {}).get("recent_decisions") or []:
         outcome = str(entry.get("outcome") or "")
         if outcome.startswith(outcome_prefix):
             word = (outcome[len(outcome_prefix):].strip() or str(entry.get("direction") or "")).split(" ")[0]
-            direction = {"front": "fwd"}.get(word, word)
-            if direction in ("fwd", "left", "right", "back"):
+            direction = SCENE_TO_GRAMMAR.get(word, word)
+            if direction in DIRECTIONS:
                 from_memory.add(direction)
     if from_memory:
         return from_memory, "memory"

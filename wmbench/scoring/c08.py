@@ -29,12 +29,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
 from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import descriptor_terms, emotion_families
 from wmbench.scoring.keywords import KeywordBanks
-from wmbench.scoring.movement import SPEED_RANKS, facing_kept, realized
+from wmbench.scoring.movement import facing_kept, realized
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wmbench.core.directions import GRAMMAR_ORDER
 from wmbench.envs.trace import DecisionRecord, NpcFact, Truth
 from wmbench.scoring.movement import (
     contact,
@@ -26,7 +27,6 @@ from wmbench.scoring.reply import (
     prediction,
 )
 
-DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
 #: spatial accuracy (spec: exact 20 / partial 10 / miss 0); partial = this many directions right and, when the
 #: truth has any danger, at least one danger direction flagged danger
 SPATIAL_POINTS = {"exact": 20.0, "partial": 10.0, "miss": 0.0}
@@ -79,7 +79,7 @@ def direction_checks(d: DecisionRecord) -> tuple[DirectionCheck, ...] | None:
     if items is None:
         return None
     checks = []
-    for direction in DIRECTIONS:
+    for direction in GRAMMAR_ORDER:
         t = d.truth.directions.get(direction)
         if t is None:
             continue
@@ -165,7 +165,7 @@ def mean(values: Sequence[float]) -> float:
 
 
 __all__ = [
-    "DIRECTIONS", "PARTIAL_MIN_CORRECT", "SAFE_REASONS", "SPATIAL_POINTS", "DirectionCheck", "SpatialResult",
+    "PARTIAL_MIN_CORRECT", "SAFE_REASONS", "SPATIAL_POINTS", "DirectionCheck", "SpatialResult",
     "beast_behavior", "beast_nearby", "beast_present", "beasts", "canonical_type", "direction_checks",
     "hidden_inconsistency", "humans", "mean", "safe_action", "spatial_accuracy", "threatened",
 ]

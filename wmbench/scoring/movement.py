@@ -11,14 +11,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from wmbench.body.intent_types import sector_word
+from wmbench.core.directions import DIRECTION_READINGS, sector_word
+from wmbench.core.speed import SPEED_RANKS
+from wmbench.core.thresholds import SCORED_DISPLACEMENT_M
 from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.scoring.reply import SCENE_TO_GRAMMAR, predicted_danger
-
-SPEED_RANKS: dict[str, int] = {"still": 0, "walk": 1, "jog": 2, "run": 3, "sprint": 4}
-MAX_SPEED_RANK = 4
-#: displacement below this (m) has no direction
-MIN_DISPLACEMENT_M = 0.1
+from wmbench.scoring.reply import predicted_danger
 
 
 @dataclass(frozen=True)
@@ -43,8 +40,9 @@ class Realized:
 def realized(d: DecisionRecord) -> Realized:
     """The realized motion; missing fields fall back to the body states (displacement, speed class)."""
     r = d.realized or {}
+    direction: str | None
     if "direction" in r:
-        direction = SCENE_TO_GRAMMAR.get(str(r["direction"]).lower()) if r["direction"] else None
+        direction = DIRECTION_READINGS.get(str(r["direction"]).lower()) if r["direction"] else None
         distance = float(r.get("distance") or 0.0)
     else:
         displacement = _displacement(d)
@@ -61,7 +59,7 @@ def _displacement(d: DecisionRecord) -> tuple[float, float] | None:
     if not before or not after:
         return None
     dx, dy = float(after[0]) - float(before[0]), float(after[1]) - float(before[1])
-    return (dx, dy) if math.hypot(dx, dy) >= MIN_DISPLACEMENT_M else None
+    return (dx, dy) if math.hypot(dx, dy) >= SCORED_DISPLACEMENT_M else None
 
 
 def sector_of(vector: tuple[float, float], reference_heading: float) -> str:

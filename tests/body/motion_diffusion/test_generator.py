@@ -12,11 +12,11 @@ import pytest
 
 from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
 from wmbench.body.motion_diffusion.generator import WEIGHTS_DIR, DiffusionGenerator
 from wmbench.body.motion_generator import MotionFrame
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.skeleton import DEFAULT_SKELETON
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
 #: text -> (travel sector, speed class) the realised clip must show.
 INTENTS = {

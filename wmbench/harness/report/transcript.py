@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-WALL_LABELS = (("left", "L"), ("right", "R"), ("front", "F"), ("back", "B"))
+from wmbench.core.directions import SCENE_ORDER
+
+WALL_LABELS = tuple((word, word[0].upper()) for word in SCENE_ORDER)
 
 
 @dataclass(frozen=True)

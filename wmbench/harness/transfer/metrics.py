@@ -38,7 +38,9 @@ import numpy as np
 from wmbench.body import humanml3d, retarget
 from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip, get_generator
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent, SpeedClass, wrap_angle
+from wmbench.body.intent_types import MotionIntent
+from wmbench.core.directions import wrap_angle
+from wmbench.core.speed import SPEED_CLASS_SPEEDS, SpeedClass
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.transfer.body_replay import order_sign
 
