@@ -418,9 +418,10 @@ class WMBenchEnv(gym.Env):
         self.trace.phase_starts.append(len(self.trace.decisions))
         t = round(self._frames * self.frame_dt, 6)
         pass_through = self.body.body_ids() if self.body.needs_physics else frozenset()
-        self._crowd = NpcCrowd(self._world, phase, self.np_random, tuple(phase.start_position), pass_through)
+        start = (phase.start_position[0], phase.start_position[1])
+        self._crowd = NpcCrowd(self._world, phase, self.np_random, start, pass_through)
         events = [Event(t, f"phase:{phase.name}")]
-        events += [Event(t, kind) for kind in self._crowd.fire_events(0.0, tuple(phase.start_position))]
+        events += [Event(t, kind) for kind in self._crowd.fire_events(0.0, start)]
         self.trace.events.extend(events)
         self._poses.sample(self._frames, t, index, self.body.state(), self._crowd.present(), force=True)
         return events
@@ -522,6 +523,7 @@ class WMBenchEnv(gym.Env):
             if has_image(self.observation):
                 obs["image"] = self.camera_strip()
                 if self.image_map:
+                    assert self._world is not None
                     state = self.body.state()
                     obs["map"] = cameras.heading_up_map(self._world.client, state.position[0], state.position[1],
                                                         state.heading)

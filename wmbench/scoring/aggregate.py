@@ -41,7 +41,7 @@ def grade_for(wm_score: float) -> str:
     return next(letter for letter, low in GRADE_THRESHOLDS if wm_score >= low or letter == "F")
 
 
-def _r(x: float) -> float:
+def _r(x: float | np.floating[Any]) -> float:
     return round(float(x), DIGITS)
 
 
