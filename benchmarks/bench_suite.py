@@ -21,9 +21,12 @@ import tempfile
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.common import BenchRow, Target, Timing, run_script, spread_note
+
+if TYPE_CHECKING:  # annotation only: the benchmark imports wmbench inside its functions
+    from wmbench.scoring.scores_file import Scores
 
 GROUP = "suite"
 BENCH_SELECTION = "C01,C02,C03,C04,C05,C06,C07,C08"
@@ -42,6 +45,7 @@ class TransferAsBench:
     def __call__(self, scenarios: Sequence[Any], context: Any) -> Mapping[str, Sequence[Any]]:
         from wmbench.brain.registry import get_brain
         from wmbench.harness.run.episode import run_episode
+        from wmbench.harness.run.results import episode_line
         from wmbench.harness.run.scores import score_line
 
         brain = get_brain(context.brain, **dict(context.brain_options))
@@ -54,14 +58,13 @@ class TransferAsBench:
                     self.episodes += 1
                     if result.error:
                         self.errors.append(f"{record.id}: {result.error.splitlines()[0]}")
-                    line = {"scenario": record.id, "seed": seed, "trace": result.trace, "error": result.error}
-                    scores.setdefault(record.id, []).append(score_line(line))
+                    scores.setdefault(record.id, []).append(score_line(episode_line(result)))
         finally:
             brain.close()
         return scores
 
 
-def time_suite(selection: str, workers: int, measurers: Mapping[str, Any]) -> tuple[float, dict[str, Any]]:
+def time_suite(selection: str, workers: int, measurers: Mapping[str, Any]) -> tuple[float, Scores]:
     """Wall seconds of one ``run_suite`` call into a fresh folder, and its scores."""
     from wmbench.harness.suite import run_suite
 

@@ -16,7 +16,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from benchmarks.common import REPO_ROOT  # noqa: F401  (puts the checkout on sys.path)
 
@@ -54,7 +54,7 @@ def write_snapshot(out: Path, bodies: tuple[str, ...] = BODIES) -> list[Path]:
                 for seed in SEEDS:
                     result = run_episode(sid, brain, body, seed)
                     path = out / f"{sid}-{body}-{brain_spec}-{seed}.json"
-                    text = canonical_trace(result.trace or {}) + f"\nerror: {result.error}\n"
+                    text = canonical_trace(cast(dict[str, Any], result.trace or {})) + f"\nerror: {result.error}\n"
                     path.write_text(text, encoding="utf-8")
                     written.append(path)
             brain.close()

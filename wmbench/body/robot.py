@@ -112,8 +112,8 @@ class ServoRobot(UrdfBody):
         if missing:
             raise RuntimeError(f"robot URDF lacks servo joints {missing}; it has {sorted(names)}")
         self._servo_index = [names[n] for n in self.servo_map.names]
-        ground = getattr(world, "ground_id", -1)
-        if isinstance(ground, int) and ground >= 0:  # the driven base must not drag its feet on the floor
+        ground = world.ground_id
+        if ground >= 0:  # the driven base must not drag its feet on the floor
             for link in range(-1, p.getNumJoints(self._id, physicsClientId=cid)):
                 p.setCollisionFilterPair(self._id, ground, link, -1, 0, physicsClientId=cid)
         self._substeps = max(1, round(world.frame_dt / world.physics_dt))

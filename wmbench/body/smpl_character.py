@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pybullet as p
 
-from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.base import BodyBase, BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import GeneratorFactory, resolve_generator_factory
 from wmbench.body.intent_types import MotionIntent
@@ -53,7 +53,7 @@ _MAX_ACCEL = max(SPEED_CLASS_SPEEDS.values()) / SPEED_RAMP_S
 _TURN_RATE = math.pi / TURN_TIME_S
 
 
-class SmplCharacter:
+class SmplCharacter(BodyBase):
     """The 22-joint character body (see the module card)."""
 
     name = "smpl"

@@ -162,15 +162,15 @@ def _book_from_jsonl(path: Path, lines: list[tuple[int, str]]) -> ReplayBook:
 
 
 def _order_group(path: Path, scenario: str, entries: list[tuple[int | None, int, str]]) -> tuple[str, ...]:
-    indexed = [e for e in entries if e[0] is not None]
+    indexed = [(index, line, text) for index, line, text in entries if index is not None]
     if not indexed:
         return tuple(text for _, _, text in entries)
     if len(indexed) != len(entries):
         raise ValueError(f"{path}: scenario {scenario}: either every line has an 'index' or none does")
-    indices = [e[0] for e in entries]
+    indices = [index for index, _, _ in indexed]
     if len(set(indices)) != len(indices):
         raise ValueError(f"{path}: scenario {scenario}: duplicate 'index' values {sorted(indices)}")
-    return tuple(text for _, _, text in sorted(entries, key=lambda e: e[0]))
+    return tuple(text for _, _, text in sorted(indexed, key=lambda e: e[0]))
 
 
 ExhaustedPolicy = Literal["error", "cycle"]

@@ -10,18 +10,19 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-from wmbench.core.errors import ConfigError, MissingExtraError, RunError
+from wmbench.core import errors as core_errors
+from wmbench.core.errors import ConfigError, MissingExtraError, RunError, UnknownNameError
 
 
-class UnknownBrainError(ConfigError):
-    """A brain spec that matches no built-in provider and no installed plugin."""
+class UnknownBrainError(UnknownNameError):
+    """A brain spec that matches no built-in provider and no installed plugin (a ConfigError/ValueError)."""
 
 
 class BrainSpecError(ConfigError):
     """A spec whose prefix is known but whose argument is missing or malformed (e.g. ``openai/``)."""
 
 
-class PluginLoadError(RunError):
+class PluginLoadError(RunError, core_errors.PluginLoadError):
     """An installed plugin entry point could not be loaded or did not produce a Brain."""
 
 

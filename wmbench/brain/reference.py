@@ -75,6 +75,7 @@ from wmbench.brain.reference_wording import (
     compose_motion,
 )
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, LATERAL, OPPOSITE, Direction
+from wmbench.core.speed import SpeedName
 
 __all__ = [
     "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "FREEZE_DECISIONS",
@@ -115,7 +116,7 @@ RECOVERY_STAGES: dict[str, tuple[Mood, ...]] = {
     "mild": (Mood.CAUTIOUS,) * 6 + (Mood.RELIEVED,) * 2,
 }
 #: The approach response ladder: index = closeness level (+ sensitisation).
-APPROACH_LADDER: tuple[tuple[Mood, str], ...] = (
+APPROACH_LADDER: tuple[tuple[Mood, SpeedName], ...] = (
     (Mood.WARY, "walk"), (Mood.FEAR, "run"), (Mood.TERROR, "sprint"), (Mood.DESPERATE, "sprint"),
 )
 _TOP = len(ESCALATION_LADDER) - 1
@@ -224,7 +225,7 @@ class ReferenceBrain(ProviderBrain):
         self._carry_into_next_frame(plan, reading)
         motion = compose_motion(plan, variant=self._state.decisions)
         self._state.decisions += 1
-        text = grammar.format_reply(verdicts, motion)  # type: ignore[arg-type]
+        text = grammar.format_reply(verdicts, motion)
         return ReferenceDecision(verdicts=verdicts, threat=threat, plan=plan, text=text)
 
     def _carry_into_next_frame(self, plan: MotionPlan, reading: SceneReading) -> None:
@@ -301,6 +302,7 @@ class ReferenceBrain(ProviderBrain):
         behavior = threat.behavior
         if behavior == "stop" and self._first_sight(threat):
             return MotionPlan(Mood.TENSE, Gait.FREEZE, "still", None)
+        speed: SpeedName
         if behavior == "charge":
             mood, speed = ESCALATION_LADDER[min(_TOP, st.charge_streak - 1 + sens)], "sprint"
         elif behavior == "approach":
@@ -322,9 +324,9 @@ class ReferenceBrain(ProviderBrain):
             return MotionPlan(mood, Gait.BACKSTEP, "walk", "back", recalls_past=sens > 0)
         if mood is Mood.FEAR and speed == "walk":  # a fearful retreat that has to turn away goes at a jog
             speed = "jog"
-        return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)  # type: ignore[arg-type]
+        return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)
 
-    def _approach_response(self, distance: float) -> tuple[Mood, str]:
+    def _approach_response(self, distance: float) -> tuple[Mood, SpeedName]:
         """Closer is more intense; the level never drops while the same beast keeps coming, and once it is
         past a cautious retreat it climbs one rung every two further decisions (escalation)."""
         st = self._state

@@ -194,10 +194,10 @@ def read_memory(recent: Any) -> MemoryHints:
     for entry in reversed(entries):
         outcome = str(entry.get("outcome") or "").lower()
         match = re.match(r"blocked by (?:a )?wall (?:on|to) (?:the )?(\w+)", outcome)
-        if match and _direction(match.group(1)):
-            blocked.add(_direction(match.group(1)))  # type: ignore[arg-type]
-        if outcome.startswith("escaped") and _direction(entry.get("direction")):
-            escaped.add(_direction(entry.get("direction")))  # type: ignore[arg-type]
+        if match and (side := _direction(match.group(1))):
+            blocked.add(side)
+        if outcome.startswith("escaped") and (side := _direction(entry.get("direction"))):
+            escaped.add(side)
         if _turned_the_body(entry):
             break
     fled = any(

@@ -194,6 +194,8 @@ class BrainHTTPServer(ThreadingHTTPServer):
     def url(self) -> str:
         """Base URL for OpenAI clients, e.g. ``http://127.0.0.1:8000/v1``."""
         host, port = self.server_address[:2]
+        if isinstance(host, (bytes, bytearray)):  # typeshed allows bytes addresses; a bound TCP server's is str
+            host = host.decode()
         return f"http://{host}:{port}/v1"
 
     def decide(self, scene: dict[str, Any], session_id: str | None = None, seed: int | None = None
@@ -282,8 +284,10 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
     server: BrainHTTPServer
 
     def setup(self) -> None:
-        self.timeout = self.server.connection_timeout_s  # a client that stalls mid-request is cut off
         super().setup()
+        # a client that stalls mid-request is cut off (what StreamRequestHandler.setup does with the class-level
+        # `timeout`, here per server)
+        self.connection.settimeout(self.server.connection_timeout_s)
 
     def do_GET(self) -> None:
         self.server.count_request()
@@ -311,7 +315,7 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
             request = self._read_json()
             if request.get("stream"):
                 raise BadRequest("stream=true is not supported by wmbench serve; send stream=false")
-            messages = request.get("messages")
+            messages: Any = request.get("messages")  # JSON; scene_from_messages checks it is a list of messages
             scene = scene_from_messages(messages)
             session_id = self.headers.get(SESSION_HEADER) or request.get("user") or None
             seed = _seed_of(self.headers.get(SEED_HEADER))

@@ -136,7 +136,7 @@ def read_panorama(strip: np.ndarray, eye_height: float = EYE_HEIGHT) -> Panorama
         walls[word] = round(best, 2) if best <= WALL_SENSING_RANGE else None
     npcs: list[SeenNpc] = []
     for kind in NPC_KINDS:
-        columns = masks[kind].any(axis=0)
+        columns = np.asarray(masks[kind].any(axis=0))  # numpy types .any(axis=...) as "bool or array"
         for run in _circular_runs(columns):
             pixels = masks[kind][:, run]
             if pixels.sum() < MIN_BLOB_PIXELS:
@@ -260,4 +260,5 @@ class _RankNpc:
 
 
 def _rank(npc: SeenNpc, behavior: str) -> tuple:
+    # threat_key is typed for an Npc but reads only is_beast/behavior/name, which _RankNpc has
     return threat_key(_RankNpc(npc.kind, behavior), npc.distance)  # type: ignore[arg-type]

@@ -28,8 +28,12 @@ class ConfigError(WMBenchError, ValueError):
     """A user's setting, name or file is not what wmbench expects; the message says what was expected."""
 
 
-class UnknownNameError(ConfigError):
-    """A name looked up in a registry (brain, body, motion generator, scenario, measurer) that is not there."""
+class UnknownNameError(ConfigError, KeyError):
+    """A name looked up in a registry (brain, body, motion generator, scenario, measurer) that is not there.
+
+    Also a ``KeyError`` (a failed lookup, so 0.2 callers that caught ``KeyError`` keep working), printed as
+    its one-line message rather than ``KeyError``'s quoted repr.
+    """
 
     def __init__(self, kind: str, name: str, known: Iterable[str]) -> None:
         self.kind = kind
@@ -37,6 +41,13 @@ class UnknownNameError(ConfigError):
         self.known = tuple(sorted(known))
         super().__init__(f"unknown {kind} {name!r}; expected one of: {', '.join(self.known)}")
 
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class PluginLoadError(WMBenchError, ImportError):
+    """A registry entry (a built-in's ``"module:attr"`` target or an installed entry point) could not be loaded,
+    or loaded something unusable; the message names the registry kind, the name and the entry point."""
 
 class MissingExtraError(WMBenchError, ImportError):
     """An optional dependency is not installed; the message names the extra that brings it."""

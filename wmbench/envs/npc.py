@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import pybullet as p
@@ -249,7 +250,18 @@ class NpcCrowd:
         self._place(npc)
 
 
-def _build_beast(cid: int, npc: Npc) -> int:
+class PlacedNpc(Protocol):
+    """What the NPC body builders read: the kind and the position (an :class:`Npc`, or a replayed pose)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+
+
+def _build_beast(cid: int, npc: PlacedNpc) -> int:
     """A long low quadruped: torso (base), head and four legs as fixed links, origin at the torso centre."""
     torso_half = (0.8, 0.3, 0.3)
     head_half = (0.22, 0.18, 0.2)
@@ -279,7 +291,7 @@ def _build_beast(cid: int, npc: Npc) -> int:
     )
 
 
-def _build_human(cid: int, npc: Npc) -> int:
+def _build_human(cid: int, npc: PlacedNpc) -> int:
     """An upright capsule of the human's height, origin at its centre."""
     height = HUMAN_HEIGHTS[npc.kind]
     length = height - 2 * HUMAN_RADIUS

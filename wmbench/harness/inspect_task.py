@@ -44,10 +44,10 @@ try:  # the extra: without it this module still imports, and task() says what to
         GenerateConfig,
         get_model,
     )
-    from inspect_ai.scorer import Score, Target, mean, scorer
-    from inspect_ai.solver import Generate, TaskState, solver
+    from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+    from inspect_ai.solver import Generate, Solver, TaskState, solver
 except ImportError:  # pragma: no cover - exercised only without the extra
-    task = None  # type: ignore[assignment]
+    task = None  # type: ignore[assignment]  # None marks the missing extra (checked below and by task users)
 
 
 def episode_samples(scenarios: str, seeds: int | str) -> list[Any]:
@@ -110,7 +110,7 @@ class InspectModelBrain:
 if task is not None:
 
     @solver
-    def closed_loop(body: str = "smpl", history: int = 0):  # type: ignore[no-untyped-def]
+    def closed_loop(body: str = "smpl", history: int = 0) -> Solver:
         """Run the sample's episode, asking Inspect's model at every decision."""
 
         async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -133,7 +133,7 @@ if task is not None:
         return solve
 
     @scorer(metrics=[mean()])
-    def wmbench_points():  # type: ignore[no-untyped-def]
+    def wmbench_points() -> Scorer:
         """The episode's points (0-20) from wmbench's own scorers, with their explanation."""
 
         async def score(state: TaskState, target: Target) -> Score:

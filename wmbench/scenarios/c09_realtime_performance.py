@@ -11,7 +11,7 @@ under these cards.
 
 from __future__ import annotations
 
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.records import EventAction, Expectations, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
 
@@ -138,6 +138,7 @@ def s45_gpu_memory_stability() -> Scenario:
     Expected: memory stays flat across the cycles (no leak).
     """
     spots = {"beast1": (3.0, 6.0), "beast2": (3.0, -6.0), "beast3": (-5.0, 4.0)}
+    spawn_then_despawn: tuple[EventAction, EventAction] = ("spawn", "despawn")
     return Scenario(
         id="S45", category="C09", name="GPU Memory Stability",
         setup="NPCs spawn and despawn three times; memory measured.",
@@ -147,7 +148,7 @@ def s45_gpu_memory_stability() -> Scenario:
             events=tuple(
                 TimelineEvent(at, name, action)
                 for i, name in enumerate(spots)
-                for at, action in ((1.0 + 2 * i, "spawn"), (2.0 + 2 * i, "despawn"))
+                for at, action in zip((1.0 + 2 * i, 2.0 + 2 * i), spawn_then_despawn)
             ),
         ),),
         expectations=Expectations(

@@ -31,7 +31,7 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
@@ -171,6 +171,10 @@ def swap_side_words(text: str) -> str:
 
 
 # ---------------------------------------------------------------------------------------------- turning
+@overload
+def turn_direction(direction: Direction, front: str) -> Direction: ...
+@overload
+def turn_direction(direction: str, front: str) -> str: ...
 def turn_direction(direction: str, front: str) -> str:
     """Where ``direction`` lies once the layout is turned so that its ``fwd`` lies at ``front``."""
     if direction not in QUARTER_TURNS:
@@ -192,7 +196,7 @@ def turn_record(record: Scenario, front: Direction) -> Scenario:
     angle = quarter * math.pi / 2
     phases = tuple(_turn_phase(p, quarter, angle, front) for p in record.phases)
     expectations = replace(record.expectations, safe_directions=tuple(
-        turn_direction(d, front) for d in record.expectations.safe_directions))  # type: ignore[misc]
+        turn_direction(d, front) for d in record.expectations.safe_directions))
     return replace(record, phases=phases, expectations=expectations)
 
 
@@ -216,7 +220,7 @@ def _turn_phase(phase: Phase, quarter: int, angle: float, front: str) -> Phase:
 
     def prior(d: PriorDecision) -> PriorDecision:
         turned = None if d.direction is None else turn_direction(d.direction, front)
-        return replace(d, direction=turned, motion=_turn_words(d.motion, front),  # type: ignore[arg-type]
+        return replace(d, direction=turned, motion=_turn_words(d.motion, front),
                        outcome=_turn_words(d.outcome, front))
 
     return replace(phase, walls=tuple(wall(w) for w in phase.walls), npcs=tuple(npc(n) for n in phase.npcs),

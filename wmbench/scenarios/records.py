@@ -16,7 +16,7 @@ Users write their own scenarios with the same records (see ``README.md``) and ru
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, overload
 
 from wmbench.core.directions import DIRECTION_HEADINGS, DIRECTION_VECTORS, DIRECTIONS, MIRRORED, Direction
 from wmbench.core.entities import BEHAVIOR_SPEEDS, Behavior, NpcKind
@@ -282,6 +282,10 @@ class Scenario:
         )
 
 
+@overload
+def _mirror_direction(direction: Direction) -> Direction: ...
+@overload
+def _mirror_direction(direction: None) -> None: ...
 def _mirror_direction(direction: Direction | None) -> Direction | None:
     return MIRRORED.get(direction, direction) if direction else direction
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TypedDict
 
 from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
 from wmbench.envs.trace import DecisionRecord, Trace
@@ -195,7 +196,16 @@ def score_safe_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                       sim={"safe_sides": sorted(safe), "source": source})
 
 
-def _phase_profile(trace: Trace, phase: int, banks: KeywordBanks) -> dict[str, object]:
+class _PhaseProfile(TypedDict):
+    """One phase of S28 as the consistency rule reads it (also written to the score's ``sim.phases``)."""
+
+    phase: int
+    side: str
+    intensity: float
+    sensible: bool
+
+
+def _phase_profile(trace: Trace, phase: int, banks: KeywordBanks) -> _PhaseProfile:
     decisions = [d for d in trace.decisions if d.phase == phase]
     scored = [d for d in decisions if beast_nearby(d)] or decisions
     heading = phase_reference_heading(trace, phase)

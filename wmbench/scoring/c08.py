@@ -13,7 +13,7 @@ families, body style, cue contrast and decision selection are its :data:`EXPRESS
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
@@ -156,17 +156,18 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = selected or trace.decisions
     if not scored:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
-    points, words = [], []
-    for d in scored:
-        value, why, found = judge(d, expression, banks)
-        points.append(DecisionPoints(d.index, value, why))
-        words.append(found)
+    # cue contrast: the decisions before the change of cue, which a judged MOTION must not repeat word for word
+    other_situation = None
     if selected and expression.contrast:
         chosen = {d.index for d in selected}
         other_situation = [d for d in trace.decisions if d.index not in chosen]
-        points = [replace(p, points=p.points * EMOTION_MISSING_FACTOR,
-                          why=p.why + "; word for word an answer given before the cue changed")
-                  if repeated_answer(d, other_situation) else p for p, d in zip(points, scored, strict=True)]
+    points, words = [], []
+    for d in scored:
+        value, why, found = judge(d, expression, banks)
+        if other_situation is not None and repeated_answer(d, other_situation):
+            value, why = value * EMOTION_MISSING_FACTOR, why + "; word for word an answer given before the cue changed"
+        points.append(DecisionPoints(d.index, value, why))
+        words.append(found)
     if selected:
         selection = expression.selection
     else:

@@ -316,5 +316,6 @@ def score_c09(results: Mapping[str, LiveResult], scenarios: Sequence[str] = C09_
         elif why is not None:
             out[sid] = [not_measured(sid, why, None if result is None else result.seed)]
         else:
+            assert result is not None  # _unusable(None) gives a reason: a usable result is a LiveResult
             out[sid] = [scorers[sid](result)]
     return out

@@ -103,13 +103,14 @@ def contact(d: DecisionRecord) -> bool:
 def into_danger(d: DecisionRecord) -> bool:
     """The body moved into a sector the truth marks dangerous."""
     r = realized(d)
-    t = d.truth.directions.get(r.direction) if r.moved else None
+    t = d.truth.directions.get(r.direction) if r.moved and r.direction is not None else None
     return t is not None and not t.safe
 
 
 def into_danger_detail(d: DecisionRecord) -> str:
     """Where an :func:`into_danger` move went, in words: ``"moved <sector> into <truth's reason>"``."""
     r = realized(d)
+    assert r.direction is not None, f"decision {d.index}: into_danger_detail needs a move (into_danger true)"
     return f"moved {r.direction} into {d.truth.directions[r.direction].reason}"
 
 
@@ -122,7 +123,7 @@ def into_predicted_danger(d: DecisionRecord) -> bool:
 def moved_safe(d: DecisionRecord) -> bool:
     """Moved, into a sector the truth marks safe, without a collision or being caught."""
     r = realized(d)
-    t = d.truth.directions.get(r.direction) if r.moved else None
+    t = d.truth.directions.get(r.direction) if r.moved and r.direction is not None else None
     return t is not None and t.safe and not contact(d)
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -124,7 +125,7 @@ def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: 
     trace = Trace.from_dict(result.trace) if result.trace else None
     source = BodyRun(SOURCE_BODY, trace, result.error)
     replies = tuple(d.reply for d in source.decisions)
-    replays = {body: _guarded(body, lambda b=body: replay_decisions(scenario_id, replies, b, seed=seed))
+    replays = {body: _guarded(body, partial(replay_decisions, scenario_id, replies, body, seed=seed))
                for body in TARGET_BODIES}
     second = _guarded(f"{SOURCE_BODY}+{independent}",
                       lambda: replay_decisions(scenario_id, replies, _character(independent), seed=seed))

@@ -32,7 +32,6 @@ from typing import Any
 
 from wmbench.body.generators import selected_generator_name
 from wmbench.body.registry import get_body
-from wmbench.core.speed import SPEED_CLASS_SPEEDS
 from wmbench.harness.transfer import metrics
 from wmbench.harness.transfer.body_replay import direction_agreement, order_agreement, speed_rank_agreement
 from wmbench.harness.transfer.metrics import TransferRuns, body_facts
@@ -230,8 +229,9 @@ def score_s49(runs: TransferRuns) -> ScenarioScore:
 
 @cache
 def body_envelope(body: str) -> Mapping[str, float]:
-    """A body's own speed per class: its ``envelope`` attribute, else the character's speeds."""
-    return dict(getattr(get_body(body), "envelope", SPEED_CLASS_SPEEDS))
+    """A body's own speed per class (its declared ``envelope``; :class:`~wmbench.body.base.BodyBase` defaults
+    to the character's speeds)."""
+    return dict(get_body(body).envelope)
 
 
 def score_s50(runs: TransferRuns) -> ScenarioScore:

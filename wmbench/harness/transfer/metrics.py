@@ -31,7 +31,7 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -88,9 +88,11 @@ class TransferRuns:
 # ------------------------------------------------------------------------------------------------ bodies
 
 
-def is_moving(intent: Mapping[str, Any] | None) -> bool:
+def is_moving(intent: Mapping[str, Any] | None) -> TypeGuard[Mapping[str, Any]]:
     """A decision's intent (``MotionIntent.to_dict``) asks the body to travel."""
-    return bool(intent) and intent.get("direction") is not None and intent.get("speed_class") != "still"
+    if not intent:
+        return False
+    return intent.get("direction") is not None and intent.get("speed_class") != "still"
 
 
 def moving_decisions(run: BodyRun) -> int:

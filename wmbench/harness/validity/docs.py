@@ -48,7 +48,9 @@ def sensitivity_lines(result: ValidityResult) -> list[str]:
     lines = []
     for c in result.categories:
         ref = reference.score(c)
-        sensitive, partly, blind = [], [], []
+        sensitive: list[str] = []
+        partly: list[str] = []
+        blind: list[str] = []
         for brain, capability in CAPABILITIES.items():
             if brain not in names:
                 continue
