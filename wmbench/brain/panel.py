@@ -18,6 +18,8 @@ one lacks exactly one capability, so a category that scores it well is blind to 
 - ``stuffer-still`` / ``stuffer-back`` — a fixed PREDICT and a MOTION stuffed with every emotion and
   expression word, standing still / stepping back.
 - ``trailing-remark`` — the reference's reply followed by a chatty remark that mentions moving away.
+- ``official-field`` — the reference reading only the official scene fields (no ``walls.back``): what a brain
+  written for the official benchmark loses to wmbench's extension fields.
 - ``null``, ``random``, ``reference`` — the existing baselines (:mod:`wmbench.brain.baselines`).
 
 ``get_panel_brain(name)`` builds any of them; ``--brain panel:<name>`` names them on the command line.
@@ -75,7 +77,7 @@ TRAILING_REMARK = ("\n\n*Note on the motion: the person keeps moving away from i
 #: brains of the panel other than the constants (the quick panel runs all of them)
 DIAGNOSTIC_BRAINS: tuple[str, ...] = (
     "reference", "null", "random", "left-first", "right-first", "mirror-swapped", "perceive-only", "act-only",
-    "stuffer-still", "stuffer-back", "trailing-remark",
+    "stuffer-still", "stuffer-back", "trailing-remark", "official-field",
 )
 #: the constant replies of the quick panel: the strongest shapes of the full sweep (a wary step back, a
 #: freeze, a flight each way, standing still) under the PREDICT that matches most scenes, and the calm null
@@ -204,6 +206,18 @@ class ActOnlyBrain(_ReferenceVariant):
         return f"{format_prediction(verdicts)}\nMOTION:{text.split(chr(10) + 'MOTION:', 1)[1]}"
 
 
+class OfficialFieldBrain(_ReferenceVariant):
+    """The reference reading only the official scene fields: the wmbench extension ``walls.back`` is removed
+    from every scene before the reference sees it (a brain written for the official benchmark). Losing points
+    here means a scenario depends on a field such a brain never had (issue 12: S12/S13 keep their back wall
+    to the wmbench variants, seeds 2 and up)."""
+
+    name = "official-field"
+
+    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+        return ProviderOutcome(text=self._reference.think(official_fields(scene)).text)
+
+
 class TrailingRemarkBrain(_ReferenceVariant):
     """The reference's reply followed by a chatty remark about moving away (the reply must still count)."""
 
@@ -241,6 +255,18 @@ def forget(scene: dict[str, Any]) -> dict[str, Any]:
     if "last_prediction" in bare:
         bare["last_prediction"] = None
     return bare
+
+
+#: the wall sides of the official scene_context (``walls.back`` is a wmbench extension)
+OFFICIAL_WALL_SIDES = ("left", "right", "front")
+
+
+def official_fields(scene: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``scene`` whose ``walls`` hold only the official sides (no ``walls.back``)."""
+    walls = scene.get("walls")
+    if not isinstance(walls, dict):
+        return dict(scene)
+    return {**scene, "walls": {k: v for k, v in walls.items() if k in OFFICIAL_WALL_SIDES}}
 
 
 def mirror_scene(scene: dict[str, Any]) -> dict[str, Any]:
@@ -289,6 +315,7 @@ PANEL: dict[str, PanelEntry] = {e.name: e for e in (
                lambda: StufferBrain(moving=False)),
     PanelEntry("stuffer-back", "perception and action (keyword-stuffed step back)", lambda: StufferBrain(moving=True)),
     PanelEntry("trailing-remark", "nothing (reference + a chatty trailing remark)", TrailingRemarkBrain),
+    PanelEntry("official-field", "the wmbench extension fields (reference without walls.back)", OfficialFieldBrain),
 )}
 
 

@@ -14,7 +14,9 @@ affect state per episode (cleared by :meth:`ReferenceBrain.reset`).
 3. **Escape direction**: never a danger direction. Ranked by: not remembered as blocked; no beast, heard
    beast or human within 3 m that way; no wall there at the previous decision (a wall end the narrow sensing
    cones no longer see); (first decision of an encounter only) remembered as the way that escaped; away from
-   the threat (opposite, then lateral); then keep going (fwd, left, right, back — turning around last).
+   the threat (opposite, then lateral; fleeing a seen beast along a wall — a wall on one side of the line to
+   it, the other side open — the open side first: the way out of the corridor, :func:`corridor_exit`); then
+   keep going (fwd, left, right, back — turning around last).
    Memory frame rule: ``recent_decisions`` directions are read in the *current* frame, newest first, back to
    and including the most recent decision that turned the body (travel left/right/back that was not a
    back-step); older ones were said in a frame the body has since left and are ignored. (Seeded memories
@@ -158,9 +160,13 @@ def choose_direction(
     if reading.sound is not None and reading.sound.kind == "beast" and reading.sound.direction:
         occupied.add(reading.sound.direction)
 
+    way_out = corridor_exit(verdicts, reading, away_from)
+
     def relation(d: str) -> int:
-        if away_from is None or d == OPPOSITE[away_from]:
+        if away_from is None or d == way_out:
             return 0
+        if d == OPPOSITE[away_from]:
+            return 0 if way_out is None else 1
         return 1 if d in LATERAL[away_from] else 2
 
     def rank(d: str) -> tuple[int, ...]:
@@ -170,6 +176,19 @@ def choose_direction(
                 PREFERENCE_ORDER.index(d))
 
     return min(safe, key=rank)
+
+
+def corridor_exit(verdicts: dict[str, tuple[str, str]], reading: SceneReading, away_from: str | None
+                  ) -> str | None:
+    """Fleeing a beast along a wall (a wall on one side of the line to the beast, the other side open): the
+    open side, the way out of the corridor — backing off along the wall keeps the beast on the same line
+    (S12/S13). None otherwise."""
+    if away_from is None or away_from not in {s.direction for s in reading.beasts}:
+        return None
+    sides = LATERAL[away_from]
+    walled = [s for s in sides if verdicts[s] == ("danger", "wall")]
+    open_sides = [s for s in sides if verdicts[s][0] == "safe"]
+    return open_sides[0] if len(walled) == 1 and len(open_sides) == 1 else None
 
 
 @dataclass

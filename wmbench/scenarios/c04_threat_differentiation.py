@@ -7,7 +7,7 @@ low banks) and from the body's realized speed class.
 
 from __future__ import annotations
 
-from wmbench.scenarios.families import ALL_FRONTS, Family
+from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS, Family
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -88,15 +88,15 @@ def s18_wall_vs_beast_priority() -> Scenario:
     Right and back open. 2 s (4 decisions; a frozen protagonist keeps about 1.5 m).
     Expected: the moving beast is the priority over the static wall — escape right or back, away from the
     beast, with urgency; turning aside only "because of the wall" misses the point.
-    Rule: The beast is avoided first. Per decision with a beast nearby: moved into a sector safe from every
-    threat without contact, keeping the beast from closing in by more than 0.3 m, with PREDICT marking the
-    beast's direction as danger 20; moved there safely but letting the beast close in, or without locating the
-    beast 10; stood still without contact while the beast kept its distance 5, while it closed in 0; moved into
-    any danger, collided or caught 0. Mean; caught caps at 5.
+    Rule: The beast is avoided first. Per decision with a beast nearby: moved into a sector safe from every threat
+    without contact, keeping the beast from closing in by more than 0.3 m, with PREDICT marking the beast's
+    direction as danger and naming no beast where there is none 20; moved there safely but letting the beast close
+    in, or without locating the beast 10; stood still without contact while the beast kept its distance 5, while it
+    closed in 0; moved into any danger, collided or caught 0. Mean; caught caps at 5.
     """
     return Scenario(
         id="S18", category="C04", name="Wall vs Beast Priority",
-        family=Family(npc_distance=(1.0, 1.15)),
+        family=Family(fronts=BACK_FIRST_FRONTS, npc_distance=(1.0, 1.15)),
         setup="A wall 1.5 m ahead and a beast approaching from 4 m on the left.",
         phases=(Phase(
             name="wall ahead, beast left", duration=2.0,
@@ -125,14 +125,14 @@ def s19_multiple_entity_triage() -> Scenario:
     distance and threat together and retreat back (keeping an eye on the beast), without pushing past the
     woman or scraping the wall.
     Rule: Triage of beast, woman and wall. Per decision with a beast nearby: moved into a sector safe from every
-    threat without contact, keeping the beast from closing in by more than 0.3 m, with PREDICT marking the
-    beast's direction as danger 20; moved there safely but letting the beast close in, or without locating the
-    beast 10; stood still without contact while the beast kept its distance 5, while it closed in 0; moved into
-    any danger, collided or caught 0. Mean; caught caps at 5.
+    threat without contact, keeping the beast from closing in by more than 0.3 m, with PREDICT marking the beast's
+    direction as danger and naming no beast where there is none 20; moved there safely but letting the beast close
+    in, or without locating the beast 10; stood still without contact while the beast kept its distance 5, while it
+    closed in 0; moved into any danger, collided or caught 0. Mean; caught caps at 5.
     """
     return Scenario(
         id="S19", category="C04", name="Multiple Entity Triage",
-        family=Family(npc_distance=(1.0, 1.1)),
+        family=Family(fronts=BACK_FIRST_FRONTS, npc_distance=(1.0, 1.1)),
         setup="A beast approaching from 5 m ahead, a woman 2 m to the left, a wall 1 m to the right.",
         phases=(Phase(
             name="beast, woman and wall", duration=3.0, jitter=0.0,

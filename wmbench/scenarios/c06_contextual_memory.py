@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wmbench.scenarios.families import ALL_FRONTS, Family
+from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS, Family
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, PriorDecision, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -128,7 +128,7 @@ def s28_decision_consistency() -> Scenario:
     )
     return Scenario(
         id="S28", category="C06", name="Decision Consistency",
-        family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.1)),
+        family=Family(fronts=BACK_FIRST_FRONTS, npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.1)),
         setup="The same scene (beast ahead, wall left) presented three times.",
         phases=tuple(replace(trial, name=f"trial {i}") for i in (1, 2, 3)),
         expectations=Expectations(
@@ -191,9 +191,10 @@ def s30_clean_slate_test() -> Scenario:
     prior decisions, memory not carried). 3 s (6 decisions).
     Expected: a more generic, proportionate response than S29's (wary, not panicked) and no invented
     memory.
-    Rule: Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario
-    at 10; otherwise with the beast nearby moved safely 20, stood still reacting (a freeze to assess) 15, stood
-    still unmoved 5; with none nearby 20; into danger or contact 0.
+    Rule: Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario at
+    10; otherwise with the beast nearby moved safely with PREDICT locating the beast (its direction danger, no beast
+    named where there is none) 20, stood still reacting (a freeze to assess) 15, moved safely without locating the
+    beast 10, stood still unmoved 5; with none nearby 20; into danger or contact 0.
     """
     return Scenario(
         id="S30", category="C06", name="Clean Slate Test",

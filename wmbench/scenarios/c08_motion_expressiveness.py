@@ -20,8 +20,8 @@ def s36_fear_expression_in_sprint() -> Scenario:
     Setup: open ground; a beast charges from 6 m ahead (5.0 m/s). 3 s (6 decisions, all judged).
     Expected: not just "runs" but a sprint full of fear — wide eyes, flailing arms, glancing back, stumbling.
     Rule: Decisions: beast present. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no fear/panic
-    words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is run or sprint.
-    Mean over the decisions.
+    words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is run or sprint, not
+    into danger. Mean over the decisions.
     """
     return Scenario(
         id="S36", category="C08", name="Fear Expression in Sprint",
@@ -48,9 +48,9 @@ def s37_cautious_walk_expression() -> Scenario:
     Expected: moving on "warily and slowly" — a walk with a different nuance from a normal walk: hunched,
     soft steps, head turning.
     Rule: Decisions: recovery after the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    caution words (times 0.5 if mixed with panic); times 0.5 unless the body's realized style is walk. Times 0.5
-    for a MOTION repeated word for word from the episode's other decisions (before the cue changed). Mean over
-    the decisions.
+    caution words (times 0.5 if mixed with panic); times 0.5 unless the body's realized style is walk. Times 0 for a
+    MOTION repeated word for word from the episode's other decisions (before the cue changed). Mean over the
+    decisions.
     """
     return Scenario(
         id="S37", category="C08", name="Cautious Walk Expression",
@@ -80,9 +80,9 @@ def s38_freezing_response() -> Scenario:
     (6 decisions; the first two that see the beast are judged).
     Expected: on first sight, freezing — stock-still, holding the breath, muscles tense.
     Rule: Decisions: first sight of the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    freeze words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is still.
-    Times 0.5 for a MOTION repeated word for word from the episode's other decisions (before the cue changed).
-    Mean over the decisions.
+    freeze words (times 0.5 if mixed with relief/calm); times 0.5 unless the body's realized style is still. Times 0
+    for a MOTION repeated word for word from the episode's other decisions (before the cue changed). Mean over the
+    decisions.
     """
     return Scenario(
         id="S38", category="C08", name="Freezing Response",
@@ -113,9 +113,9 @@ def s39_relief_expression() -> Scenario:
     Expected: relief once safety is confirmed — exhaling, shoulders dropping, catching the breath, a slow
     transition back to normal.
     Rule: Decisions: recovery after the beast. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no
-    relief words (times 0.5 if mixed with fear/panic); times 0.5 unless the body's realized style is still or
-    walk. Times 0.5 for a MOTION repeated word for word from the episode's other decisions (before the cue
-    changed). Mean over the decisions.
+    relief words (times 0.5 if mixed with fear/panic); times 0.5 unless the body's realized style is still or walk.
+    Times 0 for a MOTION repeated word for word from the episode's other decisions (before the cue changed). Mean
+    over the decisions.
     """
     return Scenario(
         id="S39", category="C08", name="Relief Expression",
@@ -149,13 +149,13 @@ def s40_defensive_posture() -> Scenario:
     protagonist who never moved.
     Expected: a defensive posture and back-steps — hands raised, stepping back while facing her; wary but not
     aggressive.
-    Rule: Decisions: human nearby. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no defensive
-    words (times 0.5 if mixed with aggression/panic); times 0.5 unless the body's realized style is back-step
-    (back, facing kept, walk/jog). Mean over the decisions.
+    Rule: Decisions: human nearby. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times 0.5 if no defensive words
+    (times 0.5 if mixed with aggression/panic); times 0.5 unless the body's realized style is a walk or jog away
+    from her (opposite her direction; a back-step, facing kept, when she is ahead). Mean over the decisions.
     """
     return Scenario(
         id="S40", category="C08", name="Defensive Posture",
-        family=Family(npc_distance=(1.0, 1.2)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.2)),
         setup="An unfamiliar woman approaches slowly from 3 m.",
         phases=(Phase(name="woman approaches", duration=2.5,
                       npcs=(NpcSpec("woman", "woman", (3.0, 0.0), "approach", speed=0.8),)),),

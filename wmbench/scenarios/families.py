@@ -55,6 +55,10 @@ _QUARTER_TURNS: dict[str, int] = {"fwd": 0, "left": 1, "back": 2, "right": 3}
 _TURN_ORDER: tuple[Direction, ...] = ("fwd", "left", "back", "right")
 #: every front direction, cycled over the seeds (fwd, left, back, right)
 ALL_FRONTS: tuple[Direction, ...] = _TURN_ORDER
+#: every front direction, the threat turned behind first: for a layout with a side, seeds 2-3 (the first turn,
+#: the last seeds of one family cycle 0-3) put what the spec has ahead behind the protagonist, so a constant
+#: retreat that the canonical layout happens to reward walks into it (S15, S18, S19, S28)
+BACK_FIRST_FRONTS: tuple[Direction, ...] = ("fwd", "back", "left", "right")
 
 
 @dataclass(frozen=True)
@@ -64,7 +68,8 @@ class Family:
     ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
     be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
     +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
-    distances, the wall layout and timeline event times (``(1, 1)`` = fixed).
+    distances, the wall layout and timeline event times (``(1, 1)`` = fixed). ``variant_walls``: walls added
+    from seed ``VARIANT_FROM_SEED`` on (wmbench-only variants; see :meth:`mirrored` for a mirrored record).
     """
 
     mirror: bool = True
@@ -72,6 +77,10 @@ class Family:
     npc_distance: Range = _ONE
     wall_distance: Range = _ONE
     event_time: Range = _ONE
+    #: walls only the wmbench variants carry (seeds >= ``VARIANT_FROM_SEED``), added to every phase before the
+    #: mirror, the turn and the ranges: seeds 0-1 keep the spec's layout (and its mirror), which a brain reading
+    #: only the official scene fields sees in full (S12/S13: the back wall, reported only in ``walls.back``)
+    variant_walls: tuple[Wall, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.fronts or self.fronts[0] != "fwd":
@@ -85,6 +94,14 @@ class Family:
                 raise ValueError(f"Family.{label} must be a range 0 < lo <= hi, got ({lo}, {hi})")
 
 
+    def mirrored(self) -> Family:
+        """The family of the mirrored record (S13 from S12): its variant walls reflected too."""
+        return replace(self, variant_walls=tuple(w.mirrored() for w in self.variant_walls))
+
+
+#: the first seed whose instance carries the family's ``variant_walls`` (seeds 0-1: the spec's layout and its
+#: mirror, official fields only)
+VARIANT_FROM_SEED = 2
 #: what a bench scenario gets when its builder names no family: exact mirror counterbalancing only
 MIRROR_ONLY = Family()
 
@@ -106,11 +123,12 @@ class Instance:
     wall_distance: float = 1.0
     event_time: float = 1.0
     safe_directions: tuple[str, ...] = ()
+    variant_walls: bool = False
 
     @property
     def canonical(self) -> bool:
         return (not self.mirrored and self.front == "fwd" and self.npc_distance == 1.0
-                and self.wall_distance == 1.0 and self.event_time == 1.0)
+                and self.wall_distance == 1.0 and self.event_time == 1.0 and not self.variant_walls)
 
     @property
     def label(self) -> str:
@@ -122,6 +140,8 @@ class Instance:
             parts.append("mirrored")
         if self.front != "fwd":
             parts.append(f"front={self.front}")
+        if self.variant_walls:
+            parts.append("variant walls")
         for name, value in (("npc", self.npc_distance), ("walls", self.wall_distance),
                             ("events", self.event_time)):
             if value != 1.0:
@@ -132,7 +152,8 @@ class Instance:
         return {"scenario": self.scenario, "number": self.number, "label": self.label,
                 "canonical": self.canonical, "mirrored": self.mirrored, "front": self.front,
                 "npc_distance": self.npc_distance, "wall_distance": self.wall_distance,
-                "event_time": self.event_time, "safe_directions": list(self.safe_directions)}
+                "event_time": self.event_time, "safe_directions": list(self.safe_directions),
+                "variant_walls": self.variant_walls}
 
 
 # ---------------------------------------------------------------------------------------------- drawing
@@ -160,6 +181,10 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
     npc_f, wall_f, time_f = (_draw(rng, r) for r in (family.npc_distance, family.wall_distance,
                                                     family.event_time))
     built = record
+    variant = bool(family.variant_walls) and number >= VARIANT_FROM_SEED
+    if variant:
+        built = replace(built, phases=tuple(replace(p, walls=p.walls + family.variant_walls)
+                                            for p in built.phases))
     if mirrored:
         built = mirror_record(built)
     if front != "fwd":
@@ -167,7 +192,7 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
     if (npc_f, wall_f, time_f) != (1.0, 1.0, 1.0):
         built = replace(built, phases=tuple(_scale_phase(p, npc_f, wall_f, time_f) for p in built.phases))
     return built, Instance(record.id, number, mirrored, front, npc_f, wall_f, time_f,
-                           built.expectations.safe_directions)
+                           built.expectations.safe_directions, variant)
 
 
 def _draw(rng: np.random.Generator, bounds: Range) -> float:
@@ -315,6 +340,10 @@ def family_card_line(record: Scenario) -> str:
     if len(family.fronts) > 1:
         parts.append(f"what the spec puts ahead is turned to {'/'.join(family.fronts)} in turn over the seeds "
                      "(the directions named here turn with it)")
+    if family.variant_walls:
+        parts.append(f"seeds {VARIANT_FROM_SEED} and up add {len(family.variant_walls)} wall(s) of the wmbench "
+                     "variant (" + ", ".join(w.name for w in family.variant_walls) + "); seeds 0-1 keep the "
+                     "spec's layout, which the official scene fields report in full")
     for name, (lo, hi) in (("NPC start distances", family.npc_distance),
                            ("wall distances and corridor widths", family.wall_distance),
                            ("event times", family.event_time)):

@@ -5,7 +5,8 @@ Rule, per *threatened* decision (a beast nearby), first match wins:
   that its own PREDICT marks ``danger`` (a parse error is a **miss**, 0 too);
 - **optimal 20** = PREDICT exact (every direction right: the threat and the walls) AND the body escaped —
   moved into a truly safe sector (S12/S13: while still in the corridor, its start-frame displacement went
-  right / left, the only open side, so the two must mirror; once ``CORRIDOR_EXIT_M`` out on that side it has
+  right / left, the way out, so the two must mirror — backing off along the wall is no escape, even where the
+  official instances leave the back open; once ``CORRIDOR_EXIT_M`` out on that side it has
   left the corridor and any safe escape counts — a run that escapes beats a walk that never does) —
   or, when the truth has no safe direction at all (S14's dead end with the beast at the mouth), held still
   to assess without contact;
@@ -48,7 +49,7 @@ CATEGORY = "C03"
 MATCH_POINTS: dict[str, float] = {
     "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "mismatch": 0.0, "contradictory": 0.0, "miss": 0.0,
 }
-#: the start-frame side the escape must take (the only open one) in the canonical instance (seed 0)
+#: the start-frame side the escape must take (the way out of the corridor) in the canonical instance (seed 0)
 REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
 #: S12/S13: this far (m) out towards the open side, the protagonist has left the corridor
 CORRIDOR_EXIT_M = 1.5
@@ -63,10 +64,12 @@ _BASE = (
 )
 RULE_TEXT: dict[str, str] = {
     "S11": _BASE,
-    "S12": _BASE + " While in the corridor the escape must go right in the start frame (the only open side); "
-                   "once 1.5 m out to the right, any safe escape counts.",
-    "S13": _BASE + " While in the corridor the escape must go left in the start frame (mirror of S12); once "
-                   "1.5 m out to the left, any safe escape counts.",
+    "S12": _BASE + " While in the corridor the escape must go right in the start frame (the way out: backing "
+                   "off along the wall stays in the corridor, an open back included); once 1.5 m out to the "
+                   "right, any safe escape counts.",
+    "S13": _BASE + " While in the corridor the escape must go left in the start frame (mirror of S12; backing "
+                   "off along the wall stays in the corridor, an open back included); once 1.5 m out to the "
+                   "left, any safe escape counts.",
     "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe: freezing to assess "
                    "without contact is optimal.",
     "S15": _BASE + " The crossing beast changes which sectors are dangerous decision by decision.",

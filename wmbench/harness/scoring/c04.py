@@ -13,7 +13,9 @@ Rules:
   beast nearby: **avoided 20** = moved into a sector the truth marks safe from all of them (not the beast's,
   not the wall's, not the close human's) without contact, keeping the beast from closing in by more than
   ``LOST_GROUND_TOL_M`` (away from the actual danger), with PREDICT marking the beast's direction as danger
-  (triage starts from knowing where the beast is); **safe_unhurried 10** / **safe_unaware 10** = such a safe
+  and naming no beast where there is none (triage starts from knowing where the beast is:
+  :func:`~wmbench.harness.scoring.evidence.beast_located`; ``danger(beast)`` everywhere locates nothing);
+  **safe_unhurried 10** / **safe_unaware 10** = such a safe
   move that lets the beast close in, or without locating the beast (a constant "step back" is safe here by
   the layout, not by triage);
   **held 5** = stood still without contact while the beast kept its distance (**overrun 0** while it
@@ -36,6 +38,7 @@ from wmbench.harness.scoring.evidence import MAX_SPEED_RANK as SPEED_MAX
 from wmbench.harness.scoring.evidence import (
     SPEED_RANKS,
     beast_behavior,
+    beast_located,
     beast_present,
     contact,
     humans,
@@ -46,7 +49,6 @@ from wmbench.harness.scoring.evidence import (
     motion_text,
     moved_safe,
     parse_ok,
-    prediction,
     realized,
     threatened,
     trace_caught,
@@ -80,8 +82,9 @@ _PAIRED = (
 )
 _AVOID = (
     "Per decision with a beast nearby: moved into a sector safe from every threat without contact, keeping "
-    "the beast from closing in by more than 0.3 m, with PREDICT marking the beast's direction as danger 20; "
-    "moved there safely but letting the beast close in, or without locating the beast 10; stood still "
+    "the beast from closing in by more than 0.3 m, with PREDICT marking the beast's direction as danger and "
+    "naming no beast where there is none 20; moved there safely but letting the beast close in, or without "
+    "locating the beast 10; stood still "
     "without contact while the beast kept its distance 5, while it closed in 0; moved into any danger, "
     f"collided or caught 0. Mean; caught caps at {CAUGHT_CAP:g}."
 )
@@ -190,17 +193,6 @@ def lost_ground(d: DecisionRecord) -> str | None:
     if not start or closest is None or float(closest) >= min(start) - LOST_GROUND_TOL_M:
         return None
     return f"{min(start):.1f} m -> {float(closest):.1f} m"
-
-
-def beast_located(d: DecisionRecord) -> bool:
-    """PREDICT marks the direction of a nearby beast as danger (with reason beast or none given)."""
-    items = prediction(d) or {}
-    for npc in d.truth.npcs:
-        if npc.type == "beast" and npc.nearby:
-            item = items.get(npc.direction)
-            if item is not None and item.verdict == "danger" and item.reason in ("beast", None, "unknown"):
-                return True
-    return False
 
 
 def score_avoidance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:

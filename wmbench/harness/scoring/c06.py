@@ -33,9 +33,12 @@ errors 0):
   brain — does not earn it); with no S30 episode it is capped at ``S29_UNPAIRED_CAP``.
 - **S30** (clean slate): every decision. **invented_memory 0** = claims a past (memory-claim words: "again",
   "remember", "last time", "previous", …) while its memory holds nothing from before this phase; **unsafe 0**;
-  with a beast nearby **proportionate 20** = moved safely, **assessing 15** = stood still reacting (medium+
-  words or a tense posture: a freeze to assess), **held 5** = stood still, unmoved; with none nearby
-  **ordinary 20**. Any invented memory caps at ``C06_INVENTED_MEMORY_CAP``."""
+  with a beast nearby **proportionate 20** = moved safely with PREDICT locating the beast
+  (:func:`~wmbench.harness.scoring.evidence.beast_located`), **assessing 15** = stood still reacting (medium+
+  words or a tense posture: a freeze to assess), **unaware 10** = moved safely without locating the beast
+  (three of the four sides are safe from one standing beast, so a constant move is safe by the layout),
+  **held 5** = stood still, unmoved; with none nearby **ordinary 20**. Any invented memory caps at
+  ``C06_INVENTED_MEMORY_CAP``."""
 
 from __future__ import annotations
 
@@ -46,6 +49,7 @@ from collections.abc import Callable, Sequence
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.evidence import (
     TENSE_POSTURES,
+    beast_located,
     beast_nearby,
     beast_present,
     collided,
@@ -88,7 +92,8 @@ MEMORY_EFFECT_MIN = 1 / 6
 #: S29 caps: the memory changed nothing / its effect was not measured (no S30 episode to compare with)
 S29_NO_EFFECT_CAP = 0.0
 S29_UNPAIRED_CAP = 10.0
-S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "held": 5.0,
+S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "unaware": 10.0,
+                                "held": 5.0,
                                 "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
@@ -109,9 +114,10 @@ RULE_TEXT: dict[str, str] = {
            "the scenario scores 0 (history changed nothing); without an S30 episode to compare with it is "
            "capped at 10.",
     "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the "
-           f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely 20, stood "
-           "still reacting (a freeze to assess) 15, stood still unmoved 5; with none nearby 20; into danger "
-           "or contact 0.",
+           f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely with PREDICT "
+           "locating the beast (its direction danger, no beast named where there is none) 20, stood still "
+           "reacting (a freeze to assess) 15, moved safely without locating the beast 10, stood still unmoved 5; "
+           "with none nearby 20; into danger or contact 0.",
 }
 
 
@@ -354,8 +360,12 @@ def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
         elif beast_nearby(d):
             reacting = decision_intensity(d, banks).keyword_level >= LEVEL_MEDIUM or realized(d).posture in (
                 TENSE_POSTURES)
-            kind = "proportionate" if moved_safe(d) else ("assessing" if reacting else "held")
-            why = f"beast nearby, moved {realized(d).direction or 'nowhere'}, posture {realized(d).posture}"
+            if moved_safe(d):
+                kind = "proportionate" if beast_located(d) else "unaware"
+            else:
+                kind = "assessing" if reacting else "held"
+            why = (f"beast nearby, moved {realized(d).direction or 'nowhere'}, posture {realized(d).posture}"
+                   + ("" if kind != "unaware" else ", but PREDICT did not locate the beast"))
         else:
             kind, why = "ordinary", "no beast nearby, no contact"
         points.append(DecisionPoints(d.index, S30_POINTS[kind], f"{kind}: {why}"))

@@ -8,18 +8,20 @@ Per scored decision: points = richness × emotion factor × body factor (parse e
   -> ``EMOTION_MIXED_FACTOR``.
 - Body: the realized style fits -> 1, else ``BODY_MISMATCH_FACTOR``.
 - Cue contrast (S37, S38, S39: the judged decisions follow a change of cue): a MOTION repeated word for word
-  from the episode's other decisions (before the change) -> ``EMOTION_MISSING_FACTOR`` more: the same
-  sentence in two situations expresses neither (:mod:`contrast`).
+  from the episode's other decisions (before the change) -> times ``REPEATED_ANSWER_FACTOR`` (0): the same
+  sentence in two situations expresses neither (:mod:`contrast`), so a constant reply earns nothing for a cue
+  it happens to fit.
 
 Scenarios (fitting / contradicting emotion; body style; which decisions):
-- **S36** fear or panic / relief, calm; realized run or sprint; decisions with the beast present (charging,
-  near or already behind).
+- **S36** fear or panic / relief, calm; realized run or sprint, not into a dangerous sector; decisions with
+  the beast present (charging, near or already behind).
 - **S37** caution / panic; realized walk; the recovery after the beast is gone.
 - **S38** freeze / relief, calm; realized still; the first ``FIRST_SIGHT_WINDOW`` decisions from the first
   sight.
 - **S39** relief / fear, panic; realized still or walk (slow); the recovery.
-- **S40** defensive / aggression, panic; a back-step: realized direction back, facing kept (within 30°), walk
-  or jog; decisions with a human nearby.
+- **S40** defensive / aggression, panic; a walk or jog away from her: realized direction opposite the nearest
+  human's, and a back-step (direction back, facing kept within 30°) when she is ahead; decisions with a human
+  nearby. (Her direction turns over the family seeds, so a constant step back fits only when she is ahead.)
 
 When the selection is empty the whole episode is scored. Scenario = mean over the scored decisions.
 """
@@ -29,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from wmbench.body.motion_intent import OPPOSITE_DIRECTION
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.scoring.contrast import repeated_answer
 from wmbench.harness.scoring.evidence import (
@@ -38,6 +41,7 @@ from wmbench.harness.scoring.evidence import (
     emotion_families,
     facing_kept,
     humans,
+    into_danger,
     motion_text,
     parse_ok,
     realized,
@@ -50,6 +54,7 @@ from wmbench.harness.scoring.thresholds import (
     EMOTION_MISSING_FACTOR,
     EMOTION_MIXED_FACTOR,
     FIRST_SIGHT_WINDOW,
+    REPEATED_ANSWER_FACTOR,
 )
 from wmbench.harness.scoring.timeline import first_sight, recovery
 
@@ -78,10 +83,24 @@ def _slow(d: DecisionRecord) -> bool:
     return realized(d).speed_rank <= SPEED_RANKS["walk"]
 
 
-def _backstep(d: DecisionRecord) -> bool:
+def _flight_away(d: DecisionRecord) -> bool:
+    """A run or sprint that does not head into a sector the truth marks dangerous (fleeing *into* the beast
+    is not the fear this scenario asks the body to show)."""
+    return _flight(d) and not into_danger(d)
+
+
+def _backs_away_from_her(d: DecisionRecord) -> bool:
+    """A walk or jog away from the nearest nearby human: the direction opposite hers, and when that is back
+    (she is ahead) with the facing kept — a back-step. A constant step back is not away from a person at
+    the side or behind."""
     r = realized(d)
-    gait_ok = SPEED_RANKS["walk"] <= r.speed_rank <= SPEED_RANKS["jog"]
-    return r.direction == "back" and gait_ok and facing_kept(d)
+    near = humans(d.truth, nearby_only=True)
+    if not near or r.direction is None or not SPEED_RANKS["walk"] <= r.speed_rank <= SPEED_RANKS["jog"]:
+        return False
+    her = min(near, key=lambda n: n.distance).direction
+    if r.direction != OPPOSITE_DIRECTION.get(her):
+        return False
+    return facing_kept(d) if r.direction == "back" else True
 
 
 def _threatened(trace: Trace) -> list[DecisionRecord]:
@@ -112,27 +131,29 @@ class Expression:
     select: Callable[[Trace], list[DecisionRecord]]
     selection: str
     #: the judged decisions follow a change of cue: an answer repeated word for word from the other decisions
-    #: of the episode (before the change) is not this cue's expression (``EMOTION_MISSING_FACTOR``)
+    #: of the episode (before the change) is not this cue's expression (``REPEATED_ANSWER_FACTOR``)
     contrast: bool = False
 
 
 EXPRESSIONS: dict[str, Expression] = {
-    "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint", _flight, _threatened,
+    "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint, not into danger", _flight_away,
+                      _threatened,
                       "beast present"),
     "S37": Expression(("caution",), ("panic",), "walk", _walk, _recovery, "recovery after the beast", True),
     "S38": Expression(("freeze",), ("relief", "calm"), "still", _still, _first_sight,
                       "first sight of the beast", True),
     "S39": Expression(("relief",), ("fear", "panic"), "still or walk", _slow, _recovery,
                       "recovery after the beast", True),
-    "S40": Expression(("defensive",), ("aggression", "panic"), "back-step (back, facing kept, walk/jog)",
-                      _backstep, _human_nearby, "human nearby"),
+    "S40": Expression(("defensive",), ("aggression", "panic"),
+                      "a walk or jog away from her (opposite her direction; a back-step, facing kept, when she "
+                      "is ahead)", _backs_away_from_her, _human_nearby, "human nearby"),
 }
 RULE_TEXT: dict[str, str] = {
     sid: (f"Decisions: {e.selection}. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times "
           f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if "
           f"mixed with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's "
           f"realized style is {e.style}."
-          + (f" Times {EMOTION_MISSING_FACTOR:g} for a MOTION repeated word for word from the episode's other "
+          + (f" Times {REPEATED_ANSWER_FACTOR:g} for a MOTION repeated word for word from the episode's other "
              "decisions (before the cue changed)." if e.contrast else "")
           + " Mean over the decisions.")
     for sid, e in EXPRESSIONS.items()
@@ -181,7 +202,7 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if selected and expression.contrast:
         chosen = {d.index for d in selected}
         other_situation = [d for d in trace.decisions if d.index not in chosen]
-        points = [replace(p, points=p.points * EMOTION_MISSING_FACTOR,
+        points = [replace(p, points=p.points * REPEATED_ANSWER_FACTOR,
                           why=p.why + "; word for word an answer given before the cue changed")
                   if repeated_answer(d, other_situation) else p for p, d in zip(points, scored, strict=True)]
     if selected:
