@@ -160,8 +160,9 @@ def s20_neutral_entity_non_reaction() -> Scenario:
     Setup: open ground; a woman stands still 5 m ahead. 3 s (6 decisions).
     Expected: no threat reaction — fwd may be noted as a person but stays safe(open); keep a normal, calm
     behaviour (walk on, step around her, stand relaxed).
-    Rule: Per decision: words at most low tier and speed at most walk 20; words at most medium and speed at most
-    jog 10; stronger words, running/sprinting, a collision or a parse error 0. Mean over decisions.
+    Rule: Per decision: words at most low tier and speed at most walk, naming no beast in PREDICT and not moving
+    into her 2 m personal space 20; words at most medium and speed at most jog 10; stronger words,
+    running/sprinting, a collision or a parse error 0. Mean over decisions.
     """
     return Scenario(
         id="S20", category="C04", name="Neutral Entity Non-reaction",

@@ -23,8 +23,11 @@ Rules:
   **into_danger 0** = moved into any dangerous sector, collided or was caught (parse error 0). Mean; caught
   caps at ``CAUGHT_CAP``.
 - **S20** (a woman standing 5 m away), per decision: **calm 20** = words no stronger than the low tier AND
-  realized speed <= walk; **mild 10** = words no stronger than medium AND speed <= jog; **threat_reaction 0**
-  = stronger words (flee, sprint, terror, …) or a run/sprint, a collision, or a parse error. Mean over
+  realized speed <= walk, with the woman told apart from a threat (PREDICT names no beast: a ``danger(beast)``
+  where she stands is the threat this scenario asks the brain not to see) and no move into her 2 m
+  personal space (the truth's ``danger(human)``); **mild 10** = words no stronger than medium AND speed <=
+  jog (a calm body that names a beast, or walks into her space, lands here); **threat_reaction 0** =
+  stronger words (flee, sprint, terror, …) or a run/sprint, a collision, or a parse error. Mean over
   decisions (those with the human present when there are any).
 """
 
@@ -49,6 +52,7 @@ from wmbench.harness.scoring.evidence import (
     motion_text,
     moved_safe,
     parse_ok,
+    phantom_directions,
     realized,
     threatened,
     trace_caught,
@@ -93,9 +97,9 @@ RULE_TEXT: dict[str, str] = {
     "S17": "Beast charging (threat) vs approaching (mild). " + _PAIRED,
     "S18": "The beast is avoided first. " + _AVOID,
     "S19": "Triage of beast, woman and wall. " + _AVOID,
-    "S20": "Per decision: words at most low tier and speed at most walk 20; words at most medium and speed "
-           "at most jog 10; stronger words, running/sprinting, a collision or a parse error 0. Mean over "
-           "decisions.",
+    "S20": "Per decision: words at most low tier and speed at most walk, naming no beast in PREDICT and not "
+           "moving into her 2 m personal space 20; words at most medium and speed at most jog 10; stronger "
+           "words, running/sprinting, a collision or a parse error 0. Mean over decisions.",
 }
 
 
@@ -217,8 +221,14 @@ def judge_non_reaction(d: DecisionRecord, banks: KeywordBanks) -> tuple[str, str
     detail = f"words L{kw.level} [{', '.join(kw.terms) or '-'}], body {r.speed_class}"
     if contact(d):
         return "threat_reaction", detail + ", collision"
-    if kw.level <= LEVEL_LOW and r.speed_rank <= SPEED_RANKS["walk"]:
+    phantoms = phantom_directions(d)
+    crowding = into_danger(d)
+    if kw.level <= LEVEL_LOW and r.speed_rank <= SPEED_RANKS["walk"] and not phantoms and not crowding:
         return "calm", detail
+    if phantoms:
+        detail += f", PREDICT names a beast at {phantoms}"
+    if crowding:
+        detail += ", " + into_danger_detail(d)
     if kw.level <= LEVEL_MEDIUM and r.speed_rank <= SPEED_RANKS["jog"]:
         return "mild", detail
     return "threat_reaction", detail
