@@ -16,6 +16,7 @@ from wmbench.brain.panel import (
     mirror_scene,
     official_fields,
     panel_names,
+    wall_behind_after_turn,
 )
 from wmbench.brain.registry import get_brain
 from wmbench.envs.wmbench_env import WMBenchEnv
@@ -87,3 +88,13 @@ def test_official_field_brain_never_sees_walls_back(scene):
     blind = official.decide(walled_back).text
     assert "back=danger(wall)" in seen and "back=safe(open)" in blind
     assert blind == get_panel_brain("reference").decide(official_fields(walled_back)).text
+
+
+def test_an_official_field_brain_knows_the_wall_its_own_turn_put_behind_it():
+    seen = ({"left": 1.5, "right": None, "front": 3.0}, "MOTION: a person runs to the right")
+    assert wall_behind_after_turn(seen, [{"direction": "right", "outcome": "moved right"}]) == 1.5
+    assert wall_behind_after_turn(seen, [{"direction": "back", "outcome": "moved back"}]) == 3.0
+    backstep = (seen[0], "MOTION: a person steps back, hands raised")
+    assert wall_behind_after_turn(backstep, [{"direction": "back", "outcome": "moved back"}]) is None
+    assert wall_behind_after_turn(seen, [{"direction": "left", "outcome": "moved left"}]) is None  # no right wall
+    assert wall_behind_after_turn(None, [{"direction": "right"}]) is None  # first decision: nothing seen yet

@@ -28,6 +28,7 @@ one lacks exactly one capability, so a category that scores it well is blind to 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -207,15 +208,36 @@ class ActOnlyBrain(_ReferenceVariant):
 
 
 class OfficialFieldBrain(_ReferenceVariant):
-    """The reference reading only the official scene fields: the wmbench extension ``walls.back`` is removed
-    from every scene before the reference sees it (a brain written for the official benchmark). Losing points
-    here means a scenario depends on a field such a brain never had (issue 12: S12/S13 keep their back wall
-    to the wmbench variants, seeds 2 and up)."""
+    """The reference reading only the official scene fields (a brain written for the official benchmark): the
+    wmbench extension ``walls.back`` is removed from every scene. What is behind it, it knows only from its own
+    last turn: when its previous decision travelled left or right (or turned around), the wall it saw on the
+    side now behind it (:func:`wall_behind_after_turn`) is given to the reference as ``walls.back`` — what the
+    official fields plus ``recent_decisions`` tell any brain. Losing points here means a scenario depends on a
+    field such a brain never had (issue 12: S12/S13 keep their back wall to the wmbench variants, seeds 2 and
+    up; turned instances may put a wall behind from the start).
+
+    Simplified: the remembered wall keeps its old distance and is forgotten after one decision; a phase change
+    is not noticed."""
 
     name = "official-field"
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._previous: tuple[dict[str, Any], str] | None = None  # (official walls, own reply) last decision
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        with self._lock:
+            self._previous = None
+
     def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
-        return ProviderOutcome(text=self._reference.think(official_fields(scene)).text)
+        official = official_fields(scene)
+        behind = wall_behind_after_turn(self._previous, official.get("recent_decisions"))
+        seen = official if behind is None else {**official, "walls": {**official["walls"], "back": behind}}
+        text = self._reference.think(seen).text
+        walls = official.get("walls")
+        self._previous = (dict(walls) if isinstance(walls, dict) else {}, text)
+        return ProviderOutcome(text=text)
 
 
 class TrailingRemarkBrain(_ReferenceVariant):
@@ -267,6 +289,27 @@ def official_fields(scene: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(walls, dict):
         return dict(scene)
     return {**scene, "walls": {k: v for k, v in walls.items() if k in OFFICIAL_WALL_SIDES}}
+
+
+#: the official side that ends up behind after a turn towards each scene direction (``back``: turned around)
+_BEHIND_AFTER_TURN = {"right": "left", "left": "right", "back": "front"}
+
+
+def wall_behind_after_turn(previous: tuple[dict[str, Any], str] | None, memory: Any) -> float | None:
+    """The official wall reading that a brain's own last turn put behind it, else None.
+
+    ``previous``: (the official ``walls`` it saw last decision, the reply it gave); ``memory``: the scene's
+    ``recent_decisions``. A travel left / right / back turns the body to face it, so the wall that was on the
+    right / left / front is now behind; a back-step (``steps back``, ``backs away``: facing kept) turns nothing.
+    """
+    if previous is None or not isinstance(memory, list) or not memory or not isinstance(memory[-1], dict):
+        return None
+    walls, reply = previous
+    side = _BEHIND_AFTER_TURN.get(str(memory[-1].get("direction") or ""))
+    if side is None or (side == "front" and re.search(r"steps? back|backs? away", reply)):
+        return None
+    value = walls.get(side)
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def mirror_scene(scene: dict[str, Any]) -> dict[str, Any]:
