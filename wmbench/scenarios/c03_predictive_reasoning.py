@@ -70,7 +70,7 @@ def s12_constrained_escape() -> Scenario:
     """
     return Scenario(
         id="S12", category="C03", name="Constrained Escape",
-        family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.2),
+        family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.15),
                       variant_walls=(Wall.facing("back", 1.5, length=5.7, offset=-1.15),)),
         setup="A beast approaches from 5 m ahead along a wall on the left (1.5 m); right open.",
         phases=(Phase(
@@ -79,8 +79,8 @@ def s12_constrained_escape() -> Scenario:
             npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),),
         ),),
         expectations=Expectations(
-            perception="fwd=danger(beast), left=danger(wall), right=safe(open), back=safe(open) (variants: "
-                       "back=danger(wall))",
+            perception="fwd=danger(beast), left=danger(wall), right=safe(open), back=safe(open) (the wmbench "
+                       "variants, seeds 2 and up, close the back with a wall)",
             correct_actions=("sprint right", "move right", "flank right"),
             incorrect_actions=("sprint left", "walk forward", "stand still"),
             pattern="the right is the way out of the corridor -> right chosen",
@@ -117,8 +117,8 @@ def s13_mirror_constraint() -> Scenario:
         setup="S12 mirrored: a beast approaches from 5 m ahead along a wall on the right (1.5 m); left open.",
         expectations=replace(
             mirrored.expectations,
-            perception="fwd=danger(beast), right=danger(wall), left=safe(open), back=safe(open) (variants: "
-                       "back=danger(wall))",
+            perception="fwd=danger(beast), right=danger(wall), left=safe(open), back=safe(open) (the wmbench "
+                       "variants, seeds 2 and up, close the back with a wall)",
             correct_actions=("sprint left", "move left", "flank left"),
             incorrect_actions=("sprint right", "walk forward"),
             pattern="the mirror of S12: the left is the way out of the corridor -> left chosen",

@@ -125,8 +125,9 @@ def s34_new_threat_reactivation() -> Scenario:
     Phase "new beast" (3.5 s, memory carried): calm, until a second beast appears 6 m to the left at 1.5 s
     and approaches (1.2 m/s). 6.5 s (13 decisions).
     Expected: mid-recovery, the new beast brings the threat response back at once.
-    Rule: From the new beast's appearance: reacted (high intensity, no move into danger) within 1 decision 20,
-    within 3 10, later 5, never 0. Caught caps at 5.
+    Rule: From the new beast's appearance: reacted (high intensity, no move into danger, not word for word an answer
+    given in the beast-free stretch before it) within 1 decision 20, within 3 10, later 5, never 0. Caught caps at
+    5.
     """
     return Scenario(
         id="S34", category="C07", name="New Threat Re-activation",

@@ -102,3 +102,17 @@ def test_s20_and_s25_walking_into_her_personal_space_is_not_calm():
     polite = score_trace(TraceBuilder("S25").repeat(6, approaching, move="back", face_travel=False,
                                                     motion=calm).build())
     assert crowding.score == 0.0 and polite.score == 20.0
+
+
+def test_s34_a_terror_reply_that_never_changed_re_activates_nothing():
+    charge, gone = truth(npcs=[npc("beast", "charge", 5.0, "fwd")]), truth()
+    new_beast = truth(npcs=[npc("beast", "approach", 6.0, "left")])
+    terror = "a person sprints to the right in terror, arms flailing, glancing back"
+
+    def episode(recovery_motion: str) -> float:
+        b = TraceBuilder("S34").repeat(2, charge, move="back", speed="sprint", motion=terror)
+        b.repeat(3, gone, move="fwd", motion=recovery_motion)
+        return score_trace(b.repeat(2, new_beast, move="right", speed="sprint", motion=terror).build()).score
+
+    assert episode("a person walks on slowly, still wary, glancing around") == 20.0
+    assert episode(terror) == 0.0  # the same terror sentence all along: nothing was re-activated

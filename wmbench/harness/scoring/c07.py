@@ -19,9 +19,11 @@ Rules (parse errors 0 per decision):
   for word a MOTION it gave while the beast was present (:mod:`contrast`: the answer did not change with the
   situation); **held 5** = stood still; **into_obstacle 0** = moved into a wall's sector or collided.
 - **S34** (new beast during recovery), from the decision the new beast appears (present after an absence):
-  latency until a reaction (intensity >= ``HIGH_MIN``, no move into danger, no contact): <=
-  ``REACTION_WINDOW`` **instant 20**, <= ``SLOW_REACTION_WINDOW`` **slow 10**, later **late 5**, never **none
-  0**; caught caps at ``CAUGHT_CAP``. No new appearance -> not measured.
+  latency until a reaction (intensity >= ``HIGH_MIN``, no move into danger, no contact, and not word for word a
+  MOTION it gave in the beast-free stretch before: an answer that never changed re-activates nothing, so a
+  constant terror reply earns no reaction): <= ``REACTION_WINDOW`` **instant 20**, <= ``SLOW_REACTION_WINDOW``
+  **slow 10**, later **late 5**, never **none 0**; caught caps at ``CAUGHT_CAP``. No new appearance -> not
+  measured.
 - **S35** (woman after the beast), decisions with a human present and no beast: **proportionate 20** = caution
   (medium-tier words, vigilance words or an intermediate intensity) without over-reaction; **calm 10** = no
   caution, no over-reaction; **unchanged_answer 5** = word for word a MOTION it gave while the beast was
@@ -82,7 +84,8 @@ RULE_TEXT: dict[str, str] = {
     "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely "
            "still panicking 10, moved safely with word for word the answer given to the charging beast 5, "
            "stood still 5, into the wall's sector or a collision 0.",
-    "S34": "From the new beast's appearance: reacted (high intensity, no move into danger) within "
+    "S34": "From the new beast's appearance: reacted (high intensity, no move into danger, not word for word "
+           "an answer given in the beast-free stretch before it) within "
            f"{REACTION_WINDOW} decision 20, within {SLOW_REACTION_WINDOW} 10, later 5, never 0. Caught caps "
            f"at {CAUGHT_CAP:g}.",
     "S35": "Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, "
@@ -173,8 +176,10 @@ def score_reactivation(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
             break
         run = [*run, d]
     values, readings = intensity_readings(run, banks, "new beast")
+    calm_stretch = [d for d in trace.decisions[:start] if not beast_present(d)]
     latency = next((k for k, (d, v) in enumerate(zip(run, values))
-                    if v >= HIGH_MIN and not into_danger(d) and not contact(d)), None)
+                    if v >= HIGH_MIN and not into_danger(d) and not contact(d)
+                    and not repeated_answer(d, calm_stretch)), None)
     if latency is None:
         kind = "none"
     elif latency <= REACTION_WINDOW:
