@@ -194,7 +194,7 @@ def s30_clean_slate_test() -> Scenario:
     Rule: Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the scenario at
     10; otherwise with the beast nearby moved safely with PREDICT locating the beast (its direction danger, no beast
     named where there is none) 20, stood still reacting (a freeze to assess) 15, moved safely without locating the
-    beast 10, stood still unmoved 5; with none nearby 20; into danger or contact 0.
+    beast or stood still unmoved 5; with none nearby 20; into danger or contact 0.
     """
     return Scenario(
         id="S30", category="C06", name="Clean Slate Test",

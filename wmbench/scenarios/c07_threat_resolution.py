@@ -94,8 +94,8 @@ def s33_obstacle_navigation_after_threat() -> Scenario:
     Expected: after the threat the wall is an ordinary obstacle — named, then avoided by a calm turn or walk
     along it, not by a panicked flight.
     Rule: Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely still
-    panicking 10, moved safely with word for word the answer given to the charging beast 5, stood still 5, into
-    the wall's sector or a collision 0.
+    panicking 10, moved safely with word for word the answer given to the charging beast 0, stood still 5, into the
+    wall's sector or a collision 0.
     """
     return Scenario(
         id="S33", category="C07", name="Obstacle Navigation After Threat",
@@ -162,8 +162,8 @@ def s35_human_approach_after_beast() -> Scenario:
     whatever the ±2 % start jitter, so she is never danger(human). 5 s (10 decisions).
     Expected: proportionate caution towards the woman — a step back, a wary glance, walking aside — not
     the beast-level terror (over-reaction) and not total indifference right after a beast.
-    Rule: Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, word for
-    word the answer given to the charging beast 5, high-intensity words or running/sprinting 0.
+    Rule: Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, word for word
+    the answer given to the charging beast 0, high-intensity words or running/sprinting 0.
     """
     return Scenario(
         id="S35", category="C07", name="Human Approach After Beast",

@@ -46,7 +46,7 @@ def test_s30_a_safe_move_without_locating_the_beast_is_not_proportionate():
     constant = score_trace(TraceBuilder("S30").repeat(2, beast_left, predict=BEAST_AHEAD, move="back",
                                                       motion=WARY_STEP_BACK).build())
     assert seeing.score == 20.0 and branch(seeing) == "proportionate"
-    assert constant.score == 10.0 and branch(constant) == "unaware"
+    assert constant.score == 5.0 and branch(constant) == "unaware"
 
 
 def test_s40_a_step_back_is_defensive_only_away_from_her():

@@ -55,14 +55,14 @@ WOMAN = truth(npcs=[npc("woman", "approach", 4.0, "fwd")])
 
 def test_s33_the_answer_given_to_the_charging_beast_is_not_a_recovery():
     same = threat_then("S33", WALL_AHEAD, STEP_BACK, move="back")
-    assert same.score == 5.0 and branch(same) == "unchanged_answer"
+    assert same.score == 0.0 and branch(same) == "unchanged_answer"
     adapted = threat_then("S33", WALL_AHEAD, "a person walks to the left around the wall", move="left")
     assert adapted.score == 20.0
 
 
 def test_s35_the_answer_given_to_the_beast_is_not_caution_towards_the_woman():
     same = threat_then("S35", WOMAN, STEP_BACK, move="back")
-    assert same.score == 5.0
+    assert same.score == 0.0
     adapted = threat_then("S35", WOMAN, "a person steps aside warily, watching the woman", move="right")
     assert adapted.score == 20.0
 

@@ -35,8 +35,9 @@ errors 0):
   "remember", "last time", "previous", …) while its memory holds nothing from before this phase; **unsafe 0**;
   with a beast nearby **proportionate 20** = moved safely with PREDICT locating the beast
   (:func:`~wmbench.harness.scoring.evidence.beast_located`), **assessing 15** = stood still reacting (medium+
-  words or a tense posture: a freeze to assess), **unaware 10** = moved safely without locating the beast
-  (three of the four sides are safe from one standing beast, so a constant move is safe by the layout),
+  words or a tense posture: a freeze to assess), **unaware 5** = moved safely without locating the beast
+  (three of the four sides are safe from one standing beast, so a constant move is safe by the layout: no
+  more a reaction to the beast than standing unmoved),
   **held 5** = stood still, unmoved; with none nearby **ordinary 20**. Any invented memory caps at
   ``C06_INVENTED_MEMORY_CAP``."""
 
@@ -92,7 +93,7 @@ MEMORY_EFFECT_MIN = 1 / 6
 #: S29 caps: the memory changed nothing / its effect was not measured (no S30 episode to compare with)
 S29_NO_EFFECT_CAP = 0.0
 S29_UNPAIRED_CAP = 10.0
-S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "unaware": 10.0,
+S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "unaware": 5.0,
                                 "held": 5.0,
                                 "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
 
@@ -116,7 +117,7 @@ RULE_TEXT: dict[str, str] = {
     "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the "
            f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely with PREDICT "
            "locating the beast (its direction danger, no beast named where there is none) 20, stood still "
-           "reacting (a freeze to assess) 15, moved safely without locating the beast 10, stood still unmoved 5; "
+           "reacting (a freeze to assess) 15, moved safely without locating the beast or stood still unmoved 5; "
            "with none nearby 20; into danger or contact 0.",
 }
 

@@ -15,9 +15,10 @@ Rules (parse errors 0 per decision):
   :func:`patterns.deescalation`).
 - **S33** (wall ahead after the threat), recovery decisions with a wall sensed (else all recovery decisions):
   **ordinary_avoidance 20** = moved into a safe sector below flight intensity (no fear needed);
-  **still_panicked 10** = moved safely at >= ``HIGH_MIN``; **unchanged_answer 5** = moved safely with word
+  **still_panicked 10** = moved safely at >= ``HIGH_MIN``; **unchanged_answer 0** = moved safely with word
   for word a MOTION it gave while the beast was present (:mod:`contrast`: the answer did not change with the
-  situation); **held 5** = stood still; **into_obstacle 0** = moved into a wall's sector or collided.
+  situation, so it resolves nothing — as in C08); **held 5** = stood still; **into_obstacle 0** = moved into
+  a wall's sector or collided.
 - **S34** (new beast during recovery), from the decision the new beast appears (present after an absence):
   latency until a reaction (intensity >= ``HIGH_MIN``, no move into danger, no contact, and not word for word a
   MOTION it gave in the beast-free stretch before: an answer that never changed re-activates nothing, so a
@@ -26,7 +27,7 @@ Rules (parse errors 0 per decision):
   measured.
 - **S35** (woman after the beast), decisions with a human present and no beast: **proportionate 20** = caution
   (medium-tier words, vigilance words or an intermediate intensity) without over-reaction; **calm 10** = no
-  caution, no over-reaction; **unchanged_answer 5** = word for word a MOTION it gave while the beast was
+  caution, no over-reaction; **unchanged_answer 0** = word for word a MOTION it gave while the beast was
   present (not an answer to the woman); **overreaction 0** = high/extreme words or a run/sprint; contact 0.
 """
 
@@ -69,10 +70,10 @@ from wmbench.harness.scoring.timeline import reappearance_index, recovery
 CATEGORY = "C07"
 S31_POINTS: dict[str, float] = {"vigilant": 20.0, "still_fleeing": 10.0, "instant_calm": 0.0, "contact": 0.0,
                                 "miss": 0.0}
-S33_POINTS: dict[str, float] = {"ordinary_avoidance": 20.0, "still_panicked": 10.0, "unchanged_answer": 5.0,
+S33_POINTS: dict[str, float] = {"ordinary_avoidance": 20.0, "still_panicked": 10.0, "unchanged_answer": 0.0,
                                 "held": 5.0, "into_obstacle": 0.0, "miss": 0.0}
 S34_POINTS: dict[str, float] = {"instant": 20.0, "slow": 10.0, "late": 5.0, "none": 0.0}
-S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_answer": 5.0,
+S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_answer": 0.0,
                                 "overreaction": 0.0, "contact": 0.0, "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
@@ -82,14 +83,14 @@ RULE_TEXT: dict[str, str] = {
     "S32": "From the peak while the beast was present through the recovery: gradual de-escalation via an "
            "intermediate level to settled 20, uneven 15, instant calm 5, never settles 5, never reacted 0.",
     "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely "
-           "still panicking 10, moved safely with word for word the answer given to the charging beast 5, "
+           "still panicking 10, moved safely with word for word the answer given to the charging beast 0, "
            "stood still 5, into the wall's sector or a collision 0.",
     "S34": "From the new beast's appearance: reacted (high intensity, no move into danger, not word for word "
            "an answer given in the beast-free stretch before it) within "
            f"{REACTION_WINDOW} decision 20, within {SLOW_REACTION_WINDOW} 10, later 5, never 0. Caught caps "
            f"at {CAUGHT_CAP:g}.",
     "S35": "Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, "
-           "word for word the answer given to the charging beast 5, high-intensity words or running/sprinting "
+           "word for word the answer given to the charging beast 0, high-intensity words or running/sprinting "
            "0.",
 }
 
