@@ -1,8 +1,8 @@
 """Bench-mode throughput of each body in closed loop with the reference brain.
 
-What is timed: :func:`wmbench.harness.episode.run_episode` — exactly what ``wmbench run`` does per episode
+What is timed: :func:`wmbench.harness.run.episode.run_episode` — exactly what ``wmbench run`` does per episode
 (reset of the worker's reused env to the next scenario, brain, ``env.step``, trace to dict; the env is built
-once per workload, as ``wmbench run`` builds one per worker, see :mod:`wmbench.harness.env_reuse`) — over a
+once per workload, as ``wmbench run`` builds one per worker, see :mod:`wmbench.harness.run.env_reuse`) — over a
 fixed workload of bench scenarios, one process, one thread. Reported per body:
 
 - **frames/s per core** = motion frames simulated / process CPU seconds (median over repeats);
@@ -104,7 +104,7 @@ class WorkloadRun:
 
 def run_workload(body: str, scenario_ids: tuple[str, ...], brain: Any, seed: int = 0) -> WorkloadRun:
     """Every scenario once through ``run_episode`` with ``body``; frames counted from each env's clock."""
-    from wmbench.harness.episode import make_env, run_episode
+    from wmbench.harness.run.episode import make_env, run_episode
 
     split = _Split()
     held: list[Any] = []

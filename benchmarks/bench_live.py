@@ -1,6 +1,6 @@
 """Live mode: sustained FPS and late frames while a slow brain thinks, and the harness's own latency.
 
-Uses :func:`wmbench.harness.live.run_live` (the live runner) with the smpl body on S42 (C09's scene-change
+Uses :func:`wmbench.harness.live.loop.run_live` (the live runner) with the smpl body on S42 (C09's scene-change
 scenario: 12 s, NPCs appear and change behaviour; a 3 s brain is not caught within the 10 s run):
 
 - **sustained FPS / late frames at 60 and 120 FPS** with a brain that takes 3 s per decision (the
@@ -66,12 +66,12 @@ class TimedBrain:
 
 def live_unavailable() -> str | None:
     """Why live mode cannot be measured here (None when it can)."""
-    if importlib.util.find_spec("wmbench.harness.live") is None:
-        return "wmbench/harness/live.py (the live runner) is not there yet"
-    from wmbench.harness import live
+    if importlib.util.find_spec("wmbench.harness.live.loop") is None:
+        return "wmbench/harness/live/loop.py (the live runner) is not there yet"
+    from wmbench.harness.live import loop as live
 
     if not hasattr(live, "run_live"):
-        return "wmbench.harness.live has no run_live yet"
+        return "wmbench.harness.live.loop has no run_live yet"
     return None
 
 
@@ -112,7 +112,7 @@ def overhead_of(result: Any, brain: TimedBrain) -> Overhead | str:
 def live_run(fps: int, delay_s: float, duration: float) -> tuple[Any, TimedBrain]:
     """One live run of :data:`SCENARIO` with the reference brain behind a :class:`TimedBrain`."""
     from wmbench.brain.registry import get_brain
-    from wmbench.harness.live import run_live
+    from wmbench.harness.live.loop import run_live
 
     brain = TimedBrain(get_brain("reference"), delay_s)
     try:

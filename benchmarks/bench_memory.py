@@ -2,7 +2,7 @@
 
 Each measurement runs in a fresh child process (so earlier benchmarks — torch, servers — do not colour it):
 ``WARMUP`` episodes first (imports, caches, allocator pools settle), then a baseline RSS (after
-``gc.collect()``), then N episodes through :func:`wmbench.harness.episode.run_episode` with the reference
+``gc.collect()``), then N episodes through :func:`wmbench.harness.run.episode.run_episode` with the reference
 brain and the smpl body, RSS sampled every N/10 episodes. Rows:
 
 - **RSS growth over N S01 episodes** (N = 1000, quick 100): last sample - baseline; target <= 10 MB.
@@ -65,7 +65,7 @@ class RssSeries:
 def rss_series(scenario: str, episodes: int, samples: int = 10, warmup: int = WARMUP) -> RssSeries:
     """Run ``warmup`` + ``episodes`` episodes of ``scenario`` in this process, sampling RSS."""
     from wmbench.brain.registry import get_brain
-    from wmbench.harness.episode import run_episode
+    from wmbench.harness.run.episode import run_episode
 
     brain = get_brain("reference")
     errors = 0
@@ -106,7 +106,7 @@ def parent_rss_series(seeds: int, out: str) -> RssSeries:
     import threading
     from pathlib import Path
 
-    from wmbench.harness.runner import run_suite
+    from wmbench.harness.suite import run_suite
 
     log = Path(out) / "episodes.jsonl"
     marks: list[int] = []

@@ -34,8 +34,8 @@ def _camera_rows(repeats: int) -> list[BenchRow]:
     from wmbench.brain.reference import ReferenceBrain
     from wmbench.envs import cameras
     from wmbench.envs.wmbench_env import WMBenchEnv
-    from wmbench.harness.episode import run_episode
-    from wmbench.harness.replay import render_frames
+    from wmbench.harness.run.episode import run_episode
+    from wmbench.harness.video.replay import render_frames
 
     env = WMBenchEnv(SCENARIO)
     try:
@@ -107,7 +107,7 @@ def _egl_rows(repeats: int) -> list[BenchRow]:
 
 
 def _live_rows(repeats: int, duration: float) -> list[BenchRow]:
-    from wmbench.harness.live import run_live
+    from wmbench.harness.live.loop import run_live
 
     results: dict[str, list] = {"without": [], "with": []}
     with tempfile.TemporaryDirectory() as tmp:

@@ -41,8 +41,8 @@ class TransferAsBench:
 
     def __call__(self, scenarios: Sequence[Any], context: Any) -> Mapping[str, Sequence[Any]]:
         from wmbench.brain.registry import get_brain
-        from wmbench.harness.episode import run_episode
-        from wmbench.harness.run_scoring import score_line
+        from wmbench.harness.run.episode import run_episode
+        from wmbench.harness.run.scores import score_line
 
         brain = get_brain(context.brain, **dict(context.brain_options))
         scores: dict[str, list[Any]] = {}
@@ -63,7 +63,7 @@ class TransferAsBench:
 
 def time_suite(selection: str, workers: int, measurers: Mapping[str, Any]) -> tuple[float, dict[str, Any]]:
     """Wall seconds of one ``run_suite`` call into a fresh folder, and its scores."""
-    from wmbench.harness.runner import run_suite
+    from wmbench.harness.suite import run_suite
 
     with tempfile.TemporaryDirectory(prefix="wmbench-bench-suite-") as tmp:
         start = time.perf_counter()

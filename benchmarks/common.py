@@ -23,7 +23,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # `python benchmarks/bench_x.py` as well as `python -m benchmarks.bench_x`
     sys.path.insert(0, str(REPO_ROOT))
 
-from wmbench.harness.bench import BenchRow, Target, format_rows  # noqa: E402
+from wmbench.harness.cli.bench import BenchRow, Target, format_rows  # noqa: E402
 
 __all__ = ["REPO_ROOT", "BenchRow", "Lap", "Target", "Timing", "lap", "median_of", "ratio", "rss_bytes",
            "run_script", "spread_note", "time_repeats"]

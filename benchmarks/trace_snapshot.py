@@ -38,7 +38,7 @@ def canonical_trace(trace: dict[str, Any]) -> str:
 def write_snapshot(out: Path, bodies: tuple[str, ...] = BODIES) -> list[Path]:
     from wmbench.body.registry import get_body
     from wmbench.brain.registry import get_brain
-    from wmbench.harness.episode import run_episode
+    from wmbench.harness.run.episode import run_episode
 
     out.mkdir(parents=True, exist_ok=True)
     written = []

@@ -16,8 +16,8 @@ from typing import Any
 from wmbench.brain.base import BrainReply
 from wmbench.brain.grammar import format_reply
 from wmbench.envs.trace import Trace
-from wmbench.harness.episode import run_episode
-from wmbench.harness.scoring import score_trace
+from wmbench.harness.run.episode import run_episode
+from wmbench.scoring import score_trace
 
 OPPOSITE = {"front": "back", "back": "front", "left": "right", "right": "left"}
 GRAMMAR = {"front": "fwd", "back": "back", "left": "left", "right": "right"}

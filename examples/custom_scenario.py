@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from wmbench.brain.registry import get_brain
 from wmbench.envs.trace import Trace
-from wmbench.harness.episode import run_episode
-from wmbench.harness.scoring import score_trace
+from wmbench.harness.run.episode import run_episode
 from wmbench.scenarios import Expectations, NpcSpec, Phase, Scenario, Wall, register
+from wmbench.scoring import score_trace
 
 CORNERED = Scenario(
     id="X01",

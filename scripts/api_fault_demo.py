@@ -28,7 +28,7 @@ from tests.brain.provider_fixtures import calm_scene, corridor_scene, example_sc
 from wmbench.brain.openai_provider import OpenAIBrain  # noqa: E402
 from wmbench.brain.prompt import build_messages  # noqa: E402
 from wmbench.brain.server import make_server  # noqa: E402
-from wmbench.harness.runner import run_suite  # noqa: E402
+from wmbench.harness.suite import run_suite  # noqa: E402
 
 TMP = Path(tempfile.mkdtemp(prefix="wmbench-api-demo-"))
 
@@ -55,7 +55,7 @@ def drip() -> None:
 def unauthorized() -> None:
     with FaultServer.status(401, "Incorrect API key provided: sk-ab***yz") as server:
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "wmbench.harness.cli", "run", "--brain", "openai/gpt-x",
+        done = subprocess.run([sys.executable, "-m", "wmbench.harness.cli.main", "run", "--brain", "openai/gpt-x",
                                "--out", str(TMP / "run401"), "--no-progress", "--option", f"base_url={server.url}"],
                               capture_output=True, text=True, cwd=TMP)
         elapsed = time.perf_counter() - start
@@ -80,7 +80,7 @@ def cache() -> None:
 def served() -> None:
     direct = run_suite("reference", out=TMP / "direct", scenarios="C05", workers=1, progress=False, live=False,
                        reports=False)
-    process = subprocess.Popen([sys.executable, "-m", "wmbench.harness.cli", "serve", "--brain", "reference",
+    process = subprocess.Popen([sys.executable, "-m", "wmbench.harness.cli.main", "serve", "--brain", "reference",
                                 "--port", "0", "--quiet"], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
         url = process.stdout.readline().split(" at ", 1)[1].split()[0]

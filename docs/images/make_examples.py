@@ -9,8 +9,8 @@ from PIL import Image
 
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.envs.wmbench_env import WMBenchEnv
-from wmbench.harness.episode import run_episode
-from wmbench.harness.replay import TOP_VIEW, pose_samples, render_frames
+from wmbench.harness.run.episode import run_episode
+from wmbench.harness.video.replay import TOP_VIEW, pose_samples, render_frames
 
 HERE = Path(__file__).resolve().parent
 

@@ -6,7 +6,7 @@ import importlib.util
 
 import pytest
 
-from wmbench.harness import bench
+from wmbench.harness.cli import bench
 
 from .test_bench_smoke import assert_rows_measured
 

@@ -12,8 +12,8 @@ import math
 import pytest
 
 from tests.extras import needs_extra
-from wmbench.harness import bench
-from wmbench.harness.bench import BENCH_MODULES, BenchRow, Target, format_markdown, format_rows, run_benchmarks
+from wmbench.harness.cli import bench
+from wmbench.harness.cli.bench import BENCH_MODULES, BenchRow, Target, format_markdown, format_rows, run_benchmarks
 
 
 def assert_rows_measured(rows: list[BenchRow], group: str, min_rows: int = 1) -> None:
@@ -108,7 +108,7 @@ def test_suite_quick_on_two_scenarios():
 
 
 def test_suite_measurer_runs_transfer_scenarios_as_bench_episodes():
-    from wmbench.harness.runner import MeasureContext
+    from wmbench.harness.suite import MeasureContext
 
     measurer = load("bench_suite").TransferAsBench()
     from wmbench.scenarios import select
@@ -156,7 +156,7 @@ def test_live_quick_short_run():
 
 
 def test_cli_bench_prints_the_table_and_exits_by_errors(monkeypatch, capsys):
-    from wmbench.harness import cli
+    from wmbench.harness.cli import main as cli
 
     def fake(quick, only=None, on_rows=None):
         assert quick is True and only == ["memory", "live"]
@@ -172,7 +172,7 @@ def test_cli_bench_prints_the_table_and_exits_by_errors(monkeypatch, capsys):
 
 
 def test_cli_bench_rejects_an_unknown_benchmark(capsys):
-    from wmbench.harness import cli
+    from wmbench.harness.cli import main as cli
 
     assert cli.main(["bench", "--only", "nothing"]) == 2
     assert "unknown benchmark(s) nothing" in capsys.readouterr().err
@@ -180,7 +180,7 @@ def test_cli_bench_rejects_an_unknown_benchmark(capsys):
 
 def test_cli_bench_exits_nonzero_on_a_missed_target(monkeypatch, capsys):
     """Issue 15: ``bench`` used to exit 0 with missed targets; now 1, unless --allow-miss."""
-    from wmbench.harness import cli
+    from wmbench.harness.cli import main as cli
 
     def missing(quick, only=None, on_rows=None):
         rows = [BenchRow("memory", "RSS growth", 25.0, "MB", Target("<=", 10.0))]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import pytest
 
 from wmbench.brain.registry import get_brain
-from wmbench.harness.episode import EpisodeResult, run_episode
+from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.scenarios import all_scenarios
 from wmbench.scenarios.records import Wall
 from wmbench.scenarios.registry import get_scenario

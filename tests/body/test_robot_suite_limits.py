@@ -1,7 +1,7 @@
 """The servo robot over the whole bench suite (C01–C08, reference brain, seed 0): servo limits and tracking.
 
 Every decision's ``body_after`` extras (the robot's ``state().extras``) carry the servo readings;
-:func:`~wmbench.harness.c10_metrics.servo_readings` (the S48 measurer's reader) sums them per episode. The
+:func:`~wmbench.harness.transfer.metrics.servo_readings` (the S48 measurer's reader) sums them per episode. The
 median per-decision tracking error over the suite is printed and carried in the assertion messages.
 
 NPCs are kinematic multibodies teleported every frame, so the env disables their contacts with a dynamic
@@ -18,13 +18,13 @@ import pytest
 
 from wmbench.brain.registry import get_brain
 from wmbench.envs.trace import Trace
-from wmbench.harness.c10_metrics import (
+from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.harness.transfer.metrics import (
     SERVO_ERROR_KEY,
     SERVO_VIOLATIONS_KEY,
     BodyRun,
     servo_readings,
 )
-from wmbench.harness.episode import EpisodeResult, run_episode
 from wmbench.scenarios import all_scenarios
 
 SEED = 0

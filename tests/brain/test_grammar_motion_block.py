@@ -9,7 +9,7 @@ import pytest
 from wmbench.brain.grammar import parse_reply
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.envs.trace import Trace
-from wmbench.harness.episode import run_episode
+from wmbench.harness.run.episode import run_episode
 
 ANSWER = "PREDICT: left=danger(wall), right=safe(open), fwd=danger(beast), back=safe(open)\n" \
          "MOTION: a person sprints to the right in terror"

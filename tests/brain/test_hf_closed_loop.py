@@ -9,9 +9,9 @@ from tests.extras import needs_extra
 from wmbench.brain.grammar import ParseErrorCode
 from wmbench.brain.registry import get_brain
 from wmbench.envs.trace import Trace
-from wmbench.harness.episode import EpisodeResult, run_episode
-from wmbench.harness.scoring import score_trace
+from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.scenarios.registry import get_scenario
+from wmbench.scoring import score_trace
 
 from .tiny_models import tiny_gpt2_dir  # noqa: F401 — pytest fixture
 

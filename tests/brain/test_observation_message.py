@@ -14,8 +14,8 @@ from wmbench.brain.server import make_server
 from wmbench.brain.vision_brain import VisionBrain
 from wmbench.envs.observation_modes import encode_png_data_url
 from wmbench.envs.trace import Trace
-from wmbench.harness.episode import run_episode
-from wmbench.harness.scoring import score_trace
+from wmbench.harness.run.episode import run_episode
+from wmbench.scoring import score_trace
 
 from .provider_fixtures import calm_scene
 

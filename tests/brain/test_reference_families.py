@@ -7,11 +7,11 @@ import pytest
 
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.envs.trace import Trace
-from wmbench.harness.episode import run_episode
-from wmbench.harness.results import episode_line
-from wmbench.harness.run_scoring import score_line
-from wmbench.harness.scoring.pairs import partner_of, score_traces
+from wmbench.harness.run.episode import run_episode
+from wmbench.harness.run.results import episode_line
+from wmbench.harness.run.scores import score_line
 from wmbench.scenarios import all_scenarios
+from wmbench.scoring.pairs import partner_of, score_traces
 
 BENCH = [s.id for s in all_scenarios() if s.mode == "bench"]
 

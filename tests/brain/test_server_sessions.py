@@ -143,7 +143,7 @@ def test_many_clients_none_dropped():
 
 def test_wmbench_serve_process_with_key_and_options():
     process = subprocess.Popen(
-        [sys.executable, "-m", "wmbench.harness.cli", "serve", "--brain", "null", "--port", "0", "--quiet",
+        [sys.executable, "-m", "wmbench.harness.cli.main", "serve", "--brain", "null", "--port", "0", "--quiet",
          "--api-key", "proc-key-789"], cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = process.stdout.readline()

@@ -12,8 +12,8 @@ from wmbench.envs.observation_modes import encode_png_data_url
 from wmbench.envs.perception import sector_of
 from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
-from wmbench.harness.episode import run_episode
-from wmbench.harness.scoring import score_trace
+from wmbench.harness.run.episode import run_episode
+from wmbench.scoring import score_trace
 
 
 def _strip_and_scene(scenario: str):

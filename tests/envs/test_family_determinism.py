@@ -9,8 +9,8 @@ import pytest
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
-from wmbench.harness.scoring import score_trace
 from wmbench.scenarios import all_scenarios
+from wmbench.scoring import score_trace
 
 SEED = 3  # a drawn instance: mirrored where the layout has a side, turned and ranged where the card allows
 

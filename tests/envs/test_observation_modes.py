@@ -92,7 +92,7 @@ def test_live_observe_in_image_mode_shows_the_strip_not_the_json():
 
 
 def test_a_live_run_in_image_mode_asks_the_brain_with_pixels():
-    from wmbench.harness.live import run_live
+    from wmbench.harness.live.loop import run_live
 
     result = run_live("S11", "vision", fps=30, duration=1.5, observation="image", keep_trace=True)
     assert result.error is None and result.decisions

@@ -15,8 +15,8 @@ import wmbench  # noqa: F401  (registers the ids)
 from wmbench.brain.registry import get_brain
 from wmbench.envs.rewards import predict_reward
 from wmbench.envs.wmbench_env import WMBenchEnv
-from wmbench.harness.episode import run_episode
-from wmbench.harness.run_scoring import score_line
+from wmbench.harness.run.episode import run_episode
+from wmbench.harness.run.scores import score_line
 
 
 def _play(env: WMBenchEnv, brain_spec: str, seed: int = 0, options: dict | None = None):

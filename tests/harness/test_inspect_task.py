@@ -20,7 +20,7 @@ pytest.importorskip("inspect_ai")
 @pytest.fixture
 def served_reference():
     process = subprocess.Popen(
-        [sys.executable, "-m", "wmbench.harness.cli", "serve", "--brain", "reference", "--port", "0", "--quiet"],
+        [sys.executable, "-m", "wmbench.harness.cli.main", "serve", "--brain", "reference", "--port", "0", "--quiet"],
         cwd=REPO_ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         yield process.stdout.readline().split(" at ", 1)[1].split()[0]
@@ -51,7 +51,7 @@ def test_inspect_eval_runs_the_closed_loop_and_scores_with_wmbench(served_refere
     samples = {s["id"]: s for s in log["samples"]}
     assert set(samples) == {"S01-seed0", "S21-seed0"}
 
-    from wmbench.harness.runner import run_suite
+    from wmbench.harness.suite import run_suite
 
     direct = run_suite("reference", out=tmp_path / "direct", scenarios="S01,S21", progress=False, live=False,
                        reports=False, workers=1)

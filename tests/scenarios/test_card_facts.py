@@ -7,7 +7,7 @@ the protagonist never moves — at its events, at the phase end with jitter take
 decision). A typo or a stale number after a layout change fails here. The decision splits a card states
 ("3 with the beast, 7 after") are recomputed from the events, and the walls a record's Expectations call
 danger(wall) / safe(open) are checked against the ray-cast stand-in. The C09 cards' Rule paragraphs quote the
-thresholds of :mod:`wmbench.harness.c09`, checked against its constants.
+thresholds of :mod:`wmbench.harness.live.c09`, checked against its constants.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import re
 import pytest
 
 from tests.scenarios.test_records import OFFICIAL, _by_id, _cone_reading, _frozen_views
-from wmbench.harness import c09
+from wmbench.harness.live import c09
 from wmbench.scenarios import get_scenario
 from wmbench.scenarios.records import BEHAVIOR_SPEEDS, DIRECTIONS, Phase, Scenario
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from wmbench.envs.wmbench_env import WMBenchEnv
-from wmbench.harness.episode import run_episode
-from wmbench.harness.results import episode_line
+from wmbench.harness.run.episode import run_episode
+from wmbench.harness.run.results import episode_line
 from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scenarios.families import (
     ALL_FRONTS,
@@ -183,7 +183,7 @@ def test_c03_reads_the_open_side_from_the_instance_not_the_canonical_record():
     """A mirrored S12 is open on the left: the reference escaping left there is optimal, not 'wrong side'."""
     from wmbench.brain.reference import ReferenceBrain
     from wmbench.envs.trace import Trace
-    from wmbench.harness.scoring import score_trace
+    from wmbench.scoring import score_trace
 
     result = run_episode("S12", ReferenceBrain(), "smpl", 1)
     score = score_trace(Trace.from_dict(result.trace))

@@ -15,7 +15,7 @@ Card:
               ``wmbench cache info|clear``.
     secrets   a reply that echoes a credential (the ``secrets`` given, secret-looking environment values,
               anything shaped like ``sk-...``) is stored with it replaced by ``<redacted>``
-              (:class:`wmbench.harness.results.Redactor`).
+              (:class:`wmbench.harness.run.results.Redactor`).
 """
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ class ResponseCache:
     """A directory of cached responses (see module card)."""
 
     def __init__(self, directory: str | Path | None = None, secrets: Iterable[str] = ()) -> None:
-        from wmbench.harness.results import Redactor
+        from wmbench.harness.run.results import Redactor
 
         self.directory = Path(directory).expanduser() if directory is not None else default_cache_dir()
         self._redactor = Redactor(secrets)

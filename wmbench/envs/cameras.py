@@ -18,7 +18,7 @@ Card
   off with their separation, so both are in frame; without one it looks along the heading.
 - **Top-down view** (:func:`top_down`): straight down over a point, :data:`TOP_DOWN_EXTENT` m across;
   :class:`TopDownFrame` maps world xy to pixels so trails and markers can be drawn over it
-  (:mod:`wmbench.harness.replay`). :func:`heading_up_map` is the brain's optional map: the same view
+  (:mod:`wmbench.harness.video.replay`). :func:`heading_up_map` is the brain's optional map: the same view
   turned so the protagonist's heading points up, :data:`MAP_EXTENT` m across, centred on it.
 - Simplified: one light, no shadows; the protagonist's own body is not drawn in the egocentric views when
   the eye is inside it (TinyRenderer culls back faces), so the brain does not see its own limbs.

@@ -1,4 +1,4 @@
-"""Live mode of :class:`~wmbench.envs.wmbench_env.WMBenchEnv`: the frame-level API ``wmbench.harness.live`` uses.
+"""Live mode of :class:`~wmbench.envs.wmbench_env.WMBenchEnv`: the frame-level API ``wmbench.harness.live.loop`` uses.
 
 Card
 ----

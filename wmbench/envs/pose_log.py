@@ -10,7 +10,7 @@ Card
   rounded to 1 mm / 1 mrad); the walls are those the env built, so a replay needs no scenario record.
 - Cheap (a few microseconds per sample: Python attributes only, no PyBullet query beyond the body state the
   frame already read), so a live run pays nothing measurable for it; videos are rendered from it after the
-  run (:mod:`wmbench.harness.replay`) instead of inside the frame loop.
+  run (:mod:`wmbench.harness.video.replay`) instead of inside the frame loop.
 - Simplified: the protagonist is logged as a root pose (no joint angles), so a replay draws a stand-in
   figure, not the articulated character.
 """

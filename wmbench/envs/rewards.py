@@ -5,7 +5,7 @@ Card
 - **Modes** (``WMBenchEnv(..., reward=...)``): ``"none"`` (default; every reward 0.0, so benchmark results
   are unchanged), ``"score"`` and ``"dense"``.
 - ``"score"``: 0 on every step but the terminal one, which pays the scenario's points / 20 (0..1) as the
-  benchmark's scorer gives them for this episode's trace (:func:`wmbench.harness.scoring.score_trace`). An
+  benchmark's scorer gives them for this episode's trace (:func:`wmbench.scoring.score_trace`). An
   episode return is therefore exactly the scenario score / 20. C09/C10 scenarios are measured by the harness,
   not from one trace: their terminal reward is 0 and the info says ``measured: False``.
 - ``"dense"``: a per-decision shaping signal from the simulator's ground truth (never the scorer), in
@@ -56,7 +56,7 @@ def check_reward_mode(mode: str | None) -> str:
 
 def terminal_score(trace: Trace) -> dict[str, Any]:
     """The benchmark's score of a finished episode's trace, as plain data (see the module card)."""
-    from wmbench.harness.scoring import score_trace
+    from wmbench.scoring import score_trace
 
     scored = score_trace(trace)
     evidence = getattr(scored, "evidence", None) or {}

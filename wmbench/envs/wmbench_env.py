@@ -37,7 +37,7 @@ Card
   a recorded video plays in sim time); ``human`` opens the PyBullet GUI and plays every motion frame in real
   time. The trace's ``meta["poses"]`` (:mod:`wmbench.envs.pose_log`) lets any finished episode be rendered
   again.
-- **Live mode** (frame-level API, used by ``wmbench.harness.live``; never mixed with ``step`` in one
+- **Live mode** (frame-level API, used by ``wmbench.harness.live.loop``; never mixed with ``step`` in one
   episode): :meth:`observe` gives the scene_context now without advancing; :meth:`apply_reply` parses a reply
   and sets the body's intent from the next frame on (closing the decision before it); :meth:`advance_frame`
   runs one motion frame through the same per-frame code as ``step``. A live decision lasts from its reply to

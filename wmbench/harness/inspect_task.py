@@ -12,7 +12,7 @@ Card
   limits and logs apply) with the same chat messages the ``openai/`` provider sends
   (:func:`wmbench.brain.openai_provider.chat_messages`; ``history=N`` turns optional), and the reply drives
   the body. A model error is a failed decision (empty reply), as in ``wmbench run``.
-- **Scoring.** wmbench's own scorers score the episode (:func:`wmbench.harness.run_scoring.score_line`); the
+- **Scoring.** wmbench's own scorers score the episode (:func:`wmbench.harness.run.scores.score_line`); the
   Inspect score is the scenario points (0–20) with the scorer's explanation, the category in metadata.
   Simplified: Inspect shows the mean points per episode; wmbench's category/pillar roll-up, the WM Score
   and grade need ``wmbench run`` (the episodes are the same).
@@ -48,7 +48,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 
 def episode_samples(scenarios: str, seeds: int | str) -> list[Any]:
     """One Inspect sample per bench episode of the selection."""
-    from wmbench.harness.selection import parse_seed_list, plan_suite
+    from wmbench.harness.run.selection import parse_seed_list, plan_suite
 
     seed_list = parse_seed_list(seeds) if isinstance(seeds, str) else int(seeds)
     plan = plan_suite(scenarios, seed_list)
@@ -112,8 +112,8 @@ if task is not None:
         """Run the sample's episode, asking Inspect's model at every decision."""
 
         async def solve(state: TaskState, generate: Generate) -> TaskState:
-            from wmbench.harness.episode import run_episode
-            from wmbench.harness.results import episode_line
+            from wmbench.harness.run.episode import run_episode
+            from wmbench.harness.run.results import episode_line
 
             brain = InspectModelBrain(asyncio.get_running_loop(), history=history)
             meta = state.metadata
@@ -137,7 +137,7 @@ if task is not None:
         """The episode's points (0-20) from wmbench's own scorers, with their explanation."""
 
         async def score(state: TaskState, target: Target) -> Score:
-            from wmbench.harness.run_scoring import score_line
+            from wmbench.harness.run.scores import score_line
 
             line = state.store.get("wmbench_episode")
             result = score_line(line)

@@ -12,7 +12,7 @@ pytest.importorskip("diffusers")
 
 from wmbench.body.motion_diffusion import dataset as ds
 from wmbench.body.motion_diffusion.train import train, write_windows
-from wmbench.harness.cli import main
+from wmbench.harness.cli.main import main
 
 TINY = {"steps": 4, "batch": 8, "width": 32, "layers": 1, "onnx": False}
 

@@ -1,0 +1,87 @@
+"""`wmbench validity`: the counterbalancing must-show (left-first vs right-first within CI everywhere), the
+result API the CI bounds are written against, and the command."""
+
+from __future__ import annotations
+
+import json
+
+from wmbench.harness.cli.main import main
+from wmbench.harness.validity.panel import (
+    CATEGORIES,
+    BrainScores,
+    CategoryScore,
+    ValidityResult,
+    run_validity,
+)
+
+
+def test_left_first_and_right_first_score_within_ci_on_every_category():
+    result = run_validity(quick=True, brains=["left-first", "right-first"], workers=1)
+    assert result.categories == CATEGORIES and result.seeds == (0, 1, 2, 3)
+    apart = {c: (result.brain("left-first").score(c), result.brain("right-first").score(c))
+             for c in CATEGORIES if not result.within_ci("left-first", "right-first", c)}
+    assert not apart, f"tie-breakers differ beyond the CI: {apart}"
+
+
+def test_without_the_mirrored_seed_the_tie_breakers_come_apart_on_memory():
+    """The check above can fail: on the canonical instance alone a side preference looks like memory."""
+    result = run_validity(brains=["left-first", "right-first"], seeds=(0,), workers=1, include_c10=False)
+    left, right = result.brain("left-first").score("C06"), result.brain("right-first").score("C06")
+    assert left - right >= 10, (left, right)
+
+
+def _scores(name: str, values: dict[str, float], ci: float = 0.0) -> BrainScores:
+    return BrainScores(name, "test", {c: CategoryScore(v, (v - ci, v + ci) if ci else None)
+                                      for c, v in values.items()})
+
+
+def _result() -> ValidityResult:
+    flat = dict.fromkeys(CATEGORIES, 10.0)
+    return ValidityResult(quick=True, seeds=(0, 1), elapsed_s=1.0, workers=1, brains=(
+        _scores("reference", dict.fromkeys(CATEGORIES, 100.0)),
+        _scores("null", flat), _scores("random", flat),
+        _scores("left-first", {**flat, "C06": 60.0}, ci=5.0), _scores("right-first", {**flat, "C06": 64.0}, ci=5.0),
+        _scores("constant:beast-ahead/still", {**flat, "C03": 30.0}),
+        _scores("constant:all-safe/still", {**flat, "C01": 25.0, "C03": 5.0}),
+    ))
+
+
+def test_result_api_answers_the_bounds_in_one_line():
+    result = _result()
+    assert result.best_constant().name == "constant:beast-ahead/still" and result.best_constant().total == 110.0
+    assert result.best_constant("C01").name == "constant:all-safe/still"
+    assert result.within_ci("left-first", "right-first", "C06")
+    assert result.spread("C01") == 90.0 and result.brain("reference").total == 900.0
+    assert result.loss("left-first", "C06") == 40.0 and result.loss("null", "C01") == 90.0
+
+
+def test_within_ci_fails_when_the_scores_are_apart():
+    result = _result()
+    apart = ValidityResult(quick=True, seeds=(0,), elapsed_s=1.0, workers=1, brains=(
+        _scores("a", {"C06": 50.0}, ci=2.0), _scores("b", {"C06": 60.0}, ci=2.0)), categories=("C06",))
+    assert not apart.within_ci("a", "b", "C06")
+    assert result.to_dict()["best_constant"]["overall"] == "constant:beast-ahead/still"
+
+
+def test_markdown_table_has_every_category_and_the_diagnostics():
+    table = _result().to_markdown()
+    for c in CATEGORIES:
+        assert f"| {c} |" in table
+    assert "left-first" in table and "`beast-ahead/still`" in table and "**total /900**" in table
+
+
+def test_validity_command_writes_json_markdown_and_docs(tmp_path, capsys):
+    out, docs = tmp_path / "v", tmp_path / "docs" / "validity.md"
+    assert main(["validity", "--brains", "reference,null", "--seeds", "1", "--no-c10", "--workers", "1",
+                 "--out", str(out), "--docs", str(docs)]) == 0
+    data = json.loads((out / "validity.json").read_text())
+    assert data["brains"]["reference"]["total"] > data["brains"]["null"]["total"]
+    assert "| C03 |" in (out / "validity.md").read_text()
+    page = docs.read_text()
+    assert "Sensitive" in page and "wmbench validity" in page
+    assert "2 brains" in capsys.readouterr().out
+
+
+def test_validity_command_rejects_an_unknown_panel_brain(capsys):
+    assert main(["validity", "--brains", "nobody"]) == 2
+    assert "unknown panel brain 'nobody'" in capsys.readouterr().err

@@ -1,0 +1,84 @@
+"""Validity bounds held in CI (issue 12): the quick panel (`wmbench validity --quick`, seeds 0–3) is run once
+and every bound below is one line against its result.
+
+Each bound says which capability a category must charge for; every target of issue 12 is asserted as stated
+(see docs/validity.md for the measured values).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from wmbench.harness.validity.panel import CATEGORIES, ValidityResult, run_validity
+
+pytestmark = pytest.mark.slow
+
+#: what each diagnostic brain breaks: it must lose at least LOSS points against the reference there
+BROKEN_BY: dict[str, tuple[str, ...]] = {
+    "mirror-swapped": ("C01", "C03"),  # left and right exchanged in both lines
+    "perceive-only": ("C03", "C04", "C05", "C06", "C07", "C08"),  # right PREDICT, moves toward the danger
+    "act-only": ("C01", "C02", "C03"),  # random PREDICT, flees correctly
+}
+LOSS = 30.0
+
+
+@pytest.fixture(scope="module")
+def quick() -> ValidityResult:
+    return run_validity(quick=True)
+
+
+def test_reference_solves_the_families(quick: ValidityResult):
+    assert quick.brain("reference").total >= 850.0, quick.brain("reference").total
+
+
+def test_baselines_stay_low(quick: ValidityResult):
+    assert quick.brain("null").total <= 120.0, quick.brain("null").total
+    assert quick.brain("random").total <= 200.0, quick.brain("random").total
+
+
+def test_tie_breakers_score_alike_on_every_category(quick: ValidityResult):
+    apart = [c for c in CATEGORIES if not quick.within_ci("left-first", "right-first", c)]
+    assert not apart, {c: (quick.brain("left-first").score(c), quick.brain("right-first").score(c)) for c in apart}
+
+
+def test_memory_is_worth_points_in_c06(quick: ValidityResult):
+    assert quick.loss("left-first", "C06") >= 30.0  # left-first is the panel's memoryless brain
+
+
+def test_a_trailing_remark_changes_no_category(quick: ValidityResult):
+    moved = {c: quick.brain("trailing-remark").score(c) - quick.brain("reference").score(c) for c in CATEGORIES}
+    assert all(abs(delta) <= 5.0 for delta in moved.values()), moved
+
+
+@pytest.mark.parametrize("brain", sorted(BROKEN_BY))
+def test_each_diagnostic_brain_loses_where_it_is_broken(quick: ValidityResult, brain: str):
+    losses = {c: quick.loss(brain, c) for c in BROKEN_BY[brain]}
+    assert all(loss >= LOSS for loss in losses.values()), losses
+
+
+#: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category
+CONSTANT_TOTAL_MAX = 150.0
+CONSTANT_CATEGORY_MAX = 40.0
+
+
+def test_no_constant_reply_comes_near_a_passing_score(quick: ValidityResult):
+    best = quick.best_constant()
+    assert best.total <= CONSTANT_TOTAL_MAX, (best.name, best.total)
+
+
+def test_no_constant_reply_earns_more_than_40_in_any_category(quick: ValidityResult):
+    over = {c: (quick.best_constant(c).name, quick.best_constant(c).score(c)) for c in CATEGORIES
+            if quick.best_constant(c).score(c) > CONSTANT_CATEGORY_MAX}
+    assert not over, over
+
+
+#: what a brain reading only the official scene fields (no ``walls.back``) may lose on C03 to the reference on the
+#: spec's layouts (seed 0): S12/S13 keep their back wall to the wmbench variants (seeds 2 and up), and turned
+#: instances may put a wall behind from the start, so only seed 0 is bound (the quick panel reports seeds 0-3)
+OFFICIAL_FIELD_LOSS_MAX = 5.0
+
+
+def test_a_brain_reading_only_the_official_fields_is_not_penalised_on_the_spec_layouts():
+    canonical = run_validity(seeds=(0,), brains=("reference", "official-field"), include_c10=False)
+    loss = canonical.loss("official-field", "C03")
+    assert loss <= OFFICIAL_FIELD_LOSS_MAX, {c: canonical.loss("official-field", c) for c in canonical.categories}

@@ -1,0 +1,76 @@
+"""C03 prediction-decision match: optimal / reasonable / suboptimal / contradictory, S12/S13 sides, S14."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.scoring.trace_factory import TraceBuilder, all_safe, npc, truth
+from wmbench.scoring import score_trace
+from wmbench.scoring.thresholds import CAUGHT_CAP
+
+BEAST_FWD = truth(npcs=[npc("beast", "approach", 5.0, "fwd")])
+S12_T = truth(walls={"left": 1.0, "back": 1.0}, npcs=[npc("beast", "approach", 5.0, "fwd")])
+S13_T = truth(walls={"right": 1.0, "back": 1.0}, npcs=[npc("beast", "approach", 5.0, "fwd")])
+DEAD_END = truth(walls={"fwd": 1.0, "left": 1.0, "right": 1.0}, npcs=[npc("beast", "approach", 6.0, "back")])
+PARTIAL = {**all_safe(), "fwd": "danger(beast)", "back": "danger(wall)"}      # 3 of 4 right, threat found
+
+
+def branch_of(sid, t, **kwargs):
+    s = score_trace(TraceBuilder(sid).repeat(1, t, **kwargs).build())
+    return s.score, s.evidence["decisions"][0]["why"].split(":")[0]
+
+
+@pytest.mark.parametrize(("kwargs", "expected"), [
+    ({"move": "left", "speed": "sprint"}, (20.0, "optimal")),
+    ({"move": "back", "speed": "run"}, (20.0, "optimal")),
+    ({"move": "left", "predict": PARTIAL}, (15.0, "reasonable")),
+    ({"move": "left", "predict": all_safe()}, (5.0, "suboptimal")),                # PREDICT largely wrong
+    ({}, (5.0, "suboptimal")),                                           # stood while a way was open
+    ({"move": "fwd"}, (0.0, "contradictory")),                                      # into the beast
+    ({"move": "left", "predict": {**all_safe(), "fwd": "danger(beast)", "left": "danger(wall)"}},
+     (0.0, "contradictory")),                                                       # into its own danger
+    ({"move": "left", "events": ["collision:wall"]}, (0.0, "contradictory")),
+    ({"predict": None, "motion": "a person runs left", "move": "left"}, (0.0, "miss")),
+])
+def test_s11_branches(kwargs, expected) -> None:
+    assert branch_of("S11", BEAST_FWD, **kwargs) == expected
+
+
+def test_caught_caps_the_scenario() -> None:
+    b = TraceBuilder("S11").repeat(3, BEAST_FWD, move="left", speed="sprint")
+    b.step(BEAST_FWD, move="left", events=["caught"])
+    s = score_trace(b.build())
+    assert s.evidence["raw"] == pytest.approx(15.0) and s.score == CAUGHT_CAP
+
+
+@pytest.mark.parametrize(("sid", "t", "good", "bad"), [("S12", S12_T, "right", "left"),
+                                                       ("S13", S13_T, "left", "right")])
+def test_s12_s13_must_mirror(sid, t, good, bad) -> None:
+    b = TraceBuilder(sid)
+    b.step(t, move=good, speed="sprint")
+    # having turned, it keeps going ahead: still the open side in the start frame
+    b.step(truth(npcs=[npc("beast", "approach", 6.0, bad)]), move="fwd", speed="sprint")
+    assert score_trace(b.build()).score == 20.0
+
+
+def test_s12_escaping_the_wrong_way_in_the_start_frame_is_not_an_escape() -> None:
+    t = truth(npcs=[npc("beast", "approach", 5.0, "fwd")])       # no walls: left is safe by the truth
+    assert branch_of("S12", t, move="left", speed="sprint") == (5.0, "suboptimal")
+    assert branch_of("S11", t, move="left", speed="sprint") == (20.0, "optimal")
+
+
+def test_s14_holding_still_is_optimal_when_nothing_is_safe() -> None:
+    assert branch_of("S14", DEAD_END, posture="freeze") == (20.0, "optimal")
+    partial = {"fwd": "danger(wall)", "left": "danger(wall)", "right": "danger(wall)", "back": "safe(open)"}
+    assert branch_of("S14", DEAD_END, predict=partial) == (15.0, "reasonable")
+    assert branch_of("S14", DEAD_END, move="back") == (0.0, "contradictory")
+
+
+def test_only_threatened_decisions_are_scored_and_none_is_unmeasured() -> None:
+    b = TraceBuilder("S15")
+    b.step(truth(), predict=all_safe())
+    b.step(BEAST_FWD, move="left")
+    s = score_trace(b.build())
+    assert s.score == 20.0 and len(s.evidence["decisions"]) == 1
+    empty = score_trace(TraceBuilder("S15").repeat(2, truth()).build())
+    assert not empty.measured and "no decision had a beast nearby" in empty.explanation

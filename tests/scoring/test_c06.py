@@ -1,0 +1,183 @@
+"""C06 contextual memory: failed side (S26), safe side (S27), consistency (S28), history (S29), clean slate.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.scoring.trace_factory import CALM, TraceBuilder, npc, truth
+from wmbench.scoring import c06, score_trace
+from wmbench.scoring.keywords import load_banks
+from wmbench.scoring.pairs import score_traces
+from wmbench.scoring.thresholds import C06_COLLISION_CAP, C06_INVENTED_MEMORY_CAP
+
+BEAST_FWD = truth(npcs=[npc("beast", "approach", 5.0, "fwd")])
+OPEN = truth()
+FLEE = {"motion": "a person runs away in fear", "speed": "run"}
+BLOCKED = {"recent_decisions": [{"t": -2.0, "motion": "a person sprints right", "direction": "right",
+                                 "outcome": "blocked by wall on right"}]}
+ESCAPED = {"recent_decisions": [{"t": -2.0, "motion": "a person sprints left", "direction": "left",
+                                 "outcome": "escaped"}]}
+
+
+def first_branch(s) -> tuple[float, str]:
+    return s.score, s.evidence["decisions"][0]["why"].split(":")[0]
+
+
+@pytest.mark.parametrize(("move", "expected"), [
+    ("left", (20.0, "avoided")), ("back", (20.0, "avoided")), ("right", (0.0, "failed_side")),
+    ("fwd", (0.0, "unsafe")), (None, (0.0, "held")),
+])
+def test_s26_from_memory(move, expected) -> None:
+    b = TraceBuilder("S26")
+    b.step(BEAST_FWD, move=move, scene=BLOCKED, **FLEE)
+    s = score_trace(b.build())
+    assert first_branch(s) == expected and s.evidence["sim"]["source"] == "memory"
+
+
+def test_s26_failed_side_from_an_earlier_phase_collision() -> None:
+    b = TraceBuilder("S26")
+    b.step(BEAST_FWD, move="left", **FLEE)
+    # it turned left, so the wall it hits ahead is on the start-frame left
+    b.step(truth(walls={"fwd": 0.3}), move="fwd", events=["collision:wall"], **FLEE)
+    b.new_phase()
+    b.step(BEAST_FWD, move="left", **FLEE)
+    b.step(BEAST_FWD, move="right", **FLEE)
+    s = score_trace(b.build())
+    assert s.evidence["sim"]["failed_sides"] == ["left"] and s.evidence["sim"]["source"] == "trace"
+    assert [d["points"] for d in s.evidence["decisions"]] == [0.0, 20.0]
+
+
+def test_s26_default_side_and_collision_cap() -> None:
+    b = TraceBuilder("S26")
+    b.step(BEAST_FWD, move="left", **FLEE)
+    b.step(BEAST_FWD, move="back", events=["collision:wall"], **FLEE)
+    s = score_trace(b.build())
+    assert s.evidence["sim"]["failed_sides"] == ["right"] and s.evidence["sim"]["source"] == "default"
+    assert s.score == C06_COLLISION_CAP
+
+
+@pytest.mark.parametrize(("move", "expected"), [
+    ("left", (20.0, "repeated")), ("right", (10.0, "other_safe")), (None, (0.0, "held")),
+    ("fwd", (0.0, "unsafe")),
+])
+def test_s27_repeats_the_safe_side(move, expected) -> None:
+    s = score_trace(TraceBuilder("S27").repeat(1, BEAST_FWD, move=move, scene=ESCAPED, **FLEE).build())
+    assert first_branch(s) == expected
+
+
+def three_phases(moves, motions=("a person runs away in fear",) * 3, speeds=("run",) * 3):
+    b = TraceBuilder("S28")
+    for n, (move, motion, speed) in enumerate(zip(moves, motions, speeds)):
+        if n:
+            b.new_phase()
+        b.repeat(2, BEAST_FWD, move=move, motion=motion, speed=speed)
+    return score_trace(b.build())
+
+
+@pytest.mark.parametrize(("moves", "motions", "speeds", "points"), [
+    (("left", "left", "left"), ("a person runs away in fear",) * 3, ("run",) * 3, 20.0),
+    (("left", "left", "left"), ("a person runs away in fear", "a person walks away", "a person walks away"),
+     ("run", "walk", "walk"), 15.0),
+    (("left", "left", "right"), ("a person runs away in fear",) * 3, ("run",) * 3, 10.0),
+    ((None, None, None), (CALM,) * 3, ("walk",) * 3, 5.0),                     # consistent but unsafe
+    (("left", "right", "back"), ("a person runs away in fear",) * 3, ("run",) * 3, 5.0),
+    (("fwd", None, "left"), ("a person runs away in fear",) * 3, ("run",) * 3, 0.0),
+])
+def test_s28_consistency(moves, motions, speeds, points) -> None:
+    assert three_phases(moves, motions, speeds).score == points
+
+
+def test_s28_needs_two_phases() -> None:
+    assert not score_trace(TraceBuilder("S28").repeat(2, BEAST_FWD, move="left", **FLEE).build()).measured
+
+
+@pytest.mark.parametrize(("t", "kwargs", "expected"), [
+    (BEAST_FWD, {"move": "left", **FLEE}, (20.0, "heightened")),
+    (BEAST_FWD, {"move": "back", "motion": "a person walks back cautiously", "speed": "walk"},
+     (20.0, "heightened")),
+    (BEAST_FWD, {"move": "back", "motion": "a person walks back", "speed": "walk"}, (10.0, "ordinary")),
+    (BEAST_FWD, {"motion": "a person freezes, tense", "posture": "freeze"}, (15.0, "braced")),
+    (BEAST_FWD, {"motion": CALM}, (5.0, "held")),
+    (BEAST_FWD, {"move": "fwd", **FLEE}, (0.0, "unsafe")),
+    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": "a person walks on warily", "move": "left"},
+     (20.0, "heightened")),
+    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": "a person walks on briskly", "move": "left"},
+     (10.0, "ordinary")),
+    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": CALM}, (5.0, "unaffected")),
+])
+def test_s29_history(t, kwargs, expected) -> None:
+    # scored against an S30 episode that answered calmly (standing still): the memory made a difference
+    without = TraceBuilder("S30").repeat(1, t, motion=CALM).build()
+    scored = c06.score_history(TraceBuilder("S29").repeat(1, t, **kwargs).build(), load_banks(), without)
+    points, branch = first_branch(scored)
+    if kwargs.get("motion") == CALM:     # the same calm answer as without memory: capped, the memory did nothing
+        assert (points, branch) == (min(expected[0], c06.S29_NO_EFFECT_CAP), expected[1])
+    else:
+        assert (points, branch) == expected
+
+
+def test_s29_unpaired_is_capped_because_the_memory_effect_was_not_measured() -> None:
+    scored = score_trace(TraceBuilder("S29").repeat(2, BEAST_FWD, move="left", **FLEE).build())
+    assert scored.score == c06.S29_UNPAIRED_CAP and "not measured" in scored.explanation
+
+
+def test_s29_the_same_answers_with_and_without_memory_earn_only_the_no_effect_cap() -> None:
+    # a constant or memoryless brain: S29 and S30 answered identically -> history changed nothing
+    same = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    scored = c06.score_history(same, load_banks(), without)
+    assert scored.score == c06.S29_NO_EFFECT_CAP and "changed nothing" in scored.explanation
+    # the same brain fleeing only with the memory: full points
+    calm_without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="back", motion="a person walks back",
+                                               speed="walk").build()
+    assert c06.score_history(same, load_banks(), calm_without).score == 20.0
+
+
+def test_s29_a_weaker_reaction_with_memory_is_not_a_memory_effect() -> None:
+    weaker = TraceBuilder("S29").repeat(3, BEAST_FWD, move="back", motion="a person walks back",
+                                        speed="walk").build()
+    stronger_without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    scored = c06.score_history(weaker, load_banks(), stronger_without)
+    assert scored.score <= c06.S29_NO_EFFECT_CAP and "weaker" in scored.explanation
+
+
+def test_pairs_rescore_s29_with_the_same_seeds_s30() -> None:
+    s29 = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    s30 = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    scores = score_traces([s29, s30])
+    assert scores["S29"][0].score == c06.S29_NO_EFFECT_CAP
+    assert scores["S29"][0].evidence["sim"]["paired_with"] == "S30"
+
+
+@pytest.mark.parametrize(("t", "kwargs", "expected"), [
+    (BEAST_FWD, {"move": "left", **FLEE}, (20.0, "proportionate")),
+    (BEAST_FWD, {"motion": "a person freezes, tense", "posture": "freeze"}, (15.0, "assessing")),
+    (BEAST_FWD, {"motion": CALM}, (5.0, "held")),
+    (BEAST_FWD, {"move": "fwd", **FLEE}, (0.0, "unsafe")),
+    (OPEN, {"motion": "a person walks on", "move": "fwd"}, (20.0, "ordinary")),
+    (BEAST_FWD, {"move": "left", "motion": "a person runs away again, remembering the last time"},
+     (0.0, "invented_memory")),
+])
+def test_s30_clean_slate(t, kwargs, expected) -> None:
+    assert first_branch(score_trace(TraceBuilder("S30").repeat(1, t, **kwargs).build())) == expected
+
+
+def test_s30_invented_memory_caps_and_real_memory_does_not() -> None:
+    b = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE)
+    b.step(BEAST_FWD, move="left", motion="a person runs left again, as before")
+    s = score_trace(b.build())
+    assert s.evidence["raw"] == 15.0 and s.score == C06_INVENTED_MEMORY_CAP
+    remembered = TraceBuilder("S30")
+    remembered.step(BEAST_FWD, move="left", motion="a person runs left again", scene=ESCAPED)
+    assert score_trace(remembered.build()).score == 20.0
+
+
+def test_a_run_scores_s29_against_its_s30_line_of_the_same_seed() -> None:
+    from wmbench.harness.run.scores import score_lines
+
+    s29 = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    s30 = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    lines = [{"scenario": t.scenario_id, "seed": 0, "trace": t.to_dict()} for t in (s29, s30)]
+    scores = score_lines(lines)
+    assert scores["scenarios"]["S29"]["score"] == c06.S29_NO_EFFECT_CAP

@@ -1,0 +1,51 @@
+"""``--motion-model NAME``: the option ``run``, ``live`` and ``bench`` share, and ``wmbench train-motion``.
+
+:func:`add_motion_model_argument` adds the option; :func:`apply_motion_model` selects the generator before
+the command runs (``wmbench.body.generators.select_generator``: the choice travels to worker processes through
+the environment). An unknown name, or a generator that cannot be built (a missing extra, missing weights),
+is a usage error naming what is available.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from wmbench.harness.cli.base import UsageError
+
+
+def add_motion_model_argument(p: argparse.ArgumentParser) -> None:
+    """Add ``--motion-model`` to a subcommand's parser."""
+    p.add_argument("--motion-model", default=None, metavar="NAME",
+                   help="motion generator that animates the character/robot: procedural (default), keyframe, "
+                        "diffusion or a plugin of the wmbench.motion_generators entry-point group")
+
+
+def apply_motion_model(args: argparse.Namespace) -> str:
+    """Select ``args.motion_model`` (when given); returns the generator now selected."""
+    from wmbench.body.generators import select_generator, selected_generator_name
+
+    name = getattr(args, "motion_model", None)
+    if name is None:
+        return selected_generator_name()
+    try:
+        return select_generator(name)
+    except (KeyError, ImportError, FileNotFoundError, ValueError) as err:
+        raise UsageError(f"--motion-model {name!r}: {err.args[0] if err.args else err}") from None
+
+
+def configure_train_motion(p: argparse.ArgumentParser) -> None:
+    from wmbench.body.motion_diffusion.train import configure
+
+    configure(p)
+
+
+def train_motion_command(args: argparse.Namespace) -> int:
+    """``wmbench train-motion``: needs the ``motion`` extra (torch, diffusers)."""
+    try:
+        import diffusers  # noqa: F401
+        import torch  # noqa: F401
+    except ImportError as err:
+        raise UsageError(f"train-motion needs the motion extra (pip install 'wmbench[motion]'): {err}") from None
+    from wmbench.body.motion_diffusion.train import run
+
+    return run(args)

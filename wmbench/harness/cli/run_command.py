@@ -1,0 +1,205 @@
+"""``wmbench run``: the benchmark in bench mode -> ``scores.json``, and the summary table it prints.
+
+Card
+----
+- :func:`configure_run` / :func:`run_command`: the subcommand (registered by :mod:`wmbench.harness.cli.main`);
+  a bad selection, brain, body, option or ``--out`` is a :class:`~wmbench.harness.cli.base.UsageError`
+  (exit 2); Ctrl-C keeps the finished episodes (exit 130); a dead worker process is exit 1, and so is a run
+  the brain could not finish (:class:`~wmbench.harness.run.guard.RunStopped`: one line with the reason).
+  ``--max-connections`` sets the API concurrency, ``--limit`` the number of episodes.
+- :func:`parse_options`: ``--option KEY=VALUE`` items (repeatable and multi-valued: ``--option a=1 b=2``),
+  values read as JSON when they parse, else as text.
+- :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
+- :func:`format_summary`: each category's points (or why not), the WM Score and the grade, the brain's
+  decisions/tokens/cache hits/retries/failures, and why a run stopped early;
+  :data:`CATEGORY_TITLES` names the categories.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from wmbench.envs.observation_modes import OBSERVATION_MODES
+from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
+from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
+from wmbench.harness.run.accounting import format_usage
+
+
+def configure_run(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``wmbench run``."""
+    p.add_argument("--brain", default="reference",
+                   help="brain spec: reference, null, random, replay:FILE, openai/MODEL, hf/PATH, onnx/PATH "
+                        "(default: reference)")
+    p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
+    p.add_argument("--scenarios", default="all",
+                   help="'all' or a comma-separated mix of ids, categories and pillars, e.g. S12,C03,P1")
+    p.add_argument("--seeds", type=int, default=2,
+                   help="number of seeds 0..N-1 per scenario (default: 2 = the canonical instance and its "
+                        "mirrored or turned twin, see docs/simulation.md)")
+    p.add_argument("--seed-list", default=None, help="explicit seeds, e.g. 0,1,2 or 0-4 (overrides --seeds)")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                   help="episodes run in parallel (default: min(2, CPUs))")
+    p.add_argument("--out", type=Path, default=None,
+                   help="run directory (default: runs/<brain>-<body>-<timestamp>); an existing one resumes")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="brain options, repeatable and multi-valued (e.g. --option temperature=0 history=4); "
+                        "values are read as JSON when they parse, else as text")
+    p.add_argument("--max-connections", type=int, default=None,
+                   help="concurrent requests for API brains (openai/...), independent of --workers "
+                        "(default: 8)")
+    p.add_argument("--limit", type=int, default=None, help="run only the first N episodes (a quick try)")
+    p.add_argument("--observation", default="scene", choices=OBSERVATION_MODES,
+                   help="what the brain is shown: scene (the JSON, default), image (egocentric panorama), "
+                        "scene+image, rays (the raw ray fan as text); bench-mode scenarios only (C09 live and "
+                        "C10 transfer are measured with the JSON)")
+    p.add_argument("--no-live", action="store_true",
+                   help="do not measure C09 with live runs (reported as not measured)")
+    add_motion_model_argument(p)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    """``wmbench run``: the suite into ``--out`` (resuming it), then the summary table; the exit code."""
+    from wmbench.harness.run.guard import RunStopped
+    from wmbench.harness.run.selection import parse_seed_list
+    from wmbench.harness.suite import (
+        DEFAULT_MAX_CONNECTIONS,
+        RunConfigError,
+        RunFailed,
+        RunInterrupted,
+        run_suite,
+    )
+
+    try:
+        seeds = parse_seed_list(args.seed_list) if args.seed_list else args.seeds
+        options = parse_options(args.option)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    apply_motion_model(args)
+    max_connections = DEFAULT_MAX_CONNECTIONS if args.max_connections is None else args.max_connections
+    if max_connections < 1:
+        raise UsageError(f"--max-connections must be at least 1, got {max_connections}")
+    if args.limit is not None and args.limit < 1:
+        raise UsageError(f"--limit must be at least 1, got {args.limit}")
+    out = args.out or default_out_dir(args.brain, args.body)
+    from wmbench.harness.run.dirs import RunDirError, check_run_dir
+    from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
+
+    try:
+        check_run_dir(out)  # new, empty or a wmbench run, outside the source tree (before anything is created)
+        check_out_dir(out)  # and writable
+    except (OutDirError, RunDirError) as err:
+        raise UsageError(str(err)) from None
+    try:
+        scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
+                           brain_options=options, progress=not args.no_progress, live=not args.no_live,
+                           max_connections=max_connections, limit=args.limit,
+                           env_kwargs={"observation": args.observation} if args.observation != "scene" else None)
+    except RunConfigError as err:
+        raise UsageError(str(err)) from None
+    except RunInterrupted as stop:
+        print(f"\nwmbench run: {stop}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:  # after the episodes, while scoring: everything is on disk
+        print(f"\nwmbench run: interrupted while scoring; rerun the same command to score {out}",
+              file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except RunFailed as err:
+        print(f"wmbench run: failed: {err}", file=sys.stderr)
+        return EXIT_FAILED
+    except RunStopped as stop:
+        if stop.scores:
+            print(format_summary(stop.scores))
+        print(f"wmbench run: stopped early (run incomplete, results so far in {out}): {stop.reason}",
+              file=sys.stderr)
+        return EXIT_FAILED
+    except OSError as err:  # the disk filled up (or went read-only) mid-run: finished episodes are kept
+        raise UsageError(f"cannot write the run in {out}: {describe_os_error(err)}; finished episodes are "
+                         f"kept, free some space and rerun to resume") from None
+    print(format_summary(scores))
+    print(f"\nscores: {out / 'scores.json'}")
+    if not (Path(out) / "report.html").exists():  # the runner warned why; scores.json is complete
+        print(f"wmbench run: error: the report could not be written in {out}; scores.json is complete, "
+              f"retry with `wmbench report {out}`", file=sys.stderr)
+        return EXIT_FAILED
+    print(f"report: {Path(out) / 'report.html'}")
+    return EXIT_OK
+
+
+def parse_options(items: Sequence[str | Sequence[str]]) -> dict[str, Any]:
+    """``["temperature=0", "model=x"]`` -> ``{"temperature": 0, "model": "x"}`` (JSON values, else text).
+
+    Items may also be lists (``--option a=1 b=2 --option c=3`` arrives as ``[["a=1", "b=2"], ["c=3"]]``)."""
+    options: dict[str, Any] = {}
+    flat = [item for group in items for item in ([group] if isinstance(group, str) else group)]
+    for item in flat:
+        key, sep, raw = item.partition("=")
+        if not sep or not key.strip():
+            raise ValueError(f"bad --option {item!r}; expected KEY=VALUE such as temperature=0")
+        try:
+            value: Any = json.loads(raw)
+        except ValueError:
+            value = raw
+        options[key.strip()] = value
+    return options
+
+
+def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
+    """``runs/<brain>-<body>-<YYYYmmdd-HHMMSS>`` with the brain spec made safe for a file name."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    safe_brain = re.sub(r"[^A-Za-z0-9._-]+", "_", brain).strip("_.") or "brain"
+    return Path("runs") / f"{safe_brain}-{body}-{stamp}"
+
+
+#: Display titles of the ten categories (WM Bench v1.0).
+CATEGORY_TITLES: dict[str, str] = {
+    "C01": "Environmental Awareness", "C02": "Entity Recognition", "C03": "Predictive Reasoning",
+    "C04": "Threat Differentiation", "C05": "Emotional Escalation", "C06": "Contextual Memory",
+    "C07": "Threat Resolution", "C08": "Motion Expressiveness", "C09": "Real-time Performance",
+    "C10": "Cross-body Transfer",
+}
+
+
+def format_summary(scores: Mapping[str, Any]) -> str:
+    """The table printed after a run: each category's points (or why not), the WM Score and the grade."""
+    lines = [f"{'category':<30} {'points':>8}"]
+    for cat, entry in scores.get("categories", {}).items():
+        label = f"{cat} {CATEGORY_TITLES.get(cat, '')}".rstrip()
+        if entry.get("measured"):
+            value = f"{entry['score']:>8.1f} / {entry['max']:g}"
+        elif entry.get("measured_max"):
+            value = (f"{entry['score']:>8.1f} / {entry['measured_max']:g} measured "
+                     f"(missing {', '.join(entry.get('missing_scenarios', []))})")
+        else:
+            value = f"{'-':>8}   not measured"
+        lines.append(f"{label:<30} {value}")
+    lines.append("-" * 50)
+    grade = scores.get("grade", "?") + (" (provisional)" if scores.get("grade_provisional") else "")
+    lines.append(f"{'WM Score':<30} {scores.get('wm_score', 0):>8.1f} / {scores.get('wm_score_max', 1000):g}"
+                 f"   grade {grade}")
+    if scores.get("wm_score_note") and not scores.get("complete", True):
+        lines.append(scores["wm_score_note"])
+    for sid, entry in (scores.get("extra_scenarios") or {}).items():  # registered user scenarios
+        points = f"{entry.get('score', 0):.1f} / {entry.get('max', 20):g}" if entry.get("measured") else "not measured"
+        lines.append(f"extra scenario {sid} ({entry.get('category', '?')}, not part of the WM Score): {points}")
+    run = scores.get("run") or {}
+    usage = format_usage(run)
+    if usage:
+        lines.append(f"brain: {usage}")
+    if run.get("stopped"):
+        lines.append(f"INCOMPLETE: stopped early: {run['stopped']}")
+    if run.get("error_episodes") or run.get("failed_decisions"):
+        lines.append(f"{run.get('error_episodes', 0)} episode(s) failed, "
+                     f"{run.get('failed_decisions', 0)} brain decision(s) failed, "
+                     f"{run.get('parse_errors', 0)} unreadable repl(ies)")
+    return "\n".join(lines)

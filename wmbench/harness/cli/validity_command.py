@@ -1,0 +1,68 @@
+"""``wmbench validity``: the command line of :func:`wmbench.harness.validity.panel.run_validity`.
+
+::
+
+    wmbench validity --quick                         # CI-sized panel: table on stdout, JSON + Markdown files
+    wmbench validity --docs docs/validity.md         # full panel, and regenerate the docs page
+
+Writes ``validity.json`` and ``validity.md`` into ``--out`` (default ``runs/validity[-quick]``); ``--docs``
+also rewrites the generated part of a docs page (:mod:`wmbench.harness.validity.docs`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from wmbench.harness.cli.base import EXIT_OK, UsageError
+
+
+def configure_validity(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--quick", action="store_true",
+                   help="the CI-sized panel (seeds 0-3, 15 constant replies, C10 on seed 0)")
+    p.add_argument("--seeds", type=int, default=None,
+                   help="number of family seeds 0..N-1 (default: 4)")
+    p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
+                   help="processes (default: min(2, CPUs))")
+    p.add_argument("--no-c10", action="store_true", help="leave out C10 (cross-body transfer)")
+    p.add_argument("--brains", default=None,
+                   help="comma-separated panel brains instead of the whole panel (e.g. left-first,right-first)")
+    p.add_argument("--out", type=Path, default=None, help="output directory (default: runs/validity[-quick])")
+    p.add_argument("--docs", type=Path, default=None, help="also regenerate this docs page (docs/validity.md)")
+
+
+def validity_command(args: argparse.Namespace) -> int:
+    from wmbench.harness.validity.docs import write_docs
+    from wmbench.harness.validity.panel import run_validity
+
+    if args.seeds is not None and args.seeds < 1:
+        raise UsageError(f"--seeds must be at least 1, got {args.seeds}")
+    if args.workers < 1:
+        raise UsageError(f"--workers must be at least 1, got {args.workers}")
+    brains = [b.strip() for b in args.brains.split(",") if b.strip()] if args.brains else None
+    if brains is not None:
+        from wmbench.brain.panel import get_panel_brain
+
+        for name in brains:
+            try:
+                get_panel_brain(name).close()
+            except ValueError as err:
+                raise UsageError(str(err)) from None
+    result = run_validity(
+        args.quick, seeds=tuple(range(args.seeds)) if args.seeds else None, brains=brains, workers=args.workers,
+        include_c10=not args.no_c10, progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+    out = args.out or Path("runs") / ("validity-quick" if args.quick else "validity")
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "validity.json").write_text(result.to_json() + "\n", encoding="utf-8")
+    table = result.to_markdown()
+    (out / "validity.md").write_text(table + "\n", encoding="utf-8")
+    print(table)
+    load = f", load average before {result.load_before[0]:.1f}" if result.load_before else ""
+    print(f"\n{len(result.brains)} brains x seeds {list(result.seeds)} in {result.elapsed_s:.0f} s "
+          f"({result.workers} workers{load}); {out / 'validity.json'}")
+    if args.docs is not None:
+        write_docs(result, args.docs)
+        print(f"docs: {args.docs}")
+    return EXIT_OK

@@ -1,0 +1,1 @@
+"""Reports: report.md/html, plots, transcripts, leaderboard entry, perception gap, motion report."""

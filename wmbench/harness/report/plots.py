@@ -1,0 +1,157 @@
+"""The report's plots as PNG bytes (matplotlib's Agg canvas; no pyplot, no global backend switch).
+
+Each function takes plain data (prepared by :mod:`wmbench.harness.report.writer`) and returns PNG bytes, or None
+when there is nothing to draw:
+
+- :func:`pillar_radar` — the ten categories around a circle (fraction of 100), shaded by pillar;
+- :func:`category_bars` — category points with 95 % bootstrap CI error bars (unmeasured categories greyed);
+- :func:`intensity_over_time` — per scenario, the scorers' combined intensity of each decision over sim time;
+- :func:`latency_histogram` — the live runs' decision latencies (median and p95 marked).
+Needs matplotlib (the ``report`` extra).
+"""
+
+from __future__ import annotations
+
+import io
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+PILLAR_COLORS = {"P1": "#3b7dd8", "P2": "#d8833b", "P3": "#3bab6a"}
+UNMEASURED_COLOR = "#bbbbbb"
+DPI = 100
+
+
+def _figure(width: float, height: float, polar: bool = False) -> tuple[Any, Any]:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(width, height), dpi=DPI)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot(111, projection="polar" if polar else None)
+    return fig, ax
+
+
+def _png(fig: Any) -> bytes:
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png", dpi=DPI)
+    return buffer.getvalue()
+
+
+def pillar_of(category: str, pillars: Mapping[str, Sequence[str]]) -> str:
+    return next((p for p, cats in pillars.items() if category in cats), "P?")
+
+
+def pillar_radar(categories: Mapping[str, Mapping[str, Any]], pillars: Mapping[str, Sequence[str]],
+                 pillar_totals: Mapping[str, Mapping[str, Any]], title: str) -> bytes:
+    """Radar of the category scores (fraction of their max), the background shaded by pillar."""
+    fig, ax = _figure(5.6, 5.2, polar=True)
+    names = list(categories)
+    n = len(names)
+    angles = [2 * math.pi * i / n for i in range(n)]
+    width = 2 * math.pi / n
+    for i, cat in enumerate(names):
+        ax.bar(angles[i], 1.0, width=width, color=PILLAR_COLORS.get(pillar_of(cat, pillars), "#999"),
+               alpha=0.12, edgecolor="none")
+    values = [(c.get("score") or 0.0) / (c.get("max") or 100.0) for c in categories.values()]
+    closed_a, closed_v = [*angles, angles[0]], [*values, values[0]]
+    ax.plot(closed_a, closed_v, color="#222", linewidth=1.8)
+    ax.fill(closed_a, closed_v, color="#222", alpha=0.18)
+    for angle, value, cat in zip(angles, values, categories.values()):
+        color = "#222" if cat.get("measured") else UNMEASURED_COLOR
+        ax.plot([angle], [value], "o", color=color, markersize=5)
+    labels = [f"{cat}" + ("" if categories[cat].get("measured") else "\n(n/m)") for cat in names]
+    ax.set_xticks(angles)
+    ax.set_xticklabels(labels, fontsize=9)
+    ax.set_ylim(0, 1)
+    ax.set_yticks([0.25, 0.5, 0.75, 1.0])
+    ax.set_yticklabels(["25", "50", "75", "100"], fontsize=7, color="#666")
+    legend = [f"{p}: {t.get('rescaled', 0):.0f}/{t.get('rescaled_max', 0):.0f}"
+              for p, t in pillar_totals.items()]
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color=PILLAR_COLORS.get(p, "#999"), alpha=0.5, label=text)
+                       for p, text in zip(pillar_totals, legend)],
+              loc="upper center", bbox_to_anchor=(0.5, -0.08), ncol=3, fontsize=8, frameon=False)
+    ax.set_title(title, fontsize=11, pad=18)
+    return _png(fig)
+
+
+def category_bars(categories: Mapping[str, Mapping[str, Any]], pillars: Mapping[str, Sequence[str]]) -> bytes:
+    """Bars of the category points (0–100) with their 95 % CI; unmeasured categories in grey."""
+    fig, ax = _figure(7.2, 3.6)
+    names = list(categories)
+    scores = [categories[c].get("score") or 0.0 for c in names]
+    colors = [PILLAR_COLORS.get(pillar_of(c, pillars), "#999") if categories[c].get("measured")
+              else UNMEASURED_COLOR for c in names]
+    lower, upper = [], []
+    for c, s in zip(names, scores):
+        ci = categories[c].get("ci95")
+        lo, hi = (ci if ci else (s, s))
+        lower.append(max(0.0, s - lo))
+        upper.append(max(0.0, hi - s))
+    ax.bar(names, scores, color=colors, yerr=[lower, upper], capsize=4, ecolor="#333")
+    for i, c in enumerate(names):
+        entry = categories[c]
+        if not entry.get("measured"):
+            note = "n/m" if not entry.get("measured_max") else f"{scores[i]:.0f}/{entry['measured_max']:.0f}"
+            ax.text(i, scores[i] + 2, note, ha="center", fontsize=7, color="#555")
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("points (of 100)")
+    ax.set_title("Categories with 95 % CI (bootstrap over seeds)", fontsize=10)
+    ax.grid(axis="y", alpha=0.3)
+    return _png(fig)
+
+
+def intensity_over_time(series: Mapping[str, Mapping[str, Sequence[tuple[float, float]]]]) -> bytes | None:
+    """One panel per category: each scenario's decision intensities (0–1) against sim time."""
+    panels = {cat: by_sid for cat, by_sid in series.items() if any(by_sid.values())}
+    if not panels:
+        return None
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7.2, 2.8 * len(panels)), dpi=DPI)
+    FigureCanvasAgg(fig)
+    for row, (cat, by_sid) in enumerate(sorted(panels.items()), start=1):
+        ax = fig.add_subplot(len(panels), 1, row)
+        for sid, points in sorted(by_sid.items()):
+            if points:
+                ts, values = zip(*points)
+                ax.plot(ts, values, marker="o", markersize=3, linewidth=1.4, label=sid)
+        ax.set_ylim(0, 1.05)
+        ax.set_ylabel("intensity")
+        ax.set_title(f"{cat}: intensity over time (scorers' combined words + body reading)", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7, ncol=5, loc="upper right")
+    fig.axes[-1].set_xlabel("sim time (s)")
+    return _png(fig)
+
+
+def latency_histogram(latencies_ms: Mapping[str, Sequence[float]]) -> bytes | None:
+    """Histogram of the live decisions' latencies (ms), stacked by scenario, median and p95 marked."""
+    data = {sid: list(v) for sid, v in latencies_ms.items() if v}
+    values = [x for v in data.values() for x in v]
+    if not values:
+        return None
+    from wmbench.harness.live.metrics import median, percentile
+
+    fig, ax = _figure(7.2, 3.4)
+    lo, hi = max(min(values), 1e-3), max(values)
+    logarithmic = hi / lo > 50
+    if logarithmic:
+        bins = [lo * (hi / lo) ** (i / 30) for i in range(31)]
+        ax.set_xscale("log")
+    else:
+        bins = 30
+    ax.hist(list(data.values()), bins=bins, stacked=True, label=list(data), alpha=0.85)
+    p50, p95 = median(values), percentile(values, 95.0)
+    ax.axvline(p50, color="#222", linestyle="--", linewidth=1.2, label=f"median {p50:.1f} ms")
+    ax.axvline(p95, color="#b22", linestyle=":", linewidth=1.4, label=f"p95 {p95:.1f} ms")
+    ax.set_xlabel("latency: scene snapshot -> first frame moving with the new MOTION (ms)")
+    ax.set_ylabel("decisions")
+    ax.set_title(f"Live decision latency ({len(values)} decisions)", fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    return _png(fig)

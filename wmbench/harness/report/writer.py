@@ -1,0 +1,353 @@
+"""A run directory's report: ``report.md``, a self-contained ``report.html`` and ``leaderboard_entry.json``.
+
+::
+
+    write_reports(Path("runs/x"))            # from the files in runs/x (what `wmbench report runs/x` does)
+    write_reports(out, scores)               # run_suite: with the scores it just computed
+
+Card
+----
+- **Inputs.** ``scores.json`` (or the scores given), ``run.json`` (brain, body, seeds), ``episodes.jsonl``
+  (traces, for the intensity plots) and ``live.json`` (C09 live runs, for FPS/latency and the histogram).
+  :func:`rebuild_scores` recomputes the scores from ``episodes.jsonl`` (bench scenarios, the scorers) and
+  ``live.json`` (C09, :func:`wmbench.harness.live.c09.score_c09`); scenarios of other modes (C10) are carried over
+  from the existing ``scores.json``. ``wmbench report DIR`` uses it, so a report always matches the raw data.
+- **Plots** (:mod:`report_plots`): pillar radar, category bars with 95 % CI, intensity over time for C05 and
+  C07 (the scorers' own :func:`~wmbench.scoring.evidence.decision_intensity`, first seed of each
+  scenario), latency histogram of the live decisions. In the HTML they are inline base64 PNGs; the Markdown
+  links the same PNGs written to ``plots/``. Without matplotlib the reports are written without plots, and so
+  is the report of a run that stopped early (a broken endpoint: the report comes at once).
+- **Drill-down** (:mod:`report_transcript`): every episode's decisions as a transcript in the HTML, the
+  token/cache/retry totals, the run status, the hidden-inconsistency rate; a one-seed CI is "not measured".
+- **Leaderboard entry**: :func:`wmbench.harness.report.leaderboard.leaderboard_entry`, redacted like ``run.json``
+  (:class:`~wmbench.harness.run.results.Redactor`) before it is written or shown.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from wmbench.harness.run.results import (
+    EPISODES_FILE,
+    RUN_FILE,
+    SCORES_FILE,
+    EpisodeLog,
+    Redactor,
+    read_json,
+    write_bytes_atomic,
+    write_json,
+    write_text_atomic,
+)
+
+REPORT_MD = "report.md"
+REPORT_HTML = "report.html"
+LEADERBOARD_FILE = "leaderboard_entry.json"
+PLOTS_DIR = "plots"
+INTENSITY_CATEGORIES: tuple[str, ...] = ("C05", "C07")
+PILLARS: dict[str, tuple[str, ...]] = {
+    "P1": ("C01", "C02"), "P2": ("C03", "C04", "C05", "C06", "C07"), "P3": ("C08", "C09", "C10"),
+}
+
+
+@dataclass(frozen=True)
+class RunData:
+    """Everything a report is built from (see the module card)."""
+
+    out: Path
+    scores: dict[str, Any]
+    config: dict[str, Any]
+    lines: list[dict[str, Any]]
+    live: dict[str, Any]
+    live_results: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def brain(self) -> str:
+        """The brain spec (redacted: scores.json's copy, the fallback, is not)."""
+        return Redactor().text(str(self.config.get("brain") or (self.scores.get("run") or {}).get("brain")
+                                   or "unknown"))
+
+    @property
+    def body(self) -> str:
+        return str(self.config.get("body") or (self.scores.get("run") or {}).get("body") or "smpl")
+
+
+@dataclass(frozen=True)
+class ReportFiles:
+    markdown: Path
+    html: Path
+    leaderboard: Path
+    plots: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class Plot:
+    """One plot: file stem, caption and PNG bytes."""
+
+    name: str
+    caption: str
+    png: bytes
+
+
+# ------------------------------------------------------------------------------------------------ loading
+
+
+def _read_optional(path: Path) -> dict[str, Any]:
+    if not path.exists():
+        return {}
+    try:
+        data = read_json(path)
+    except (OSError, ValueError) as err:
+        warnings.warn(f"{path}: unreadable ({err}); the report goes on without it", stacklevel=3)
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def load_run(out: Path | str, scores: Mapping[str, Any] | None = None) -> RunData:
+    """Read a run directory (``scores`` given: used instead of ``scores.json``)."""
+    from wmbench.harness.live.store import LiveStore
+
+    out = Path(out)
+    if not out.is_dir():
+        raise FileNotFoundError(f"{out} is not a run directory (expected episodes.jsonl/scores.json in it)")
+    store = LiveStore(out)
+    lines = EpisodeLog(out / EPISODES_FILE).read() if (out / EPISODES_FILE).exists() else []
+    return RunData(out, dict(scores) if scores is not None else _read_optional(out / SCORES_FILE),
+                   _read_optional(out / RUN_FILE), lines, store.data, store.results())
+
+
+def rebuild_scores(run: RunData) -> dict[str, Any]:
+    """The scores.json dict recomputed from episodes.jsonl and live.json (others carried over)."""
+    from wmbench.harness.live.c09 import C09_IDS, score_c09
+    from wmbench.harness.run.scores import score_lines
+    from wmbench.scenarios import get_scenario
+    from wmbench.scoring.report_types import ScenarioScore
+
+    wanted_ids = set(run.config.get("scenarios") or [])
+    seeds = set(run.config.get("seeds") or [])
+    lines = [line for line in run.lines if (not wanted_ids or line["scenario"] in wanted_ids)
+             and (not seeds or line["seed"] in seeds)]
+    lines.sort(key=lambda line: (line["scenario"], line["seed"]))
+    bench_ids = {line["scenario"] for line in lines}
+    live_ids = [sid for sid in C09_IDS if sid in wanted_ids or (not wanted_ids and sid in run.live_results)]
+    extra: dict[str, list[Any]] = dict(score_c09(run.live_results, live_ids)) if live_ids else {}
+    for sid, entry in (run.scores.get("scenarios") or {}).items():
+        if sid in bench_ids or sid in extra or not entry.get("per_seed"):
+            continue
+        if wanted_ids and sid not in wanted_ids:
+            continue
+        try:
+            if get_scenario(sid).mode == "bench":
+                continue  # a bench scenario with no episode line stays unmeasured
+        except KeyError:
+            pass
+        evidence = entry.get("evidence") or []
+        extra[sid] = [ScenarioScore(sid, str(entry.get("category")), float(s.get("score") or 0.0),
+                                    measured=bool(s.get("measured")),
+                                    explanation=str(s.get("explanation", "")),
+                                    evidence=evidence[i] if i < len(evidence) else {}, seed=s.get("seed"))
+                      for i, s in enumerate(entry["per_seed"])]
+    scores = score_lines(lines, extra)
+    if run.scores.get("run"):
+        scores["run"] = run.scores["run"]
+    return scores
+
+
+# ------------------------------------------------------------------------------------------------ views
+
+
+def category_titles() -> dict[str, str]:
+    try:
+        from wmbench.harness.cli.run_command import CATEGORY_TITLES
+
+        return dict(CATEGORY_TITLES)
+    except ImportError:
+        return {}
+
+
+def scenario_name(sid: str) -> str:
+    from wmbench.scenarios import get_scenario
+
+    try:
+        return get_scenario(sid).name
+    except KeyError:
+        return ""
+
+
+def intensity_series(lines: Sequence[Mapping[str, Any]], categories: Sequence[str] = INTENSITY_CATEGORIES
+                     ) -> dict[str, dict[str, list[tuple[float, float]]]]:
+    """{category: {scenario: [(t, intensity), ...]}} from the first seed's trace of each scenario."""
+    from wmbench.envs.trace import Trace
+    from wmbench.scenarios import get_scenario
+    from wmbench.scoring.evidence import decision_intensity
+    from wmbench.scoring.keywords import load_banks
+
+    banks = load_banks()
+    series: dict[str, dict[str, list[tuple[float, float]]]] = {c: {} for c in categories}
+    for line in sorted(lines, key=lambda x: (x["scenario"], x["seed"])):
+        sid = line["scenario"]
+        try:
+            category = get_scenario(sid).category
+        except KeyError:
+            continue
+        if category not in series or sid in series[category] or not line.get("trace"):
+            continue
+        try:
+            trace = Trace.from_dict(line["trace"])
+            series[category][sid] = [(d.t, round(decision_intensity(d, banks).combined, 4))
+                                     for d in trace.decisions]
+        except Exception as err:  # one unreadable trace must not stop the report
+            warnings.warn(f"intensity plot: skipping {sid} seed {line['seed']} ({err})", stacklevel=2)
+    return series
+
+
+def make_plots(run: RunData, scores: Mapping[str, Any]) -> list[Plot]:
+    """The report's plots (empty when matplotlib is missing: the report says so)."""
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        warnings.warn("matplotlib is missing (extra 'report'): the report has no plots", stacklevel=2)
+        return []
+    from wmbench.harness.report import plots as rp
+
+    categories = scores.get("categories") or {}
+    grade = scores.get("grade", "?") + (" provisional" if scores.get("grade_provisional") else "")
+    title = f"WM Score {scores.get('wm_score', 0):.0f}/1000 · grade {grade}"
+    plots = [
+        Plot("pillar_radar", "Categories by pillar (fraction of 100; n/m = not measured)",
+             rp.pillar_radar(categories, PILLARS, scores.get("pillars") or {}, title)),
+        Plot("category_bars", "Category points with 95 % CI", rp.category_bars(categories, PILLARS)),
+    ]
+    intensity = rp.intensity_over_time(intensity_series(run.lines))
+    if intensity is not None:
+        plots.append(Plot("intensity", "Intensity over time, C05 escalation and C07 resolution", intensity))
+    latencies = {sid: [d.latency_ms for d in r.decisions] for sid, r in sorted(run.live_results.items())}
+    histogram = rp.latency_histogram(latencies)
+    if histogram is not None:
+        plots.append(Plot("latency", "Live decision latency (C09 runs)", histogram))
+    return plots
+
+
+# ------------------------------------------------------------------------------------------------ writing
+
+
+def write_reports(
+    out: Path | str,
+    scores: Mapping[str, Any] | None = None,
+    *,
+    rebuild: bool = False,
+    model_name: str | None = None,
+    organization: str = "",
+    paper_url: str = "",
+    demo_url: str = "",
+) -> ReportFiles:
+    """Write report.md, report.html, leaderboard_entry.json and plots/*.png into ``out``.
+
+    ``scores`` given: report those; else ``rebuild`` recomputes them from the raw files
+    (:func:`rebuild_scores`), otherwise ``scores.json`` is read.
+    """
+    from wmbench.harness.report.html import render_html
+    from wmbench.harness.report.leaderboard import leaderboard_entry
+    from wmbench.harness.report.perception_gap import gap_markdown
+
+    run = load_run(out, scores)
+    if scores is None and (rebuild or not run.scores):
+        run = RunData(run.out, rebuild_scores(run), run.config, run.lines, run.live, run.live_results)
+    if not run.scores:
+        raise FileNotFoundError(f"{run.out}: no scores.json and nothing to rebuild scores from")
+    entry = leaderboard_entry(run.scores, brain=run.brain, body=run.body, live=run.live,
+                              motion_model=run.config.get("motion_model"),
+                              model_name=model_name, organization=organization, paper_url=paper_url,
+                              demo_url=demo_url)
+    # the entry is meant to be published: scores.json's brain spec is not redacted, so redact here too
+    entry = Redactor().data(entry)
+    # a run that stopped early (broken endpoint) gets its report at once, without plots of its zeros
+    stopped = (run.scores.get("run") or {}).get("stopped")
+    plots = [] if stopped else make_plots(run, run.scores)
+    plot_paths = []
+    if plots:
+        (run.out / PLOTS_DIR).mkdir(parents=True, exist_ok=True)
+        for plot in plots:
+            path = run.out / PLOTS_DIR / f"{plot.name}.png"
+            write_bytes_atomic(path, plot.png)
+            plot_paths.append(path)
+    leaderboard = write_json(run.out / LEADERBOARD_FILE, entry)
+    markdown = run.out / REPORT_MD
+    # atomic: a full disk leaves no half file; + the perception gap when `wmbench gap` has compared this run
+    # with its scene-mode twin
+    write_text_atomic(markdown, render_markdown(run, entry, plots) + gap_markdown(run.out))
+    html = run.out / REPORT_HTML
+    write_text_atomic(html, render_html(run, entry, plots, category_titles()))
+    return ReportFiles(markdown, html, leaderboard, tuple(plot_paths))
+
+
+def _fmt(value: Any, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.{digits}f}"
+    return str(value)
+
+
+def _cell(text: Any) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot]) -> str:
+    """The Markdown report (plots linked from ``plots/``)."""
+    s = run.scores
+    titles = category_titles()
+    grade = s.get("grade", "?") + (" (provisional)" if s.get("grade_provisional") else "")
+    out = [f"# wmbench report: {run.brain} on {run.body}", "",
+           f"**WM Score {_fmt(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}**, grade **{grade}**", ""]
+    if not s.get("complete", True):
+        out += [f"> {s.get('wm_score_note', '')}", ""]
+    from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line
+    from wmbench.harness.run.accounting import format_usage
+
+    run_info = s.get("run") or {}
+    if entry.get("run_status", "complete") != "complete":
+        out += [f"> Run status: {entry['run_status']}", ""]
+    if format_usage(run_info):
+        out += [f"Brain: {format_usage(run_info)}", ""]
+    out += [hidden_inconsistency_line(s), ""]
+    n_seeds = len(run_info.get("seeds") or run.config.get("seeds") or [0])
+    out += ["## Pillars", "", "| pillar | sum | of | rescaled (spec) | of |", "|---|---|---|---|---|"]
+    for p, e in (s.get("pillars") or {}).items():
+        out.append(f"| {p} | {_fmt(e.get('sum'))} | {e.get('max', 0):g} | {_fmt(e.get('rescaled'))} | "
+                   f"{e.get('rescaled_max', 0):g} |")
+    out += ["", "## Categories", "", "| category | points | of | measured | 95 % CI |",
+            "|---|---|---|---|---|"]
+    for c, e in (s.get("categories") or {}).items():
+        ci = confidence_text(e.get("ci95"), n_seeds)
+        out.append(f"| {c} {titles.get(c, '')} | {_fmt(e.get('score'))} | {e.get('max', 100):g} | "
+                   f"{'yes' if e.get('measured') else 'no'} | {ci} |")
+    for plot in plots:
+        out += ["", f"![{plot.caption}]({PLOTS_DIR}/{plot.name}.png)"]
+    if run.live_results:
+        out += ["", "## Live measurements (C09)", "",
+                "| scenario | FPS | late frames | dropped | latency median ms | p95 ms | decisions |",
+                "|---|---|---|---|---|---|---|"]
+        for sid, r in sorted(run.live_results.items()):
+            out.append(f"| {sid} | {r.fps:.2f} | {100 * r.late_frame_rate:.2f} % | "
+                       f"{100 * r.dropped_frame_rate:.2f} % | {_fmt(r.cognitive_latency_ms)} | "
+                       f"{_fmt(r.cognitive_latency_p95_ms)} | {len(r.decisions)} |")
+    from wmbench.harness.report.motion import motion_model_section
+
+    out += motion_model_section(run.config, run.body)
+    out += ["", "## Scenarios", "", "| scenario | name | category | points | explanation |",
+            "|---|---|---|---|---|"]
+    for sid, e in (s.get("scenarios") or {}).items():
+        points = f"{_fmt(e.get('score'))} / {e.get('max', 20):g}" if e.get("measured") else "not measured"
+        out.append(f"| {sid} | {_cell(scenario_name(sid))} | {e.get('category', '')} | {points} | "
+                   f"{_cell(e.get('explanation', ''))} |")
+    out += ["", "Per-decision transcripts (scene, reply, parsed lines, intent, events, points and why) are in "
+            "report.html."]
+    out += ["", "## Leaderboard entry", "", "```json"]
+    import json
+
+    out += [json.dumps(entry, indent=2), "```", ""]
+    return "\n".join(out)

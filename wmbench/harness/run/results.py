@@ -1,0 +1,330 @@
+"""A run directory's files: ``episodes.jsonl`` (append-only, resumable), ``run.json`` and ``scores.json``.
+
+``episodes.jsonl`` holds one JSON line per *finished* episode::
+
+    {"scenario": "S12", "seed": 0, "body": "smpl", "brain": "reference", "trace": {...},
+     "summary": {"decisions": 20, "events": {...}, "parse_errors": 0, "failed_decisions": 0, "wall_s": 1.2},
+     "error": null}
+
+Each line is written in one piece, flushed and ``fsync``-ed, so a killed run loses at most the line being
+written. The reader ignores a truncated last line (that episode simply runs again), and the writer cuts such
+a tail off before appending. Any other unreadable line (bad UTF-8, bad JSON, no scenario/seed/body/brain) is
+skipped with a warning and never lost silently: :meth:`EpisodeLog.read` copies every such line, byte for
+byte, into ``episodes.unreadable.jsonl`` next to it (rewritten on each read, so it always lists exactly the
+lines currently unreadable) and counts them in :attr:`EpisodeLog.unreadable`; their episodes run again.
+:meth:`EpisodeLog.done_keys` says which (scenario, seed, body, brain) are finished, so a rerun resumes and
+never duplicates.
+
+Nothing secret is written: :class:`Redactor` replaces API keys (values of ``*KEY*``/``*TOKEN*``/``*SECRET*``
+environment variables and options, and anything shaped like ``sk-...``, ``hf_...`` or a bearer token) with
+``<redacted>`` in ``run.json`` and in every episode line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import re
+import warnings
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wmbench.harness.run.episode import EpisodeResult
+
+EPISODES_FILE = "episodes.jsonl"
+#: Side file holding a copy of every unreadable line of episodes.jsonl (see the module docstring).
+UNREADABLE_FILE = "episodes.unreadable.jsonl"
+RUN_FILE = "run.json"
+SCORES_FILE = "scores.json"
+REDACTED = "<redacted>"
+
+#: Option / setting names whose values are secrets whatever they look like.
+_SECRET_NAME = re.compile(r"(api[_-]?key|key$|token|secret|password|passwd|auth|credential)", re.IGNORECASE)
+#: Values that look like credentials wherever they appear (all characters JSON-safe, so lines stay valid).
+_SECRET_VALUE = re.compile(
+    r"(sk-[A-Za-z0-9_\-]{8,}"          # OpenAI-style keys (sk-..., sk-proj-...)
+    r"|hf_[A-Za-z0-9]{10,}"            # Hugging Face tokens
+    r"|gh[pousr]_[A-Za-z0-9]{16,}"     # GitHub tokens
+    r"|AKIA[0-9A-Z]{16}"               # AWS access key ids
+    r"|(?<=Bearer )[A-Za-z0-9._\-]{8,})"
+)
+_MIN_SECRET_LEN = 6
+#: An environment value must look like a credential to count (long, no spaces, not a path): a short or
+#: ordinary value such as ``TOKENIZERS_PARALLELISM=false`` must never be replaced inside the JSON lines.
+_MIN_ENV_SECRET_LEN = 12
+
+
+@dataclass(frozen=True, order=True)
+class EpisodeKey:
+    """What identifies an episode in a run directory."""
+
+    scenario: str
+    seed: int
+    body: str
+    brain: str
+
+
+class Redactor:
+    """Replaces known secret values and anything shaped like a credential with ``<redacted>``.
+
+    Known secrets are the given ``secrets`` plus the values of environment variables whose names look secret
+    (``OPENAI_API_KEY``, ``HF_TOKEN``, ...).
+    """
+
+    def __init__(self, secrets: Iterable[str] = (), environ: Mapping[str, str] | None = None) -> None:
+        env = os.environ if environ is None else environ
+        found = {s for s in secrets if isinstance(s, str) and len(s) >= _MIN_SECRET_LEN}
+        found |= {v for k, v in env.items() if _SECRET_NAME.search(k) and _looks_like_credential(v)}
+        self._secrets = sorted(found, key=len, reverse=True)  # longest first: no half-replaced secrets
+
+    @classmethod
+    def for_options(cls, options: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Redactor:
+        """A redactor that also knows the values of secret-named options (``api_key=...``)."""
+        return cls((str(v) for k, v in options.items() if _SECRET_NAME.search(k)), environ)
+
+    def text(self, text: str) -> str:
+        for secret in self._secrets:
+            text = text.replace(secret, REDACTED)
+        return _SECRET_VALUE.sub(REDACTED, text)
+
+    def data(self, value: Any, name: str = "") -> Any:
+        """A copy of a JSON-able value with secrets redacted (values under secret-looking names always)."""
+        if isinstance(value, Mapping):
+            return {k: self.data(v, str(k)) for k, v in value.items()}
+        if isinstance(value, (list, tuple)):
+            return [self.data(v, name) for v in value]
+        if name and _SECRET_NAME.search(name) and value not in (None, "", False):
+            return REDACTED
+        if isinstance(value, str):
+            return self.text(value)
+        return value
+
+
+def _looks_like_credential(value: str) -> bool:
+    long_enough = len(value) >= _MIN_ENV_SECRET_LEN
+    return long_enough and not value.startswith("/") and not any(c.isspace() for c in value)
+
+
+def episode_line(result: EpisodeResult) -> dict[str, Any]:
+    """The JSON object written for one finished episode."""
+    return {
+        "scenario": result.scenario,
+        "seed": result.seed,
+        "instance": ((result.trace or {}).get("meta") or {}).get("instance"),  # which family member it saw
+        "body": result.body,
+        "brain": result.brain,
+        "trace": result.trace,
+        "summary": result.summary(),
+        "error": result.error,
+    }
+
+
+def plain_json(value: Any) -> Any:
+    """A copy of ``value`` that strict JSON can hold: non-finite floats become None, numpy values Python
+    numbers and lists, tuples lists, mapping keys strings, and any other object its ``str``."""
+    if isinstance(value, Mapping):
+        return {str(k): plain_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_json(v) for v in value]
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if hasattr(value, "tolist") and not isinstance(value, (int, float)):  # numpy scalar or array
+        return plain_json(value.tolist())
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, int):
+        return value
+    return str(value)
+
+
+def line_key(line: Mapping[str, Any]) -> EpisodeKey:
+    return EpisodeKey(str(line["scenario"]), int(line["seed"]), str(line["body"]), str(line["brain"]))
+
+
+class EpisodeLog:
+    """The append-only ``episodes.jsonl`` of one run directory."""
+
+    def __init__(self, path: Path | str, redactor: Redactor | None = None) -> None:
+        self.path = Path(path)
+        self.redactor = redactor or Redactor()
+        #: Unreadable lines found by the last read (kept in :attr:`unreadable_path`).
+        self.unreadable = 0
+
+    @property
+    def unreadable_path(self) -> Path:
+        return self.path.with_name(UNREADABLE_FILE)
+
+    def append(self, result: EpisodeResult) -> None:
+        """Write one line for ``result`` (flushed and fsync-ed before returning).
+
+        A value strict JSON cannot hold (NaN or infinity, e.g. a brain's ``latency_s``; a numpy integer in a
+        brain's metadata) must not crash the suite: such a line is written with those values made plain
+        (non-finite -> null, numpy scalars -> numbers, anything else -> its ``str``) and says so under
+        ``"sanitized"``.
+        """
+        data = episode_line(result)
+        try:
+            text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+        except (ValueError, TypeError) as err:
+            warnings.warn(f"{self.path}: episode {result.scenario} seed {result.seed} held values that are "
+                          f"not plain JSON ({err}); written with them replaced", stacklevel=2)
+            data = {**plain_json(data), "sanitized": f"{type(err).__name__}: {err}"}
+            text = json.dumps(data, separators=(",", ":"), allow_nan=False)
+        line = self.redactor.text(text)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._cut_partial_tail()
+        with open(self.path, "a", encoding="utf-8") as f:
+            f.write(line + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def read(self) -> list[dict[str, Any]]:
+        """Every complete line, first occurrence of each key only, in file order."""
+        return list(self.iter_lines())
+
+    def iter_lines(self) -> Iterator[dict[str, Any]]:
+        """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small."""
+        seen: set[EpisodeKey] = set()
+        for line in self._complete_lines():
+            key = line_key(line)
+            if key not in seen:
+                seen.add(key)
+                yield line
+
+    def done_keys(self) -> set[EpisodeKey]:
+        """The episodes already finished (error episodes included: they are results too)."""
+        return {line_key(line) for line in self._complete_lines()}
+
+    def _complete_lines(self) -> Iterator[dict[str, Any]]:
+        if not self.path.exists():
+            return
+        bad: list[bytes] = []
+        with open(self.path, "rb") as f:  # bytes: one bad byte must cost its line only, not the whole file
+            for number, raw in enumerate(f, start=1):
+                if not raw.endswith(b"\n"):
+                    break  # a truncated last line: that episode did not finish
+                if not raw.strip():
+                    continue
+                try:
+                    line = json.loads(raw.decode("utf-8"))
+                    line_key(line)
+                except (ValueError, KeyError, TypeError) as err:  # UnicodeDecodeError is a ValueError
+                    # a damaged line is skipped, not fatal: its episode just runs again
+                    warnings.warn(f"{self.path}:{number}: skipping unreadable episode line ({err}); expected "
+                                  f"one UTF-8 JSON object with scenario/seed/body/brain; kept in "
+                                  f"{self.unreadable_path.name}", stacklevel=2)
+                    bad.append(raw)
+                    continue
+                yield line
+        self._keep_unreadable(bad)
+
+    def _keep_unreadable(self, bad: list[bytes]) -> None:
+        """Rewrite the side file with exactly the unreadable lines (none: remove a stale one)."""
+        self.unreadable = len(bad)
+        side = self.unreadable_path
+        if not bad:
+            if side.exists():
+                side.unlink()
+            return
+        write_bytes_atomic(side, b"".join(bad))
+
+    def _cut_partial_tail(self) -> None:
+        """Drop an unterminated last line left by a killed run, so the next line starts clean."""
+        if not self.path.exists():
+            return
+        with open(self.path, "rb+") as f:
+            size = f.seek(0, os.SEEK_END)
+            if size == 0:
+                return
+            f.seek(size - 1)
+            if f.read(1) == b"\n":
+                return
+            keep = _end_of_last_complete_line(f, size)
+            f.truncate(keep)
+            f.flush()
+            os.fsync(f.fileno())
+
+
+def _end_of_last_complete_line(f: Any, size: int, block: int = 1 << 16) -> int:
+    """Offset just past the last ``\\n`` of a binary file (0 if there is none)."""
+    pos = size
+    while pos > 0:
+        start = max(0, pos - block)
+        f.seek(start)
+        chunk = f.read(pos - start)
+        idx = chunk.rfind(b"\n")
+        if idx >= 0:
+            return start + idx + 1
+        pos = start
+    return 0
+
+
+def write_json(path: Path | str, data: Any) -> Path:
+    """Write ``data`` as indented JSON atomically (temp file + rename), so readers never see half a file."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return write_text_atomic(path, json.dumps(data, indent=2, sort_keys=False) + "\n")
+
+
+def write_bytes_atomic(path: Path | str, data: bytes) -> Path:
+    """Write ``data`` to ``path`` through a temporary file and a rename: readers see the old file or the new
+    one, never half of one. A failure (full disk, file-size limit) removes the temporary file and raises, and
+    leaves an existing ``path`` as it was."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise
+    return path
+
+
+def write_text_atomic(path: Path | str, text: str) -> Path:
+    """:func:`write_bytes_atomic` for UTF-8 text."""
+    return write_bytes_atomic(path, text.encode("utf-8"))
+
+
+def read_json(path: Path | str) -> Any:
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def write_run_config(out: Path | str, config: Mapping[str, Any], redactor: Redactor) -> dict[str, Any]:
+    """Write ``out/run.json`` (redacted). A resumed run keeps the first ``started`` and lists each resume.
+
+    Raises ``ValueError`` when ``out`` already holds a run with a different brain, body, brain options or env
+    options (``env_kwargs``; a run.json without them had none) — mixing them would make the scores
+    meaningless.
+    """
+    path = Path(out) / RUN_FILE
+    new = redactor.data(dict(config))
+    if path.exists():
+        old = read_json(path)
+        for field in ("brain", "body", "brain_options", "env_kwargs", "motion_model"):
+            if _run_field(old, field) != _run_field(new, field):
+                raise ValueError(
+                    f"{Path(out)} already holds a run with {field}={_run_field(old, field)!r}, this one has "
+                    f"{field}={_run_field(new, field)!r}; use another --out directory"
+                )
+        new["started"] = old.get("started", new.get("started"))
+        new["resumed"] = [*old.get("resumed", []), config.get("started")]
+    write_json(path, new)
+    return new
+
+
+def _run_field(config: Mapping[str, Any], field: str) -> Any:
+    """A run.json field for the mixing check; missing option dicts (older run.json files) count as empty,
+    a missing motion model as ``procedural`` (the only one before ``--motion-model``)."""
+    if field == "motion_model":
+        return config.get(field) or "procedural"
+    return config.get(field, {} if field.endswith(("_options", "_kwargs")) else None)

@@ -1,0 +1,150 @@
+"""Running suite episodes concurrently: worker processes, and collecting results so Ctrl-C loses nothing.
+
+Card
+----
+- :func:`results_in_processes`: a ``spawn`` process pool (fork is unsafe with threads and pybullet clients)
+  whose workers ignore Ctrl-C (the parent decides), build the brain once each (closed when the worker exits)
+  and run one episode per task. Each worker is handed the scenario records of the episodes it may run and
+  registers any its own registry lacks or holds differently, so a scenario added with ``register()`` in the
+  parent runs (and is scored) with any number of workers. Workers die with the parent: Linux's
+  parent-death signal (``PR_SET_PDEATHSIG``, SIGKILL) and, everywhere, a watchdog thread that exits the
+  worker once its parent process is gone (a ``kill -9`` of the parent leaves no orphans).
+- :func:`stream_results`: results as they finish, with at most ``window`` tasks submitted at a time, so the
+  parent holds a bounded number of results however long the run (a finished result is handed on and
+  forgotten). On Ctrl-C it submits nothing more, lets what is running finish and yields it, then re-raises;
+  the pool is shut down either way. The runner streams its thread pool (remote brains) with it too.
+
+The runner (:mod:`wmbench.harness.suite`) chooses the executor and logs each result as it arrives.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, as_completed, wait
+from typing import Any
+
+from wmbench.brain.base import Brain
+from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.harness.run.selection import EpisodeSpec
+from wmbench.scenarios import Scenario
+
+#: Tasks in flight per worker: enough to keep every worker busy, few enough that memory stays bounded.
+TASKS_PER_WORKER = 2
+#: How often (s) a worker's watchdog checks that its parent is still alive.
+PARENT_CHECK_S = 0.5
+_PR_SET_PDEATHSIG = 1
+
+
+def results_in_processes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
+                         env_kwargs: Mapping[str, Any], workers: int) -> Iterator[EpisodeResult]:
+    """The episodes of ``todo`` run by up to ``workers`` worker processes (each builds brain ``brain`` once),
+    as they finish (see :func:`stream_results`)."""
+    context = multiprocessing.get_context("spawn")  # fork is unsafe with threads and with pybullet clients
+    size = min(workers, len(todo))
+    records = _records_for(todo)
+    pool = ProcessPoolExecutor(max_workers=size, mp_context=context, initializer=_init_worker,
+                               initargs=(brain, dict(options), records, os.getpid()))
+    kwargs = dict(env_kwargs)
+    yield from stream_results(pool, lambda spec: pool.submit(_run_in_worker, spec, body, kwargs, brain), todo,
+                              window=TASKS_PER_WORKER * size)
+
+
+def stream_results(pool: Executor, start: Callable[[EpisodeSpec], Future[EpisodeResult]],
+                   todo: Iterable[EpisodeSpec], window: int) -> Iterator[EpisodeResult]:
+    """Results of ``start(spec)`` for each spec of ``todo`` as they finish, at most ``window`` in flight."""
+    specs = iter(todo)
+    pending: set[Future[EpisodeResult]] = set()
+    ready: list[Future[EpisodeResult]] = []
+    try:
+        for spec in specs:
+            pending.add(start(spec))
+            if len(pending) >= max(1, window):
+                break
+        while pending or ready:
+            if not ready:
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                ready.extend(done)
+            future = ready.pop()
+            spec = next(specs, None)  # refill before handing the result on, so the workers stay busy
+            if spec is not None:
+                pending.add(start(spec))
+            result = future.result()
+            del future  # nothing keeps a handed-on result alive
+            yield result
+    except KeyboardInterrupt:
+        for future in pending:
+            future.cancel()  # only those not yet started can be cancelled
+        left = ready + [f for f in pending if not f.cancelled()]
+        print(f"\nstopping: waiting for {len(left)} running episode(s) to finish", file=sys.stderr)
+        for future in as_completed(left):
+            if future.exception() is None:
+                yield future.result()
+        raise
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _records_for(todo: Sequence[EpisodeSpec]) -> tuple[Scenario, ...]:
+    """The records of the scenarios in ``todo``, as this (parent) process's registry holds them."""
+    from wmbench.scenarios import get_scenario
+
+    return tuple(get_scenario(sid) for sid in sorted({spec.scenario for spec in todo}))
+
+
+_WORKER_BRAIN: Brain | None = None
+
+
+def _init_worker(spec: str, options: dict[str, Any], records: Sequence[Scenario], parent_pid: int) -> None:
+    """Process-pool initializer: die with the parent, ignore Ctrl-C (the parent decides), register the
+    parent's scenario records, and build this worker's brain once."""
+    global _WORKER_BRAIN
+    _die_with_parent(parent_pid)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _register_records(records)
+    from wmbench.brain.registry import get_brain
+
+    _WORKER_BRAIN = get_brain(spec, **options)
+    multiprocessing.util.Finalize(None, _WORKER_BRAIN.close, exitpriority=10)
+
+
+def _register_records(records: Sequence[Scenario]) -> None:
+    """Make this process's registry hold exactly the parent's version of each record."""
+    from wmbench.scenarios import register
+    from wmbench.scenarios.registry import all_scenarios
+
+    here = {r.id: r for r in all_scenarios()}
+    for record in records:
+        if here.get(record.id) != record:
+            register(record, overwrite=True)
+
+
+def _die_with_parent(parent_pid: int) -> None:
+    """Exit this worker as soon as ``parent_pid`` is gone: the kernel's parent-death signal where there is
+    one (Linux), and a watchdog thread everywhere (also covers a parent that died before this ran)."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(PARENT_CHECK_S)
+            if os.getppid() != parent_pid:
+                os._exit(1)  # the parent died: no one will read this worker's results
+
+    threading.Thread(target=watch, name="wmbench-parent-watchdog", daemon=True).start()
+
+
+def _run_in_worker(spec: EpisodeSpec, body: str, env_kwargs: dict[str, Any], label: str) -> EpisodeResult:
+    assert _WORKER_BRAIN is not None, "worker brain missing: _init_worker did not run"
+    return run_episode(spec.scenario, _WORKER_BRAIN, body, spec.seed, env_kwargs, brain_label=label,
+                       reuse_env=True)  # one PyBullet client per worker, reset between episodes

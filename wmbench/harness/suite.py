@@ -1,0 +1,377 @@
+"""The suite runner behind ``wmbench run``: every selected bench scenario × seed, then ``scores.json``.
+
+::
+
+    scores = run_suite("reference", body="smpl", scenarios="C01,C03", seeds=2, workers=2, out=Path("runs/x"))
+
+1. Resolve the selection; build the brain once in the parent (an unknown brain, body or scenario fails here
+   with :class:`RunConfigError`, before anything runs).
+2. Skip episodes already in ``out/episodes.jsonl`` (resume), run the rest — in this process (``workers=1``),
+   in worker processes that each build the brain once (``workers>1``, :mod:`wmbench.harness.run.workers`),
+   or in threads for remote brains (``openai/...``), one brain instance per concurrent episode — and append
+   each line as it finishes.
+3. Score *every* line of the run from ``episodes.jsonl``, sorted by (scenario, seed), so a resumed run scores
+   exactly like an uninterrupted one; hand non-bench scenarios (C09 live, C10 transfer) to the measurer
+   registered for their mode, or report them as not measured (:mod:`wmbench.harness.run.scores`, whose
+   public functions are importable from here too); write ``scores.json``.
+
+Ctrl-C stops cleanly: nothing new starts, episodes already running finish and are kept (a second Ctrl-C
+abandons them), and :class:`RunInterrupted` says how many are done. Rerun the same command to resume.
+"""
+
+from __future__ import annotations
+
+import queue
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from wmbench.brain.base import Brain
+from wmbench.harness.run.dirs import (
+    check_run_dir,
+    keys_to_score,
+    merge_with_previous,
+    previous_selection,
+    union_config,
+)
+from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
+from wmbench.harness.run.results import (
+    EPISODES_FILE,
+    SCORES_FILE,
+    EpisodeKey,
+    EpisodeLog,
+    Redactor,
+    write_json,
+    write_run_config,
+)
+from wmbench.harness.run.scores import error_score as error_score  # re-exported, as are the three below
+from wmbench.harness.run.scores import not_measured_score as not_measured_score
+from wmbench.harness.run.scores import score_line as score_line
+from wmbench.harness.run.scores import score_lines as score_lines
+from wmbench.harness.run.scores import score_run
+from wmbench.harness.run.selection import EpisodeSpec, SuitePlan, plan_suite
+from wmbench.harness.run.workers import results_in_processes, stream_results
+from wmbench.scenarios import Scenario
+
+#: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
+REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
+#: Concurrent episodes (so requests in flight) for remote brains, independent of ``--workers``.
+DEFAULT_MAX_CONNECTIONS = 8
+#: Brains that load a model in-process: one episode at a time, so there is one copy of the model in memory
+#: (simplified: no overlap of simulation and inference; the simulation is a small part of an episode's time).
+LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")
+
+
+class RunConfigError(ValueError):
+    """The run cannot start: unknown scenario, brain or body, or an out directory holding another run."""
+
+
+class RunFailed(RuntimeError):
+    """The run could not go on (a worker process died); finished episodes are kept and a rerun resumes."""
+
+
+class RunInterrupted(Exception):
+    """Ctrl-C: the run stopped; ``done`` of ``total`` episodes are in ``out`` and a rerun resumes."""
+
+    def __init__(self, done: int, total: int, out: Path) -> None:
+        super().__init__(f"interrupted: {done} of {total} episodes finished and kept in {out}; "
+                         f"rerun the same command to resume")
+        self.done, self.total, self.out = done, total, out
+
+
+@dataclass(frozen=True)
+class MeasureContext:
+    """What a measurer for non-bench scenarios gets besides the scenarios: the run's configuration."""
+
+    brain: str
+    brain_options: Mapping[str, Any]
+    body: str
+    seeds: tuple[int, ...]
+    workers: int
+    out: Path
+    progress: bool
+    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
+
+
+#: ``measurer(scenarios, context) -> {scenario_id: [ScenarioScore, ...]}`` for the scenarios of one mode.
+Measurer = Callable[[Sequence[Scenario], MeasureContext], Mapping[str, Sequence[Any]]]
+
+#: Measurers by scenario mode (``"live"`` for C09, ``"transfer"`` for C10). Later work registers them here.
+MEASURERS: dict[str, Measurer] = {}
+
+
+def register_measurer(mode: str, measurer: Measurer, *, overwrite: bool = False) -> Measurer:
+    """Plug in the measurement of one non-bench mode; ``run_suite`` then scores those scenarios too."""
+    if mode == "bench":
+        raise ValueError("bench scenarios are run by run_suite itself; register measurers for other modes")
+    if mode in MEASURERS and not overwrite:
+        raise ValueError(f"a measurer for mode {mode!r} is already registered")
+    MEASURERS[mode] = measurer
+    return measurer
+
+
+def run_suite(
+    brain: str,
+    body: str = "smpl",
+    scenarios: str = "all",
+    seeds: int | Sequence[int] = 1,
+    workers: int = 1,
+    out: Path | str = Path("runs/latest"),
+    brain_options: Mapping[str, Any] | None = None,
+    progress: bool = True,
+    *,
+    env_kwargs: Mapping[str, Any] | None = None,
+    measurers: Mapping[str, Measurer] | None = None,
+    live: bool = True,
+    reports: bool = True,
+    max_connections: int = DEFAULT_MAX_CONNECTIONS,
+    limit: int | None = None,
+    guard: RunGuard | None = None,
+) -> dict[str, Any]:
+    """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
+
+    ``measurers`` maps non-bench modes to their measurer (default: the :data:`MEASURERS` registry).
+    ``live``: measure C09 with short live runs (:mod:`wmbench.harness.live.c09`, kept in ``live.json``); False
+    reports C09 as not measured. ``reports``: write report.md, report.html and leaderboard_entry.json.
+    ``max_connections``: concurrent episodes for remote (``openai/``) brains, whatever ``workers`` says.
+    ``limit``: run only the first N episodes of the selection (a quick try). ``guard`` decides when a failing
+    brain stops the run early (default :class:`~wmbench.harness.run.guard.RunGuard`).
+    Raises :class:`RunConfigError` before running anything if the configuration is wrong,
+    :class:`RunInterrupted` on Ctrl-C (finished episodes are kept), and :class:`RunStopped` after writing
+    the scores of the finished episodes when the brain could not go on.
+    """
+    out = Path(out)
+    options = dict(brain_options or {})
+    env_kwargs = dict(env_kwargs or {})
+    workers = max(1, int(workers))
+    try:
+        plan = plan_suite(scenarios, seeds)
+        check_run_dir(out)
+    except ValueError as err:
+        raise RunConfigError(str(err)) from None
+    if limit is not None and limit < 1:
+        raise RunConfigError(f"--limit must be at least 1, got {limit}")
+    scored_plan, merged_fields = merge_with_previous(plan, previous_selection(out))
+    parent_brain = _build_brain(brain, options)
+    stopped: str | None = None
+    try:
+        _check_body(body)
+        redactor = Redactor.for_options(options)
+        try:
+            write_run_config(out, union_config(_run_config(brain, body, plan, workers, options, env_kwargs),
+                                               merged_fields), redactor)
+        except ValueError as err:
+            raise RunConfigError(str(err)) from None
+        log = EpisodeLog(out / EPISODES_FILE, redactor)
+        episodes = plan.episodes if limit is None else plan.episodes[:limit]
+        keys = {_key(spec, body, brain): spec for spec in episodes}
+        done = log.done_keys()
+        todo = sorted(spec for key, spec in keys.items() if key not in done)
+        concurrency = max_connections if brain.startswith(REMOTE_BRAIN_PREFIXES) else workers
+        try:
+            _run_episodes(todo, brain, options, body, env_kwargs, concurrency, log, parent_brain,
+                          total=len(keys), progress=progress, out=out, guard=guard or RunGuard())
+        except RunStopped as stop:
+            stopped = stop.reason
+    finally:
+        parent_brain.close()
+    context = MeasureContext(brain, options, body, scored_plan.seeds, workers, out, progress, env_kwargs)
+    chosen = _with_live(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
+    scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen)
+    if stopped is not None:
+        mark_stopped(scores, stopped)
+    write_json(out / SCORES_FILE, scores)
+    if reports:
+        _write_reports(out, scores)
+    if stopped is not None:
+        raise RunStopped(stopped, scores)
+    return scores
+
+
+def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str, Measurer]:
+    """The measurers to use: those given, exactly; by default the registry plus C09's live measurer (unless
+    one is registered). Without ``live`` the live mode gets a stand-in that reports C09 as skipped."""
+    import wmbench.harness.transfer.c10  # noqa: F401  (registers C10's "transfer" measurer in MEASURERS)
+    from wmbench.harness.live.c09 import measure_live, skip_live
+
+    chosen = dict(MEASURERS if measurers is None else measurers)
+    if not live:
+        chosen["live"] = skip_live
+    elif measurers is None:
+        chosen.setdefault("live", measure_live)
+    return chosen
+
+
+def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
+    """Stand-ins for every non-bench mode of a stopped run: a broken brain is not measured (no silent zero)."""
+    def not_measured(group: Sequence[Scenario], context: MeasureContext) -> dict[str, list[Any]]:
+        return {s.id: [not_measured_score(s, f"the run stopped early ({reason})")] for s in group}
+
+    return {mode: not_measured for mode in plan.by_mode}
+
+
+def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
+    """report.md, report.html, leaderboard_entry.json; a failure warns but never loses the scores."""
+    import warnings
+
+    from wmbench.harness.report.writer import write_reports
+
+    try:
+        write_reports(out, scores)
+    except Exception as err:
+        from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD
+
+        for stale in (REPORT_HTML, REPORT_MD):  # an older report would not describe these scores
+            (out / stale).unlink(missing_ok=True)
+        warnings.warn(f"could not write the report in {out} ({type(err).__name__}: {err}); "
+                      f"scores.json is complete, retry with `wmbench report {out}`", stacklevel=2)
+
+
+# ---------------------------------------------------------------------------------------------- configuration
+
+
+def _build_brain(spec: str, options: Mapping[str, Any]) -> Brain:
+    from wmbench.brain.registry import get_brain
+
+    try:
+        return get_brain(spec, **options)
+    except Exception as err:
+        raise RunConfigError(f"cannot build brain {spec!r}: {err}") from None
+
+
+def _check_body(body: str) -> None:
+    """Resolve the body's class now, so an unknown body fails before the run, not once per episode."""
+    from wmbench.body.registry import resolve_body_class
+
+    try:
+        resolve_body_class(body)
+    except (KeyError, ImportError) as err:
+        raise RunConfigError(err.args[0] if err.args else str(err)) from None
+
+
+def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: Mapping[str, Any],
+                env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    import wmbench
+
+    return {
+        "brain": brain,
+        "body": body,
+        "motion_model": _selected_motion_model(),
+        "selection": plan.selection,
+        "scenarios": list(plan.scenario_ids),
+        "seeds": list(plan.seeds),
+        "workers": workers,
+        "brain_options": dict(options),
+        "env_kwargs": dict(env_kwargs),
+        "version": wmbench.__version__,
+        "python": sys.version.split()[0],
+        "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _selected_motion_model() -> str:
+    from wmbench.body.generators import selected_generator_name
+
+    return selected_generator_name()
+
+
+def _key(spec: EpisodeSpec, body: str, brain: str) -> EpisodeKey:
+    return EpisodeKey(spec.scenario, spec.seed, body, brain)
+
+
+def executor_kind(brain: str, workers: int) -> str:
+    """``"inline"`` (workers=1, local model brains), ``"thread"`` (remote brains) or ``"process"``."""
+    if workers <= 1 or brain.startswith(LOCAL_MODEL_PREFIXES):
+        return "inline"
+    return "thread" if brain.startswith(REMOTE_BRAIN_PREFIXES) else "process"
+
+
+# ------------------------------------------------------------------------------------------------ running
+
+
+def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
+                  env_kwargs: Mapping[str, Any], workers: int, log: EpisodeLog, parent_brain: Brain, *,
+                  total: int, progress: bool, out: Path, guard: RunGuard | None = None) -> None:
+    from tqdm import tqdm
+
+    kind = executor_kind(brain, min(workers, max(1, len(todo))))
+    bar = tqdm(total=total, initial=total - len(todo), desc=f"wmbench {brain}", unit="ep", file=sys.stderr,
+               disable=not progress or not sys.stderr.isatty(), dynamic_ncols=True)
+    finished = total - len(todo)
+    try:
+        if kind == "process":  # each worker process builds its own brain; the parent's stays idle
+            results = results_in_processes(todo, brain, options, body, env_kwargs, workers)
+        else:
+            brains = _BrainPool(brain, options, first=parent_brain)
+            results = _results_in_threads(todo, brains, body, env_kwargs, workers if kind == "thread" else 1)
+        for result in results:
+            if guard is not None and guard.void(result):
+                raise RunStopped(guard.check(result) or f"the brain cannot go on: {result.error}")
+            log.append(result)
+            finished += 1
+            bar.update(1)
+            if result.error:
+                headline = result.error.splitlines()[0]
+                bar.write(f"episode {result.scenario} seed {result.seed} failed: {headline}")
+            if guard is not None and (reason := guard.check(result)) is not None:
+                raise RunStopped(reason)
+    except KeyboardInterrupt:
+        raise RunInterrupted(finished, total, out) from None
+    except BrokenProcessPool as err:
+        raise RunFailed(
+            f"a worker process died ({err}); {finished} of {total} episodes are kept in {out}. "
+            f"Rerun to resume; --workers 1 shows which scenario crashes"
+        ) from None
+    finally:
+        bar.close()
+        if kind == "inline":  # this thread's reused env (threads' and workers' envs end with them)
+            from wmbench.harness.run.env_reuse import close_all
+
+            close_all()
+
+
+class _BrainPool:
+    """Idle brain instances for inline/thread runs: at most one concurrent episode per instance."""
+
+    def __init__(self, spec: str, options: Mapping[str, Any], first: Brain) -> None:
+        self.spec, self.options = spec, dict(options)
+        self._idle: queue.SimpleQueue[Brain] = queue.SimpleQueue()
+        self._idle.put(first)
+        self._extra: list[Brain] = []
+
+    def run(self, spec: EpisodeSpec, body: str, env_kwargs: Mapping[str, Any]) -> EpisodeResult:
+        try:
+            brain = self._idle.get_nowait()
+        except queue.Empty:
+            brain = _build_brain(self.spec, self.options)
+            self._extra.append(brain)
+        try:
+            return run_episode(spec.scenario, brain, body, spec.seed, env_kwargs, brain_label=self.spec,
+                               reuse_env=True)  # one env per thread, reset between episodes (env_reuse)
+        finally:
+            self._idle.put(brain)
+
+    def close_extra(self) -> None:
+        """Close the instances this pool built (the first one belongs to the caller)."""
+        for brain in self._extra:
+            brain.close()
+
+
+def _results_in_threads(todo: Sequence[EpisodeSpec], brains: _BrainPool, body: str,
+                        env_kwargs: Mapping[str, Any], workers: int) -> Iterator[EpisodeResult]:
+    try:
+        if workers <= 1:
+            for spec in todo:
+                yield brains.run(spec, body, env_kwargs)
+            return
+        pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="wmbench-episode")
+        yield from stream_results(pool, lambda spec: pool.submit(brains.run, spec, body, env_kwargs), todo,
+                                  window=2 * workers)  # bounded: results are logged and dropped as they come
+    finally:
+        brains.close_extra()

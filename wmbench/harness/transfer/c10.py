@@ -1,0 +1,241 @@
+"""C10 · Cross-body Transferability: S46–S50 measured by running the same decisions through other bodies.
+
+::
+
+    scores = measure_c10("reference", seeds=(0,))          # {"S46": [ScenarioScore], ...}
+
+**The brain's score** (:func:`measure_c10`, :func:`measure_c10_brain`): the brain itself runs closed loop on
+the character, the robot and the drone (any registered body can be added) in four variants of each scene;
+C10 scores how much of its outcome on the character carries over to the other bodies. The rule, the runs and
+the fit of a decision are :mod:`wmbench.harness.transfer.outcome`.
+
+**Body diagnostics** (reported in each score's ``evidence["diagnostics"]``, never scored), measured as C10
+was before (:func:`run_transfer`):
+
+For each scenario and seed (:func:`run_transfer`):
+
+1. the chosen brain runs closed-loop on the SMPL character (procedural generator) — its replies and the
+   character's 22-joint frames are recorded;
+2. exactly those replies, with no brain in the loop, are replayed on the servo robot and the drone
+   (:func:`wmbench.harness.transfer.body_replay.replay_decisions`) and on the character driven by the second motion
+   generator (keyframe).
+
+Pipeline checks (:data:`~wmbench.harness.transfer.c10_scoring.PIPELINE_RULE_TEXT`; thresholds are the constants below):
+
+- **Nothing to transfer.** If none of the character's decisions asked to travel (no MOTION that moves), or
+  its run produced no decision at all, every C10 scenario scores 0: standing still on three bodies shows no
+  transfer (without this the ``null`` brain would score 100).
+- **S46 Brain-Body Decoupling**: a body *ran* when it played every reply (or was caught) without an error.
+  20 = all three ran, none collided with a wall or was caught; 15 = all ran, one collided or was caught;
+  10 = all ran, two or more did; 5 = one body failed to run; 0 = more failed (:data:`S46_POINTS`).
+- **S47 Joint Format Universality**: the character's frames -> HumanML3D 263-dim features -> 22 joints
+  recovered from them -> each rig of :data:`RETARGET_RIGS` (SMPL-24, the custom stubby rig, the robot's rig).
+  Error = the worst bone-length-normalised pose error (round trip and each rig): <= 5 % = 20, <= 10 % = 15,
+  <= 20 % = 5, more = 0 (:data:`POSE_ERROR_POINTS`).
+- **S48 Robot Servo Mapping**: the robot's per-decision servo tracking error (mean |command - angle| over its
+  servos at the decision's end, from the body state extras); its median: <= 5 deg = 20, <= 10 = 15, <= 20 = 5,
+  more = 0 (:data:`SERVO_ERROR_POINTS_DEG`); any limit violation caps at 5; a failed robot run scores 0.
+- **S49 Prompt Universality**: each decision's intent rendered for :data:`CLIP_SECONDS` by both generators
+  and read back from the joints. A = fraction of decisions where both travel the same sector (or both stay),
+  at the same speed class, ending with facings within :data:`FACING_TOLERANCE_DEG`; B = over the decision
+  pairs whose intents differ in speed class, the fraction that both generators' limb effort (mean speed of
+  ankles and wrists relative to the pelvis) orders like the classes (1 when every decision has the same
+  class); C = mean cosine (floored at 0) of the character's realized directions under each generator.
+  min(A, B, C): >= 0.9 = 20, >= 0.75 = 15, >= 0.5 = 5, less = 0 (:data:`AGREEMENT_POINTS`).
+- **S50 Multi-embodiment Consistency**: D = mean cosine of the bodies' realized directions per decision,
+  relative to each body's heading (:func:`~wmbench.harness.transfer.body_replay.direction_agreement`); R =
+  agreement of the bodies' orderings of the decisions by speed class, each class judged against the body's own envelope.
+  min(D, R) on :data:`AGREEMENT_POINTS`; a body that failed to run scores 0. The raw-speed ordering
+  (:func:`~wmbench.harness.transfer.body_replay.speed_rank_agreement`) is kept as evidence: its 10 % ties count a drone
+  still spinning up as slower, which the class reading does not.
+
+Every score's evidence holds the numbers and, per body, whether it ran, its wall-collision and caught rates.
+
+This module runs and measures (:func:`run_transfer`, :func:`measure_c10`, the ``transfer`` measurer of
+``run_suite``); the constants, rule texts and scorers live in :mod:`wmbench.harness.transfer.c10_scoring` (their public
+names are importable from here as well), the numbers they read in :mod:`wmbench.harness.transfer.metrics`.
+
+Simplified: C10 runs use the env's default timing (``replay_decisions`` takes no env options), and the
+character's frames are root-local (see :mod:`wmbench.harness.transfer.metrics`).
+"""
+
+from __future__ import annotations
+
+import sys
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from wmbench.body.generators import get_generator
+from wmbench.brain.base import Brain
+from wmbench.envs.trace import Trace
+from wmbench.harness.run.episode import run_episode
+from wmbench.harness.suite import MEASURERS, MeasureContext, register_measurer
+from wmbench.harness.transfer.body_replay import replay_decisions
+from wmbench.harness.transfer.c10_scoring import (
+    AGREEMENT_POINTS,
+    C10_IDS,
+    CATEGORY,
+    CLIP_SECONDS,
+    FACING_TOLERANCE_DEG,
+    GENERATORS,
+    POSE_ERROR_POINTS,
+    RETARGET_RIGS,
+    RULE_TEXT,
+    S46_POINTS,
+    SCORERS,
+    SERVO_ERROR_POINTS_DEG,
+    SERVO_VIOLATION_CAP,
+    SOURCE_BODY,
+    TARGET_BODIES,
+    body_envelope,
+    generator_pair,
+    not_measured,
+    points_at_least,
+    points_at_most,
+    score_s46,
+    score_s47,
+    score_s48,
+    score_s49,
+    score_s50,
+    score_transfer,
+)
+from wmbench.harness.transfer.metrics import BodyRun, TransferRuns
+from wmbench.harness.transfer.outcome import TRANSFER_BODIES, measure_brain_transfer
+from wmbench.scoring.report_types import ScenarioScore
+
+__all__ = [
+    "AGREEMENT_POINTS", "C10_IDS", "CATEGORY", "CLIP_SECONDS", "FACING_TOLERANCE_DEG", "GENERATORS",
+    "POSE_ERROR_POINTS", "RETARGET_RIGS", "RULE_TEXT", "S46_POINTS", "SCORERS", "SERVO_ERROR_POINTS_DEG",
+    "SERVO_VIOLATION_CAP", "SOURCE_BODY", "TARGET_BODIES", "TRANSFER_BODIES", "RecordingGenerator",
+    "body_envelope", "measure_c10", "measure_c10_brain", "measure_transfer", "not_measured",
+    "points_at_least", "points_at_most", "run_transfer",
+    "score_s46", "score_s47", "score_s48", "score_s49", "score_s50", "score_transfer",
+]
+
+
+# ------------------------------------------------------------------------------------------------ running
+
+
+class RecordingGenerator:
+    """A motion generator that keeps a copy of every frame it gives the body (the character's 22 joints)."""
+
+    def __init__(self, inner: Any, sink: list[np.ndarray]) -> None:
+        self._inner, self._sink = inner, sink
+        self.name, self.fps = inner.name, inner.fps
+
+    def reset(self, seed: int | None = None) -> None:
+        self._inner.reset(seed)
+
+    def set_intent(self, intent: Any) -> None:
+        self._inner.set_intent(intent)
+
+    def next_frame(self, speed: float) -> Any:
+        frame = self._inner.next_frame(speed)
+        self._sink.append(np.array(frame.joints, dtype=float))
+        return frame
+
+    def clip(self, intent: Any, n_frames: int) -> np.ndarray:
+        return self._inner.clip(intent, n_frames)
+
+
+def _character(generator: str, sink: list[np.ndarray] | None = None) -> Any:
+    from wmbench.body.smpl_character import SmplCharacter
+
+    def factory(fps: int) -> Any:
+        made = get_generator(generator, fps)
+        return made if sink is None else RecordingGenerator(made, sink)
+
+    return SmplCharacter(generator_factory=factory)
+
+
+def _guarded(body: str, run: Callable[[], Trace]) -> BodyRun:
+    try:
+        return BodyRun(body, run())
+    except Exception as exc:
+        frames = "".join(traceback.format_tb(exc.__traceback__)[-3:]).rstrip()
+        return BodyRun(body, None, f"{type(exc).__name__}: {exc}\n{frames}")
+
+
+def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: str | None = None
+                 ) -> TransferRuns:
+    """The brain on the character, then its replies on every other body (see the module card)."""
+    from wmbench.envs.wmbench_env import WMBenchEnv
+
+    frames: list[np.ndarray] = []
+    own, independent = generator_pair()
+    result = run_episode(
+        scenario_id, brain, SOURCE_BODY, seed, brain_label=brain_label,
+        env_factory=lambda sid, _body, **_kw: WMBenchEnv(sid, body=_character(own, frames)))
+    trace = Trace.from_dict(result.trace) if result.trace else None
+    source = BodyRun(SOURCE_BODY, trace, result.error)
+    replies = tuple(d.reply for d in source.decisions)
+    replays = {body: _guarded(body, lambda b=body: replay_decisions(scenario_id, replies, b, seed=seed))
+               for body in TARGET_BODIES}
+    second = _guarded(f"{SOURCE_BODY}+{independent}",
+                      lambda: replay_decisions(scenario_id, replies, _character(independent), seed=seed))
+    return TransferRuns(scenario_id, seed, replies, source, replays, second,
+                        np.stack(frames) if frames else None)
+
+
+# ------------------------------------------------------------------------------------------------ measuring
+
+
+def measure_c10(
+    brain_spec: str,
+    seeds: Sequence[int] = (0,),
+    *,
+    scenarios: Sequence[str] = C10_IDS,
+    brain_options: Mapping[str, Any] | None = None,
+    progress: Callable[[str], None] | None = None,
+    bodies: Sequence[str] = TRANSFER_BODIES,
+) -> dict[str, list[ScenarioScore]]:
+    """Run and score the C10 ``scenarios`` for every seed with ``brain_spec`` (built once, then closed): the
+    brain closed loop on every body of ``bodies`` (see :mod:`wmbench.harness.transfer.outcome`)."""
+    from wmbench.brain.registry import get_brain
+
+    return measure_c10_brain(lambda: get_brain(brain_spec, **dict(brain_options or {})), seeds,
+                             scenarios=scenarios, progress=progress, bodies=bodies, brain_label=brain_spec)
+
+
+def measure_c10_brain(
+    brain_factory: Callable[[], Brain],
+    seeds: Sequence[int] = (0,),
+    scenarios: Sequence[str] = C10_IDS,
+    *,
+    progress: Callable[[str], None] | None = None,
+    bodies: Sequence[str] = TRANSFER_BODIES,
+    brain_label: str | None = None,
+    diagnostics: bool = True,
+) -> dict[str, list[ScenarioScore]]:
+    """:func:`measure_c10` for a brain object made by ``brain_factory`` (no registry spec needed);
+    ``diagnostics`` False skips the pipeline checks (they never change the score)."""
+    wanted = [sid for sid in scenarios if sid in C10_IDS]
+    out: dict[str, list[ScenarioScore]] = {
+        sid: [not_measured(sid, f"{sid} is not a C10 scenario (C10 rules exist for {', '.join(C10_IDS)})")]
+        for sid in scenarios if sid not in C10_IDS}
+    if not wanted:
+        return out
+    out.update(measure_brain_transfer(brain_factory, seeds, wanted, bodies, diagnostics=diagnostics,
+                                      brain_label=brain_label, progress=progress))
+    return out
+
+
+def measure_transfer(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
+    """The ``transfer`` measurer of ``run_suite``: C10 with the run's brain for every seed of the run. The
+    character is always the source body; the robot and the drone are targets, and so is the run's ``--body``
+    when it is another (e.g. a plugin body)."""
+
+    def say(line: str) -> None:
+        if context.progress:
+            print(line, file=sys.stderr, flush=True)
+
+    extra = () if context.body in TRANSFER_BODIES else (context.body,)   # a plugin body run with --body
+    return measure_c10(context.brain, context.seeds, scenarios=[s.id for s in scenarios],
+                       brain_options=context.brain_options, progress=say, bodies=(*TRANSFER_BODIES, *extra))
+
+
+if "transfer" not in MEASURERS:
+    register_measurer("transfer", measure_transfer)

@@ -1,0 +1,1 @@
+"""Validity panel: run the panel brains and write docs/validity.md."""

@@ -1,0 +1,52 @@
+"""C01 Environmental Awareness (S01–S05): spatial accuracy of PREDICT against the ray-cast truth.
+
+Rule (S01–S05 alike, and any user C01 scenario): every decision's PREDICT is compared with the truth direction
+by direction — the verdict and the reason must both fit (``danger(wall)`` where a wall is sensed,
+``safe(open)`` or ``safe(exit)`` where none is). **exact 20** = all four directions right; **partial 10** = at
+least ``PARTIAL_MIN_CORRECT`` (3) right and, when the truth has a danger, at least one true danger flagged
+``danger``; **miss 0** otherwise and for any parse error. Scenario = mean over decisions. Sim cap: any
+``collision:wall`` in the episode caps the scenario at ``C01_COLLISION_CAP`` (10) — naming the wall and then
+walking into it is not awareness.
+"""
+
+from __future__ import annotations
+
+from wmbench.envs.trace import Trace
+from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, collided, spatial_accuracy
+from wmbench.scoring.keywords import KeywordBanks
+from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
+from wmbench.scoring.result import make_score, unmeasured
+from wmbench.scoring.thresholds import C01_COLLISION_CAP
+
+CATEGORY = "C01"
+_RULE = (
+    "Each decision's PREDICT is checked against the ray-cast truth per direction (verdict and reason). Exact "
+    f"(all four right) 20, partial (at least {PARTIAL_MIN_CORRECT} right and any true danger flagged) 10, "
+    "miss 0; parse errors are misses. Mean over decisions; any wall collision caps the scenario at "
+    f"{C01_COLLISION_CAP:g}."
+)
+RULE_TEXT: dict[str, str] = {sid: _RULE for sid in ("S01", "S02", "S03", "S04", "S05")}
+
+
+def score_spatial(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    if not trace.decisions:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    points = []
+    for d in trace.decisions:
+        result = spatial_accuracy(d)
+        wrong = result.wrong_directions()
+        if not result.checks:
+            detail = "parse error"
+        else:
+            detail = f"wrong: {', '.join(wrong)}" if wrong else "all right"
+        points.append(DecisionPoints(d.index, result.points, f"{result.level}: {result.n_correct}/4 right, "
+                                                             f"{detail}"))
+    collisions = [d.index for d in trace.decisions if collided(d)]
+    caps = [(C01_COLLISION_CAP, f"wall collision at decisions {collisions}")] if collisions else []
+    levels = [p.why.split(":")[0] for p in points]
+    return make_score(trace, CATEGORY, "spatial_accuracy", points, caps=caps,
+                      keyword={"levels": levels}, sim={"collisions": collisions})
+
+
+RULES = {sid: score_spatial for sid in RULE_TEXT}
+GENERIC_RULE = score_spatial

@@ -1,0 +1,213 @@
+"""C02 Entity Recognition (S06–S10): classification of the NPC in PREDICT against the primary NPC truth.
+
+Rule, per decision with an NPC nearby (the truth's primary NPC — the most threatening one in range):
+- **all_correct 20** = the PREDICT item at the NPC's true direction names its type (``beast``; ``human`` for a
+  woman/man) with the right verdict (``danger`` where the truth has danger, ``safe`` where it is safe: a
+  ``safe(beast)`` in front of a beast is not a recognition) AND its behaviour (``charging``, ``approaching``,
+  ``stopped``, …: in that item's text, else in MOTION within ``BEHAVIOR_WINDOW`` words of a word for the
+  NPC; exactly the true behaviour, no other) AND its distance (``5m``/``4.8 m`` in the item, else in
+  MOTION) within 1 m or 20 %;
+- **type_correct 15** = the type at the right direction (a neutral human nearby that PREDICT calls a beast
+  also lowers all-correct to this: S07's woman ahead is neutral, the beast at the side is the threat);
+- **partial 10** = ``danger`` at the right direction without naming a type (``danger`` or
+  ``danger(unknown)``), or the behaviour or the distance right; naming another type there, or the type at a
+  wrong direction, is wrong;
+- **wrong 0** otherwise, and for a parse error.
+- A beast named (whatever the verdict) in a direction where no beast is nearby or heard (the scene's
+  ``sound``: an audible beast out of sight is not a phantom in the direction of its sound) lowers the level
+  one step (all -> type, type -> partial).
+
+Per decision with no NPC nearby (beyond 8 m, or despawned): **clear 20** when no direction names a beast
+(whatever the verdict) except where one is heard, **phantom 0** otherwise; such a decision is scored only
+when the scene made it clear (every NPC gone, or out of range from the phase's first decision) — one that
+the protagonist's own flight made clear is *not exercised* (reported, not scored; a scenario with no
+exercised decision is not measured); clear decisions earn only if the brain identified the type (type
+correct or better) in at least one nearby decision of the episode when it had any (**clear_ungated 0**): a
+brain that never sees the beast gets no credit for "seeing" it gone.
+
+Scenario = mean over decisions; for S09 (the 8 m boundary) and S10 (despawn) the nearby and the clear
+decisions are averaged separately and the two means weighted equally, so both sides count.
+"""
+
+from __future__ import annotations
+
+from wmbench.envs.trace import DecisionRecord, NpcFact, Trace
+from wmbench.scoring.evidence import (
+    PredictItem,
+    canonical_type,
+    distances_in,
+    humans,
+    mean,
+    motion_text,
+    parse_ok,
+    phantom_directions,
+    prediction,
+)
+from wmbench.scoring.keywords import KeywordBanks, tokenize
+from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
+from wmbench.scoring.result import make_score, unmeasured
+from wmbench.scoring.thresholds import DISTANCE_TOL_FRACTION, DISTANCE_TOL_M
+
+CATEGORY = "C02"
+CLASSIFICATION_POINTS: dict[str, float] = {
+    "all_correct": 20.0, "type_correct": 15.0, "partial": 10.0, "wrong": 0.0,
+}
+CLEAR_POINTS: dict[str, float] = {"clear": 20.0, "phantom": 0.0, "clear_ungated": 0.0}
+#: scenarios whose nearby and clear decisions are weighted equally (both sides of a boundary)
+BALANCED_SIDES = frozenset({"S09", "S10"})
+#: MOTION tokens either side of a type word searched for the NPC's behaviour
+BEHAVIOR_WINDOW = 4
+#: type words that usually name the protagonist in a MOTION line ("a person stands still"), never the NPC
+PROTAGONIST_WORDS = frozenset({"person", "human", "man", "guy", "male", "boy", "people", "civilian"})
+
+_BASE = (
+    "Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right "
+    "verdict, behaviour and distance (within 1 m or 20%) 20, type with the right verdict only 15, partial "
+    "(danger flagged without naming a type, or behaviour/distance right) 10, else 0; parse errors 0; a beast "
+    "named in a direction where none is seen or heard lowers the level one step. With no NPC nearby: 20 when "
+    "no direction names a beast except where one is heard (only if the brain identified the NPC when it was "
+    "nearby), else 0; such a decision counts only when the scene made it clear (the NPC gone, or out of range "
+    "from the phase's start), not when the protagonist's flight did."
+)
+RULE_TEXT: dict[str, str] = {
+    "S06": _BASE + " Mean over decisions.",
+    "S07": _BASE + " The woman ahead must not be called a beast (else at most 15). Mean over decisions.",
+    "S08": _BASE + " The behaviour must follow the switch approach -> charge. Mean over decisions.",
+    "S09": _BASE + " Nearby and not-nearby decisions (either side of 8 m) are averaged separately and "
+                   "weighted equally.",
+    "S10": _BASE + " Decisions before and after the despawn are averaged separately and weighted equally.",
+}
+
+
+def primary_nearby(d: DecisionRecord) -> NpcFact | None:
+    if d.truth.primary is not None and d.truth.primary.nearby:
+        return d.truth.primary
+    nearby = [n for n in d.truth.npcs if n.nearby]
+    nearby.sort(key=lambda n: (n.type != "beast", n.distance))
+    return nearby[0] if nearby else None
+
+
+def behaviours_in(text: str, banks: KeywordBanks) -> set[str]:
+    return {name for name, terms in banks.behaviors.items() if banks.found_terms(text, terms)}
+
+
+def behaviours_near_type_words(text: str, banks: KeywordBanks, canonical: str) -> set[str]:
+    """Behaviours named within ``BEHAVIOR_WINDOW`` tokens of a word for the NPC's type (``canonical``) in the
+    same clause; protagonist words ("a person ...") do not count as the NPC."""
+    type_terms = [t for t in banks.npc_types.get(canonical, ()) if t not in PROTAGONIST_WORDS]
+    found: set[str] = set()
+    clauses = tokenize(text)
+    for m in banks.find(text, type_terms, negation=False):
+        tokens = clauses[m.clause]
+        window = " ".join(tokens[max(0, m.start - BEHAVIOR_WINDOW):m.end + BEHAVIOR_WINDOW])
+        found |= behaviours_in(window, banks)
+    return found
+
+
+def distance_right(found: float, truth: float) -> bool:
+    return abs(found - truth) <= max(DISTANCE_TOL_M, DISTANCE_TOL_FRACTION * truth)
+
+
+def classify(d: DecisionRecord, npc: NpcFact, banks: KeywordBanks) -> tuple[str, str]:
+    """(level, detail) of one decision against the nearby NPC ``npc``."""
+    items = prediction(d)
+    if items is None:
+        return "wrong", "parse error"
+    canon = canonical_type(npc.type)
+    item: PredictItem | None = items.get(npc.direction)
+    motion = motion_text(d)
+    truth_here = d.truth.directions.get(npc.direction)
+    right_verdict = "safe" if truth_here is None or truth_here.safe else "danger"
+    type_right = item is not None and item.reason == canon and item.verdict == right_verdict
+    behaviours = behaviours_in(item.raw, banks) if item is not None and item.raw else set()
+    if not behaviours:
+        behaviours = behaviours_near_type_words(motion, banks, canon)
+    behaviour_right = behaviours == {npc.behavior}
+    dists = distances_in(item.raw if item is not None else "") or distances_in(motion)
+    dist_right = bool(dists) and distance_right(dists[0], npc.distance)
+    detail = (f"{npc.type} {npc.behavior} {npc.distance:.1f}m {npc.direction}: type "
+              f"{'ok' if type_right else 'no'}, behaviour {sorted(behaviours) or '-'}, distance "
+              f"{dists[0] if dists else '-'}")
+    phantoms = phantom_directions(d)
+    if phantoms:
+        detail += f"; a beast named at {phantoms} where none is seen or heard"
+    if type_right and behaviour_right and dist_right:
+        misread = [h.direction for h in humans(d.truth, nearby_only=True)
+                   if h.name != npc.name and h.direction in items and items[h.direction].reason == "beast"]
+        if misread:
+            return "type_correct", detail + f"; neutral human at {misread} called a beast"
+        return ("type_correct" if phantoms else "all_correct"), detail
+    if type_right:
+        return ("partial" if phantoms else "type_correct"), detail
+    if item is not None and item.reason == canon:
+        detail += f"; named {canon} but the verdict {item.verdict} is wrong (truth: {right_verdict})"
+    unnamed_danger = item is not None and item.verdict == "danger" and item.reason in (None, "unknown")
+    if unnamed_danger or behaviour_right or dist_right:
+        return "partial", detail
+    return "wrong", detail
+
+
+def exercised_clear(trace: Trace, d: DecisionRecord) -> bool:
+    """A decision with no NPC nearby tests recognition only when the scene made it so: every NPC is gone, or
+    the NPCs present were already out of range at the first decision of the phase. An NPC that left the range
+    during the phase (the protagonist fled from it, or it moved off) does not make a clear-scene test."""
+    present = {n.name for n in d.truth.npcs}
+    if not present:
+        return True
+    first = next(x for x in trace.decisions if x.phase == d.phase)
+    return not any(n.nearby for n in first.truth.npcs if n.name in present)
+
+
+def score_classification(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    if not trace.decisions:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    nearby_points: list[DecisionPoints] = []
+    clear_decisions: list[DecisionRecord] = []
+    identified = False
+    not_exercised: list[int] = []
+    for d in trace.decisions:
+        npc = primary_nearby(d)
+        if npc is None:
+            if exercised_clear(trace, d):
+                clear_decisions.append(d)
+            else:
+                not_exercised.append(d.index)
+            continue
+        level, detail = classify(d, npc, banks)
+        identified |= level in ("all_correct", "type_correct")
+        nearby_points.append(DecisionPoints(d.index, CLASSIFICATION_POINTS[level], f"{level}: {detail}"))
+    gated = bool(nearby_points) and not identified
+    clear_points = []
+    for d in clear_decisions:
+        phantom = phantom_directions(d)
+        if not parse_ok(d):
+            kind, why = "phantom", "parse error"
+        elif phantom:
+            kind, why = "phantom", f"a beast named at {phantom} with none nearby or heard"
+        elif gated:
+            kind, why = "clear_ungated", "no beast predicted, but the NPC was never identified when nearby"
+        else:
+            kind, why = "clear", "no beast predicted, none nearby"
+        clear_points.append(DecisionPoints(d.index, CLEAR_POINTS[kind], f"{kind}: {why}"))
+    if not nearby_points and not clear_points:
+        return unmeasured(trace, CATEGORY, f"not exercised: no decision had the NPC in perception range, and "
+                                           f"the {len(not_exercised)} without it were not a clear scene by design")
+    points = sorted(nearby_points + clear_points, key=lambda p: p.index)
+    balanced = trace.scenario_id in BALANCED_SIDES and nearby_points and clear_points
+    score = None
+    summary = f"{len(nearby_points)} decisions with an NPC nearby, {len(clear_points)} without"
+    if not_exercised:
+        summary += f", {len(not_exercised)} not exercised (the NPC left the range during the phase)"
+    if balanced:
+        near_mean = mean([p.points for p in nearby_points])
+        clear_mean = mean([p.points for p in clear_points])
+        score = (near_mean + clear_mean) / 2
+        summary += f"; sides weighted equally: nearby {near_mean:.1f}, clear {clear_mean:.1f}"
+    return make_score(trace, CATEGORY, "classification_accuracy", points, score=score, summary=summary,
+                      keyword={"identified": identified},
+                      sim={"nearby_decisions": len(nearby_points), "clear_decisions": len(clear_points),
+                           "not_exercised": not_exercised})
+
+
+RULES = {sid: score_classification for sid in RULE_TEXT}
+GENERIC_RULE = score_classification

@@ -1,0 +1,152 @@
+"""C03 Predictive Reasoning (S11–S15): does the prediction match the decision, and the decision the world?
+
+Rule, per *threatened* decision (a beast nearby), first match wins:
+- **contradictory 0** = caught, a wall collision, or the body moved into a sector the truth marks dangerous or
+  that its own PREDICT marks ``danger`` (a parse error is a **miss**, 0 too);
+- **optimal 20** = PREDICT exact (every direction right: the threat and the walls) AND the body escaped —
+  moved into a truly safe sector (S12/S13: while still in the corridor, its start-frame displacement went
+  right / left, the way out, so the two must mirror — backing off along the wall is no escape, even where the
+  official instances leave the back open; once ``CORRIDOR_EXIT_M`` out on that side it has
+  left the corridor and any safe escape counts — a run that escapes beats a walk that never does) —
+  or, when the truth has no safe direction at all (S14's dead end with the beast at the mouth), held still
+  to assess without contact;
+- **reasonable 15** = escaped (or held, as above) with a partially right PREDICT (spatial partial);
+- **suboptimal 5** = no contact and one part right: an escape with a largely wrong PREDICT, or a right or
+  partly right PREDICT without an escape (stood while a way was open, or went the wrong way for S12/S13);
+- **mismatch 0** = no contact, but neither an escape nor a PREDICT that is even partly right (a brain that
+  stands still calling everything safe in front of a beast gets nothing here).
+
+Scenario = mean over threatened decisions; caught anywhere in the episode caps it at ``CAUGHT_CAP`` (5). No
+threatened decision at all -> not measured (the scenario never showed its threat)."""
+
+from __future__ import annotations
+
+import math
+
+from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.scenarios.families import instance_direction
+from wmbench.scoring.evidence import (
+    caught,
+    collided,
+    into_danger,
+    into_danger_detail,
+    into_predicted_danger,
+    moved_safe,
+    parse_ok,
+    phase_reference_heading,
+    realized,
+    spatial_accuracy,
+    threatened,
+    trace_caught,
+    world_sector,
+)
+from wmbench.scoring.keywords import KeywordBanks
+from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
+from wmbench.scoring.result import make_score, unmeasured
+from wmbench.scoring.thresholds import CAUGHT_CAP
+
+CATEGORY = "C03"
+MATCH_POINTS: dict[str, float] = {
+    "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "mismatch": 0.0, "contradictory": 0.0, "miss": 0.0,
+}
+#: the start-frame side the escape must take (the way out of the corridor) in the canonical instance (seed 0)
+REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
+#: S12/S13: this far (m) out towards the open side, the protagonist has left the corridor
+CORRIDOR_EXIT_M = 1.5
+
+_BASE = (
+    "Per decision with a beast nearby: contradictory 0 (caught, wall collision, or moved into a sector the "
+    "truth or its own PREDICT marks danger; parse error 0); optimal 20 (PREDICT exact and moved into a safe "
+    "sector, or held still without contact when no direction is safe); reasonable 15 (the same with a "
+    "partially right PREDICT); suboptimal 5 (one part right: an escape with a largely wrong PREDICT, or a "
+    "partly right PREDICT without an escape); 0 when neither is right. Mean over those decisions; caught "
+    f"caps the scenario at {CAUGHT_CAP:g}."
+)
+RULE_TEXT: dict[str, str] = {
+    "S11": _BASE,
+    "S12": _BASE + " While in the corridor the escape must go right in the start frame (the way out: backing "
+                   "off along the wall stays in the corridor, an open back included); once 1.5 m out to the "
+                   "right, any safe escape counts.",
+    "S13": _BASE + " While in the corridor the escape must go left in the start frame (mirror of S12; backing "
+                   "off along the wall stays in the corridor, an open back included); once 1.5 m out to the "
+                   "left, any safe escape counts.",
+    "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe: freezing to assess "
+                   "without contact is optimal.",
+    "S15": _BASE + " The crossing beast changes which sectors are dangerous decision by decision.",
+}
+
+
+def judge(d: DecisionRecord, required: str | None, reference_heading: float) -> tuple[str, str]:
+    """(branch, why) of one threatened decision."""
+    if not parse_ok(d):
+        return "miss", "parse error"
+    r = realized(d)
+    if caught(d):
+        return "contradictory", "caught"
+    if collided(d):
+        return "contradictory", "wall collision"
+    if into_danger(d):
+        return "contradictory", into_danger_detail(d)
+    if into_predicted_danger(d):
+        return "contradictory", f"moved {r.direction}, which its own PREDICT calls danger"
+    spatial = spatial_accuracy(d)
+    no_safe_direction = not d.truth.safe_directions
+    escaped, how = moved_safe(d), f"moved {r.direction} ({r.speed_class}) into a safe sector"
+    if escaped and required is not None:
+        side = world_sector(d, reference_heading)
+        if side != required:
+            escaped, how = False, f"moved {side or 'nowhere'} in the start frame; the open side is {required}"
+    elif not r.moved and no_safe_direction:
+        escaped, how = True, "held still to assess: no direction is safe"
+    elif not r.moved:
+        how = f"stood still while {', '.join(d.truth.safe_directions)} was open"
+    prediction = f"PREDICT {spatial.level} ({spatial.n_correct}/4)"
+    if escaped and spatial.level == "exact":
+        return "optimal", f"{prediction}; {how}"
+    if escaped and spatial.level == "partial":
+        return "reasonable", f"{prediction}; {how}"
+    if not escaped and spatial.level == "miss":
+        return "mismatch", f"{prediction}; {how}: neither the prediction nor the action was right"
+    return "suboptimal", f"{prediction}; {how}"
+
+
+def left_corridor(trace: Trace, d: DecisionRecord, side: str, reference_heading: float) -> bool:
+    """At the start of ``d`` the protagonist is at least ``CORRIDOR_EXIT_M`` out of the corridor towards its
+    open ``side`` (start frame, from the phase's first position): from there on the escape is judged by
+    where it goes safely, not by the side it left by."""
+    first = next(x for x in trace.decisions if x.phase == d.phase)
+    start, here = (first.body_before or {}).get("position"), (d.body_before or {}).get("position")
+    if not start or not here:
+        return False
+    angle = reference_heading + {"left": math.pi / 2, "right": -math.pi / 2}.get(side, 0.0)
+    along = ((float(here[0]) - float(start[0])) * math.cos(angle)
+             + (float(here[1]) - float(start[1])) * math.sin(angle))
+    return along >= CORRIDOR_EXIT_M
+
+
+def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    scored = [d for d in trace.decisions if threatened(d)]
+    if not scored:
+        return unmeasured(trace, CATEGORY, "no decision had a beast nearby; the C03 rule scores threatened "
+                                           "decisions")
+    # the canonical layout's open side, followed into the instance the trace recorded (mirrored: the other)
+    required = instance_direction(trace.meta, REQUIRED_ESCAPE.get(trace.scenario_id))
+    points = []
+    for d in scored:
+        heading = phase_reference_heading(trace, d.phase)
+        out = required is not None and left_corridor(trace, d, required, heading)
+        branch, why = judge(d, None if out else required, heading)
+        why += "; out of the corridor: any safe escape counts" if out else ""
+        points.append(DecisionPoints(d.index, MATCH_POINTS[branch], f"{branch}: {why}"))
+    caps = [(CAUGHT_CAP, "caught by the beast")] if trace_caught(trace) else []
+    return make_score(
+        trace, CATEGORY, "prediction_decision_match", points, caps=caps,
+        summary=f"{len(scored)} of {len(trace.decisions)} decisions had a beast nearby",
+        keyword={"predict_levels": [spatial_accuracy(d).level for d in scored]},
+        sim={"realized": [realized(d).direction for d in scored], "required_side": required,
+             "caught": trace_caught(trace)},
+    )
+
+
+RULES = {sid: score_prediction_decision for sid in RULE_TEXT}
+GENERIC_RULE = score_prediction_decision

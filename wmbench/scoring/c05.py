@@ -1,0 +1,268 @@
+"""C05 Emotional Escalation (S21–S25): how the reaction's intensity moves over time.
+
+Each decision's intensity is the combined 0–1 value of its words (MOTION intensity tier plus further strong
+terms) and its body (realized speed class; a tense posture counts as a jog) — words alone cannot carry a
+gradient the body does not show. A parse error reads as intensity 0. Thresholds: :mod:`thresholds`.
+
+Rules:
+- **S21** (charge sustained): the decisions with the beast present form a series, scored by the spec's
+  gradient (:func:`patterns.gradient`: start = mean of the first ``START_WINDOW`` decisions, end = mean of the
+  last third): **increasing 20** = the end high (>= ``HIGH_MIN``) and above the start by ``RISE_MIN``, or the
+  words alone up by ``KEYWORD_RISE_MIN`` (or the body by ``BODY_RISE_MIN``) with neither falling — the
+  escalation "sprint -> fear -> desperate -> frantic" while the body already sprints; **stable_high 10**;
+  **decreasing 5**; **flat_low 0**; except that a rise from a start below ``HEIGHTENED_MIN`` (no reaction when
+  the charge began) is **late_rise 10**.
+- **S22** (approach, then charge): the last ``JUMP_WINDOW`` approach decisions vs the first ``JUMP_WINDOW``
+  charge decisions: **jump 20** = up by ``JUMP_MIN`` to a high level from a below-high approach; **rise 15** =
+  the charge segment's mean above the approach's by ``RISE_MIN`` and high (a rise but no jump at the switch);
+  **stable_high 10** (both segments high); **decreasing 5**; **flat_low 0**. Without both segments: the S21
+  gradient.
+- **S23** (charge, stop, despawn): peak = highest intensity while charging; the series after the last charging
+  decision must come down: **gradual 20** (passes through an intermediate level, never rising by more than
+  ``MONOTONE_TOL``, ends settled <= ``MILD_MAX``), **uneven 15** (intermediate but rising on the way),
+  **instant 5** (straight to calm), **stays_high 5** (never settles), **no_reaction 0** (peak below
+  ``HIGH_MIN``).
+- **S24** (appear/vanish x3): each appearance (a run of decisions with the beast present) gets a strength
+  (peak intensity over its first ``SENSITIZATION_WINDOW`` decisions) and a latency (decisions until intensity
+  >= ``HIGH_MIN`` without moving into danger; none = never): **sensitized 20** = each reappearance at least as
+  fast and as strong as the one before, the last faster or stronger (by ``STRONGER_BY``) than the first, and
+  the last reacted; **habituating 5** = the last slower or weaker than the first; **no_reaction 0** = never
+  reached ``HIGH_MIN``; **stable 10** otherwise. Fewer than 2 appearances -> not measured.
+- **S25** (woman approaches and stops x3): a decision is *composed* when its intensity is below ``HIGH_MIN``,
+  its words no stronger than the medium tier, its speed <= jog, it had no contact and did not move into a
+  sector the truth marks dangerous (her 2 m personal space: walking into her is not composure; a polite or
+  defensive step back is composed). **calm 20** = at least ``COMPOSED_ALL`` of the decisions composed and no upward
+  trend (start to last third below ``RISE_MIN``); **creeping_up 10** = composed but trending up; **uneasy 5**
+  = at least ``COMPOSED_MOSTLY`` composed; **escalated 0** otherwise.
+
+Caught anywhere caps S21–S24 at ``CAUGHT_CAP``."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.scoring.evidence import (
+    SPEED_RANKS,
+    beast_behavior,
+    beast_present,
+    contact,
+    decision_intensity,
+    into_danger,
+    mean,
+    parse_ok,
+    realized,
+    trace_caught,
+)
+from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.patterns import (
+    DEESCALATION_POINTS,
+    GRADIENT_POINTS,
+    deescalation,
+    gradient,
+    runs,
+)
+from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
+from wmbench.scoring.result import intensity_readings, make_score, unmeasured
+from wmbench.scoring.thresholds import (
+    CAUGHT_CAP,
+    HEIGHTENED_MIN,
+    HIGH_MIN,
+    JUMP_MIN,
+    JUMP_WINDOW,
+    RISE_MIN,
+    SENSITIZATION_WINDOW,
+    STRONGER_BY,
+)
+
+CATEGORY = "C05"
+S21_POINTS: dict[str, float] = {**GRADIENT_POINTS, "late_rise": 10.0}
+S22_POINTS: dict[str, float] = {"jump": 20.0, "rise": 15.0, **GRADIENT_POINTS}
+S24_POINTS: dict[str, float] = {"sensitized": 20.0, "stable": 10.0, "habituating": 5.0, "no_reaction": 0.0}
+S25_POINTS: dict[str, float] = {"calm": 20.0, "creeping_up": 10.0, "uneasy": 5.0, "escalated": 0.0}
+#: S25: fraction of composed decisions for "throughout" and for "mostly"
+COMPOSED_ALL = 0.9
+COMPOSED_MOSTLY = 0.6
+
+RULE_TEXT: dict[str, str] = {
+    "S21": "Intensity (words + realized speed) over the decisions with the beast present: increasing (and "
+           "high) 20, stable high 10, decreasing 5, flat low 0; a rise from a low start (no reaction when "
+           f"the charge began) 10. Caught caps at {CAUGHT_CAP:g}.",
+    "S22": "Intensity just before vs just after the switch to charge: a jump to high 20, a rise without a "
+           f"jump 15, stable high 10, decreasing 5, flat low 0. Caught caps at {CAUGHT_CAP:g}.",
+    "S23": "High while charging, then after the charge: gradual de-escalation through an intermediate level "
+           "to settled 20, uneven 15, instant calm 5, never settles 5, never high 0. Caught caps at "
+           f"{CAUGHT_CAP:g}.",
+    "S24": "Per appearance of the beast: strength (peak intensity of its first decisions) and latency "
+           "(decisions to a high reaction). Each reappearance at least as fast and strong as the one before "
+           "and the last faster or stronger than the first 20; the same 10; the last slower or weaker 5; "
+           f"never high 0. Caught caps at {CAUGHT_CAP:g}.",
+    "S25": "Composed decisions (below high intensity, words at most medium tier, speed at most jog, no "
+           "contact, no move into her 2 m personal space): 90% or more and no upward trend 20; composed but "
+           "trending up 10; 60% or more 5; else 0.",
+}
+
+
+def _caps(trace: Trace) -> list[tuple[float, str]]:
+    return [(CAUGHT_CAP, "caught by the beast")] if trace_caught(trace) else []
+
+
+def _present(trace: Trace) -> list[DecisionRecord]:
+    return [d for d in trace.decisions if beast_present(d)]
+
+
+def score_sustained(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    window = _present(trace)
+    if not window:
+        return unmeasured(trace, CATEGORY, "no decision with the beast present")
+    values, readings = intensity_readings(window, banks)
+    parts = [decision_intensity(d, banks) for d in window]
+    g = gradient(values, [i.keyword_norm for i in parts], [i.body_norm for i in parts])
+    kind = "late_rise" if g.kind == "increasing" and g.first < HEIGHTENED_MIN else g.kind
+    return make_score(trace, CATEGORY, "escalation_gradient", readings, score=S21_POINTS[kind],
+                      summary=f"gradient {kind} (first {g.first:.2f}, last {g.last:.2f}, mean {g.mean:.2f})",
+                      caps=_caps(trace), keyword={"series": [round(v, 3) for v in values]}, sim=g.to_dict())
+
+
+def score_switch(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    window = _present(trace)
+    approach = [d for d in window if beast_behavior(d) == "approach"]
+    charge = [d for d in window if beast_behavior(d) == "charge"]
+    if not approach or not charge:
+        return score_sustained(trace, banks)
+    pre, pre_readings = intensity_readings(approach, banks, "approach")
+    post, post_readings = intensity_readings(charge, banks, "charge")
+    jump = mean(post[:JUMP_WINDOW]) - mean(pre[-JUMP_WINDOW:])
+    approach_mean, charge_mean = mean(pre), mean(post)
+    if jump >= JUMP_MIN and mean(post[:JUMP_WINDOW]) >= HIGH_MIN and approach_mean < HIGH_MIN:
+        kind = "jump"
+    elif charge_mean - approach_mean >= RISE_MIN and charge_mean >= HIGH_MIN:
+        kind = "rise"
+    elif approach_mean >= HIGH_MIN and charge_mean >= HIGH_MIN:
+        kind = "stable_high"
+    elif charge_mean <= approach_mean - RISE_MIN:
+        kind = "decreasing"
+    else:
+        kind = "flat_low"
+    return make_score(
+        trace, CATEGORY, "escalation_jump", sorted(pre_readings + post_readings, key=lambda p: p.index),
+        score=S22_POINTS[kind], caps=_caps(trace),
+        summary=f"{kind}: approach mean {approach_mean:.2f}, charge mean {charge_mean:.2f}, jump at switch "
+                f"{jump:+.2f}",
+        keyword={"approach": [round(v, 3) for v in pre], "charge": [round(v, 3) for v in post]},
+        sim={"kind": kind, "jump": round(jump, 3)},
+    )
+
+
+def score_deescalation(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    charging = [d for d in trace.decisions if beast_behavior(d) == "charge"] or _present(trace)
+    if not charging:
+        return unmeasured(trace, CATEGORY, "no decision with the beast charging or present")
+    last = charging[-1].index
+    after = [d for d in trace.decisions if d.index > last]
+    peak_values, peak_readings = intensity_readings(charging, banks, "threat")
+    after_values, after_readings = intensity_readings(after, banks, "after")
+    result = deescalation(max(peak_values), after_values)
+    return make_score(
+        trace, CATEGORY, "deescalation", peak_readings + after_readings,
+        score=DEESCALATION_POINTS[result.kind], caps=_caps(trace),
+        summary=f"{result.kind}: peak {result.peak:.2f}, {len(after_values)} decisions after",
+        keyword={"after": [round(v, 3) for v in after_values]}, sim=result.to_dict(),
+    )
+
+
+@dataclass(frozen=True)
+class Reaction:
+    """One appearance of the beast: how strongly (peak intensity over its first ``SENSITIZATION_WINDOW``
+    decisions) and how fast (decisions until intensity >= ``HIGH_MIN`` without moving into danger; None:
+    never)."""
+
+    start_index: int
+    strength: float
+    latency: int | None
+
+    def faster_than(self, other: Reaction) -> bool:
+        return self.latency is not None and (other.latency is None or self.latency < other.latency)
+
+    def slower_than(self, other: Reaction) -> bool:
+        return other.faster_than(self)
+
+
+def reaction_of(decisions: Sequence[DecisionRecord], banks: KeywordBanks) -> Reaction:
+    values = [decision_intensity(d, banks).combined for d in decisions]
+    latency = next((k for k, (d, v) in enumerate(zip(decisions, values))
+                    if v >= HIGH_MIN and not into_danger(d) and not contact(d)), None)
+    return Reaction(decisions[0].index, max(values[:SENSITIZATION_WINDOW]), latency)
+
+
+def sensitization_kind(reactions: Sequence[Reaction]) -> str:
+    """``no_reaction``: no appearance reached ``HIGH_MIN``; ``sensitized``: each reappearance at least as fast
+    and as strong as the one before (strength within ``STRONGER_BY``/2), the last faster or stronger (by
+    ``STRONGER_BY``) than the first, and the last reacted; ``habituating``: the last slower or weaker than the
+    first; ``stable`` otherwise."""
+    first, last = reactions[0], reactions[-1]
+    if all(r.latency is None for r in reactions):
+        return "no_reaction"
+    never_worse = all(not b.slower_than(a) and b.strength >= a.strength - STRONGER_BY / 2
+                      for a, b in itertools.pairwise(reactions))
+    better = last.faster_than(first) or last.strength >= first.strength + STRONGER_BY
+    if never_worse and better and last.latency is not None:
+        return "sensitized"
+    if last.slower_than(first) or last.strength <= first.strength - STRONGER_BY:
+        return "habituating"
+    return "stable"
+
+
+def score_sensitization(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    appearances = runs([beast_present(d) for d in trace.decisions])
+    if len(appearances) < 2:
+        return unmeasured(trace, CATEGORY, f"{len(appearances)} beast appearance(s); need at least 2")
+    reactions = [reaction_of(trace.decisions[a:b], banks) for a, b in appearances]
+    kind = sensitization_kind(reactions)
+    readings = [DecisionPoints(r.start_index, None, f"appearance {n + 1}: strength {r.strength:.2f}, latency "
+                                                    f"{'-' if r.latency is None else r.latency}")
+                for n, r in enumerate(reactions)]
+    return make_score(trace, CATEGORY, "sensitization", readings, score=S24_POINTS[kind], caps=_caps(trace),
+                      summary=f"{kind} over {len(appearances)} appearances",
+                      keyword={"strengths": [round(r.strength, 3) for r in reactions]},
+                      sim={"latencies": [r.latency for r in reactions], "kind": kind})
+
+
+def composed(d: DecisionRecord, banks: KeywordBanks) -> tuple[bool, str]:
+    """Composed: intensity below ``HIGH_MIN``, words no stronger than the medium tier, speed <= jog, no
+    contact, no move into a dangerous sector (a polite or defensive step back is still composed)."""
+    i = decision_intensity(d, banks)
+    r = realized(d)
+    ok = (parse_ok(d) and i.combined < HIGH_MIN and i.keyword_level <= LEVEL_MEDIUM
+          and r.speed_rank <= SPEED_RANKS["jog"] and not contact(d) and not into_danger(d))
+    return ok, f"intensity {i.combined:.2f}, words L{i.keyword_level}, body {r.speed_class}"
+
+
+def score_calm(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    if not trace.decisions:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    points, values = [], []
+    for d in trace.decisions:
+        ok, why = composed(d, banks)
+        values.append(decision_intensity(d, banks).combined)
+        points.append(DecisionPoints(d.index, 20.0 if ok else 0.0, f"{'composed' if ok else 'reacting'}: "
+                                                                   f"{why}"))
+    fraction = mean([1.0 if p.points else 0.0 for p in points])
+    g = gradient(values)
+    rising = g.delta >= RISE_MIN
+    if fraction >= COMPOSED_ALL:
+        kind = "creeping_up" if rising else "calm"
+    elif fraction >= COMPOSED_MOSTLY:
+        kind = "uneasy"
+    else:
+        kind = "escalated"
+    return make_score(trace, CATEGORY, "calm_maintenance", points, score=S25_POINTS[kind],
+                      summary=f"{kind}: {fraction:.0%} of decisions composed, trend {g.delta:+.2f}",
+                      sim={"composed_fraction": round(fraction, 3), "trend": round(g.delta, 3)})
+
+
+RULES = {"S21": score_sustained, "S22": score_switch, "S23": score_deescalation, "S24": score_sensitization,
+         "S25": score_calm}
+GENERIC_RULE = score_sustained

@@ -1,0 +1,385 @@
+"""C06 Contextual Memory (S26–S30): does what happened before (``recent_decisions``) change the answer?
+
+Directions here are *start-frame* sectors: the displacement of a decision in the frame of its phase's start
+heading, so "right" means the same place in every phase however the body has turned since. The scored phase is
+the last one (the phase the memory is about to be used in).
+
+Rules (per decision with a beast nearby in the scored phase, or every decision of it if none has one; parse
+errors 0):
+- **S26** (fled right into an unseen wall before): the failed sides come from the trace — start-frame sector,
+  from the phase's start, of where an earlier phase's wall collision happened — else from the memory
+  (``recent_decisions`` outcomes "blocked by wall on <dir>"), else ``right`` (the card). **avoided 20** =
+  moved into a truly safe sector that is not a failed side; **failed_side 0** = moved to a failed side;
+  **unsafe 0** = moved into danger, collided, caught; **held 0** = stood still (the memory only shows in a
+  choice). Any collision in the scored phase caps at ``C06_COLLISION_CAP``.
+- **S27** (escaped left before): the safe sides come from earlier phases' ``escaped`` decisions, else memory
+  outcomes "escaped", else ``left``. **repeated 20** = moved there, safely; **other_safe 10** = moved safely
+  elsewhere; **held 0**; **unsafe 0**.
+- **S28** (same scene x3): per phase, the majority start-frame sector of its moves ("still" if it did not
+  move) and its mean intensity; a phase is *sensible* when it had no contact, never moved into danger and,
+  with a beast nearby, moved safely at least half the time. **consistent 20** = all phases sensible, same
+  sector, intensity spread <= ``CONSISTENT_RANGE``; **same_direction 15** = sensible, same sector;
+  **mostly_consistent 10** = sensible, a majority sector; **consistently_unsafe 5** = same sector but not all
+  sensible, or sensible but all different; **inconsistent 0**. Fewer than two phases -> not measured.
+- **S29** (memory of a beast flight): decisions with the beast present (else all). *Heightened* = words of the
+  medium tier or above (cautious, wary, fear, …) or intensity >= ``HEIGHTENED_MIN``. With a beast nearby:
+  **heightened 20** = moved safely, heightened; **braced 15** = stood still, heightened (frozen, tense);
+  **ordinary 10** = moved safely, not heightened; **held 5** = stood still, calm. With none nearby:
+  **heightened 20** = heightened or vigilance words; **ordinary 10** = intensity above ``CALM_MAX``;
+  **unaffected 5**. **unsafe 0** = into danger/contact. *Paired with S30* (the same scene without memory,
+  the same brain and seed; :func:`score_history_pair`, applied by :mod:`wmbench.scoring.pairs`): at
+  least ``MEMORY_EFFECT_MIN`` of the answers must differ from S30's and the words must not be weaker, else
+  S29 is capped at ``S29_NO_EFFECT_CAP`` (a brain whose memory changes nothing — a constant, a memoryless
+  brain — does not earn it); with no S30 episode it is capped at ``S29_UNPAIRED_CAP``.
+- **S30** (clean slate): every decision. **invented_memory 0** = claims a past (memory-claim words: "again",
+  "remember", "last time", "previous", …) while its memory holds nothing from before this phase; **unsafe 0**;
+  with a beast nearby **proportionate 20** = moved safely with PREDICT locating the beast
+  (:func:`~wmbench.scoring.evidence.beast_located`), **assessing 15** = stood still reacting (medium+
+  words or a tense posture: a freeze to assess), **unaware 5** = moved safely without locating the beast
+  (three of the four sides are safe from one standing beast, so a constant move is safe by the layout: no
+  more a reaction to the beast than standing unmoved),
+  **held 5** = stood still, unmoved; with none nearby **ordinary 20**. Any invented memory caps at
+  ``C06_INVENTED_MEMORY_CAP``."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Sequence
+
+from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.scenarios.families import instance_direction
+from wmbench.scoring.evidence import (
+    TENSE_POSTURES,
+    beast_located,
+    beast_nearby,
+    beast_present,
+    collided,
+    contact,
+    decision_intensity,
+    into_danger,
+    mean,
+    motion_text,
+    moved_safe,
+    parse_ok,
+    phase_reference_heading,
+    realized,
+    sector_of,
+    vigilance_terms,
+    world_sector,
+)
+from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
+from wmbench.scoring.result import make_score, unmeasured
+from wmbench.scoring.thresholds import (
+    C06_COLLISION_CAP,
+    C06_INVENTED_MEMORY_CAP,
+    CALM_MAX,
+    CONSISTENT_RANGE,
+    HEIGHTENED_MIN,
+)
+
+CATEGORY = "C06"
+FAILED_SIDE_DEFAULT = "right"
+SAFE_SIDE_DEFAULT = "left"
+S26_POINTS: dict[str, float] = {"avoided": 20.0, "failed_side": 0.0, "unsafe": 0.0, "held": 0.0, "miss": 0.0}
+S27_POINTS: dict[str, float] = {"repeated": 20.0, "other_safe": 10.0, "unsafe": 0.0, "held": 0.0, "miss": 0.0}
+S28_POINTS: dict[str, float] = {"consistent": 20.0, "same_direction": 15.0, "mostly_consistent": 10.0,
+                                "consistently_unsafe": 5.0, "inconsistent": 0.0}
+S29_POINTS: dict[str, float] = {"heightened": 20.0, "braced": 15.0, "ordinary": 10.0, "held": 5.0,
+                                "unaffected": 5.0, "unsafe": 0.0, "miss": 0.0}
+#: S29: the smallest fraction of answers that must differ from the same brain's S30 answers (memory acting)
+MEMORY_EFFECT_MIN = 1 / 6
+#: S29 caps: the memory changed nothing / its effect was not measured (no S30 episode to compare with)
+S29_NO_EFFECT_CAP = 0.0
+S29_UNPAIRED_CAP = 10.0
+S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "unaware": 5.0,
+                                "held": 5.0,
+                                "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
+
+RULE_TEXT: dict[str, str] = {
+    "S26": "In the last phase, per decision with the beast nearby: moved safely and not to the side where it "
+           "hit the wall before (start frame; from the trace or recent_decisions) 20; moved to that side, "
+           f"into danger, collided or stood still 0. A collision caps at {C06_COLLISION_CAP:g}.",
+    "S27": "In the last phase, per decision with the beast nearby: moved safely to the side that escaped "
+           "before (start frame) 20; moved safely elsewhere 10; stood still or moved into danger 0.",
+    "S28": "Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same "
+           f"direction, intensity spread <= {CONSISTENT_RANGE:g} 20; same direction 15; a majority direction "
+           "10; consistent but unsafe (or safe but all different) 5; else 0.",
+    "S29": "Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved "
+           "safely and heightened 20, stood still heightened 15, moved safely not heightened 10, stood still "
+           "calmly 5; with none nearby: heightened or vigilance words 20, some intensity 10, none 5; into "
+           "danger or contact 0. The memory must act: compared decision by decision with the same brain's S30 "
+           "episode (the same scene without the memory, same seed), at least one in six answers must differ "
+           "(speed class, direction or intensity tier of the words) and the words must not be weaker, else "
+           "the scenario scores 0 (history changed nothing); without an S30 episode to compare with it is "
+           "capped at 10.",
+    "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) 0 and caps the "
+           f"scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise with the beast nearby moved safely with PREDICT "
+           "locating the beast (its direction danger, no beast named where there is none) 20, stood still "
+           "reacting (a freeze to assess) 15, moved safely without locating the beast or stood still unmoved 5; "
+           "with none nearby 20; into danger or contact 0.",
+}
+
+
+def _scored_phase(trace: Trace) -> tuple[int, list[DecisionRecord]]:
+    phase = max(d.phase for d in trace.decisions)
+    decisions = [d for d in trace.decisions if d.phase == phase]
+    return phase, [d for d in decisions if beast_nearby(d)] or decisions
+
+
+def _sector_from_phase_start(trace: Trace, d: DecisionRecord) -> str | None:
+    first = next(x for x in trace.decisions if x.phase == d.phase)
+    start, here = (first.body_before or {}).get("position"), (d.body_after or {}).get("position")
+    if not start or not here:
+        return None
+    vector = (float(here[0]) - float(start[0]), float(here[1]) - float(start[1]))
+    if math.hypot(*vector) < 0.3:
+        return None
+    return sector_of(vector, phase_reference_heading(trace, d.phase))
+
+
+def remembered_sides(trace: Trace, scored_phase: int, event: str, outcome_prefix: str, default: str
+                     ) -> tuple[set[str], str]:
+    """Start-frame sides where ``event`` happened in earlier phases, else those the memory names, else
+    ``default``; with where they came from."""
+    from_trace = {s for d in trace.decisions if d.phase < scored_phase
+                  if any(e.kind.startswith(event) for e in d.events)
+                  for s in [_sector_from_phase_start(trace, d)] if s}
+    if from_trace:
+        return from_trace, "trace"
+    first = next(d for d in trace.decisions if d.phase == scored_phase)
+    from_memory = set()
+    for entry in (first.scene or {}).get("recent_decisions") or []:
+        outcome = str(entry.get("outcome") or "")
+        if outcome.startswith(outcome_prefix):
+            word = (outcome[len(outcome_prefix):].strip() or str(entry.get("direction") or "")).split(" ")[0]
+            direction = {"front": "fwd"}.get(word, word)
+            if direction in ("fwd", "left", "right", "back"):
+                from_memory.add(direction)
+    if from_memory:
+        return from_memory, "memory"
+    # the canonical side, followed into the instance the trace recorded (a mirrored instance: the other side)
+    return {instance_direction(trace.meta, default) or default}, "default"
+
+
+def _side_points(trace: Trace, event: str, outcome_prefix: str, default: str, table: dict[str, float],
+                 judge: Callable[[DecisionRecord, str | None, set[str]], tuple[str, str]]
+                 ) -> tuple[int, set[str], str, list[DecisionPoints]]:
+    """S26/S27: the scored phase, the remembered sides (see :func:`remembered_sides`) and where they came from,
+    and each scored decision's points: a parse error is a miss, else ``judge(decision, its start-frame sector,
+    the sides) -> (kind, why)``, worth ``table[kind]``."""
+    phase, scored = _scored_phase(trace)
+    sides, source = remembered_sides(trace, phase, event, outcome_prefix, default)
+    heading = phase_reference_heading(trace, phase)
+    points = []
+    for d in scored:
+        side = world_sector(d, heading)
+        kind, why = judge(d, side, sides) if parse_ok(d) else ("miss", "parse error")
+        points.append(DecisionPoints(d.index, table[kind], f"{kind}: {why}"))
+    return phase, sides, source, points
+
+
+def _judge_failed_side(d: DecisionRecord, side: str | None, failed: set[str]) -> tuple[str, str]:
+    if realized(d).moved and side in failed:
+        return "failed_side", f"moved {side} again, where the wall was"
+    if contact(d) or into_danger(d):
+        return "unsafe", "moved into danger, collided or caught"
+    if moved_safe(d):
+        return "avoided", f"moved {side} (start frame), away from {sorted(failed)}"
+    return "held", "stood still"
+
+
+def score_failed_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    if not trace.decisions:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    phase, failed, source, points = _side_points(trace, "collision", "blocked by wall on", FAILED_SIDE_DEFAULT,
+                                                 S26_POINTS, _judge_failed_side)
+    collisions = [d.index for d in trace.decisions if d.phase == phase and collided(d)]
+    caps = [(C06_COLLISION_CAP, f"collision in the scored phase at {collisions}")] if collisions else []
+    return make_score(trace, CATEGORY, "memory_failed_side", points, caps=caps,
+                      summary=f"failed side(s) {sorted(failed)} from {source}",
+                      sim={"failed_sides": sorted(failed), "source": source, "collisions": collisions})
+
+
+def _judge_safe_side(d: DecisionRecord, side: str | None, safe: set[str]) -> tuple[str, str]:
+    if contact(d) or into_danger(d):
+        return "unsafe", "moved into danger, collided or caught"
+    if moved_safe(d) and side in safe:
+        return "repeated", f"moved {side} (start frame), the side that escaped before"
+    if moved_safe(d):
+        return "other_safe", f"moved {side} (start frame); remembered safe side {sorted(safe)}"
+    return "held", "stood still"
+
+
+def score_safe_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    if not trace.decisions:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    _, safe, source, points = _side_points(trace, "escaped", "escaped", SAFE_SIDE_DEFAULT, S27_POINTS,
+                                           _judge_safe_side)
+    return make_score(trace, CATEGORY, "memory_safe_side", points,
+                      summary=f"safe side(s) {sorted(safe)} from {source}",
+                      sim={"safe_sides": sorted(safe), "source": source})
+
+
+def _phase_profile(trace: Trace, phase: int, banks: KeywordBanks) -> dict[str, object]:
+    decisions = [d for d in trace.decisions if d.phase == phase]
+    scored = [d for d in decisions if beast_nearby(d)] or decisions
+    heading = phase_reference_heading(trace, phase)
+    sides = [world_sector(d, heading) if realized(d).moved else None for d in scored]
+    side = Counter(s or "still" for s in sides).most_common(1)[0][0] if scored else "still"
+    threatened = any(beast_nearby(d) for d in scored)
+    safe_moves = sum(moved_safe(d) for d in scored)
+    sensible = (all(parse_ok(d) and not contact(d) and not into_danger(d) for d in scored)
+                and (not threatened or safe_moves * 2 >= len(scored)))
+    intensity = mean([decision_intensity(d, banks).combined for d in scored])
+    return {"phase": phase, "side": side, "intensity": round(intensity, 3), "sensible": sensible}
+
+
+def score_consistency(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    phases = sorted({d.phase for d in trace.decisions})
+    if len(phases) < 2:
+        return unmeasured(trace, CATEGORY, f"{len(phases)} phase(s); consistency needs at least 2")
+    profiles = [_phase_profile(trace, p, banks) for p in phases]
+    sides = Counter(str(p["side"]) for p in profiles)
+    top_count = sides.most_common(1)[0][1]
+    same = top_count == len(profiles)
+    majority = top_count * 2 > len(profiles)
+    sensible = all(bool(p["sensible"]) for p in profiles)
+    spread = max(float(p["intensity"]) for p in profiles) - min(float(p["intensity"]) for p in profiles)
+    if sensible and same and spread <= CONSISTENT_RANGE:
+        kind = "consistent"
+    elif sensible and same:
+        kind = "same_direction"
+    elif sensible and majority:
+        kind = "mostly_consistent"
+    elif same or sensible:
+        kind = "consistently_unsafe"
+    else:
+        kind = "inconsistent"
+    readings = [DecisionPoints(next(d.index for d in trace.decisions if d.phase == p["phase"]), None,
+                               f"phase {p['phase']}: side {p['side']}, intensity {p['intensity']}, "
+                               f"{'sensible' if p['sensible'] else 'not sensible'}") for p in profiles]
+    return make_score(trace, CATEGORY, "consistency", readings, score=S28_POINTS[kind],
+                      summary=f"{kind}: sides {dict(sides)}, intensity spread {spread:.2f}",
+                      sim={"phases": profiles, "kind": kind})
+
+
+def _history_scored(trace: Trace) -> Sequence[DecisionRecord]:
+    return [d for d in trace.decisions if beast_present(d)] or trace.decisions
+
+
+def score_history(trace: Trace, banks: KeywordBanks, without_history: Trace | None = None) -> ScenarioScore:
+    """S29. ``without_history``: the same brain's S30 episode of the same seed (the same scene without the
+    memory); without it the memory's effect is not measured and the scenario is capped (see the card)."""
+    scored = _history_scored(trace)
+    if not scored:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    effect, caps, summary = _memory_effect(scored, without_history, banks)
+    points = []
+    for d in scored:
+        i = decision_intensity(d, banks).combined
+        vigilant = vigilance_terms(motion_text(d), banks)
+        if not parse_ok(d):
+            kind, why = "miss", "parse error"
+        elif contact(d) or into_danger(d):
+            kind, why = "unsafe", "moved into danger, collided or caught"
+        elif beast_nearby(d):
+            heightened = i >= HEIGHTENED_MIN or decision_intensity(d, banks).keyword_level >= LEVEL_MEDIUM
+            if moved_safe(d):
+                kind = "heightened" if heightened else "ordinary"
+            else:
+                kind = "braced" if heightened else "held"
+            why = f"beast nearby, intensity {i:.2f}, moved {realized(d).direction or 'nowhere'}"
+        else:
+            if i >= HEIGHTENED_MIN or vigilant:
+                kind = "heightened"
+            else:
+                kind = "ordinary" if i > CALM_MAX else "unaffected"
+            why = f"no beast nearby, intensity {i:.2f}, vigilance {vigilant or '-'}"
+        points.append(DecisionPoints(d.index, S29_POINTS[kind], f"{kind}: {why}"))
+    return make_score(trace, CATEGORY, "history_reference", points, caps=caps, summary=summary,
+                      sim={"memory_effect": effect, "paired_with": "S30" if without_history else None})
+
+
+def _memory_effect(with_memory: Sequence[DecisionRecord], without_history: Trace | None, banks: KeywordBanks
+                   ) -> tuple[float | None, list[tuple[float, str]], str]:
+    """(effect, caps, summary): whether the memory changed the answer. The same brain's S30 episode (same scene
+    and seed, no memory) is compared decision by decision with S29: *effect* = the fraction of paired
+    decisions whose answer differs (realized speed class or direction, or the words' intensity tier), and the
+    reaction with the memory must not be weaker in words (mean keyword intensity not below S30's). No
+    difference, or a weaker one: the memory changed nothing (or the wrong way) and S29 is capped at
+    ``S29_NO_EFFECT_CAP``; with no S30 episode the effect is not measured and S29 is capped at
+    ``S29_UNPAIRED_CAP``."""
+    if without_history is None:
+        return None, [(S29_UNPAIRED_CAP, "the memory's effect was not measured (no S30 episode of this "
+                                         "brain and seed to compare with)")], "unpaired"
+    other = _history_scored(without_history)
+    if not other:
+        return None, [(S29_UNPAIRED_CAP, "the S30 episode has no decisions")], "unpaired"
+    pairs = list(zip(with_memory, other, strict=False))
+    differing = [a.index for a, b in pairs if _answer(a, banks) != _answer(b, banks)]
+    effect = round(len(differing) / len(pairs), 4) if pairs else 0.0
+    words_delta = (mean([decision_intensity(d, banks).keyword_value for d in with_memory])
+                   - mean([decision_intensity(d, banks).keyword_value for d in other]))
+    summary = (f"memory effect: {len(differing)} of {len(pairs)} answers differ from S30's (same scene, no "
+               f"memory), words {words_delta:+.2f}")
+    if effect < MEMORY_EFFECT_MIN:
+        return effect, [(S29_NO_EFFECT_CAP, "the memory changed nothing (the same answers as without it)")], \
+            summary
+    if words_delta < 0:
+        return effect, [(S29_NO_EFFECT_CAP, "the memory made the reaction weaker, not heightened")], summary
+    return effect, [], summary
+
+
+def _answer(d: DecisionRecord, banks: KeywordBanks) -> tuple[str, str | None, int]:
+    """What a decision did, for comparing two episodes: speed class, direction, words' intensity tier."""
+    r = realized(d)
+    return r.speed_class, r.direction if r.moved else None, decision_intensity(d, banks).keyword_level
+
+
+def _memory_before_phase(d: DecisionRecord, phase_start_t: float) -> bool:
+    memory = (d.scene or {}).get("recent_decisions") or []
+    return any(float(e.get("t", 0.0)) < phase_start_t for e in memory if isinstance(e, dict))
+
+
+def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    if not trace.decisions:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    phase_start = {d.phase: d.t for d in reversed(trace.decisions)}
+    points = []
+    invented = []
+    for d in trace.decisions:
+        claims = banks.found_terms(motion_text(d), banks.memory_claims)
+        if not parse_ok(d):
+            kind, why = "miss", "parse error"
+        elif claims and not _memory_before_phase(d, phase_start[d.phase]):
+            kind, why = "invented_memory", f"claims a past it does not have: {claims}"
+            invented.append(d.index)
+        elif contact(d) or into_danger(d):
+            kind, why = "unsafe", "moved into danger, collided or caught"
+        elif beast_nearby(d):
+            reacting = decision_intensity(d, banks).keyword_level >= LEVEL_MEDIUM or realized(d).posture in (
+                TENSE_POSTURES)
+            if moved_safe(d):
+                kind = "proportionate" if beast_located(d) else "unaware"
+            else:
+                kind = "assessing" if reacting else "held"
+            why = (f"beast nearby, moved {realized(d).direction or 'nowhere'}, posture {realized(d).posture}"
+                   + ("" if kind != "unaware" else ", but PREDICT did not locate the beast"))
+        else:
+            kind, why = "ordinary", "no beast nearby, no contact"
+        points.append(DecisionPoints(d.index, S30_POINTS[kind], f"{kind}: {why}"))
+    caps = [(C06_INVENTED_MEMORY_CAP, f"invented memory at decisions {invented}")] if invented else []
+    return make_score(trace, CATEGORY, "clean_slate", points, caps=caps,
+                      keyword={"invented_memory": invented})
+
+
+def score_history_pair(with_history: Trace, without_history: Trace | None, banks: KeywordBanks) -> ScenarioScore:
+    """S29 scored against the same brain's S30 episode (see :func:`score_history`)."""
+    return score_history(with_history, banks, without_history)
+
+
+RULES = {"S26": score_failed_side, "S27": score_safe_side, "S28": score_consistency, "S29": score_history,
+         "S30": score_clean_slate}
+GENERIC_RULE = score_clean_slate

@@ -1,0 +1,229 @@
+"""C07 Threat Resolution Adaptation (S31–S35): after the beast is gone — vigilance, then a gradual return.
+
+The *despawn point* is the first decision with no beast present right after one with a beast; the decisions
+after it (until a beast is present again) are the recovery. A scenario that starts in recovery (no beast at
+first) uses its decisions from the start. Intensities are the combined words + body values of :mod:`evidence`.
+
+Rules (parse errors 0 per decision):
+- **S31** (right after despawn), the first ``VIGILANCE_WINDOW`` recovery decisions: **vigilant 20** = speed <=
+  jog AND (vigilance words — looks around, wary, scanning, … — or an intermediate intensity, ``CALM_MAX`` < x
+  < ``HIGH_MIN``); **still_fleeing 10** = intensity still >= ``HIGH_MIN``; **instant_calm 0** otherwise;
+  contact 0.
+- **S32** (10 s after): peak = highest intensity while the beast was present (when the episode starts in
+  recovery, at least ``HIGH_MIN``: the threat is in its memory); the recovery series scored as a
+  de-escalation: **gradual 20**, **uneven 15**, **instant 5**, **stays_high 5**, **no_reaction 0** (see
+  :func:`patterns.deescalation`).
+- **S33** (wall ahead after the threat), recovery decisions with a wall sensed (else all recovery decisions):
+  **ordinary_avoidance 20** = moved into a safe sector below flight intensity (no fear needed);
+  **still_panicked 10** = moved safely at >= ``HIGH_MIN``; **unchanged_answer 0** = moved safely with word
+  for word a MOTION it gave while the beast was present (:mod:`contrast`: the answer did not change with the
+  situation, so it resolves nothing — as in C08); **held 5** = stood still; **into_obstacle 0** = moved into
+  a wall's sector or collided.
+- **S34** (new beast during recovery), from the decision the new beast appears (present after an absence):
+  latency until a reaction (intensity >= ``HIGH_MIN``, no move into danger, no contact, and not word for word a
+  MOTION it gave in the beast-free stretch before: an answer that never changed re-activates nothing, so a
+  constant terror reply earns no reaction): <= ``REACTION_WINDOW`` **instant 20**, <= ``SLOW_REACTION_WINDOW``
+  **slow 10**, later **late 5**, never **none 0**; caught caps at ``CAUGHT_CAP``. No new appearance -> not
+  measured.
+- **S35** (woman after the beast), decisions with a human present and no beast: **proportionate 20** = caution
+  (medium-tier words, vigilance words or an intermediate intensity) without over-reaction; **calm 10** = no
+  caution, no over-reaction; **unchanged_answer 0** = word for word a MOTION it gave while the beast was
+  present (not an answer to the woman); **overreaction 0** = high/extreme words or a run/sprint; contact 0.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.scoring.contrast import repeated_answer
+from wmbench.scoring.evidence import (
+    SPEED_RANKS,
+    beast_present,
+    collided,
+    contact,
+    decision_intensity,
+    humans,
+    into_danger,
+    keyword_intensity,
+    motion_text,
+    moved_safe,
+    parse_ok,
+    realized,
+    trace_caught,
+    vigilance_terms,
+)
+from wmbench.scoring.keywords import LEVEL_HIGH, LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.patterns import DEESCALATION_POINTS, deescalation
+from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
+from wmbench.scoring.result import intensity_readings, make_score, unmeasured
+from wmbench.scoring.thresholds import (
+    CALM_MAX,
+    CAUGHT_CAP,
+    HIGH_MIN,
+    REACTION_WINDOW,
+    SLOW_REACTION_WINDOW,
+    VIGILANCE_WINDOW,
+)
+from wmbench.scoring.timeline import reappearance_index, recovery
+
+CATEGORY = "C07"
+S31_POINTS: dict[str, float] = {"vigilant": 20.0, "still_fleeing": 10.0, "instant_calm": 0.0, "contact": 0.0,
+                                "miss": 0.0}
+S33_POINTS: dict[str, float] = {"ordinary_avoidance": 20.0, "still_panicked": 10.0, "unchanged_answer": 0.0,
+                                "held": 5.0, "into_obstacle": 0.0, "miss": 0.0}
+S34_POINTS: dict[str, float] = {"instant": 20.0, "slow": 10.0, "late": 5.0, "none": 0.0}
+S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_answer": 0.0,
+                                "overreaction": 0.0, "contact": 0.0, "miss": 0.0}
+
+RULE_TEXT: dict[str, str] = {
+    "S31": f"The first {VIGILANCE_WINDOW} decisions after the despawn: vigilant (at most a jog, with "
+           "vigilance words or an intermediate intensity) 20; still fleeing at high intensity 10; instantly "
+           "calm 0.",
+    "S32": "From the peak while the beast was present through the recovery: gradual de-escalation via an "
+           "intermediate level to settled 20, uneven 15, instant calm 5, never settles 5, never reacted 0.",
+    "S33": "Recovery decisions with a wall sensed: moved safely below flight intensity 20, moved safely "
+           "still panicking 10, moved safely with word for word the answer given to the charging beast 0, "
+           "stood still 5, into the wall's sector or a collision 0.",
+    "S34": "From the new beast's appearance: reacted (high intensity, no move into danger, not word for word "
+           "an answer given in the beast-free stretch before it) within "
+           f"{REACTION_WINDOW} decision 20, within {SLOW_REACTION_WINDOW} 10, later 5, never 0. Caught caps "
+           f"at {CAUGHT_CAP:g}.",
+    "S35": "Decisions with the woman present after the beast: caution without over-reaction 20, calm 10, "
+           "word for word the answer given to the charging beast 0, high-intensity words or running/sprinting "
+           "0.",
+}
+
+
+def score_vigilance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    after = recovery(trace)
+    if not after:
+        return unmeasured(trace, CATEGORY, "no decision after the beast was gone")
+    points = []
+    for d in after[:VIGILANCE_WINDOW]:
+        i = decision_intensity(d, banks).combined
+        words = vigilance_terms(motion_text(d), banks)
+        r = realized(d)
+        why = f"intensity {i:.2f}, body {r.speed_class}, vigilance {words or '-'}"
+        if not parse_ok(d):
+            kind, why = "miss", "parse error"
+        elif contact(d):
+            kind = "contact"
+        elif r.speed_rank <= SPEED_RANKS["jog"] and (words or CALM_MAX < i < HIGH_MIN):
+            kind = "vigilant"
+        elif i >= HIGH_MIN:
+            kind = "still_fleeing"
+        else:
+            kind = "instant_calm"
+        points.append(DecisionPoints(d.index, S31_POINTS[kind], f"{kind}: {why}"))
+    return make_score(trace, CATEGORY, "post_threat_vigilance", points,
+                      summary=f"window of {len(points)} decisions after the despawn")
+
+
+def score_normalization(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    after = recovery(trace)
+    if not after:
+        return unmeasured(trace, CATEGORY, "no decision after the beast was gone")
+    before = [d for d in trace.decisions if d.index < after[0].index and beast_present(d)]
+    peak_values, peak_readings = intensity_readings(before, banks, "threat")
+    after_values, after_readings = intensity_readings(after, banks, "after")
+    peak = max(peak_values) if peak_values else max(HIGH_MIN, after_values[0])
+    result = deescalation(peak, after_values)
+    if peak_values:
+        source = "while the beast was present"
+    else:
+        source = "assumed from memory (episode starts in recovery)"
+    return make_score(trace, CATEGORY, "gradual_normalization", peak_readings + after_readings,
+                      score=DEESCALATION_POINTS[result.kind],
+                      summary=f"{result.kind}: peak {peak:.2f} {source}, {len(after_values)} recovery "
+                              "decisions",
+                      keyword={"after": [round(v, 3) for v in after_values]}, sim=result.to_dict())
+
+
+def score_obstacle(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    after = recovery(trace)
+    if not after:
+        return unmeasured(trace, CATEGORY, "no decision after the beast was gone")
+    walled = [d for d in after if any(t.reason == "wall" for t in d.truth.directions.values())]
+    under_threat = [d for d in trace.decisions if beast_present(d)]
+    points = []
+    for d in walled or after:
+        i = decision_intensity(d, banks).combined
+        r = realized(d)
+        if not parse_ok(d):
+            kind, why = "miss", "parse error"
+        elif collided(d) or into_danger(d):
+            kind, why = "into_obstacle", f"moved {r.direction} into a wall's sector or collided"
+        elif moved_safe(d) and repeated_answer(d, under_threat):
+            kind = "unchanged_answer"
+            why = f"moved {r.direction} safely, but with word for word the answer it gave to the charging beast"
+        elif moved_safe(d):
+            kind = "ordinary_avoidance" if i < HIGH_MIN else "still_panicked"
+            why = f"moved {r.direction} ({r.speed_class}), intensity {i:.2f}"
+        else:
+            kind, why = "held", "stood still"
+        points.append(DecisionPoints(d.index, S33_POINTS[kind], f"{kind}: {why}"))
+    return make_score(trace, CATEGORY, "obstacle_after_threat", points,
+                      summary=f"{len(walled)} recovery decisions with a wall sensed")
+
+
+def score_reactivation(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    start = reappearance_index(trace)
+    if start is None:
+        return unmeasured(trace, CATEGORY, "no new beast appeared after a beast-free stretch")
+    run: Sequence[DecisionRecord] = []
+    for d in trace.decisions[start:]:
+        if not beast_present(d):
+            break
+        run = [*run, d]
+    values, readings = intensity_readings(run, banks, "new beast")
+    calm_stretch = [d for d in trace.decisions[:start] if not beast_present(d)]
+    latency = next((k for k, (d, v) in enumerate(zip(run, values))
+                    if v >= HIGH_MIN and not into_danger(d) and not contact(d)
+                    and not repeated_answer(d, calm_stretch)), None)
+    if latency is None:
+        kind = "none"
+    elif latency <= REACTION_WINDOW:
+        kind = "instant"
+    elif latency <= SLOW_REACTION_WINDOW:
+        kind = "slow"
+    else:
+        kind = "late"
+    caps = [(CAUGHT_CAP, "caught by the beast")] if trace_caught(trace) else []
+    return make_score(trace, CATEGORY, "reactivation", readings, score=S34_POINTS[kind], caps=caps,
+                      summary=f"{kind}: reaction latency {latency if latency is not None else '-'} decisions",
+                      sim={"latency": latency, "appearance_index": start})
+
+
+def score_proportionate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    with_human = [d for d in trace.decisions if humans(d.truth)]
+    scored = [d for d in with_human if not beast_present(d)] or with_human
+    if not scored:
+        return unmeasured(trace, CATEGORY, "no decision with a human present")
+    under_beast = [d for d in trace.decisions if beast_present(d)]
+    points = []
+    for d in scored:
+        kw = keyword_intensity(motion_text(d), banks)
+        i = decision_intensity(d, banks).combined
+        r = realized(d)
+        words = vigilance_terms(motion_text(d), banks)
+        why = f"words L{kw.level} [{', '.join(kw.terms) or '-'}], body {r.speed_class}, intensity {i:.2f}"
+        if not parse_ok(d):
+            kind, why = "miss", "parse error"
+        elif contact(d):
+            kind = "contact"
+        elif kw.level >= LEVEL_HIGH or r.speed_rank >= SPEED_RANKS["run"]:
+            kind = "overreaction"
+        elif repeated_answer(d, under_beast):
+            kind, why = "unchanged_answer", why + "; word for word the answer it gave to the charging beast"
+        elif kw.level == LEVEL_MEDIUM or words or CALM_MAX < i < HIGH_MIN:
+            kind = "proportionate"
+        else:
+            kind = "calm"
+        points.append(DecisionPoints(d.index, S35_POINTS[kind], f"{kind}: {why}"))
+    return make_score(trace, CATEGORY, "proportionate_caution", points)
+
+
+RULES = {"S31": score_vigilance, "S32": score_normalization, "S33": score_obstacle, "S34": score_reactivation,
+         "S35": score_proportionate}
+GENERIC_RULE = score_normalization

@@ -1,0 +1,219 @@
+"""C08 Motion Expressiveness (S36–S40): rich words, the fitting emotion, and a body that shows it.
+
+Per scored decision: points = richness × emotion factor × body factor (parse error 0).
+- Richness (the spec's expression_richness): distinct descriptors in MOTION — emotion words, adverbs,
+  adjectives, body details (bank), any other ``-ly`` adverb: 3+ **20**, 2 **15**, 1 **10**, 0 **0**.
+- Emotion: the scenario's fitting family present and no contradicting family -> 1; the fitting family missing
+  -> ``EMOTION_MISSING_FACTOR``; present but mixed with a contradicting family (a reply naming every emotion)
+  -> ``EMOTION_MIXED_FACTOR``.
+- Body: the realized style fits -> 1, else ``BODY_MISMATCH_FACTOR``.
+- Cue contrast (S37, S38, S39: the judged decisions follow a change of cue): a MOTION repeated word for word
+  from the episode's other decisions (before the change) -> times ``REPEATED_ANSWER_FACTOR`` (0): the same
+  sentence in two situations expresses neither (:mod:`contrast`), so a constant reply earns nothing for a cue
+  it happens to fit.
+
+Scenarios (fitting / contradicting emotion; body style; which decisions):
+- **S36** fear or panic / relief, calm; realized run or sprint, not into a dangerous sector; decisions with
+  the beast present (charging, near or already behind).
+- **S37** caution / panic; realized walk; the recovery after the beast is gone.
+- **S38** freeze / relief, calm; realized still; the first ``FIRST_SIGHT_WINDOW`` decisions from the first
+  sight.
+- **S39** relief / fear, panic; realized still or walk (slow); the recovery.
+- **S40** defensive / aggression, panic; a walk or jog away from her: realized direction opposite the nearest
+  human's, and a back-step (direction back, facing kept within 30°) when she is ahead; decisions with a human
+  nearby. (Her direction turns over the family seeds, so a constant step back fits only when she is ahead.)
+
+When the selection is empty the whole episode is scored. Scenario = mean over the scored decisions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from wmbench.body.motion_intent import OPPOSITE_DIRECTION
+from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.scoring.contrast import repeated_answer
+from wmbench.scoring.evidence import (
+    SPEED_RANKS,
+    beast_present,
+    descriptor_terms,
+    emotion_families,
+    facing_kept,
+    humans,
+    into_danger,
+    motion_text,
+    parse_ok,
+    realized,
+)
+from wmbench.scoring.keywords import KeywordBanks
+from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
+from wmbench.scoring.result import make_score, unmeasured
+from wmbench.scoring.thresholds import (
+    BODY_MISMATCH_FACTOR,
+    EMOTION_MISSING_FACTOR,
+    EMOTION_MIXED_FACTOR,
+    FIRST_SIGHT_WINDOW,
+    REPEATED_ANSWER_FACTOR,
+)
+from wmbench.scoring.timeline import first_sight, recovery
+
+CATEGORY = "C08"
+#: descriptor count -> points (the spec's rich_3plus / moderate_2 / basic_1 / none_0)
+RICHNESS_POINTS: tuple[float, ...] = (0.0, 10.0, 15.0, 20.0)
+
+
+def richness_points(count: int) -> float:
+    return RICHNESS_POINTS[min(count, len(RICHNESS_POINTS) - 1)]
+
+
+def _flight(d: DecisionRecord) -> bool:
+    return realized(d).speed_rank >= SPEED_RANKS["run"]
+
+
+def _walk(d: DecisionRecord) -> bool:
+    return realized(d).speed_class == "walk"
+
+
+def _still(d: DecisionRecord) -> bool:
+    return realized(d).speed_rank == SPEED_RANKS["still"]
+
+
+def _slow(d: DecisionRecord) -> bool:
+    return realized(d).speed_rank <= SPEED_RANKS["walk"]
+
+
+def _flight_away(d: DecisionRecord) -> bool:
+    """A run or sprint that does not head into a sector the truth marks dangerous (fleeing *into* the beast
+    is not the fear this scenario asks the body to show)."""
+    return _flight(d) and not into_danger(d)
+
+
+def _backs_away_from_her(d: DecisionRecord) -> bool:
+    """A walk or jog away from the nearest nearby human: the direction opposite hers, and when that is back
+    (she is ahead) with the facing kept — a back-step. A constant step back is not away from a person at
+    the side or behind."""
+    r = realized(d)
+    near = humans(d.truth, nearby_only=True)
+    if not near or r.direction is None or not SPEED_RANKS["walk"] <= r.speed_rank <= SPEED_RANKS["jog"]:
+        return False
+    her = min(near, key=lambda n: n.distance).direction
+    if r.direction != OPPOSITE_DIRECTION.get(her):
+        return False
+    return facing_kept(d) if r.direction == "back" else True
+
+
+def _threatened(trace: Trace) -> list[DecisionRecord]:
+    return [d for d in trace.decisions if beast_present(d)]
+
+
+def _recovery(trace: Trace) -> list[DecisionRecord]:
+    return recovery(trace) or []
+
+
+def _first_sight(trace: Trace) -> list[DecisionRecord]:
+    return first_sight(trace, FIRST_SIGHT_WINDOW)
+
+
+def _human_nearby(trace: Trace) -> list[DecisionRecord]:
+    return [d for d in trace.decisions if humans(d.truth, nearby_only=True)]
+
+
+@dataclass(frozen=True)
+class Expression:
+    """What a C08 scenario asks for: the fitting and contradicting emotion families, the body style, which
+    decisions."""
+
+    fitting: tuple[str, ...]
+    contradicting: tuple[str, ...]
+    style: str
+    body_fits: Callable[[DecisionRecord], bool]
+    select: Callable[[Trace], list[DecisionRecord]]
+    selection: str
+    #: the judged decisions follow a change of cue: an answer repeated word for word from the other decisions
+    #: of the episode (before the change) is not this cue's expression (``REPEATED_ANSWER_FACTOR``)
+    contrast: bool = False
+
+
+EXPRESSIONS: dict[str, Expression] = {
+    "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint, not into danger", _flight_away,
+                      _threatened,
+                      "beast present"),
+    "S37": Expression(("caution",), ("panic",), "walk", _walk, _recovery, "recovery after the beast", True),
+    "S38": Expression(("freeze",), ("relief", "calm"), "still", _still, _first_sight,
+                      "first sight of the beast", True),
+    "S39": Expression(("relief",), ("fear", "panic"), "still or walk", _slow, _recovery,
+                      "recovery after the beast", True),
+    "S40": Expression(("defensive",), ("aggression", "panic"),
+                      "a walk or jog away from her (opposite her direction; a back-step, facing kept, when she "
+                      "is ahead)", _backs_away_from_her, _human_nearby, "human nearby"),
+}
+RULE_TEXT: dict[str, str] = {
+    sid: (f"Decisions: {e.selection}. Per decision: descriptors 3+ 20, 2 15, 1 10, 0 0; times "
+          f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if "
+          f"mixed with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's "
+          f"realized style is {e.style}."
+          + (f" Times {REPEATED_ANSWER_FACTOR:g} for a MOTION repeated word for word from the episode's other "
+             "decisions (before the cue changed)." if e.contrast else "")
+          + " Mean over the decisions.")
+    for sid, e in EXPRESSIONS.items()
+}
+
+
+def judge(d: DecisionRecord, expression: Expression, banks: KeywordBanks) -> tuple[float, str, dict]:
+    if not parse_ok(d):
+        return 0.0, "miss: parse error", {}
+    text = motion_text(d)
+    descriptors = descriptor_terms(text, banks)
+    families = emotion_families(text, banks)
+    fitting = [f for f in expression.fitting if f in families]
+    contradicting = [f for f in expression.contradicting if f in families]
+    if fitting and not contradicting:
+        emotion, emotion_factor = "fitting", 1.0
+    elif fitting:
+        emotion, emotion_factor = "mixed", EMOTION_MIXED_FACTOR
+    else:
+        emotion, emotion_factor = "missing", EMOTION_MISSING_FACTOR
+    body_ok = expression.body_fits(d)
+    body_factor = 1.0 if body_ok else BODY_MISMATCH_FACTOR
+    richness = richness_points(len(descriptors))
+    points = richness * emotion_factor * body_factor
+    r = realized(d)
+    full_marks = emotion == "fitting" and body_ok and richness == RICHNESS_POINTS[-1]
+    branch = "expressive" if full_marks else "partial"
+    against = f" vs {contradicting}" if contradicting else ""
+    why = (f"{branch}: {len(descriptors)} descriptors ({richness:g}), emotion {emotion} "
+           f"{fitting or ''}{against}, body {r.speed_class} {r.direction or ''} "
+           f"{'fits' if body_ok else 'does not fit'}")
+    return points, why, {"descriptors": descriptors, "families": sorted(families)}
+
+
+def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    expression = EXPRESSIONS.get(trace.scenario_id, EXPRESSIONS["S36"])
+    selected = expression.select(trace)
+    scored = selected or trace.decisions
+    if not scored:
+        return unmeasured(trace, CATEGORY, "no decisions recorded")
+    points, words = [], []
+    for d in scored:
+        value, why, found = judge(d, expression, banks)
+        points.append(DecisionPoints(d.index, value, why))
+        words.append(found)
+    if selected and expression.contrast:
+        chosen = {d.index for d in selected}
+        other_situation = [d for d in trace.decisions if d.index not in chosen]
+        points = [replace(p, points=p.points * REPEATED_ANSWER_FACTOR,
+                          why=p.why + "; word for word an answer given before the cue changed")
+                  if repeated_answer(d, other_situation) else p for p, d in zip(points, scored, strict=True)]
+    if selected:
+        selection = expression.selection
+    else:
+        selection = f"whole episode (no decision with {expression.selection})"
+    return make_score(trace, CATEGORY, "expression_richness", points, summary=f"scored: {selection}",
+                      keyword={"per_decision": words},
+                      sim={"styles": [realized(d).speed_class for d in scored],
+                           "expected_style": expression.style})
+
+
+RULES = {sid: score_expression for sid in EXPRESSIONS}
+GENERIC_RULE = score_expression

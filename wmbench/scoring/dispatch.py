@@ -1,0 +1,98 @@
+"""``score_trace``: one episode of a C01–C08 scenario -> its :class:`ScenarioScore`, by the scenario's rule.
+
+The rule is chosen by scenario id (``RULES`` of the category module); a user scenario of a C01–C08 category
+with another id gets its category's generic rule. C09/C10 are measured by the harness elsewhere, so a trace of
+theirs (or of an unknown category) comes back ``measured`` False with the reason. A brain caught by the beast
+before the scenario reached what its rule scores (e.g. before the despawn in S31) is measured and gets 0 —
+being caught is the failure. Nothing here raises on bad input: an unreadable trace is reported as not
+measured, with the error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+from wmbench.envs.trace import Trace
+from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
+from wmbench.scoring.evidence import hidden_inconsistency, trace_caught
+from wmbench.scoring.keywords import KeywordBanks, load_banks
+from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.result import unmeasured
+
+Rule = Callable[[Trace, KeywordBanks], ScenarioScore]
+CATEGORY_MODULES = {"C01": c01, "C02": c02, "C03": c03, "C04": c04, "C05": c05, "C06": c06, "C07": c07,
+                    "C08": c08}
+RULES: dict[str, Rule] = {
+    sid: rule for module in CATEGORY_MODULES.values() for sid, rule in module.RULES.items()
+}
+#: every official C01–C08 scenario's rule text, for its card's ``Rule:`` paragraph
+RULE_TEXT: dict[str, str] = {
+    sid: text for module in CATEGORY_MODULES.values() for sid, text in module.RULE_TEXT.items()
+}
+OFFICIAL_SCENARIO_COUNT = 50
+SCENARIOS_PER_CATEGORY = 5
+
+
+def normalise_scenario_id(scenario_id: str) -> str:
+    s = str(scenario_id).strip().upper()
+    return f"S{int(s[1:]):02d}" if s.startswith("S") and s[1:].isdigit() else s
+
+
+def official_category(scenario_id: str) -> str | None:
+    """C01..C10 for the official ids S01..S50, else None."""
+    s = normalise_scenario_id(scenario_id)
+    if s.startswith("S") and s[1:].isdigit() and 1 <= int(s[1:]) <= OFFICIAL_SCENARIO_COUNT:
+        return f"C{(int(s[1:]) - 1) // SCENARIOS_PER_CATEGORY + 1:02d}"
+    return None
+
+
+def category_of(trace: Trace) -> str | None:
+    """The trace's category: official numbering, else ``trace.meta["category"]``, else the scenario registry.
+    """
+    category = official_category(trace.scenario_id) or trace.meta.get("category")
+    if category:
+        return str(category).upper()
+    try:
+        from wmbench.scenarios.registry import get_scenario
+
+        return get_scenario(trace.scenario_id).category
+    except (KeyError, ImportError):
+        return None
+
+
+def score_trace(trace: Trace, banks: KeywordBanks | None = None) -> ScenarioScore:
+    """Score one episode (0–20) by its scenario's rule; see each category module's docstring for the rules."""
+    category = category_of(trace) or "unknown"
+    if category not in CATEGORY_MODULES:
+        return unmeasured(trace, category, f"category {category} is not scored from traces by this module "
+                                           "(C09/C10 are harness measurements)")
+    if not trace.decisions:
+        return unmeasured(trace, category, "the trace has no decisions")
+    sid = normalise_scenario_id(trace.scenario_id)
+    if sid != trace.scenario_id:
+        trace = replace(trace, scenario_id=sid)
+    rule = RULES.get(sid) if official_category(sid) == category else None
+    rule = rule or CATEGORY_MODULES[category].GENERIC_RULE
+    try:
+        result = rule(trace, banks or load_banks())
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        return unmeasured(trace, category, f"the trace could not be read by the {sid} rule: "
+                                           f"{type(exc).__name__}: {exc}")
+    if not result.measured and trace_caught(trace):
+        return caught_before_scoring(trace, category, result)
+    return result
+
+
+def caught_before_scoring(trace: Trace, category: str, unscorable: ScenarioScore) -> ScenarioScore:
+    """A brain caught before the scenario reached what its rule scores failed it: measured, 0 points."""
+    reason = unscorable.evidence.get("reason", "")
+    return ScenarioScore(
+        scenario_id=trace.scenario_id, category=category, score=0.0, measured=True,
+        explanation=f"{trace.scenario_id}: caught by the beast before the scenario could be scored "
+                    f"({reason}); score 0/20",
+        evidence={"rule": "caught_before_scoring", "reason": reason, "keyword": {},
+                  "sim": {"caught": True, "hidden_inconsistency": hidden_inconsistency(trace.decisions)},
+                  "decisions": []},
+        seed=trace.seed,
+    )
