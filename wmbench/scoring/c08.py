@@ -202,7 +202,7 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if selected and expression.contrast:
         chosen = {d.index for d in selected}
         other_situation = [d for d in trace.decisions if d.index not in chosen]
-        points = [replace(p, points=p.points * REPEATED_ANSWER_FACTOR,
+        points = [replace(p, points=(p.points or 0.0) * REPEATED_ANSWER_FACTOR,
                           why=p.why + "; word for word an answer given before the cue changed")
                   if repeated_answer(d, other_situation) else p for p, d in zip(points, scored, strict=True)]
     if selected:
