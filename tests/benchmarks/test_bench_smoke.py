@@ -108,7 +108,7 @@ def test_suite_quick_on_two_scenarios():
 
 
 def test_suite_measurer_runs_transfer_scenarios_as_bench_episodes():
-    from wmbench.harness.suite import MeasureContext
+    from wmbench.harness.run.measure import MeasureContext
 
     measurer = load("bench_suite").TransferAsBench()
     from wmbench.scenarios import select

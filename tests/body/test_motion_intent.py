@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from wmbench.body import lexicon
 from wmbench.body.intent_types import STYLE_TAGS, MotionIntent, SpeedClass
-from wmbench.body.motion_intent import DIRECTION_HEADINGS, PHRASES, lemma_words, parse_motion
+from wmbench.body.motion_intent import DIRECTION_HEADINGS, parse_motion
+from wmbench.body.motion_phrases import PHRASES, lemma_words
 
 S = SpeedClass
 # (phrase, direction, speed class, styles that must be present, face_travel)

@@ -18,8 +18,8 @@ from wmbench.brain.grammar import (
     format_prediction,
     format_reply,
     parse_reply,
-    parse_verdict,
 )
+from wmbench.brain.grammar_words import parse_verdict
 
 CANON = "PREDICT: left=safe(open), right=danger(wall), fwd=danger(beast), back=safe(open)"
 CANON_VERDICTS = {"left": ("safe", "open"), "right": ("danger", "wall"), "fwd": ("danger", "beast"),

@@ -6,7 +6,8 @@ import pytest
 
 from tests.extras import needs_extra
 from wmbench.brain.errors import BrainSpecError
-from wmbench.brain.hf_provider import HFBrain, prompt_token_ids, render_prompt
+from wmbench.brain.hf_provider import HFBrain
+from wmbench.brain.local_lm import prompt_token_ids, render_prompt
 from wmbench.brain.prompt import DEFAULT_SYSTEM_PROMPT, build_messages
 from wmbench.brain.registry import get_brain
 

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from wmbench.body.motion_intent import parse_motion
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.grammar import Decision, parse_reply
-from wmbench.brain.reference import ReferenceBrain, read_sound, turned
+from wmbench.brain.reference import ReferenceBrain
+from wmbench.brain.reference_scene import read_sound, turned
 from wmbench.brain.reference_wording import (
     BACKSTEP_MOODS,
     MOOD_SPEEDS,

@@ -13,16 +13,18 @@ import pytest
 from wmbench.brain.base import BrainReply
 from wmbench.brain.registry import get_brain
 from wmbench.harness import suite as runner
+from wmbench.harness.live.c09 import measure_live, skip_live
 from wmbench.harness.run import episode as episode_module
+from wmbench.harness.run.measure import MeasureContext
+from wmbench.harness.run.scores import score_line
 from wmbench.harness.suite import (
-    MeasureContext,
     RunConfigError,
     RunInterrupted,
+    default_measurers,
     executor_kind,
-    register_measurer,
     run_suite,
-    score_line,
 )
+from wmbench.harness.transfer.c10 import measure_transfer
 from wmbench.scoring import ScenarioScore
 
 SMALL = "S01,S06"
@@ -211,13 +213,18 @@ def test_a_failing_measurer_is_a_note_not_a_crash(tmp_path):
         "explanation"]
 
 
-def test_measurer_registry_refuses_bench_and_duplicates(monkeypatch):
-    monkeypatch.setattr(runner, "MEASURERS", {})
-    register_measurer("live", lambda s, c: {})
-    with pytest.raises(ValueError, match="already"):
-        register_measurer("live", lambda s, c: {})
-    with pytest.raises(ValueError, match="bench"):
-        register_measurer("bench", lambda s, c: {})
+def test_default_measurers_are_passed_not_registered():
+    assert default_measurers() == {"transfer": measure_transfer, "live": measure_live}
+    assert default_measurers(live=False) == {"transfer": measure_transfer, "live": skip_live}
+    assert runner._with_live(None, True) == default_measurers()
+    assert runner._with_live({"transfer": measure_transfer}, False) == {"transfer": measure_transfer,
+                                                                        "live": skip_live}
+
+
+def test_a_bench_measurer_is_refused_before_anything_runs(tmp_path):
+    with pytest.raises(RunConfigError, match="bench"):
+        _run(tmp_path / "run", scenarios="S01", measurers={"bench": lambda s, c: {}})
+    assert not (tmp_path / "run").exists()
 
 
 @pytest.mark.parametrize("kwargs, needle", [

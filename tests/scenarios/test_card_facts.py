@@ -18,9 +18,10 @@ import re
 import pytest
 
 from tests.scenarios.test_records import OFFICIAL, _by_id, _cone_reading, _frozen_views
-from wmbench.harness.live import c09
+from wmbench.harness.live.loop import DEFAULT_FPS
 from wmbench.scenarios import get_scenario
 from wmbench.scenarios.records import BEHAVIOR_SPEEDS, DIRECTIONS, Phase, Scenario
+from wmbench.scoring import c09
 
 DECISION_DT = 0.5
 TOLERANCE = 0.051  # a card rounds to 0.1
@@ -276,7 +277,7 @@ def _bands(bands: tuple[tuple[float, float], ...], op: str, unit: str = "", scal
 #: (scenario, phrases its Rule must contain, built from the harness constants where they are thresholds)
 C09_RULES = [
     ("S41", ["FPS " + _bands(c09.FPS_POINTS, ">="), f"below {c09.FPS_POINTS[-1][0]:g} = 0",
-             f"paced at the target frame rate ({c09.DEFAULT_FPS} by default)", "cannot exceed the target",
+             f"paced at the target frame rate ({DEFAULT_FPS} by default)", "cannot exceed the target",
              "`work_fps`", "not measured"]),
     ("S42", [_bands(c09.LATENCY_POINTS_S, "<=", " s") + ", later or never = 0", "first timeline event",
              "made on a scene taken after the change", "a reply to the old scene never counts",

@@ -15,8 +15,6 @@ from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scenarios.families import (
     ALL_FRONTS,
     BACK_FIRST_FRONTS,
-    VARIANT_FROM_SEED,
-    Family,
     draw_instance,
     has_side,
     instance_direction,
@@ -24,7 +22,7 @@ from wmbench.scenarios.families import (
     turn_direction,
     turn_record,
 )
-from wmbench.scenarios.records import NpcSpec, Phase, Scenario
+from wmbench.scenarios.records import VARIANT_FROM_SEED, Family, NpcSpec, Phase, Scenario
 
 BENCH = [s for s in all_scenarios() if s.mode == "bench"]
 MUST_SHOW = ("S06", "S11", "S12", "S26", "S27", "S36")

@@ -9,6 +9,7 @@ import pytest
 
 from tests.scoring.trace_factory import CALM, TraceBuilder, all_safe, npc, truth
 from wmbench.scoring import evidence as ev
+from wmbench.scoring import expression, movement, reply
 from wmbench.scoring.keywords import load_banks
 
 BANKS = load_banks()
@@ -28,12 +29,12 @@ def test_prediction_reads_raw_items_from_the_reply_when_the_parse_has_none() -> 
 
 def test_parse_error_has_no_prediction_and_no_motion() -> None:
     d = one(WALL_FWD, predict=None, motion="a person walks")
-    assert ev.prediction(d) is None and ev.motion_text(d) == ""
+    assert ev.prediction(d) is None and reply.motion_text(d) == ""
     assert ev.spatial_accuracy(d).level == "miss"
 
 
 def test_distances_in_text() -> None:
-    assert ev.distances_in("beast, charging, 4.8m; woman at 3 metres, 10 m") == [4.8, 3.0, 10.0]
+    assert reply.distances_in("beast, charging, 4.8m; woman at 3 metres, 10 m") == [4.8, 3.0, 10.0]
 
 
 @pytest.mark.parametrize(("predict", "level", "n_correct"), [
@@ -62,7 +63,7 @@ def test_realized_and_world_sector_after_turning() -> None:
     first = b.step(t, move="right", speed="run")
     second = b.step(t, move="fwd", speed="run")           # now facing start-frame right
     assert ev.realized(first).direction == "right" and ev.realized(second).direction == "fwd"
-    assert ev.world_sector(first, 0.0) == "right" and ev.world_sector(second, 0.0) == "right"
+    assert movement.world_sector(first, 0.0) == "right" and movement.world_sector(second, 0.0) == "right"
     assert ev.realized(second).moved and ev.realized(second).speed_rank == 3
 
 
@@ -78,26 +79,26 @@ def test_realized_falls_back_to_body_states() -> None:
                          [("fwd", True, False), ("back", False, True), (None, False, False)])
 def test_into_danger_and_moved_safe(move, into, safe) -> None:
     d = one(WALL_FWD, move=move)
-    assert ev.into_danger(d) is into and ev.moved_safe(d) is safe
+    assert movement.into_danger(d) is into and ev.moved_safe(d) is safe
 
 
 def test_into_predicted_danger_uses_the_brains_own_prediction() -> None:
     d = one(truth(), predict={**all_safe(), "left": "danger(wall)"}, move="left")
-    assert ev.into_predicted_danger(d) and not ev.into_danger(d)
+    assert movement.into_predicted_danger(d) and not movement.into_danger(d)
 
 
 def test_collision_is_contact_and_never_moved_safe() -> None:
     d = one(truth(), move="left", events=["collision:wall"])
-    assert ev.collided(d) and ev.contact(d) and not ev.moved_safe(d)
+    assert movement.collided(d) and ev.contact(d) and not ev.moved_safe(d)
 
 
 def test_intensity_orders_typical_replies() -> None:
     t = truth(npcs=[npc(behavior="charge")])
-    calm = ev.decision_intensity(one(t, motion=CALM), BANKS).combined
+    calm = expression.decision_intensity(one(t, motion=CALM), BANKS).combined
     cautious_d = one(t, motion="a person walks back cautiously", move="back")
-    cautious = ev.decision_intensity(cautious_d, BANKS).combined
-    sprint = ev.decision_intensity(one(t, motion="a person sprints left", move="left", speed="sprint"), BANKS)
-    terror = ev.decision_intensity(one(
+    cautious = expression.decision_intensity(cautious_d, BANKS).combined
+    sprint = expression.decision_intensity(one(t, motion="a person sprints left", move="left", speed="sprint"), BANKS)
+    terror = expression.decision_intensity(one(
         t, motion="a person sprints left desperately in frantic terror, fleeing in blind panic", move="left",
         speed="sprint"), BANKS)
     assert calm < cautious < sprint.combined < terror.combined <= 1.0
@@ -107,18 +108,18 @@ def test_intensity_orders_typical_replies() -> None:
 def test_words_alone_cannot_reach_flight_intensity() -> None:
     t = truth(npcs=[npc(behavior="charge")])
     d = one(t, motion="a person sprints desperately in frantic terror, panicking, fleeing for dear life")
-    assert ev.decision_intensity(d, BANKS).combined <= 0.5
+    assert expression.decision_intensity(d, BANKS).combined <= 0.5
 
 
 def test_tense_posture_counts_as_body_tension() -> None:
     t = truth(npcs=[npc()])
-    frozen = ev.decision_intensity(one(t, motion="a person freezes", posture="freeze"), BANKS)
-    assert frozen.body_rank == ev.TENSE_POSTURE_RANK
+    frozen = expression.decision_intensity(one(t, motion="a person freezes", posture="freeze"), BANKS)
+    assert frozen.body_rank == expression.TENSE_POSTURE_RANK
 
 
 def test_parse_error_intensity_is_zero() -> None:
     d = one(truth(), predict=None, motion="a person sprints in terror", move="left", speed="sprint")
-    assert ev.decision_intensity(d, BANKS).combined == 0.0
+    assert expression.decision_intensity(d, BANKS).combined == 0.0
 
 
 @pytest.mark.parametrize(("motion", "count"), [
@@ -129,11 +130,11 @@ def test_parse_error_intensity_is_zero() -> None:
     ("a person is not afraid", 0),
 ])
 def test_descriptor_count(motion, count) -> None:
-    assert len(ev.descriptor_terms(motion, BANKS)) == count
+    assert len(expression.descriptor_terms(motion, BANKS)) == count
 
 
 def test_emotion_families() -> None:
-    families = ev.emotion_families("frozen, holding breath, relieved", BANKS)
+    families = expression.emotion_families("frozen, holding breath, relieved", BANKS)
     assert "freeze" in families and "relief" in families and "fear" not in families
 
 

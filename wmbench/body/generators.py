@@ -32,6 +32,7 @@ import numpy as np
 
 from wmbench.body.intent_types import sector_word
 from wmbench.body.motion_generator import MotionGenerator
+from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.skeleton import JOINT_NAMES
 
 #: Generator name -> "module:Class".
@@ -123,8 +124,6 @@ def default_generator(fps: int) -> MotionGenerator:
     """The selected generator at ``fps`` (the default of every body; procedural unless selected)."""
     name = selected_generator_name()
     if name == "procedural":
-        from wmbench.body.procedural import ProceduralGenerator
-
         return ProceduralGenerator(fps)
     return get_generator(name, fps)
 

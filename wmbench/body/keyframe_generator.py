@@ -36,36 +36,27 @@ from __future__ import annotations
 import math
 
 from wmbench.body.intent_types import MotionIntent
-from wmbench.body.keyframe_kinematics import ARM_ABDUCTION, KeyframeKinematics
+from wmbench.body.keyframe_kinematics import KeyframeKinematics
 from wmbench.body.keyframe_poses import (
-    CADENCE_TABLE,
     CHANNEL_INDEX,
     CHANNELS,
     RUN_BLEND,
     RUN_CYCLE,
-    RUN_KEYS,
     WALK_CYCLE,
-    WALK_KEYS,
     cadence,
     catmull_rom_cyclic,
 )
 from wmbench.body.keyframe_styles import (
-    KNOB_DEFAULTS,
     KNOBS,
-    STYLE_ORDER,
-    STYLE_OVERLAYS,
-    StyleOverlay,
     overlay_vector,
 )
 from wmbench.body.motion_generator import MotionFrame
 from wmbench.body.skeleton import Skeleton
 from wmbench.body.stream_generator import Rhythm, StreamGenerator, posture_label, smoothstep
 
-#: Public names, including those re-exported from the modules the generator was split into.
+#: Public names (the pieces the generator was split into are imported from their own modules).
 __all__ = [
-    "ARM_ABDUCTION", "BLEND_SECONDS", "CADENCE_TABLE", "CHANNELS", "CLIP_TURN_RATE", "KNOB_DEFAULTS",
-    "RUN_BLEND", "RUN_KEYS", "STYLE_ORDER", "STYLE_OVERLAYS", "WALK_KEYS", "KeyframeGenerator",
-    "KeyframeKinematics", "StyleOverlay", "cadence", "catmull_rom_cyclic", "overlay_vector", "posture_word",
+    "BLEND_SECONDS", "CLIP_TURN_RATE", "KeyframeGenerator", "posture_word",
 ]
 
 BLEND_SECONDS = 0.25

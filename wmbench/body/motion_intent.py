@@ -44,17 +44,16 @@ from dataclasses import dataclass
 from wmbench.body import lexicon
 from wmbench.body.intent_types import MotionIntent, SpeedClass
 from wmbench.body.motion_phrases import (
-    MAX_MOTION_CHARS,
-    PHRASES,
     PhraseMeaning,
     PhraseUnit,
     lemma_words,
     match_units,
 )
 
-#: Public names, including those re-exported from :mod:`wmbench.body.motion_phrases`.
-__all__ = ["DIRECTION_HEADINGS", "MAX_MOTION_CHARS", "OPPOSITE_DIRECTION", "PHRASES", "PhraseMeaning",
-           "lemma_words", "parse_motion"]
+#: Public names (the phrase tables are imported from :mod:`wmbench.body.motion_phrases`).
+__all__ = [
+    "DIRECTION_HEADINGS", "OPPOSITE_DIRECTION", "parse_motion",
+]
 
 #: Relative heading (radians, +left) of each direction word.
 DIRECTION_HEADINGS: dict[str, float] = {

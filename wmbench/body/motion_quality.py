@@ -31,6 +31,7 @@ from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip
 from wmbench.body.humanml3d import LAYOUT, joints_to_features
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
+from wmbench.body.motion_diffusion.deepmimic import load_clip
 from wmbench.body.motion_generator import MotionGenerator
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.skeleton import FOOT_CONTACT_JOINTS
@@ -102,8 +103,6 @@ def frechet_distance(a: np.ndarray, b: np.ndarray, basis: np.ndarray, centre: np
 def mocap_reference(fps: float = 30.0) -> dict[str, np.ndarray]:
     """Per-frame features of the DeepMimic walk (trained on by the diffusion model) and run (held out)
     cycles, each tiled to about 4 s."""
-    from wmbench.body.motion_diffusion.deepmimic import load_clip
-
     return {"walk": pose_features(load_clip("walk", fps, cycles=3).joints, fps),
             "run": pose_features(load_clip("run", fps, cycles=5).joints, fps)}
 

@@ -42,24 +42,19 @@ import numpy as np
 
 from wmbench.body.intent_types import MotionIntent
 from wmbench.body.motion_generator import MotionFrame
-from wmbench.body.procedural_gait import GaitParams
-from wmbench.body.procedural_pose import GAIT_FADE_SPEED, STANDING_SAG, PoseBuilder
-from wmbench.body.procedural_posture import STYLE_PRIORITY, Posture, posture_for
+from wmbench.body.procedural_pose import PoseBuilder
+from wmbench.body.procedural_posture import Posture, posture_for
 from wmbench.body.skeleton import Skeleton
 from wmbench.body.stream_generator import (
-    LEAN_FORWARD_LABEL,
-    MAX_SPEED,
     Rhythm,
     StreamGenerator,
     posture_label,
     smoothstep,
 )
 
-#: Public names, including those re-exported from the modules the generator was split into.
+#: Public names (the pieces the generator was split into are imported from their own modules).
 __all__ = [
-    "BLEND_SECONDS", "CLIP_TURN_RATE", "GAIT_FADE_SPEED", "GAIT_SPEED_RATE", "LEAN_FORWARD_LABEL",
-    "MAX_SPEED", "STANDING_SAG", "STYLE_PRIORITY", "GaitParams", "Posture", "ProceduralGenerator",
-    "posture_for", "posture_label",
+    "BLEND_SECONDS", "CLIP_TURN_RATE", "GAIT_SPEED_RATE", "ProceduralGenerator",
 ]
 
 #: Seconds over which a new intent's posture blends in.

@@ -38,6 +38,7 @@ from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import GeneratorFactory, resolve_generator_factory
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent
 from wmbench.body.planar_root import PlanarRoot
+from wmbench.body.skeleton import JOINT_NAMES, PARENTS
 
 SENSOR_HEIGHT = 1.2
 CLEARANCE_RADIUS = 0.3
@@ -155,8 +156,6 @@ class SmplCharacter:
                                                   physicsClientId=cid)
 
     def _create_visuals(self, joints: np.ndarray, cid: int) -> None:
-        from wmbench.body.skeleton import JOINT_NAMES, PARENTS
-
         for child, parent in enumerate(PARENTS):
             if parent is None or parent < 0:
                 continue

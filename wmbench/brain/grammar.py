@@ -58,7 +58,7 @@ Simplified: only English words are understood; a model answering in another lang
 
 Where the rules live: the vocabulary, verdict reading and item splitting in :mod:`wmbench.brain.grammar_words`,
 the limits, ``<think>`` removal and label finding in :mod:`wmbench.brain.grammar_layout`; this module holds the
-reply types and puts the parts together. Every name of those two modules is importable from here as well.
+reply types and puts the parts together. Import each name from the module that defines it.
 """
 
 from __future__ import annotations
@@ -66,12 +66,9 @@ from __future__ import annotations
 import enum
 import re
 from dataclasses import dataclass, field
-from typing import Literal
 
 from wmbench.brain.grammar_layout import (
-    MAX_MOTION_CHARS,
     MAX_PREDICT_CHARS,
-    MAX_PREDICT_CONTINUATION_LINES,
     MAX_REPLY_CHARS,
     MAX_SCAN_CHARS,
     Label,
@@ -83,34 +80,18 @@ from wmbench.brain.grammar_layout import (
     strip_thinking,
 )
 from wmbench.brain.grammar_words import (
-    AMBIGUOUS_WORDS,
-    CLAUSE_BREAKS,
-    CONTINUATION_WORDS,
-    DANGER_WORDS,
     DIRECTION_SYNONYMS,
-    GENERIC_KEYS,
-    NEGATION_BREAKS,
-    NEGATORS,
-    REASON_SYNONYMS,
-    SAFE_WORDS,
-    KeyedItem,
-    is_item_line,
+    Direction,
+    Verdict,
     keyed_items,
     parse_verdict,
 )
 
 __all__ = [
-    "AMBIGUOUS_WORDS", "CLAUSE_BREAKS", "CONTINUATION_WORDS", "DANGER_WORDS", "DIRECTION_SYNONYMS", "GENERIC_KEYS",
-    "GRAMMAR_DIRECTIONS", "MAX_MOTION_CHARS", "MAX_PREDICT_CHARS", "MAX_PREDICT_CONTINUATION_LINES",
-    "MAX_REPLY_CHARS", "MAX_SCAN_CHARS", "NEGATION_BREAKS", "NEGATORS", "REASONS", "REASON_SYNONYMS",
-    "SAFE_WORDS", "Decision", "Direction", "DirectionPrediction", "KeyedItem", "Label", "ParseError",
-    "ParseErrorCode", "ParseResult", "Prediction", "Verdict", "clean_line", "find_labels", "format_prediction",
-    "format_reply", "head_tail", "is_item_line", "keyed_items", "motion_text", "parse_prediction",
-    "parse_reply", "parse_verdict", "predict_block", "strip_thinking",
+    "GRAMMAR_DIRECTIONS", "REASONS", "Decision", "DirectionPrediction", "ParseError", "ParseErrorCode",
+    "ParseResult", "Prediction", "format_prediction", "format_reply", "parse_prediction", "parse_reply",
 ]
 
-Direction = Literal["fwd", "left", "right", "back"]
-Verdict = Literal["safe", "danger", "ambiguous"]
 GRAMMAR_DIRECTIONS: tuple[Direction, ...] = ("left", "right", "fwd", "back")
 #: Canonical reasons. Parsers map synonyms onto these (e.g. "lion" -> "beast", "woman" -> "human").
 REASONS: tuple[str, ...] = ("open", "wall", "beast", "human", "exit", "unknown")

@@ -14,17 +14,19 @@ Card
   line that starts with a key (a bulleted PREDICT list goes on).
 
 Everything here works on plain strings and never raises; :mod:`wmbench.brain.grammar` builds the typed
-results and re-exports these names.
+results from these words.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Literal
 
-if TYPE_CHECKING:  # the grammar module imports this one; its types are only annotations here
-    from wmbench.brain.grammar import Direction, Verdict
+#: A PREDICT direction key, canonical (``front``/``ahead``/... are synonyms of ``fwd``).
+Direction = Literal["fwd", "left", "right", "back"]
+#: What a PREDICT item says about its direction.
+Verdict = Literal["safe", "danger", "ambiguous"]
 
 # ------------------------------------------------------------------------------------------------- words
 DIRECTION_SYNONYMS: dict[str, Direction] = {

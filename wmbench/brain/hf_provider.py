@@ -22,9 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.brain.errors import require_module
-from wmbench.brain.local_lm import DEFAULT_MAX_NEW_TOKENS, LocalLMBrain, context_length, local_model_dir
-from wmbench.brain.local_lm import prompt_token_ids as prompt_token_ids  # re-exported, as is render_prompt
-from wmbench.brain.local_lm import render_prompt as render_prompt
+from wmbench.brain.local_lm import (
+    DEFAULT_MAX_NEW_TOKENS,
+    LocalLMBrain,
+    context_length,
+    local_model_dir,
+)
 
 SPEC_PATTERN = "hf/<path>"
 

@@ -50,7 +50,7 @@ change that keeps memory is not noticed (remembered walls and threat directions 
 
 Reading the scene (the danger map, the threat, the memory and its frame rule) lives in
 :mod:`wmbench.brain.reference_scene`, the MOTION wording in :mod:`wmbench.brain.reference_wording`; this module
-chooses the direction and carries the affect state. The reading's names are importable from here as well.
+chooses the direction and carries the affect state.
 """
 
 from __future__ import annotations
@@ -61,19 +61,13 @@ from typing import Any
 from wmbench.brain import grammar
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference_scene import (
-    BEAST_BEHAVIOR_RANK,
     DIRECTIONS,
-    HUMAN_DANGER_DISTANCE,
-    HeardSound,
     MemoryHints,
     SceneReading,
-    Sighting,
     Threat,
     danger_map,
     find_threat,
-    read_memory,
     read_scene,
-    read_sound,
     turned,
 )
 from wmbench.brain.reference_wording import (
@@ -86,12 +80,10 @@ from wmbench.brain.reference_wording import (
 )
 
 __all__ = [
-    "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "BEAST_BEHAVIOR_RANK", "DIRECTIONS",
-    "FREEZE_DECISIONS", "FREEZE_DISTANCE", "HUMAN_DANGER_DISTANCE", "HUMAN_NEAR_DISTANCE", "LATERAL",
-    "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE", "OPPOSITE", "PREFERENCE_ORDER", "RECOVERY_STAGES",
-    "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE", "AffectState", "HeardSound", "MemoryHints", "ReferenceBrain",
-    "ReferenceDecision", "SceneReading", "Sighting", "Threat", "choose_direction", "danger_map", "find_threat",
-    "read_memory", "read_scene", "read_sound", "turned",
+    "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "FREEZE_DECISIONS",
+    "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE", "LATERAL", "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE",
+    "OPPOSITE", "PREFERENCE_ORDER", "RECOVERY_STAGES", "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE",
+    "AffectState", "ReferenceBrain", "ReferenceDecision", "choose_direction",
 ]
 
 OPPOSITE: dict[str, str] = {"left": "right", "right": "left", "fwd": "back", "back": "fwd"}

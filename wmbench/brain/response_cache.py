@@ -15,7 +15,7 @@ Card:
               ``wmbench cache info|clear``.
     secrets   a reply that echoes a credential (the ``secrets`` given, secret-looking environment values,
               anything shaped like ``sk-...``) is stored with it replaced by ``<redacted>``
-              (:class:`wmbench.harness.run.results.Redactor`).
+              (:class:`wmbench.core.redaction.Redactor`).
 """
 
 from __future__ import annotations
@@ -28,6 +28,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
+
+from wmbench.core.redaction import Redactor
 
 CACHE_DIR_ENV = "WMBENCH_CACHE_DIR"
 DEFAULT_CACHE_DIR = Path("~/.cache/wmbench/responses")
@@ -63,8 +65,6 @@ class ResponseCache:
     """A directory of cached responses (see module card)."""
 
     def __init__(self, directory: str | Path | None = None, secrets: Iterable[str] = ()) -> None:
-        from wmbench.harness.run.results import Redactor
-
         self.directory = Path(directory).expanduser() if directory is not None else default_cache_dir()
         self._redactor = Redactor(secrets)
 

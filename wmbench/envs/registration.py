@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gymnasium as gym
 
+from wmbench.scenarios import all_scenarios
+
 ENTRY_POINT = "wmbench.envs.wmbench_env:WMBenchEnv"
 MIX_ENV_ID = "WMBench-Mix-v0"
 
@@ -17,8 +19,6 @@ def env_id(scenario_id: str) -> str:
 
 def register_envs() -> list[str]:
     """Register an id for every scenario in the registry (idempotent). Returns the ids."""
-    from wmbench.scenarios import all_scenarios
-
     ids = []
     for record in all_scenarios():
         eid = env_id(record.id)

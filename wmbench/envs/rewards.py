@@ -32,6 +32,7 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.scoring import score_trace
 
 RewardMode = Literal["none", "score", "dense"]
 REWARD_MODES: tuple[str, ...] = ("none", "score", "dense")
@@ -56,8 +57,6 @@ def check_reward_mode(mode: str | None) -> str:
 
 def terminal_score(trace: Trace) -> dict[str, Any]:
     """The benchmark's score of a finished episode's trace, as plain data (see the module card)."""
-    from wmbench.scoring import score_trace
-
     scored = score_trace(trace)
     evidence = getattr(scored, "evidence", None) or {}
     return {

@@ -69,7 +69,6 @@ from wmbench.body.registry import get_body
 from wmbench.envs import cameras
 from wmbench.envs import render as camera
 from wmbench.envs.decisions import (
-    AppliedReply,
     OpenDecision,
     has_escaped,
     read_reply,
@@ -86,12 +85,15 @@ from wmbench.envs.realized import RealizedTracker
 from wmbench.envs.rewards import check_reward_mode, dense_reward, score_reward, terminal_score
 from wmbench.envs.trace import Event, Trace
 from wmbench.envs.world import World
+from wmbench.scenarios import all_scenarios, select
 from wmbench.scenarios.families import Instance, draw_instance
 from wmbench.scenarios.records import Phase, Scenario
 from wmbench.scenarios.registry import get_scenario
 
 #: Public names (``AppliedReply`` is defined in :mod:`wmbench.envs.decisions`).
-__all__ = ["REPLY_CHARSET", "SCENE_CHARSET", "SCENE_MAX_CHARS", "AppliedReply", "WMBenchEnv"]
+__all__ = [
+    "REPLY_CHARSET", "SCENE_CHARSET", "SCENE_MAX_CHARS", "WMBenchEnv",
+]
 
 SCENE_MAX_CHARS = 16384
 #: Printable ASCII (space to tilde) plus newline: all that ``json.dumps(..., ensure_ascii=True)`` emits.
@@ -508,7 +510,6 @@ def _scenario_pool(selection: str | None) -> tuple[Scenario, ...]:
     """The records of a pool selection (``"bench"``: every bench-mode scenario); () for None."""
     if selection is None:
         return ()
-    from wmbench.scenarios import all_scenarios, select
 
     if selection.strip().lower() == "bench":
         return tuple(r for r in all_scenarios() if r.mode == "bench")

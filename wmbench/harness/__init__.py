@@ -1,1 +1,1 @@
-"""HOW WELL: runs episodes, times them, scores traces, writes reports, the CLI."""
+"""HOW IT RUNS: episodes and suites, live and transfer measuring, reports, the CLI (map: docs/architecture.md)."""

@@ -29,6 +29,10 @@ from typing import Any
 from wmbench.brain.base import BrainReply
 from wmbench.brain.openai_provider import SEED_HEADER, SESSION_HEADER, ChatTurn, chat_messages
 from wmbench.brain.prompt import scene_to_json
+from wmbench.harness.run.episode import run_episode
+from wmbench.harness.run.results import episode_line
+from wmbench.harness.run.scores import score_line
+from wmbench.harness.run.selection import parse_seed_list, plan_suite
 
 try:  # the extra: without it this module still imports, and task() says what to install
     from inspect_ai import Task, task
@@ -48,8 +52,6 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 
 def episode_samples(scenarios: str, seeds: int | str) -> list[Any]:
     """One Inspect sample per bench episode of the selection."""
-    from wmbench.harness.run.selection import parse_seed_list, plan_suite
-
     seed_list = parse_seed_list(seeds) if isinstance(seeds, str) else int(seeds)
     plan = plan_suite(scenarios, seed_list)
     return [Sample(input=f"wmbench episode {spec.scenario} seed {spec.seed}", id=f"{spec.scenario}-seed{spec.seed}",
@@ -112,9 +114,6 @@ if task is not None:
         """Run the sample's episode, asking Inspect's model at every decision."""
 
         async def solve(state: TaskState, generate: Generate) -> TaskState:
-            from wmbench.harness.run.episode import run_episode
-            from wmbench.harness.run.results import episode_line
-
             brain = InspectModelBrain(asyncio.get_running_loop(), history=history)
             meta = state.metadata
             result = await asyncio.to_thread(run_episode, meta["scenario"], brain, body, int(meta["seed"]),
@@ -137,8 +136,6 @@ if task is not None:
         """The episode's points (0-20) from wmbench's own scorers, with their explanation."""
 
         async def score(state: TaskState, target: Target) -> Score:
-            from wmbench.harness.run.scores import score_line
-
             line = state.store.get("wmbench_episode")
             result = score_line(line)
             summary = line.get("summary", {})

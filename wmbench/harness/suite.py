@@ -12,8 +12,8 @@
    each line as it finishes.
 3. Score *every* line of the run from ``episodes.jsonl``, sorted by (scenario, seed), so a resumed run scores
    exactly like an uninterrupted one; hand non-bench scenarios (C09 live, C10 transfer) to the measurer
-   registered for their mode, or report them as not measured (:mod:`wmbench.harness.run.scores`, whose
-   public functions are importable from here too); write ``scores.json``.
+   passed for their mode (:func:`default_measurers` unless the caller passes its own), or report them as not
+   measured (:mod:`wmbench.harness.run.scores`); write ``scores.json``.
 
 Ctrl-C stops cleanly: nothing new starts, episodes already running finish and are kept (a second Ctrl-C
 abandons them), and :class:`RunInterrupted` says how many are done. Rerun the same command to resume.
@@ -23,15 +23,22 @@ from __future__ import annotations
 
 import queue
 import sys
-from collections.abc import Callable, Iterator, Mapping, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+import wmbench
+from wmbench.body.generators import selected_generator_name
+from wmbench.body.registry import resolve_body_class
 from wmbench.brain.base import Brain
+from wmbench.brain.registry import get_brain
+from wmbench.core.redaction import Redactor
+from wmbench.harness.live.c09 import measure_live, skip_live
+from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
 from wmbench.harness.run.dirs import (
     check_run_dir,
     keys_to_score,
@@ -39,24 +46,22 @@ from wmbench.harness.run.dirs import (
     previous_selection,
     union_config,
 )
+from wmbench.harness.run.env_reuse import close_all
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
+from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import (
     EPISODES_FILE,
     SCORES_FILE,
     EpisodeKey,
     EpisodeLog,
-    Redactor,
     write_json,
     write_run_config,
 )
-from wmbench.harness.run.scores import error_score as error_score  # re-exported, as are the three below
-from wmbench.harness.run.scores import not_measured_score as not_measured_score
-from wmbench.harness.run.scores import score_line as score_line
-from wmbench.harness.run.scores import score_lines as score_lines
-from wmbench.harness.run.scores import score_run
+from wmbench.harness.run.scores import not_measured_score, score_run
 from wmbench.harness.run.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.harness.run.workers import results_in_processes, stream_results
+from wmbench.harness.transfer.c10 import measure_transfer
 from wmbench.scenarios import Scenario
 
 #: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
@@ -85,37 +90,6 @@ class RunInterrupted(Exception):
         self.done, self.total, self.out = done, total, out
 
 
-@dataclass(frozen=True)
-class MeasureContext:
-    """What a measurer for non-bench scenarios gets besides the scenarios: the run's configuration."""
-
-    brain: str
-    brain_options: Mapping[str, Any]
-    body: str
-    seeds: tuple[int, ...]
-    workers: int
-    out: Path
-    progress: bool
-    env_kwargs: Mapping[str, Any] = field(default_factory=dict)
-
-
-#: ``measurer(scenarios, context) -> {scenario_id: [ScenarioScore, ...]}`` for the scenarios of one mode.
-Measurer = Callable[[Sequence[Scenario], MeasureContext], Mapping[str, Sequence[Any]]]
-
-#: Measurers by scenario mode (``"live"`` for C09, ``"transfer"`` for C10). Later work registers them here.
-MEASURERS: dict[str, Measurer] = {}
-
-
-def register_measurer(mode: str, measurer: Measurer, *, overwrite: bool = False) -> Measurer:
-    """Plug in the measurement of one non-bench mode; ``run_suite`` then scores those scenarios too."""
-    if mode == "bench":
-        raise ValueError("bench scenarios are run by run_suite itself; register measurers for other modes")
-    if mode in MEASURERS and not overwrite:
-        raise ValueError(f"a measurer for mode {mode!r} is already registered")
-    MEASURERS[mode] = measurer
-    return measurer
-
-
 def run_suite(
     brain: str,
     body: str = "smpl",
@@ -136,7 +110,7 @@ def run_suite(
 ) -> dict[str, Any]:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
-    ``measurers`` maps non-bench modes to their measurer (default: the :data:`MEASURERS` registry).
+    ``measurers`` maps non-bench modes to their measurer (default: :func:`default_measurers`).
     ``live``: measure C09 with short live runs (:mod:`wmbench.harness.live.c09`, kept in ``live.json``); False
     reports C09 as not measured. ``reports``: write report.md, report.html and leaderboard_entry.json.
     ``max_connections``: concurrent episodes for remote (``openai/``) brains, whatever ``workers`` says.
@@ -157,6 +131,8 @@ def run_suite(
         raise RunConfigError(str(err)) from None
     if limit is not None and limit < 1:
         raise RunConfigError(f"--limit must be at least 1, got {limit}")
+    if measurers is not None and "bench" in measurers:
+        raise RunConfigError("bench scenarios are run by run_suite itself; pass measurers for other modes only")
     scored_plan, merged_fields = merge_with_previous(plan, previous_selection(out))
     parent_brain = _build_brain(brain, options)
     stopped: str | None = None
@@ -194,17 +170,18 @@ def run_suite(
     return scores
 
 
-def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str, Measurer]:
-    """The measurers to use: those given, exactly; by default the registry plus C09's live measurer (unless
-    one is registered). Without ``live`` the live mode gets a stand-in that reports C09 as skipped."""
-    import wmbench.harness.transfer.c10  # noqa: F401  (registers C10's "transfer" measurer in MEASURERS)
-    from wmbench.harness.live.c09 import measure_live, skip_live
+def default_measurers(live: bool = True) -> dict[str, Measurer]:
+    """The measurers of a default run: C10's closed-loop transfer and C09's live runs (``live`` False: a
+    stand-in that reports C09 as skipped, as ``--no-live`` does)."""
+    return {"transfer": measure_transfer, "live": measure_live if live else skip_live}
 
-    chosen = dict(MEASURERS if measurers is None else measurers)
+
+def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str, Measurer]:
+    """The measurers to use: those given, exactly (without ``live`` the live mode gets the skipping stand-in);
+    by default :func:`default_measurers`."""
+    chosen = default_measurers(live) if measurers is None else dict(measurers)
     if not live:
         chosen["live"] = skip_live
-    elif measurers is None:
-        chosen.setdefault("live", measure_live)
     return chosen
 
 
@@ -218,15 +195,9 @@ def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
 
 def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
     """report.md, report.html, leaderboard_entry.json; a failure warns but never loses the scores."""
-    import warnings
-
-    from wmbench.harness.report.writer import write_reports
-
     try:
         write_reports(out, scores)
     except Exception as err:
-        from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD
-
         for stale in (REPORT_HTML, REPORT_MD):  # an older report would not describe these scores
             (out / stale).unlink(missing_ok=True)
         warnings.warn(f"could not write the report in {out} ({type(err).__name__}: {err}); "
@@ -237,8 +208,6 @@ def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
 
 
 def _build_brain(spec: str, options: Mapping[str, Any]) -> Brain:
-    from wmbench.brain.registry import get_brain
-
     try:
         return get_brain(spec, **options)
     except Exception as err:
@@ -247,8 +216,6 @@ def _build_brain(spec: str, options: Mapping[str, Any]) -> Brain:
 
 def _check_body(body: str) -> None:
     """Resolve the body's class now, so an unknown body fails before the run, not once per episode."""
-    from wmbench.body.registry import resolve_body_class
-
     try:
         resolve_body_class(body)
     except (KeyError, ImportError) as err:
@@ -257,8 +224,6 @@ def _check_body(body: str) -> None:
 
 def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: Mapping[str, Any],
                 env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
-    import wmbench
-
     return {
         "brain": brain,
         "body": body,
@@ -276,8 +241,6 @@ def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: M
 
 
 def _selected_motion_model() -> str:
-    from wmbench.body.generators import selected_generator_name
-
     return selected_generator_name()
 
 
@@ -331,8 +294,6 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
     finally:
         bar.close()
         if kind == "inline":  # this thread's reused env (threads' and workers' envs end with them)
-            from wmbench.harness.run.env_reuse import close_all
-
             close_all()
 
 

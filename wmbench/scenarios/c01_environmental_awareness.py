@@ -7,8 +7,7 @@ faces; walls are long enough that all three rays of a ±7.5° direction cone hit
 
 from __future__ import annotations
 
-from wmbench.scenarios.families import Family
-from wmbench.scenarios.records import Expectations, Phase, Scenario, Wall
+from wmbench.scenarios.records import Expectations, Family, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
 _C01_CORRECT = ("turn towards an open direction", "walk along the wall", "stop before the wall")

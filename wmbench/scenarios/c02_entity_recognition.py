@@ -6,8 +6,8 @@ reasons (and MOTION wording) and compares it with the sim's NPC facts at each de
 
 from __future__ import annotations
 
-from wmbench.scenarios.families import ALL_FRONTS, Family
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.families import ALL_FRONTS
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS, Family
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, Wall
+from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
 

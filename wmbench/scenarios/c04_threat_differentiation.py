@@ -7,8 +7,8 @@ low banks) and from the body's realized speed class.
 
 from __future__ import annotations
 
-from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS, Family
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, Wall
+from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wmbench.scenarios.families import ALL_FRONTS, Family
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.families import ALL_FRONTS
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS, Family
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, PriorDecision, Scenario, Wall
+from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, PriorDecision, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
 #: S29 and S30 share this scene exactly; they differ only in memory.

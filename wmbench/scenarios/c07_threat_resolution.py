@@ -8,8 +8,8 @@ flight. Intensity is read as in C05 (bank level + high-bank words, checked again
 
 from __future__ import annotations
 
-from wmbench.scenarios.families import ALL_FRONTS, Family
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent, Wall
+from wmbench.scenarios.families import ALL_FRONTS
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent, Wall
 from wmbench.scenarios.registry import scenario
 
 

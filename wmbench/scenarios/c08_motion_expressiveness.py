@@ -8,8 +8,8 @@ style); if either is missing the decision is capped at 10. The score is the mean
 
 from __future__ import annotations
 
-from wmbench.scenarios.families import ALL_FRONTS, Family
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.families import ALL_FRONTS
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
 

@@ -4,8 +4,8 @@ These records run in live mode: the sim and the body advance at the target frame
 concurrently; its newest decision is applied when it arrives. A slow brain keeps doing its last move, so the
 layouts are forgiving — no charges, threats off the walking line, nothing that can reach a protagonist that
 simply keeps walking ahead or stands still — so that a measurement is never cut short by a catch.
-The Rule paragraphs state what :mod:`wmbench.harness.live.c09` measures and scores (its thresholds included);
-``tests/scenarios/test_card_facts.py`` checks the thresholds against its constants.
+The Rule paragraphs state what :mod:`wmbench.harness.live.c09` measures and :mod:`wmbench.scoring.c09` scores
+(its thresholds included); ``tests/scenarios/test_card_facts.py`` checks the thresholds against its constants.
 """
 
 from __future__ import annotations

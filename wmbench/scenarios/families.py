@@ -36,20 +36,21 @@ from typing import Any
 import numpy as np
 
 from wmbench.scenarios.records import (
-    DIRECTIONS,
+    UNVARIED,
+    VARIANT_FROM_SEED,
     WALL_THICKNESS,
     Direction,
     Expectations,
+    Family,
     NpcSpec,
     Phase,
     PriorDecision,
+    Range,
     Scenario,
     TimelineEvent,
     Wall,
 )
 
-Range = tuple[float, float]
-_ONE: Range = (1.0, 1.0)
 #: quarter turns (counter-clockwise, i.e. towards the left) that bring ``fwd`` to each direction
 _QUARTER_TURNS: dict[str, int] = {"fwd": 0, "left": 1, "back": 2, "right": 3}
 _TURN_ORDER: tuple[Direction, ...] = ("fwd", "left", "back", "right")
@@ -61,47 +62,6 @@ ALL_FRONTS: tuple[Direction, ...] = _TURN_ORDER
 BACK_FIRST_FRONTS: tuple[Direction, ...] = ("fwd", "back", "left", "right")
 
 
-@dataclass(frozen=True)
-class Family:
-    """How a scenario varies with the seed (see the module card).
-
-    ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
-    be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
-    +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
-    distances, the wall layout and timeline event times (``(1, 1)`` = fixed). ``variant_walls``: walls added
-    from seed ``VARIANT_FROM_SEED`` on (wmbench-only variants; see :meth:`mirrored` for a mirrored record).
-    """
-
-    mirror: bool = True
-    fronts: tuple[Direction, ...] = ("fwd",)
-    npc_distance: Range = _ONE
-    wall_distance: Range = _ONE
-    event_time: Range = _ONE
-    #: walls only the wmbench variants carry (seeds >= ``VARIANT_FROM_SEED``), added to every phase before the
-    #: mirror, the turn and the ranges: seeds 0-1 keep the spec's layout (and its mirror), which a brain reading
-    #: only the official scene fields sees in full (S12/S13: the back wall, reported only in ``walls.back``)
-    variant_walls: tuple[Wall, ...] = ()
-
-    def __post_init__(self) -> None:
-        if not self.fronts or self.fronts[0] != "fwd":
-            raise ValueError(f"Family.fronts must start with 'fwd' (seed 0 is canonical), got {self.fronts!r}")
-        bad = [f for f in self.fronts if f not in DIRECTIONS]
-        if bad:
-            raise ValueError(f"Family.fronts: expected directions from {DIRECTIONS}, got {bad!r}")
-        for label, (lo, hi) in (("npc_distance", self.npc_distance), ("wall_distance", self.wall_distance),
-                                ("event_time", self.event_time)):
-            if not 0.0 < lo <= hi:
-                raise ValueError(f"Family.{label} must be a range 0 < lo <= hi, got ({lo}, {hi})")
-
-
-    def mirrored(self) -> Family:
-        """The family of the mirrored record (S13 from S12): its variant walls reflected too."""
-        return replace(self, variant_walls=tuple(w.mirrored() for w in self.variant_walls))
-
-
-#: the first seed whose instance carries the family's ``variant_walls`` (seeds 0-1: the spec's layout and its
-#: mirror, official fields only)
-VARIANT_FROM_SEED = 2
 #: what a bench scenario gets when its builder names no family: exact mirror counterbalancing only
 MIRROR_ONLY = Family()
 
@@ -347,7 +307,7 @@ def family_card_line(record: Scenario) -> str:
     for name, (lo, hi) in (("NPC start distances", family.npc_distance),
                            ("wall distances and corridor widths", family.wall_distance),
                            ("event times", family.event_time)):
-        if (lo, hi) != _ONE:
+        if (lo, hi) != UNVARIED:
             parts.append(f"{name} x{lo:g}-{hi:g}")
     if len(parts) == 1:
         parts.append("no side to mirror and no ranges, so every seed is the canonical layout up to jitter")

@@ -17,10 +17,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Literal
-
-if TYPE_CHECKING:
-    from wmbench.scenarios.families import Family
+from typing import Literal
 
 from wmbench.scenarios import validation
 
@@ -213,6 +210,53 @@ class Expectations:
     pattern: str = ""
     #: directions (relative to the start heading) that count as a safe escape in the first phase
     safe_directions: tuple[Direction, ...] = ()
+
+
+Range = tuple[float, float]
+#: a factor range that does not vary with the seed
+UNVARIED: Range = (1.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Family:
+    """How a scenario varies with the seed (see the module card).
+
+    ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
+    be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
+    +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
+    distances, the wall layout and timeline event times (``(1, 1)`` = fixed). ``variant_walls``: walls added
+    from seed ``VARIANT_FROM_SEED`` on (wmbench-only variants; :meth:`mirrored` for a mirrored record).
+    """
+
+    mirror: bool = True
+    fronts: tuple[Direction, ...] = ("fwd",)
+    npc_distance: Range = UNVARIED
+    wall_distance: Range = UNVARIED
+    event_time: Range = UNVARIED
+    #: walls only the wmbench variants carry (seeds >= ``VARIANT_FROM_SEED``), added to every phase before the
+    #: mirror, the turn and the ranges: seeds 0-1 keep the spec's layout (and its mirror), which a brain reading
+    #: only the official scene fields sees in full (S12/S13: the back wall, reported only in ``walls.back``)
+    variant_walls: tuple[Wall, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.fronts or self.fronts[0] != "fwd":
+            raise ValueError(f"Family.fronts must start with 'fwd' (seed 0 is canonical), got {self.fronts!r}")
+        bad = [f for f in self.fronts if f not in DIRECTIONS]
+        if bad:
+            raise ValueError(f"Family.fronts: expected directions from {DIRECTIONS}, got {bad!r}")
+        for label, (lo, hi) in (("npc_distance", self.npc_distance), ("wall_distance", self.wall_distance),
+                                ("event_time", self.event_time)):
+            if not 0.0 < lo <= hi:
+                raise ValueError(f"Family.{label} must be a range 0 < lo <= hi, got ({lo}, {hi})")
+
+    def mirrored(self) -> Family:
+        """The family of the mirrored record (S13 from S12): its variant walls reflected too."""
+        return replace(self, variant_walls=tuple(w.mirrored() for w in self.variant_walls))
+
+
+#: the first seed whose instance carries the family's ``variant_walls`` (seeds 0-1: the spec's layout and its
+#: mirror, official fields only)
+VARIANT_FROM_SEED = 2
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
 from wmbench.scenarios.records import CATEGORY_PILLARS, Scenario
 
 _REGISTRY: dict[str, Scenario] = {}
@@ -22,8 +23,6 @@ def scenario(build: Callable[[], Scenario]) -> Callable[[], Scenario]:
     (exact mirror counterbalancing where the layout has a side); the card gains the family's ``Family:`` line
     (before its ``Rule:`` paragraph).
     """
-    from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
-
     record = build()
     card = inspect.cleandoc(build.__doc__ or "")
     if not card:

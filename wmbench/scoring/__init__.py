@@ -1,4 +1,5 @@
-"""Scorers for C01–C08 (pure functions of episode traces) and the WM Score aggregation.
+"""Scorers for C01–C08 (pure functions of episode traces), the C09/C10 rules (of live-run records and transfer
+runs, measured by the harness) and the WM Score aggregation.
 
 ::
 

@@ -21,6 +21,13 @@ from wmbench.scoring.dispatch import normalise_scenario_id, official_category
 from wmbench.scoring.report_types import SCENARIO_MAX_POINTS, ScenarioScore
 
 CATEGORIES: tuple[str, ...] = tuple(f"C{i:02d}" for i in range(1, 11))
+#: Display titles of the ten categories (WM Bench v1.0).
+CATEGORY_TITLES: dict[str, str] = {
+    "C01": "Environmental Awareness", "C02": "Entity Recognition", "C03": "Predictive Reasoning",
+    "C04": "Threat Differentiation", "C05": "Emotional Escalation", "C06": "Contextual Memory",
+    "C07": "Threat Resolution", "C08": "Motion Expressiveness", "C09": "Real-time Performance",
+    "C10": "Cross-body Transfer",
+}
 CATEGORY_SCENARIOS: dict[str, tuple[str, ...]] = {
     c: tuple(f"S{5 * k + j:02d}" for j in range(1, 6)) for k, c in enumerate(CATEGORIES)
 }

@@ -12,8 +12,9 @@ walking into it is not awareness.
 from __future__ import annotations
 
 from wmbench.envs.trace import Trace
-from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, collided, spatial_accuracy
+from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, spatial_accuracy
 from wmbench.scoring.keywords import KeywordBanks
+from wmbench.scoring.movement import collided
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import C01_COLLISION_CAP

@@ -32,18 +32,9 @@ decisions are averaged separately and the two means weighted equally, so both si
 from __future__ import annotations
 
 from wmbench.envs.trace import DecisionRecord, NpcFact, Trace
-from wmbench.scoring.evidence import (
-    PredictItem,
-    canonical_type,
-    distances_in,
-    humans,
-    mean,
-    motion_text,
-    parse_ok,
-    phantom_directions,
-    prediction,
-)
+from wmbench.scoring.evidence import canonical_type, humans, mean, phantom_directions
 from wmbench.scoring.keywords import KeywordBanks, tokenize
+from wmbench.scoring.reply import PredictItem, distances_in, motion_text, parse_ok, prediction
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import DISTANCE_TOL_FRACTION, DISTANCE_TOL_M

@@ -25,22 +25,21 @@ import math
 
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
-from wmbench.scoring.evidence import (
+from wmbench.scoring.evidence import spatial_accuracy, threatened
+from wmbench.scoring.keywords import KeywordBanks
+from wmbench.scoring.movement import (
     caught,
     collided,
     into_danger,
     into_danger_detail,
     into_predicted_danger,
     moved_safe,
-    parse_ok,
     phase_reference_heading,
     realized,
-    spatial_accuracy,
-    threatened,
     trace_caught,
     world_sector,
 )
-from wmbench.scoring.keywords import KeywordBanks
+from wmbench.scoring.reply import parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import CAUGHT_CAP

@@ -36,28 +36,29 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.scoring.evidence import KEYWORD_INTENSITY_MAX as KW_MAX
-from wmbench.scoring.evidence import MAX_SPEED_RANK as SPEED_MAX
 from wmbench.scoring.evidence import (
-    SPEED_RANKS,
     beast_behavior,
     beast_located,
     beast_present,
-    contact,
     humans,
+    mean,
+    phantom_directions,
+    threatened,
+)
+from wmbench.scoring.expression import KEYWORD_INTENSITY_MAX as KW_MAX
+from wmbench.scoring.expression import keyword_intensity
+from wmbench.scoring.keywords import LEVEL_LOW, LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.movement import MAX_SPEED_RANK as SPEED_MAX
+from wmbench.scoring.movement import (
+    SPEED_RANKS,
+    contact,
     into_danger,
     into_danger_detail,
-    keyword_intensity,
-    mean,
-    motion_text,
     moved_safe,
-    parse_ok,
-    phantom_directions,
     realized,
-    threatened,
     trace_caught,
 )
-from wmbench.scoring.keywords import LEVEL_LOW, LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import (

@@ -44,19 +44,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.scoring.evidence import (
-    SPEED_RANKS,
-    beast_behavior,
-    beast_present,
-    contact,
-    decision_intensity,
-    into_danger,
-    mean,
-    parse_ok,
-    realized,
-    trace_caught,
-)
+from wmbench.scoring.evidence import beast_behavior, beast_present, mean
+from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.movement import SPEED_RANKS, contact, into_danger, realized, trace_caught
 from wmbench.scoring.patterns import (
     DEESCALATION_POINTS,
     GRADIENT_POINTS,
@@ -64,6 +55,7 @@ from wmbench.scoring.patterns import (
     gradient,
     runs,
 )
+from wmbench.scoring.reply import parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import intensity_readings, make_score, unmeasured
 from wmbench.scoring.thresholds import (

@@ -49,26 +49,20 @@ from collections.abc import Callable, Sequence
 
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
-from wmbench.scoring.evidence import (
-    TENSE_POSTURES,
-    beast_located,
-    beast_nearby,
-    beast_present,
+from wmbench.scoring.evidence import beast_located, beast_nearby, beast_present, mean
+from wmbench.scoring.expression import TENSE_POSTURES, decision_intensity, vigilance_terms
+from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.movement import (
     collided,
     contact,
-    decision_intensity,
     into_danger,
-    mean,
-    motion_text,
     moved_safe,
-    parse_ok,
     phase_reference_heading,
     realized,
     sector_of,
-    vigilance_terms,
     world_sector,
 )
-from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
+from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import (

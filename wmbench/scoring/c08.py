@@ -34,19 +34,11 @@ from dataclasses import dataclass, replace
 from wmbench.body.motion_intent import OPPOSITE_DIRECTION
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
-from wmbench.scoring.evidence import (
-    SPEED_RANKS,
-    beast_present,
-    descriptor_terms,
-    emotion_families,
-    facing_kept,
-    humans,
-    into_danger,
-    motion_text,
-    parse_ok,
-    realized,
-)
+from wmbench.scoring.evidence import beast_present, humans
+from wmbench.scoring.expression import descriptor_terms, emotion_families
 from wmbench.scoring.keywords import KeywordBanks
+from wmbench.scoring.movement import SPEED_RANKS, facing_kept, into_danger, realized
+from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import (

@@ -14,9 +14,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from wmbench.envs.trace import Trace
+from wmbench.scenarios.registry import get_scenario
 from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
-from wmbench.scoring.evidence import hidden_inconsistency, trace_caught
+from wmbench.scoring.evidence import hidden_inconsistency
 from wmbench.scoring.keywords import KeywordBanks, load_banks
+from wmbench.scoring.movement import trace_caught
 from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.result import unmeasured
 
@@ -54,10 +56,8 @@ def category_of(trace: Trace) -> str | None:
     if category:
         return str(category).upper()
     try:
-        from wmbench.scenarios.registry import get_scenario
-
         return get_scenario(trace.scenario_id).category
-    except (KeyError, ImportError):
+    except KeyError:
         return None
 
 

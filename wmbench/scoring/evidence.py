@@ -18,52 +18,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from wmbench.envs.trace import DecisionRecord, NpcFact, Truth
-from wmbench.scoring.expression import (
-    BODY_WEIGHT,
-    ESCALATION_BONUS_CAP,
-    ESCALATION_BONUS_PER_TERM,
-    KEYWORD_INTENSITY_MAX,
-    KEYWORD_WEIGHT,
-    TENSE_POSTURE_RANK,
-    TENSE_POSTURES,
-    Intensity,
-    KeywordIntensity,
-    decision_intensity,
-    descriptor_terms,
-    emotion_families,
-    keyword_intensity,
-    vigilance_terms,
-)
 from wmbench.scoring.movement import (
-    MAX_SPEED_RANK,
-    MIN_DISPLACEMENT_M,
-    SPEED_RANKS,
-    Realized,
-    caught,
-    collided,
     contact,
-    event_kinds,
-    facing_kept,
-    into_danger,
-    into_danger_detail,
-    into_predicted_danger,
     moved_safe,
-    phase_reference_heading,
     realized,
-    sector_of,
-    trace_caught,
-    world_sector,
 )
-from wmbench.scoring.reply import (
-    SCENE_TO_GRAMMAR,
-    PredictItem,
-    distances_in,
-    motion_text,
-    parse_ok,
-    predicted_danger,
-    predicted_reason_anywhere,
-    prediction,
-)
+from wmbench.scoring.reply import SCENE_TO_GRAMMAR, prediction
 
 DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
 #: spatial accuracy (spec: exact 20 / partial 10 / miss 0); partial = this many directions right and, when the
@@ -243,14 +203,7 @@ def mean(values: Sequence[float]) -> float:
 
 
 __all__ = [
-    "BODY_WEIGHT", "DIRECTIONS", "ESCALATION_BONUS_CAP", "ESCALATION_BONUS_PER_TERM", "KEYWORD_INTENSITY_MAX",
-    "KEYWORD_WEIGHT", "MAX_SPEED_RANK", "MIN_DISPLACEMENT_M", "PARTIAL_MIN_CORRECT", "SAFE_REASONS",
-    "SPATIAL_POINTS", "SPEED_RANKS", "TENSE_POSTURES", "TENSE_POSTURE_RANK", "DirectionCheck", "Intensity",
-    "KeywordIntensity", "PredictItem", "Realized", "SpatialResult", "beast_behavior", "beast_nearby",
-    "beast_present", "beasts", "canonical_type", "caught", "collided", "contact", "decision_intensity",
-    "descriptor_terms", "direction_checks", "distances_in", "emotion_families", "event_kinds", "facing_kept",
-    "hidden_inconsistency", "humans", "into_danger", "into_danger_detail", "into_predicted_danger",
-    "keyword_intensity", "mean", "motion_text", "moved_safe", "parse_ok", "phase_reference_heading",
-    "predicted_danger", "predicted_reason_anywhere", "prediction", "realized", "safe_action", "sector_of",
-    "spatial_accuracy", "threatened", "trace_caught", "vigilance_terms", "world_sector",
+    "DIRECTIONS", "PARTIAL_MIN_CORRECT", "SAFE_REASONS", "SPATIAL_POINTS", "DirectionCheck", "SpatialResult",
+    "beast_behavior", "beast_nearby", "beast_present", "beasts", "canonical_type", "direction_checks",
+    "hidden_inconsistency", "humans", "mean", "safe_action", "spatial_accuracy", "threatened",
 ]

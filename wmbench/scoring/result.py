@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.scoring.evidence import decision_intensity, hidden_inconsistency, mean
+from wmbench.scoring.evidence import hidden_inconsistency, mean
+from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.report_types import SCENARIO_MAX_POINTS, DecisionPoints, ScenarioScore
 

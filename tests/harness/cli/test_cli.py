@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from wmbench.harness.cli.main import COMMANDS, build_parser, default_out_dir, main, parse_options
+from wmbench.harness.cli.base import COMMANDS
+from wmbench.harness.cli.main import build_parser, main
+from wmbench.harness.cli.run_command import default_out_dir, parse_options
 from wmbench.scenarios import all_scenarios
 
 

@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from wmbench.brain.base import BrainReply
-from wmbench.harness.live.loop import LiveResult, live_summary_line, run_live
+from wmbench.harness.live.loop import live_summary_line, run_live
+from wmbench.scoring.live_run import LiveResult
 
 MOTION_REPLY = ("PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)\n"
                 "MOTION: a person walks forward calmly")

@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from wmbench.harness.live.metrics import (
-    FrameClock,
+from wmbench.harness.live.metrics import FrameClock, rss_bytes
+from wmbench.scoring.live_run import (
     FrameRecord,
     frame_stats,
     frames_from_columns,
     frames_to_columns,
     median,
     percentile,
-    rss_bytes,
 )
 
 PERIOD_NS = 16_666_667  # 60 FPS

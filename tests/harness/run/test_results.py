@@ -7,13 +7,12 @@ import os
 
 import pytest
 
+from wmbench.core.redaction import REDACTED, Redactor
 from wmbench.harness.run.episode import EpisodeResult
 from wmbench.harness.run.results import (
-    REDACTED,
     RUN_FILE,
     EpisodeKey,
     EpisodeLog,
-    Redactor,
     episode_line,
     read_json,
     write_json,

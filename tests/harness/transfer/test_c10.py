@@ -22,9 +22,11 @@ from wmbench.harness.suite import run_suite
 from wmbench.harness.transfer import c10
 from wmbench.harness.transfer import metrics as c10_metrics
 from wmbench.harness.transfer import outcome as c10_outcome
-from wmbench.harness.transfer.c10 import C10_IDS, RULE_TEXT, measure_c10, measure_c10_brain
-from wmbench.harness.transfer.c10_scoring import score_transfer
+from wmbench.harness.transfer.body_replay import order_agreement
+from wmbench.harness.transfer.c10 import measure_c10, measure_c10_brain
+from wmbench.harness.transfer.c10_scoring import C10_IDS, RULE_TEXT, score_transfer
 from wmbench.scenarios import get_scenario
+from wmbench.scoring import c10 as brain_rule
 
 BODIES = ("smpl", "robot", "drone")
 #: What each pipeline check leaves in its diagnostic's ``numbers`` (the numbers it came from).
@@ -61,7 +63,7 @@ def test_reference_brain_transfers_to_every_body(reference_scores):
         bodies = score.evidence["bodies"]
         assert set(bodies) == set(BODIES)
         for body in BODIES:
-            assert bodies[body]["runs"] == len(c10_outcome.SCENE_VARIANTS) and bodies[body]["failed_runs"] == 0
+            assert bodies[body]["runs"] == len(brain_rule.SCENE_VARIANTS) and bodies[body]["failed_runs"] == 0
         diagnostic = score.evidence["diagnostics"]
         assert diagnostic["measured"] and EVIDENCE_KEYS[sid] <= set(diagnostic["numbers"]), sid
         json.dumps(score.to_dict())  # plain JSON, as scores.json needs
@@ -180,9 +182,9 @@ def test_a_diagnostic_fault_never_costs_the_brain_its_score(monkeypatch):
 
 def test_order_agreement_and_class_order_agreement():
     same = {"a": [1.0, 2.0, 3.0], "b": [10.0, 20.0, 30.0]}
-    assert c10_metrics.order_agreement(same, {"a": 0.0, "b": 0.0}) == 1.0
+    assert order_agreement(same, {"a": 0.0, "b": 0.0}) == 1.0
     flipped = {"a": [1.0, 2.0, 3.0], "b": [3.0, 2.0, 1.0]}
-    assert c10_metrics.order_agreement(flipped, {"a": 0.0, "b": 0.0}) == 0.0
+    assert order_agreement(flipped, {"a": 0.0, "b": 0.0}) == 0.0
     assert c10_metrics.class_order_agreement([1, 1, 1], same) == (1.0, 0)  # nothing to contradict
     assert c10_metrics.class_order_agreement([1, 3, 2], same) == (pytest.approx(2 / 3), 3)
 
@@ -200,8 +202,8 @@ def test_card_rule_matches_the_measurer(sid):
     assert " ".join(match.group(1).split()) == " ".join(RULE_TEXT[sid].split())
 
 
-def test_transfer_measurer_is_registered_for_run_suite():
-    assert runner._with_live(None, True)["transfer"] is c10.measure_transfer
+def test_transfer_measurer_is_a_default_measurer_of_run_suite():
+    assert runner.default_measurers()["transfer"] is c10.measure_transfer
 
 
 def test_run_suite_reports_c10_measured(tmp_path):
@@ -215,7 +217,7 @@ def test_run_suite_reports_c10_measured(tmp_path):
     assert all(written["scenarios"][sid]["evidence"][0]["bodies"]["drone"]["failed_runs"] == 0 for sid in C10_IDS)
 
 
-def _smpl_runs(sid: str, motion: str, variants=c10_outcome.SCENE_VARIANTS):
+def _smpl_runs(sid: str, motion: str, variants=brain_rule.SCENE_VARIANTS):
     """The constant ``all-safe/<motion>`` closed loop on the character in ``variants`` of ``sid``."""
     brain = ConstantBrain("all-safe", motion)
     try:
@@ -226,7 +228,7 @@ def _smpl_runs(sid: str, motion: str, variants=c10_outcome.SCENE_VARIANTS):
 
 def _fits(trace):
     following = [*trace.decisions[1:], None]
-    return [c10_outcome.decision_fit(d, nxt) for d, nxt in zip(trace.decisions, following, strict=True)]
+    return [brain_rule.decision_fit(d, nxt) for d, nxt in zip(trace.decisions, following, strict=True)]
 
 
 @pytest.mark.parametrize(("motion", "fits", "why"), [
@@ -249,6 +251,6 @@ def test_near_a_person_only_a_calm_move_that_does_not_head_at_her_fits(motion, f
 def test_a_body_is_as_good_as_its_worst_start():
     """A constant forward sprint escapes S46 only where the turn put the beast behind or beside it: Q is the
     worst start (caught, 0), not the mean over starts that paid it for the lucky ones (0.5 before)."""
-    outcome = c10_outcome.body_outcome("smpl", _smpl_runs("S46", "sprint-fwd-panic"))
+    outcome = brain_rule.body_outcome("smpl", _smpl_runs("S46", "sprint-fwd-panic"))
     assert outcome.caught_runs >= 1 and outcome.quality == 0.0, outcome
     assert outcome.mean_quality >= 0.4, outcome

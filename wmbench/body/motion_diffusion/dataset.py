@@ -38,7 +38,9 @@ import numpy as np
 
 from wmbench.body.humanml3d import joints_to_features
 from wmbench.body.intent_types import STYLE_TAGS, MotionIntent, SpeedClass
+from wmbench.body.motion_diffusion.deepmimic import load_clip
 from wmbench.body.motion_intent import parse_motion
+from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.skeleton import MIRROR_PAIRS
 
 #: Numbers per frame: root rot velocity 1, root linear velocity 2, root height 1, ric 63.
@@ -178,8 +180,6 @@ def facing_path(intent: MotionIntent, n_frames: int, fps: float) -> np.ndarray:
 def mocap_segments(fps: float = 30.0, cycles: int = 6) -> list[Segment]:
     """The real-mocap segments (walk cycle: as recorded, time-warped within the walk class, mirrored,
     reversed)."""
-    from wmbench.body.motion_diffusion.deepmimic import load_clip
-
     walk = load_clip("walk", fps, cycles=cycles).joints
     out: list[Segment] = []
     for mirrored in (False, True):
@@ -211,8 +211,6 @@ def procedural_texts() -> list[str]:
 def procedural_segments(fps: float = 30.0, seconds: float = 3.0, seed: int = 0) -> list[Segment]:
     """Augmentation: every procedural text rendered by the procedural generator (turning towards the travel
     when the intent faces it, see :func:`facing_path`)."""
-    from wmbench.body.procedural import ProceduralGenerator
-
     generator = ProceduralGenerator(fps, seed=seed)
     generator.clip_turn_rate = TURN_RATE
     out = []

@@ -43,6 +43,7 @@ from wmbench.body.intent_types import MotionIntent
 from wmbench.body.motion_diffusion.blas_threads import single_blas_thread
 from wmbench.body.motion_diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
 from wmbench.body.motion_diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
+from wmbench.body.motion_diffusion.onnx_backend import OnnxDenoiser
 from wmbench.body.motion_generator import MotionFrame
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
 from wmbench.body.stream_generator import StreamGenerator, posture_label
@@ -88,8 +89,6 @@ class MotionModel:
             self.providers = [str(torch_model.device)]
             self.denoise = torch_model
         elif backend == "onnx":
-            from wmbench.body.motion_diffusion.onnx_backend import OnnxDenoiser
-
             onnx_model = OnnxDenoiser(weights_dir / "denoiser.onnx")
             self.providers = onnx_model.providers
             self.denoise = onnx_model

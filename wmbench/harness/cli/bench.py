@@ -28,6 +28,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+import wmbench
+from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
+
 #: The benchmark modules of ``benchmarks/`` by short name (their rows' group), in the order they run.
 BENCHMARKS: dict[str, str] = {
     "bodies": "bench_bodies", "suite": "bench_suite", "live": "bench_live", "brain": "bench_brain_plumbing",
@@ -104,8 +107,6 @@ class BenchRow:
 
 def benchmarks_dir() -> Path:
     """The source checkout's ``benchmarks/`` folder (next to the ``wmbench`` package)."""
-    import wmbench
-
     return Path(wmbench.__file__).resolve().parent.parent / "benchmarks"
 
 
@@ -216,15 +217,12 @@ def configure_bench(p: argparse.ArgumentParser) -> None:
     p.add_argument("--markdown", action="store_true", help="also print the table as Markdown at the end")
     p.add_argument("--allow-miss", action="store_true",
                    help="exit 0 even when a target is missed (errors still exit 1)")
-    from wmbench.harness.cli.motion_model_option import add_motion_model_argument
 
     add_motion_model_argument(p)
 
 
 def bench_command(args: argparse.Namespace) -> int:
     """``wmbench bench [--quick] [--only bodies,suite] [--markdown]``: run, print; 1 on an error or a miss."""
-    from wmbench.harness.cli.motion_model_option import apply_motion_model
-
     apply_motion_model(args)
     only = [n for n in args.only.split(",") if n.strip()] if args.only else None
     started = time.perf_counter()

@@ -12,8 +12,11 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from wmbench.harness.live.loop import LIVE_FPS_CHOICES, LiveResult, LiveTick, live_summary_line, run_live
+from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
 from wmbench.harness.live.store import LiveStore
+from wmbench.harness.report.writer import write_reports
+from wmbench.scenarios import get_scenario
+from wmbench.scoring.live_run import LiveResult, LiveTick
 
 Printer = Callable[[str], None]
 
@@ -38,8 +41,6 @@ def live_command(
     observation: str = "scene",
 ) -> LiveResult:
     """Run ``scenario`` live, print progress once per wall second, write ``out/live.json`` (with trace)."""
-    from wmbench.scenarios import get_scenario
-
     try:
         record_id = get_scenario(scenario).id
     except KeyError as err:
@@ -84,8 +85,6 @@ def format_live_result(result: LiveResult) -> str:
 def report_command(run_dir: Path, *, model_name: str | None = None, organization: str = "",
                    paper_url: str = "", demo_url: str = "") -> Any:
     """Rebuild the reports of ``run_dir`` from its episodes.jsonl and live.json; returns the ReportFiles."""
-    from wmbench.harness.report.writer import write_reports
-
     if not run_dir.is_dir():
         raise LiveCommandError(f"{run_dir} is not a directory; expected a run directory of `wmbench run`")
     try:

@@ -15,8 +15,8 @@ print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` keep
 
 The table, exit codes and :class:`UsageError` live in :mod:`wmbench.harness.cli.base`, the ``run``
 subcommand (with its option parsing, default run directory and summary table) in
-:mod:`wmbench.harness.cli.run_command`; their names are importable from here as well. This module builds the parser,
-runs ``main`` and holds the smaller subcommands.
+:mod:`wmbench.harness.cli.run_command`. This module builds the parser, runs ``main``, holds the smaller
+subcommands and registers every subcommand in help order.
 """
 
 from __future__ import annotations
@@ -27,18 +27,28 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from wmbench.harness.cli.base import COMMANDS, EXIT_OK, EXIT_USAGE, Command, UsageError, register_command
-from wmbench.harness.cli.base import EXIT_FAILED as EXIT_FAILED  # re-exported, as are the names below
-from wmbench.harness.cli.base import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+import wmbench
+from wmbench.harness.cli.base import (
+    COMMANDS,
+    EXIT_OK,
+    EXIT_USAGE,
+    Command,
+    UsageError,
+    register_command,
+)
+from wmbench.harness.cli.bench import bench_command, configure_bench
+from wmbench.harness.cli.cache_command import cache_command, configure_cache
+from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
 from wmbench.harness.cli.motion_model_option import (
     add_motion_model_argument,
     apply_motion_model,
     configure_train_motion,
     train_motion_command,
 )
-from wmbench.harness.cli.run_command import CATEGORY_TITLES as CATEGORY_TITLES
 from wmbench.harness.cli.run_command import configure_run, default_out_dir, parse_options, run_command
-from wmbench.harness.cli.run_command import format_summary as format_summary
+from wmbench.harness.cli.validity_command import configure_validity, validity_command
+from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
+from wmbench.scenarios import get_scenario, select
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -103,8 +113,6 @@ def _configure_show(p: argparse.ArgumentParser) -> None:
 
 
 def _show(args: argparse.Namespace) -> int:
-    from wmbench.scenarios import get_scenario
-
     try:
         record = get_scenario(args.scenario)
     except KeyError as err:
@@ -119,8 +127,6 @@ def _show(args: argparse.Namespace) -> int:
 
 
 def _select(selection: str) -> tuple[Any, ...]:
-    from wmbench.scenarios import select
-
     try:
         return select(selection)
     except (KeyError, ValueError) as err:
@@ -196,12 +202,7 @@ def _optional(module: str, attr: str) -> Any:
 
 
 def _version() -> str:
-    try:
-        import wmbench
-
-        return wmbench.__version__
-    except Exception:  # the version flag must work even if the package is half broken
-        return "unknown"
+    return wmbench.__version__
 
 
 # --------------------------------------------------------------------------------------------- live/report
@@ -226,8 +227,6 @@ def _configure_live(p: argparse.ArgumentParser) -> None:
 
 
 def _live(args: argparse.Namespace) -> int:
-    from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command
-
     apply_motion_model(args)
     try:
         options = parse_options(args.option)
@@ -253,8 +252,6 @@ def _configure_report(p: argparse.ArgumentParser) -> None:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from wmbench.harness.cli.live_command import LiveCommandError, report_command
-
     try:
         files = report_command(args.run_dir, model_name=args.model_name, organization=args.organization,
                                paper_url=args.paper_url, demo_url=args.demo_url)
@@ -278,14 +275,10 @@ for _command in (
 
 
 def _configure_bench(p: argparse.ArgumentParser) -> None:
-    from wmbench.harness.cli.bench import configure_bench
-
     configure_bench(p)
 
 
 def _bench(args: argparse.Namespace) -> int:
-    from wmbench.harness.cli.bench import bench_command
-
     return bench_command(args)
 
 
@@ -294,18 +287,15 @@ register_command(Command("bench", "performance benchmarks with targets (needs a 
 register_command(Command("train-motion", "train the diffusion motion model on DeepMimic mocap (extra: motion)",
                          configure_train_motion, train_motion_command))
 
-import wmbench.harness.cli.vision_commands  # noqa: E402, F401  (registers `wmbench video` and `wmbench gap`)
+register_command(VIDEO_COMMAND)
+register_command(GAP_COMMAND)
 
 
 def _configure_validity(p: argparse.ArgumentParser) -> None:
-    from wmbench.harness.cli.validity_command import configure_validity
-
     configure_validity(p)
 
 
 def _validity(args: argparse.Namespace) -> int:
-    from wmbench.harness.cli.validity_command import validity_command
-
     return validity_command(args)
 
 
@@ -314,14 +304,10 @@ register_command(Command("validity", "run the adversarial/diagnostic brain panel
 
 
 def _configure_cache(p: argparse.ArgumentParser) -> None:
-    from wmbench.harness.cli.cache_command import configure_cache
-
     configure_cache(p)
 
 
 def _cache(args: argparse.Namespace) -> int:
-    from wmbench.harness.cli.cache_command import cache_command
-
     return cache_command(args)
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import argparse
 
+from wmbench.body.generators import select_generator, selected_generator_name
+from wmbench.body.motion_diffusion.train import configure, run
 from wmbench.harness.cli.base import UsageError
 
 
@@ -22,8 +24,6 @@ def add_motion_model_argument(p: argparse.ArgumentParser) -> None:
 
 def apply_motion_model(args: argparse.Namespace) -> str:
     """Select ``args.motion_model`` (when given); returns the generator now selected."""
-    from wmbench.body.generators import select_generator, selected_generator_name
-
     name = getattr(args, "motion_model", None)
     if name is None:
         return selected_generator_name()
@@ -34,8 +34,6 @@ def apply_motion_model(args: argparse.Namespace) -> str:
 
 
 def configure_train_motion(p: argparse.ArgumentParser) -> None:
-    from wmbench.body.motion_diffusion.train import configure
-
     configure(p)
 
 
@@ -46,6 +44,5 @@ def train_motion_command(args: argparse.Namespace) -> int:
         import torch  # noqa: F401
     except ImportError as err:
         raise UsageError(f"train-motion needs the motion extra (pip install 'wmbench[motion]'): {err}") from None
-    from wmbench.body.motion_diffusion.train import run
 
     return run(args)

@@ -12,7 +12,7 @@ Card
 - :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
 - :func:`format_summary`: each category's points (or why not), the WM Score and the grade, the brain's
   decisions/tokens/cache hits/retries/failures, and why a run stopped early;
-  :data:`CATEGORY_TITLES` names the categories.
+  :data:`~wmbench.scoring.aggregate.CATEGORY_TITLES` names the categories.
 """
 
 from __future__ import annotations
@@ -31,6 +31,19 @@ from wmbench.envs.observation_modes import OBSERVATION_MODES
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
 from wmbench.harness.run.accounting import format_usage
+from wmbench.harness.run.dirs import RunDirError, check_run_dir
+from wmbench.harness.run.guard import RunStopped
+from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
+from wmbench.harness.run.selection import parse_seed_list
+from wmbench.harness.suite import (
+    DEFAULT_MAX_CONNECTIONS,
+    RunConfigError,
+    RunFailed,
+    RunInterrupted,
+    default_measurers,
+    run_suite,
+)
+from wmbench.scoring.aggregate import CATEGORY_TITLES
 
 
 def configure_run(p: argparse.ArgumentParser) -> None:
@@ -68,16 +81,6 @@ def configure_run(p: argparse.ArgumentParser) -> None:
 
 def run_command(args: argparse.Namespace) -> int:
     """``wmbench run``: the suite into ``--out`` (resuming it), then the summary table; the exit code."""
-    from wmbench.harness.run.guard import RunStopped
-    from wmbench.harness.run.selection import parse_seed_list
-    from wmbench.harness.suite import (
-        DEFAULT_MAX_CONNECTIONS,
-        RunConfigError,
-        RunFailed,
-        RunInterrupted,
-        run_suite,
-    )
-
     try:
         seeds = parse_seed_list(args.seed_list) if args.seed_list else args.seeds
         options = parse_options(args.option)
@@ -92,8 +95,6 @@ def run_command(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     out = args.out or default_out_dir(args.brain, args.body)
-    from wmbench.harness.run.dirs import RunDirError, check_run_dir
-    from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
 
     try:
         check_run_dir(out)  # new, empty or a wmbench run, outside the source tree (before anything is created)
@@ -102,7 +103,8 @@ def run_command(args: argparse.Namespace) -> int:
         raise UsageError(str(err)) from None
     try:
         scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,
-                           brain_options=options, progress=not args.no_progress, live=not args.no_live,
+                           brain_options=options, progress=not args.no_progress,
+                           measurers=default_measurers(live=not args.no_live),
                            max_connections=max_connections, limit=args.limit,
                            env_kwargs={"observation": args.observation} if args.observation != "scene" else None)
     except RunConfigError as err:
@@ -159,15 +161,6 @@ def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
     safe_brain = re.sub(r"[^A-Za-z0-9._-]+", "_", brain).strip("_.") or "brain"
     return Path("runs") / f"{safe_brain}-{body}-{stamp}"
-
-
-#: Display titles of the ten categories (WM Bench v1.0).
-CATEGORY_TITLES: dict[str, str] = {
-    "C01": "Environmental Awareness", "C02": "Entity Recognition", "C03": "Predictive Reasoning",
-    "C04": "Threat Differentiation", "C05": "Emotional Escalation", "C06": "Contextual Memory",
-    "C07": "Threat Resolution", "C08": "Motion Expressiveness", "C09": "Real-time Performance",
-    "C10": "Cross-body Transfer",
-}
 
 
 def format_summary(scores: Mapping[str, Any]) -> str:

@@ -16,7 +16,10 @@ import os
 import sys
 from pathlib import Path
 
+from wmbench.brain.panel import get_panel_brain
 from wmbench.harness.cli.base import EXIT_OK, UsageError
+from wmbench.harness.validity.docs import write_docs
+from wmbench.harness.validity.panel import run_validity
 
 
 def configure_validity(p: argparse.ArgumentParser) -> None:
@@ -34,17 +37,12 @@ def configure_validity(p: argparse.ArgumentParser) -> None:
 
 
 def validity_command(args: argparse.Namespace) -> int:
-    from wmbench.harness.validity.docs import write_docs
-    from wmbench.harness.validity.panel import run_validity
-
     if args.seeds is not None and args.seeds < 1:
         raise UsageError(f"--seeds must be at least 1, got {args.seeds}")
     if args.workers < 1:
         raise UsageError(f"--workers must be at least 1, got {args.workers}")
     brains = [b.strip() for b in args.brains.split(",") if b.strip()] if args.brains else None
     if brains is not None:
-        from wmbench.brain.panel import get_panel_brain
-
         for name in brains:
             try:
                 get_panel_brain(name).close()

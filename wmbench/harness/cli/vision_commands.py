@@ -6,7 +6,11 @@ import argparse
 import json
 from pathlib import Path
 
-from wmbench.harness.cli.base import EXIT_OK, Command, UsageError, register_command
+from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
+from wmbench.harness.report.perception_gap import GapError, perception_gap, write_gap
+from wmbench.harness.report.writer import write_reports
+from wmbench.harness.video.recorder import MissingVideoExtraError
+from wmbench.harness.video.replay import ReplayError, render_episode
 
 
 def _configure_video(p: argparse.ArgumentParser) -> None:
@@ -17,9 +21,6 @@ def _configure_video(p: argparse.ArgumentParser) -> None:
 
 
 def _video(args: argparse.Namespace) -> int:
-    from wmbench.harness.video.recorder import MissingVideoExtraError
-    from wmbench.harness.video.replay import ReplayError, render_episode
-
     episodes = args.run_dir / "episodes.jsonl"
     if not episodes.is_file():
         raise UsageError(f"{args.run_dir} has no episodes.jsonl; expected a run directory of `wmbench run`")
@@ -52,15 +53,12 @@ def _configure_gap(p: argparse.ArgumentParser) -> None:
 
 
 def _gap(args: argparse.Namespace) -> int:
-    from wmbench.harness.report.perception_gap import GapError, perception_gap, write_gap
-
     try:
         gap = perception_gap(args.scene_run, args.image_run)
     except GapError as err:
         raise UsageError(str(err)) from None
     print(gap.table())
     print(f"\ngap: {write_gap(gap, args.image_run)}")
-    from wmbench.harness.report.writer import write_reports
 
     try:
         files = write_reports(args.image_run)
@@ -71,7 +69,9 @@ def _gap(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-register_command(Command("video", "render a finished episode: chase + top-down, PREDICT/MOTION captions",
-                         _configure_video, _video))
-register_command(Command("gap", "perception gap: a brain's scores from the JSON minus from images",
-                         _configure_gap, _gap))
+#: ``wmbench video`` (registered by :mod:`wmbench.harness.cli.main`).
+VIDEO_COMMAND = Command("video", "render a finished episode: chase + top-down, PREDICT/MOTION captions",
+                        _configure_video, _video)
+#: ``wmbench gap`` (registered by :mod:`wmbench.harness.cli.main`).
+GAP_COMMAND = Command("gap", "perception gap: a brain's scores from the JSON minus from images",
+                      _configure_gap, _gap)

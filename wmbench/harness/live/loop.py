@@ -38,20 +38,24 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
-from wmbench.harness.live.metrics import (
+from wmbench.brain.registry import get_brain
+from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.harness.live.metrics import FrameClock, sample_memory
+from wmbench.harness.run.episode import decide_safely
+from wmbench.harness.video.recorder import VideoRecorder
+from wmbench.harness.video.replay import render_episode
+from wmbench.scoring.live_run import (
     NS_PER_MS,
     DecisionTiming,
-    FrameClock,
     FrameRecord,
     LiveEvent,
+    LiveResult,
+    LiveTick,
     MemorySample,
     frame_stats,
     median,
     percentile,
-    sample_memory,
 )
-from wmbench.harness.live.result import LiveResult, LiveTick
-from wmbench.harness.run.episode import decide_safely
 
 #: Frame rates that divide the 240 Hz physics and make a 0.5 s decision slot a whole number of frames.
 LIVE_FPS_CHOICES: tuple[int, ...] = (30, 60, 120, 240)
@@ -133,8 +137,6 @@ class _BrainWorker:
 def _resolve_brain(brain: str | Brain, options: Mapping[str, Any] | None) -> tuple[Brain, str, bool]:
     """(brain, label, owned): a spec is built here (and closed by the worker), an instance is borrowed."""
     if isinstance(brain, str):
-        from wmbench.brain.registry import get_brain
-
         return get_brain(brain, **dict(options or {})), brain, True
     return brain, str(getattr(brain, "name", type(brain).__name__)), False
 
@@ -174,10 +176,8 @@ def run_live(
                          f"got {fps!r}")
     if duration is not None and not (duration > 0 and math.isfinite(duration)):
         raise ValueError(f"duration must be a positive number of seconds or None, got {duration!r}")
-    from wmbench.envs.wmbench_env import WMBenchEnv
 
     if record is not None:  # the video is rendered from the trace after the run (harness/video/replay.py)
-        from wmbench.harness.video.recorder import VideoRecorder
 
         VideoRecorder(record)  # fails now, before anything runs, if the extra is missing
     render_mode = "human" if gui else None
@@ -200,8 +200,6 @@ def run_live(
         worker.stop(0.0 if owned else BRAIN_JOIN_TIMEOUT_S)
         env.close()
     if record is not None and loop.trace is not None:
-        from wmbench.harness.video.replay import render_episode
-
         try:
             render_episode(loop.trace, record)
         except Exception as exc:  # the measurement stands; say why there is no video

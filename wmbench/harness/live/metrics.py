@@ -1,4 +1,5 @@
-"""Live-mode measurements: the frame clock, per-frame and per-decision records, memory samples, summaries.
+"""Live-mode measuring: the frame clock and memory samples (the records they fill and their summaries are
+:mod:`wmbench.scoring.live_run`).
 
 Card
 ----
@@ -24,77 +25,11 @@ from __future__ import annotations
 import os
 import sys
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict, dataclass
-from typing import Any
+from collections.abc import Callable
 
-NS_PER_MS = 1_000_000
+from wmbench.scoring.live_run import DIGITS, NS_PER_MS, FrameRecord, MemorySample
+
 NS_PER_S = 1_000_000_000
-DIGITS = 3
-
-
-@dataclass(frozen=True)
-class FrameRecord:
-    """One produced frame: when it started (ms since the run began), how long its work took, whether it ended
-    after its deadline, and how many whole slots were skipped because of it."""
-
-    index: int
-    start_ms: float
-    work_ms: float
-    late: bool
-    skipped_after: int = 0
-
-
-@dataclass(frozen=True)
-class DecisionTiming:
-    """One brain decision in a live run (times in ms since the run began, sim times in s)."""
-
-    index: int
-    snapshot_ms: float
-    snapshot_t: float
-    reply_ms: float
-    applied_ms: float
-    applied_t: float
-    latency_ms: float
-    brain_ms: float
-    motion: str | None
-    intent: dict[str, Any]
-    error: str | None = None
-    #: when the reply was applied (the body's intent set), ms since the run began; the first frame moving
-    #: with it ends at ``applied_ms``
-    intent_set_ms: float | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> DecisionTiming:
-        return cls(**{k: d[k] for k in cls.__dataclass_fields__ if k in d})
-
-
-@dataclass(frozen=True)
-class LiveEvent:
-    """A sim event with the wall time (ms since the run began) of the frame that fired it."""
-
-    wall_ms: float
-    t: float
-    kind: str
-    detail: str = ""
-
-
-@dataclass(frozen=True)
-class MemorySample:
-    """Process memory at one moment: RSS bytes, GPU bytes (None without a GPU in use), why it was taken."""
-
-    wall_ms: float
-    t: float
-    rss_bytes: int
-    gpu_bytes: int | None
-    label: str
-
-    @property
-    def total_bytes(self) -> int:
-        return self.rss_bytes + (self.gpu_bytes or 0)
 
 
 # ------------------------------------------------------------------------------------------------ clock
@@ -201,76 +136,3 @@ def gpu_name() -> str | None:
 
 def sample_memory(wall_ms: float, t: float, label: str) -> MemorySample:
     return MemorySample(wall_ms, round(t, 6), rss_bytes(), gpu_bytes(), label)
-
-
-# ------------------------------------------------------------------------------------------------ summaries
-
-
-def percentile(values: Sequence[float], q: float) -> float | None:
-    """The ``q``-th percentile (0–100, linear interpolation) of ``values``; None when empty."""
-    data = sorted(float(v) for v in values)
-    if not data:
-        return None
-    pos = (len(data) - 1) * q / 100.0
-    lo = int(pos)
-    hi = min(lo + 1, len(data) - 1)
-    return data[lo] + (data[hi] - data[lo]) * (pos - lo)
-
-
-def median(values: Sequence[float]) -> float | None:
-    return percentile(values, 50.0)
-
-
-@dataclass(frozen=True)
-class FrameStats:
-    """Rates over a run's frames (see the module card)."""
-
-    frames: int
-    late: int
-    skipped: int
-    wall_s: float
-    fps: float
-    work_fps: float | None
-    mean_work_ms: float | None
-    p95_work_ms: float | None
-    late_frame_rate: float
-    dropped_frame_rate: float
-
-
-def frame_stats(frames: Sequence[FrameRecord], wall_s: float) -> FrameStats:
-    n = len(frames)
-    late = sum(1 for f in frames if f.late)
-    skipped = sum(f.skipped_after for f in frames)
-    work = [f.work_ms for f in frames]
-    mean_work = sum(work) / n if n else None
-    return FrameStats(
-        frames=n, late=late, skipped=skipped, wall_s=round(wall_s, 4),
-        fps=round(n / wall_s, 3) if wall_s > 0 else 0.0,
-        work_fps=round(1000.0 / mean_work, 1) if mean_work else None,
-        mean_work_ms=None if mean_work is None else round(mean_work, 4),
-        p95_work_ms=_r(percentile(work, 95.0)),
-        late_frame_rate=round(late / n, 5) if n else 0.0,
-        dropped_frame_rate=round((late + skipped) / (n + skipped), 5) if n + skipped else 0.0,
-    )
-
-
-def _r(value: float | None, digits: int = 4) -> float | None:
-    return None if value is None else round(value, digits)
-
-
-# ------------------------------------------------------------------------------------------------ to JSON
-
-
-def frames_to_columns(frames: Sequence[FrameRecord]) -> dict[str, list]:
-    """Frames as compact columns for JSON (``late`` as 0/1)."""
-    return {
-        "start_ms": [f.start_ms for f in frames], "work_ms": [f.work_ms for f in frames],
-        "late": [int(f.late) for f in frames], "skipped_after": [f.skipped_after for f in frames],
-    }
-
-
-def frames_from_columns(columns: Mapping[str, Sequence[Any]]) -> tuple[FrameRecord, ...]:
-    starts, works = columns.get("start_ms", []), columns.get("work_ms", [])
-    late, skipped = columns.get("late", []), columns.get("skipped_after", [])
-    return tuple(FrameRecord(i, float(starts[i]), float(works[i]), bool(late[i]), int(skipped[i]))
-                 for i in range(min(len(starts), len(works), len(late), len(skipped))))

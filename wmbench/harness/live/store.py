@@ -22,9 +22,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from wmbench.harness.live.loop import LiveResult
-from wmbench.harness.live.metrics import gpu_name, median, percentile
+from wmbench.harness.live.metrics import gpu_name
 from wmbench.harness.run.results import read_json, write_json
+from wmbench.scoring.live_run import LiveResult, median, percentile
 
 LIVE_FILE = "live.json"
 LIVE_FORMAT = "wmbench-live/1"

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from wmbench.harness.report.motion import motion_model_html
 from wmbench.harness.report.transcript import (
     TRANSCRIPT_CSS,
     confidence_text,
@@ -16,6 +17,8 @@ from wmbench.harness.report.transcript import (
     hidden_inconsistency_line,
     render_transcripts_html,
 )
+from wmbench.harness.run.accounting import format_usage
+from wmbench.scenarios import get_scenario
 
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:1180px;
@@ -50,6 +53,13 @@ document.querySelectorAll("table.sortable th").forEach(function (th, col) {
   });
 });
 """
+
+
+def scenario_name(sid: str) -> str:
+    try:
+        return get_scenario(sid).name
+    except KeyError:
+        return ""
 
 
 def _num(value: Any, digits: int = 1) -> str:
@@ -136,15 +146,11 @@ def _scenarios(scores: Mapping[str, Any], names: Mapping[str, str]) -> str:
 
 
 def _motion_model_html(config: Mapping[str, Any], body: str) -> str:
-    from wmbench.harness.report.motion import motion_model_html
-
     return motion_model_html(config, body)
 
 
 def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles: Mapping[str, str]) -> str:
     """The whole report page for ``run`` (a :class:`~wmbench.harness.report.writer.RunData`)."""
-    from wmbench.harness.report.writer import scenario_name
-
     s = run.scores
     grade = str(s.get("grade", "?")) + (" (provisional)" if s.get("grade_provisional") else "")
     note = ("" if s.get("complete", True)
@@ -154,7 +160,6 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
             f"{escape(str(config.get('selection', '')))} · seeds {escape(str(config.get('seeds', '')))} · "
             f"wmbench {escape(str(config.get('version', entry.get('wmbench_version', ''))))} · started "
             f"{escape(str(config.get('started', '')))}")
-    from wmbench.harness.run.accounting import format_usage
 
     run_info = s.get("run") or {}
     n_seeds = len(run_info.get("seeds") or config.get("seeds") or [0])

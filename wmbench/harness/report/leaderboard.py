@@ -23,6 +23,9 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
+import wmbench
+from wmbench.body.generators import describe_generator
+
 SCHEMA_KEYS: tuple[str, ...] = (
     "model_name", "organization", "submission_date", "wm_score", "grade", "p1_perception", "p2_cognition",
     "p3_embodiment", "c01_to_c10", "fps", "cognitive_latency_ms", "gpu", "brain_model", "motion_model",
@@ -51,8 +54,6 @@ GENERATOR_BODIES = {"smpl": "22-joint HumanML3D skeleton, kinematic character",
 def motion_model_for(body: str, generator: str | None = None) -> str:
     """The leaderboard's ``motion_model``: the generator (``--motion-model``) for bodies it animates."""
     if generator and generator != "procedural" and body in GENERATOR_BODIES:
-        from wmbench.body.generators import describe_generator
-
         return f"{describe_generator(generator)} ({GENERATOR_BODIES[body]})"
     return MOTION_MODELS.get(body, f"wmbench body plugin {body!r}")
 
@@ -77,8 +78,6 @@ def leaderboard_entry(
     motion_model: str | None = None,
 ) -> dict[str, Any]:
     """The entry for ``scores`` (a scores.json dict) and ``live`` (a live.json dict or None)."""
-    import wmbench
-
     categories = scores.get("categories") or {}
     pillars = scores.get("pillars") or {}
     c09_measured = bool((categories.get("C09") or {}).get("measured_max"))

@@ -12,22 +12,20 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from wmbench.body.generators import describe_generator, get_generator
+from wmbench.body.motion_quality import measure_generator
+
 #: Bodies whose limbs a motion generator animates.
 ANIMATED_BODIES = ("smpl", "robot")
 
 
 @lru_cache(maxsize=8)
 def _quality(name: str) -> dict[str, Any]:
-    from wmbench.body.generators import get_generator
-    from wmbench.body.motion_quality import measure_generator
-
     return measure_generator(get_generator(name, 30)).to_dict()
 
 
 def motion_model_section(config: Mapping[str, Any], body: str) -> list[str]:
     """Markdown lines of the section for a run's ``run.json`` ``config`` and ``body``."""
-    from wmbench.body.generators import describe_generator
-
     name = str(config.get("motion_model") or "procedural")
     out = ["", "## Motion model", ""]
     if body not in ANIMATED_BODIES:

@@ -17,6 +17,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from wmbench.scoring.live_run import median, percentile
+
 PILLAR_COLORS = {"P1": "#3b7dd8", "P2": "#d8833b", "P3": "#3bab6a"}
 UNMEASURED_COLOR = "#bbbbbb"
 DPI = 100
@@ -135,7 +137,6 @@ def latency_histogram(latencies_ms: Mapping[str, Sequence[float]]) -> bytes | No
     values = [x for v in data.values() for x in v]
     if not values:
         return None
-    from wmbench.harness.live.metrics import median, percentile
 
     fig, ax = _figure(7.2, 3.4)
     lo, hi = max(min(values), 1e-3), max(values)

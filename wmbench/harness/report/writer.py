@@ -10,7 +10,7 @@ Card
 - **Inputs.** ``scores.json`` (or the scores given), ``run.json`` (brain, body, seeds), ``episodes.jsonl``
   (traces, for the intensity plots) and ``live.json`` (C09 live runs, for FPS/latency and the histogram).
   :func:`rebuild_scores` recomputes the scores from ``episodes.jsonl`` (bench scenarios, the scorers) and
-  ``live.json`` (C09, :func:`wmbench.harness.live.c09.score_c09`); scenarios of other modes (C10) are carried over
+  ``live.json`` (C09, :func:`wmbench.scoring.c09.score_c09`); scenarios of other modes (C10) are carried over
   from the existing ``scores.json``. ``wmbench report DIR`` uses it, so a report always matches the raw data.
 - **Plots** (:mod:`report_plots`): pillar radar, category bars with 95 % CI, intensity over time for C05 and
   C07 (the scorers' own :func:`~wmbench.scoring.evidence.decision_intensity`, first seed of each
@@ -20,7 +20,7 @@ Card
 - **Drill-down** (:mod:`report_transcript`): every episode's decisions as a transcript in the HTML, the
   token/cache/retry totals, the run status, the hidden-inconsistency rate; a one-seed CI is "not measured".
 - **Leaderboard entry**: :func:`wmbench.harness.report.leaderboard.leaderboard_entry`, redacted like ``run.json``
-  (:class:`~wmbench.harness.run.results.Redactor`) before it is written or shown.
+  (:class:`~wmbench.core.redaction.Redactor`) before it is written or shown.
 """
 
 from __future__ import annotations
@@ -31,17 +31,33 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.redaction import Redactor
+from wmbench.envs.trace import Trace
+from wmbench.harness.live.store import LiveStore
+from wmbench.harness.report import plots as rp
+from wmbench.harness.report.html import render_html, scenario_name
+from wmbench.harness.report.leaderboard import leaderboard_entry
+from wmbench.harness.report.motion import motion_model_section
+from wmbench.harness.report.perception_gap import gap_markdown
+from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line
+from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.results import (
     EPISODES_FILE,
     RUN_FILE,
     SCORES_FILE,
     EpisodeLog,
-    Redactor,
     read_json,
     write_bytes_atomic,
     write_json,
     write_text_atomic,
 )
+from wmbench.harness.run.scores import score_lines
+from wmbench.scenarios import get_scenario
+from wmbench.scoring.aggregate import CATEGORY_TITLES
+from wmbench.scoring.c09 import C09_IDS, score_c09
+from wmbench.scoring.expression import decision_intensity
+from wmbench.scoring.keywords import load_banks
+from wmbench.scoring.report_types import ScenarioScore
 
 REPORT_MD = "report.md"
 REPORT_HTML = "report.html"
@@ -108,8 +124,6 @@ def _read_optional(path: Path) -> dict[str, Any]:
 
 def load_run(out: Path | str, scores: Mapping[str, Any] | None = None) -> RunData:
     """Read a run directory (``scores`` given: used instead of ``scores.json``)."""
-    from wmbench.harness.live.store import LiveStore
-
     out = Path(out)
     if not out.is_dir():
         raise FileNotFoundError(f"{out} is not a run directory (expected episodes.jsonl/scores.json in it)")
@@ -121,11 +135,6 @@ def load_run(out: Path | str, scores: Mapping[str, Any] | None = None) -> RunDat
 
 def rebuild_scores(run: RunData) -> dict[str, Any]:
     """The scores.json dict recomputed from episodes.jsonl and live.json (others carried over)."""
-    from wmbench.harness.live.c09 import C09_IDS, score_c09
-    from wmbench.harness.run.scores import score_lines
-    from wmbench.scenarios import get_scenario
-    from wmbench.scoring.report_types import ScenarioScore
-
     wanted_ids = set(run.config.get("scenarios") or [])
     seeds = set(run.config.get("seeds") or [])
     lines = [line for line in run.lines if (not wanted_ids or line["scenario"] in wanted_ids)
@@ -160,31 +169,12 @@ def rebuild_scores(run: RunData) -> dict[str, Any]:
 
 
 def category_titles() -> dict[str, str]:
-    try:
-        from wmbench.harness.cli.run_command import CATEGORY_TITLES
-
-        return dict(CATEGORY_TITLES)
-    except ImportError:
-        return {}
-
-
-def scenario_name(sid: str) -> str:
-    from wmbench.scenarios import get_scenario
-
-    try:
-        return get_scenario(sid).name
-    except KeyError:
-        return ""
+    return dict(CATEGORY_TITLES)
 
 
 def intensity_series(lines: Sequence[Mapping[str, Any]], categories: Sequence[str] = INTENSITY_CATEGORIES
                      ) -> dict[str, dict[str, list[tuple[float, float]]]]:
     """{category: {scenario: [(t, intensity), ...]}} from the first seed's trace of each scenario."""
-    from wmbench.envs.trace import Trace
-    from wmbench.scenarios import get_scenario
-    from wmbench.scoring.evidence import decision_intensity
-    from wmbench.scoring.keywords import load_banks
-
     banks = load_banks()
     series: dict[str, dict[str, list[tuple[float, float]]]] = {c: {} for c in categories}
     for line in sorted(lines, key=lambda x: (x["scenario"], x["seed"])):
@@ -211,7 +201,6 @@ def make_plots(run: RunData, scores: Mapping[str, Any]) -> list[Plot]:
     except ImportError:
         warnings.warn("matplotlib is missing (extra 'report'): the report has no plots", stacklevel=2)
         return []
-    from wmbench.harness.report import plots as rp
 
     categories = scores.get("categories") or {}
     grade = scores.get("grade", "?") + (" provisional" if scores.get("grade_provisional") else "")
@@ -249,10 +238,6 @@ def write_reports(
     ``scores`` given: report those; else ``rebuild`` recomputes them from the raw files
     (:func:`rebuild_scores`), otherwise ``scores.json`` is read.
     """
-    from wmbench.harness.report.html import render_html
-    from wmbench.harness.report.leaderboard import leaderboard_entry
-    from wmbench.harness.report.perception_gap import gap_markdown
-
     run = load_run(out, scores)
     if scores is None and (rebuild or not run.scores):
         run = RunData(run.out, rebuild_scores(run), run.config, run.lines, run.live, run.live_results)
@@ -305,8 +290,6 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
            f"**WM Score {_fmt(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}**, grade **{grade}**", ""]
     if not s.get("complete", True):
         out += [f"> {s.get('wm_score_note', '')}", ""]
-    from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line
-    from wmbench.harness.run.accounting import format_usage
 
     run_info = s.get("run") or {}
     if entry.get("run_status", "complete") != "complete":
@@ -335,7 +318,6 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
             out.append(f"| {sid} | {r.fps:.2f} | {100 * r.late_frame_rate:.2f} % | "
                        f"{100 * r.dropped_frame_rate:.2f} % | {_fmt(r.cognitive_latency_ms)} | "
                        f"{_fmt(r.cognitive_latency_p95_ms)} | {len(r.decisions)} |")
-    from wmbench.harness.report.motion import motion_model_section
 
     out += motion_model_section(run.config, run.body)
     out += ["", "## Scenarios", "", "| scenario | name | category | points | explanation |",

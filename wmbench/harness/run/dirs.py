@@ -18,6 +18,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+import wmbench
 from wmbench.harness.run.results import RUN_FILE, EpisodeKey, read_json
 from wmbench.harness.run.selection import SuitePlan, plan_suite
 
@@ -28,8 +29,6 @@ class RunDirError(ValueError):
 
 def source_root() -> Path | None:
     """The source checkout wmbench runs from (the folder with ``pyproject.toml`` above the package), if any."""
-    import wmbench
-
     root = Path(wmbench.__file__).resolve().parents[1]
     return root if (root / "pyproject.toml").is_file() else None
 

@@ -24,6 +24,8 @@ import os
 import threading
 from typing import Any
 
+from wmbench.envs.wmbench_env import WMBenchEnv
+
 OPT_OUT_ENV = "WMBENCH_REUSE_ENVS"
 
 _local = threading.local()
@@ -46,8 +48,6 @@ def _envs() -> dict[str, Any]:
 
 def reused_env(scenario_id: str, body: str, **env_kwargs: Any) -> Any:
     """This thread's env for ``body`` and ``env_kwargs`` (built with ``scenario_id`` the first time)."""
-    from wmbench.envs.wmbench_env import WMBenchEnv
-
     envs = _envs()
     key = _key(body, env_kwargs)
     env = envs.get(key)

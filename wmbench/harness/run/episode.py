@@ -30,6 +30,8 @@ from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.envs.observation_modes import brain_input
+from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.harness.run import env_reuse
 
 #: A safety net against an env that never ends: no scenario comes close (the longest is well under a minute
 #: of sim time at two decisions a second).
@@ -71,8 +73,6 @@ class EpisodeResult:
 
 def make_env(scenario_id: str, body: str, **env_kwargs: Any) -> Any:
     """The default env factory: ``WMBenchEnv(scenario_id, body=body, **env_kwargs)`` (imported lazily)."""
-    from wmbench.envs.wmbench_env import WMBenchEnv
-
     return WMBenchEnv(scenario_id, body=body, **env_kwargs)
 
 
@@ -95,8 +95,6 @@ def run_episode(
     (:mod:`wmbench.harness.run.env_reuse`: one PyBullet client per worker, reset between episodes) instead of
     building and closing one; an episode that raised discards it.
     """
-    from wmbench.harness.run import env_reuse
-
     reuse = reuse_env and env_factory is None and env_reuse.reuse_enabled()
     label = brain_label or str(getattr(brain, "name", type(brain).__name__))
     start = time.perf_counter()

@@ -15,9 +15,9 @@ lines currently unreadable) and counts them in :attr:`EpisodeLog.unreadable`; th
 :meth:`EpisodeLog.done_keys` says which (scenario, seed, body, brain) are finished, so a rerun resumes and
 never duplicates.
 
-Nothing secret is written: :class:`Redactor` replaces API keys (values of ``*KEY*``/``*TOKEN*``/``*SECRET*``
-environment variables and options, and anything shaped like ``sk-...``, ``hf_...`` or a bearer token) with
-``<redacted>`` in ``run.json`` and in every episode line.
+Nothing secret is written: :class:`~wmbench.core.redaction.Redactor` replaces API keys (values of
+``*KEY*``/``*TOKEN*``/``*SECRET*`` environment variables and options, and anything shaped like ``sk-...``,
+``hf_...`` or a bearer token) with ``<redacted>`` in ``run.json`` and in every episode line.
 """
 
 from __future__ import annotations
@@ -26,13 +26,13 @@ import contextlib
 import json
 import math
 import os
-import re
 import warnings
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.redaction import Redactor
 from wmbench.harness.run.episode import EpisodeResult
 
 EPISODES_FILE = "episodes.jsonl"
@@ -40,23 +40,6 @@ EPISODES_FILE = "episodes.jsonl"
 UNREADABLE_FILE = "episodes.unreadable.jsonl"
 RUN_FILE = "run.json"
 SCORES_FILE = "scores.json"
-REDACTED = "<redacted>"
-
-#: Option / setting names whose values are secrets whatever they look like.
-_SECRET_NAME = re.compile(r"(api[_-]?key|key$|token|secret|password|passwd|auth|credential)", re.IGNORECASE)
-#: Values that look like credentials wherever they appear (all characters JSON-safe, so lines stay valid).
-_SECRET_VALUE = re.compile(
-    r"(sk-[A-Za-z0-9_\-]{8,}"          # OpenAI-style keys (sk-..., sk-proj-...)
-    r"|hf_[A-Za-z0-9]{10,}"            # Hugging Face tokens
-    r"|gh[pousr]_[A-Za-z0-9]{16,}"     # GitHub tokens
-    r"|AKIA[0-9A-Z]{16}"               # AWS access key ids
-    r"|(?<=Bearer )[A-Za-z0-9._\-]{8,})"
-)
-_MIN_SECRET_LEN = 6
-#: An environment value must look like a credential to count (long, no spaces, not a path): a short or
-#: ordinary value such as ``TOKENIZERS_PARALLELISM=false`` must never be replaced inside the JSON lines.
-_MIN_ENV_SECRET_LEN = 12
-
 
 @dataclass(frozen=True, order=True)
 class EpisodeKey:
@@ -66,47 +49,6 @@ class EpisodeKey:
     seed: int
     body: str
     brain: str
-
-
-class Redactor:
-    """Replaces known secret values and anything shaped like a credential with ``<redacted>``.
-
-    Known secrets are the given ``secrets`` plus the values of environment variables whose names look secret
-    (``OPENAI_API_KEY``, ``HF_TOKEN``, ...).
-    """
-
-    def __init__(self, secrets: Iterable[str] = (), environ: Mapping[str, str] | None = None) -> None:
-        env = os.environ if environ is None else environ
-        found = {s for s in secrets if isinstance(s, str) and len(s) >= _MIN_SECRET_LEN}
-        found |= {v for k, v in env.items() if _SECRET_NAME.search(k) and _looks_like_credential(v)}
-        self._secrets = sorted(found, key=len, reverse=True)  # longest first: no half-replaced secrets
-
-    @classmethod
-    def for_options(cls, options: Mapping[str, Any], environ: Mapping[str, str] | None = None) -> Redactor:
-        """A redactor that also knows the values of secret-named options (``api_key=...``)."""
-        return cls((str(v) for k, v in options.items() if _SECRET_NAME.search(k)), environ)
-
-    def text(self, text: str) -> str:
-        for secret in self._secrets:
-            text = text.replace(secret, REDACTED)
-        return _SECRET_VALUE.sub(REDACTED, text)
-
-    def data(self, value: Any, name: str = "") -> Any:
-        """A copy of a JSON-able value with secrets redacted (values under secret-looking names always)."""
-        if isinstance(value, Mapping):
-            return {k: self.data(v, str(k)) for k, v in value.items()}
-        if isinstance(value, (list, tuple)):
-            return [self.data(v, name) for v in value]
-        if name and _SECRET_NAME.search(name) and value not in (None, "", False):
-            return REDACTED
-        if isinstance(value, str):
-            return self.text(value)
-        return value
-
-
-def _looks_like_credential(value: str) -> bool:
-    long_enough = len(value) >= _MIN_ENV_SECRET_LEN
-    return long_enough and not value.startswith("/") and not any(c.isspace() for c in value)
 
 
 def episode_line(result: EpisodeResult) -> dict[str, Any]:

@@ -4,7 +4,7 @@ Card
 ----
 - :func:`score_run` scores *every* line of a run from ``episodes.jsonl``, sorted by (scenario, seed), so a
   resumed run scores exactly like an uninterrupted one; hands non-bench scenarios (C09 live, C10 transfer)
-  to the measurer registered for their mode (a missing or failing measurer is a note and a *not measured*
+  to the measurer passed for their mode (a missing or failing measurer is a note and a *not measured*
   entry, never a crash); adds the deterministic ``run`` summary (no wall times, paths or worker counts).
 - :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a trace the
   scorer cannot handle, scores 0 with the reason (:func:`error_score`); paired scenarios (S29 against the
@@ -19,15 +19,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from wmbench.envs.trace import Trace
 from wmbench.harness.run.accounting import brain_usage, sum_usage
+from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import EpisodeKey, EpisodeLog, line_key
 from wmbench.harness.run.selection import SuitePlan
 from wmbench.scenarios import Scenario, get_scenario
-
-if TYPE_CHECKING:  # the runner imports this module; these are only annotations here
-    from wmbench.harness.suite import MeasureContext, Measurer
+from wmbench.scoring import score_trace, summarize
+from wmbench.scoring.pairs import PAIRS, rescore_pairs
+from wmbench.scoring.report_types import ScenarioScore
 
 
 def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,
@@ -109,14 +111,10 @@ def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[A
                paired_traces: Sequence[Any] = ()) -> dict[str, Any]:
     """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
     paired scenarios among them rescored against their partners' ``paired_traces`` (S29 vs S30)."""
-    from wmbench.scoring import summarize
-
     by_scenario: dict[str, list[Any]] = {}
     for scenario_id, score in scored:
         by_scenario.setdefault(scenario_id, []).append(score)
     if paired_traces:
-        from wmbench.scoring.pairs import rescore_pairs
-
         rescore_pairs(paired_traces, by_scenario)
     for scenario_id, scores in (extra or {}).items():
         by_scenario.setdefault(scenario_id, []).extend(scores)
@@ -127,9 +125,6 @@ def paired_trace(line: Mapping[str, Any]) -> Any:
     """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`,
     e.g. S29 against the same seed's S30), else None: only those traces are kept while a run is scored. A
     trace that cannot be read is None (score_line scores it as an error already)."""
-    from wmbench.envs.trace import Trace
-    from wmbench.scoring.pairs import PAIRS
-
     wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
     if line.get("scenario") not in wanted or line.get("error") or not line.get("trace"):
         return None
@@ -141,9 +136,6 @@ def paired_trace(line: Mapping[str, Any]) -> Any:
 
 def score_line(line: Mapping[str, Any]) -> Any:
     """One episode line -> its ``ScenarioScore``."""
-    from wmbench.envs.trace import Trace
-    from wmbench.scoring import score_trace
-
     if line.get("error") or not line.get("trace"):
         why = f"episode failed: {line.get('error') or 'no trace'}"
         return error_score(line["scenario"], line["seed"], why)
@@ -155,8 +147,6 @@ def score_line(line: Mapping[str, Any]) -> Any:
 
 def not_measured_score(record: Scenario, why: str) -> Any:
     """A ``measured: false`` entry for a scenario this run could not measure, saying why."""
-    from wmbench.scoring.report_types import ScenarioScore
-
     return ScenarioScore(scenario_id=record.id, category=record.category, score=0.0, measured=False,
                          explanation=f"{record.id}: {why}",
                          evidence={"rule": "not_measured", "mode": record.mode, "reason": why})
@@ -164,8 +154,6 @@ def not_measured_score(record: Scenario, why: str) -> Any:
 
 def error_score(scenario_id: str, seed: int, why: str) -> Any:
     """0 of 20 for an episode that failed, with the reason as its explanation (first line of it)."""
-    from wmbench.scoring.report_types import ScenarioScore
-
     headline = why.splitlines()[0] if why else "unknown error"
     return ScenarioScore(
         scenario_id=scenario_id, category=get_scenario(scenario_id).category, score=0.0, measured=True,

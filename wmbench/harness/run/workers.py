@@ -32,9 +32,11 @@ from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExe
 from typing import Any
 
 from wmbench.brain.base import Brain
+from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.selection import EpisodeSpec
-from wmbench.scenarios import Scenario
+from wmbench.scenarios import Scenario, get_scenario, register
+from wmbench.scenarios.registry import all_scenarios
 
 #: Tasks in flight per worker: enough to keep every worker busy, few enough that memory stays bounded.
 TASKS_PER_WORKER = 2
@@ -94,8 +96,6 @@ def stream_results(pool: Executor, start: Callable[[EpisodeSpec], Future[Episode
 
 def _records_for(todo: Sequence[EpisodeSpec]) -> tuple[Scenario, ...]:
     """The records of the scenarios in ``todo``, as this (parent) process's registry holds them."""
-    from wmbench.scenarios import get_scenario
-
     return tuple(get_scenario(sid) for sid in sorted({spec.scenario for spec in todo}))
 
 
@@ -109,7 +109,6 @@ def _init_worker(spec: str, options: dict[str, Any], records: Sequence[Scenario]
     _die_with_parent(parent_pid)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _register_records(records)
-    from wmbench.brain.registry import get_brain
 
     _WORKER_BRAIN = get_brain(spec, **options)
     multiprocessing.util.Finalize(None, _WORKER_BRAIN.close, exitpriority=10)
@@ -117,9 +116,6 @@ def _init_worker(spec: str, options: dict[str, Any], records: Sequence[Scenario]
 
 def _register_records(records: Sequence[Scenario]) -> None:
     """Make this process's registry hold exactly the parent's version of each record."""
-    from wmbench.scenarios import register
-    from wmbench.scenarios.registry import all_scenarios
-
     here = {r.id: r for r in all_scenarios()}
     for record in records:
         if here.get(record.id) != record:

@@ -6,8 +6,8 @@
 
 **The brain's score** (:func:`measure_c10`, :func:`measure_c10_brain`): the brain itself runs closed loop on
 the character, the robot and the drone (any registered body can be added) in four variants of each scene;
-C10 scores how much of its outcome on the character carries over to the other bodies. The rule, the runs and
-the fit of a decision are :mod:`wmbench.harness.transfer.outcome`.
+C10 scores how much of its outcome on the character carries over to the other bodies. The runs are
+:mod:`wmbench.harness.transfer.outcome`; the rule and the fit of a decision are :mod:`wmbench.scoring.c10`.
 
 **Body diagnostics** (reported in each score's ``evidence["diagnostics"]``, never scored), measured as C10
 was before (:func:`run_transfer`):
@@ -52,8 +52,8 @@ Pipeline checks (:data:`~wmbench.harness.transfer.c10_scoring.PIPELINE_RULE_TEXT
 Every score's evidence holds the numbers and, per body, whether it ran, its wall-collision and caught rates.
 
 This module runs and measures (:func:`run_transfer`, :func:`measure_c10`, the ``transfer`` measurer of
-``run_suite``); the constants, rule texts and scorers live in :mod:`wmbench.harness.transfer.c10_scoring` (their public
-names are importable from here as well), the numbers they read in :mod:`wmbench.harness.transfer.metrics`.
+``run_suite``, and the pipeline diagnostics of each score); the constants, rule texts and scorers live in
+:mod:`wmbench.harness.transfer.c10_scoring`, the numbers they read in :mod:`wmbench.harness.transfer.metrics`.
 
 Simplified: C10 runs use the env's default timing (``replay_decisions`` takes no env options), and the
 character's frames are root-local (see :mod:`wmbench.harness.transfer.metrics`).
@@ -69,50 +69,30 @@ from typing import Any
 import numpy as np
 
 from wmbench.body.generators import get_generator
+from wmbench.body.smpl_character import SmplCharacter
 from wmbench.brain.base import Brain
+from wmbench.brain.registry import get_brain
 from wmbench.envs.trace import Trace
+from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
-from wmbench.harness.suite import MEASURERS, MeasureContext, register_measurer
+from wmbench.harness.run.measure import MeasureContext
 from wmbench.harness.transfer.body_replay import replay_decisions
 from wmbench.harness.transfer.c10_scoring import (
-    AGREEMENT_POINTS,
     C10_IDS,
-    CATEGORY,
-    CLIP_SECONDS,
-    FACING_TOLERANCE_DEG,
-    GENERATORS,
-    POSE_ERROR_POINTS,
-    RETARGET_RIGS,
-    RULE_TEXT,
-    S46_POINTS,
-    SCORERS,
-    SERVO_ERROR_POINTS_DEG,
-    SERVO_VIOLATION_CAP,
     SOURCE_BODY,
     TARGET_BODIES,
-    body_envelope,
     generator_pair,
     not_measured,
-    points_at_least,
-    points_at_most,
-    score_s46,
-    score_s47,
-    score_s48,
-    score_s49,
-    score_s50,
     score_transfer,
 )
 from wmbench.harness.transfer.metrics import BodyRun, TransferRuns
-from wmbench.harness.transfer.outcome import TRANSFER_BODIES, measure_brain_transfer
+from wmbench.harness.transfer.outcome import TRANSFER_BODIES, run_bodies
+from wmbench.scenarios import get_scenario
+from wmbench.scoring.c10 import DIAGNOSTIC_OF, score_brain_transfer
 from wmbench.scoring.report_types import ScenarioScore
 
 __all__ = [
-    "AGREEMENT_POINTS", "C10_IDS", "CATEGORY", "CLIP_SECONDS", "FACING_TOLERANCE_DEG", "GENERATORS",
-    "POSE_ERROR_POINTS", "RETARGET_RIGS", "RULE_TEXT", "S46_POINTS", "SCORERS", "SERVO_ERROR_POINTS_DEG",
-    "SERVO_VIOLATION_CAP", "SOURCE_BODY", "TARGET_BODIES", "TRANSFER_BODIES", "RecordingGenerator",
-    "body_envelope", "measure_c10", "measure_c10_brain", "measure_transfer", "not_measured",
-    "points_at_least", "points_at_most", "run_transfer",
-    "score_s46", "score_s47", "score_s48", "score_s49", "score_s50", "score_transfer",
+    "RecordingGenerator", "measure_c10", "measure_c10_brain", "measure_transfer", "run_transfer",
 ]
 
 
@@ -142,8 +122,6 @@ class RecordingGenerator:
 
 
 def _character(generator: str, sink: list[np.ndarray] | None = None) -> Any:
-    from wmbench.body.smpl_character import SmplCharacter
-
     def factory(fps: int) -> Any:
         made = get_generator(generator, fps)
         return made if sink is None else RecordingGenerator(made, sink)
@@ -162,8 +140,6 @@ def _guarded(body: str, run: Callable[[], Trace]) -> BodyRun:
 def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: str | None = None
                  ) -> TransferRuns:
     """The brain on the character, then its replies on every other body (see the module card)."""
-    from wmbench.envs.wmbench_env import WMBenchEnv
-
     frames: list[np.ndarray] = []
     own, independent = generator_pair()
     result = run_episode(
@@ -180,6 +156,38 @@ def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: 
                         np.stack(frames) if frames else None)
 
 
+def pipeline_diagnostics(scenario_id: str, brain: Brain, seed: int) -> dict[str, Any]:
+    """The scenario's pipeline check (the former C10 rule) as a body diagnostic: its points and numbers."""
+    try:
+        old = score_transfer(run_transfer(scenario_id, brain, seed))
+    except Exception as err:   # a diagnostic never costs the brain its score
+        return {"measured": False, "error": f"{type(err).__name__}: {err}"}
+    return {"what": DIAGNOSTIC_OF.get(scenario_id, ""), "measured": old.measured,
+            "points_if_scored": old.score, "explanation": old.explanation,
+            "numbers": old.evidence.get("transfer", {}), "bodies": old.evidence.get("bodies", {})}
+
+
+def measure_brain_transfer(brain_factory: Callable[[], Brain], seeds: Sequence[int],
+                           scenarios: Sequence[str], bodies: Sequence[str] = TRANSFER_BODIES,
+                           diagnostics: bool = True, brain_label: str | None = None,
+                           progress: Callable[[str], None] | None = None) -> dict[str, list[ScenarioScore]]:
+    """C10 scores for ``scenarios`` and ``seeds`` with one brain (built once by ``brain_factory``)."""
+    brain = brain_factory()
+    out: dict[str, list[ScenarioScore]] = {}
+    try:
+        for sid in scenarios:
+            record = get_scenario(sid)
+            for seed in seeds:
+                if progress is not None:
+                    progress(f"transfer: {sid} seed {seed}: the brain closed loop on {', '.join(bodies)}")
+                runs = run_bodies(record, brain, seed, bodies, brain_label=brain_label)
+                diag = pipeline_diagnostics(sid, brain, seed) if diagnostics else {}
+                out.setdefault(sid, []).append(score_brain_transfer(sid, seed, runs, diag))
+    finally:
+        brain.close()
+    return out
+
+
 # ------------------------------------------------------------------------------------------------ measuring
 
 
@@ -194,8 +202,6 @@ def measure_c10(
 ) -> dict[str, list[ScenarioScore]]:
     """Run and score the C10 ``scenarios`` for every seed with ``brain_spec`` (built once, then closed): the
     brain closed loop on every body of ``bodies`` (see :mod:`wmbench.harness.transfer.outcome`)."""
-    from wmbench.brain.registry import get_brain
-
     return measure_c10_brain(lambda: get_brain(brain_spec, **dict(brain_options or {})), seeds,
                              scenarios=scenarios, progress=progress, bodies=bodies, brain_label=brain_spec)
 
@@ -236,6 +242,3 @@ def measure_transfer(scenarios: Sequence[Any], context: MeasureContext) -> dict[
     return measure_c10(context.brain, context.seeds, scenarios=[s.id for s in scenarios],
                        brain_options=context.brain_options, progress=say, bodies=(*TRANSFER_BODIES, *extra))
 
-
-if "transfer" not in MEASURERS:
-    register_measurer("transfer", measure_transfer)

@@ -1,6 +1,6 @@
 """C10 rules and scoring: one scenario and seed's transfer runs -> its :class:`ScenarioScore`.
 
-The brain's C10 score is its closed-loop transfer (:mod:`wmbench.harness.transfer.outcome`); the scenario cards
+The brain's C10 score is its closed-loop transfer (:mod:`wmbench.scoring.c10`); the scenario cards
 repeat :data:`RULE_TEXT` word for word. The scorers below are the *pipeline checks* (replay, retarget,
 servo, generators, body agreement; rules in :data:`PIPELINE_RULE_TEXT`): they are reported as body
 diagnostics in each score's evidence, not added to the brain's score.
@@ -29,11 +29,13 @@ from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
+from wmbench.body.generators import selected_generator_name
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
+from wmbench.body.registry import get_body
 from wmbench.harness.transfer import metrics
-from wmbench.harness.transfer import outcome as _outcome
 from wmbench.harness.transfer.body_replay import direction_agreement, order_agreement, speed_rank_agreement
 from wmbench.harness.transfer.metrics import TransferRuns, body_facts
+from wmbench.scoring import c10 as brain_rule
 from wmbench.scoring.bands import not_measured_in, points_at_least, points_at_most
 from wmbench.scoring.report_types import ScenarioScore
 
@@ -49,8 +51,6 @@ GENERATORS: tuple[str, str] = ("procedural", "keyframe")
 def generator_pair() -> tuple[str, str]:
     """The selected motion generator (``--motion-model``; procedural by default) and an independent second
     one (keyframe, or procedural when keyframe is the one selected)."""
-    from wmbench.body.generators import selected_generator_name
-
     chosen = selected_generator_name()
     return chosen, ("procedural" if chosen == "keyframe" else "keyframe")
 RETARGET_RIGS: tuple[str, ...] = ("smpl24", "stubby", "robot")
@@ -99,8 +99,8 @@ PIPELINE_RULE_TEXT: dict[str, str] = {
 
 
 #: Each scenario's rule, word for word its card's ``Rule:`` paragraph: the brain's own closed-loop transfer
-#: (:mod:`wmbench.harness.transfer.outcome`), with the scenario's pipeline check named as a diagnostic.
-RULE_TEXT: dict[str, str] = {sid: _outcome.RULE_TEXT + _outcome.DIAGNOSTIC_OF[sid] for sid in C10_IDS}
+#: (:mod:`wmbench.scoring.c10`), with the scenario's pipeline check named as a diagnostic.
+RULE_TEXT: dict[str, str] = {sid: brain_rule.RULE_TEXT + brain_rule.DIAGNOSTIC_OF[sid] for sid in C10_IDS}
 
 
 # ------------------------------------------------------------------------------------------------ scoring
@@ -228,8 +228,6 @@ def score_s49(runs: TransferRuns) -> ScenarioScore:
 @cache
 def body_envelope(body: str) -> Mapping[str, float]:
     """A body's own speed per class: its ``envelope`` attribute, else the character's speeds."""
-    from wmbench.body.registry import get_body
-
     return dict(getattr(get_body(body), "envelope", SPEED_CLASS_SPEEDS))
 
 

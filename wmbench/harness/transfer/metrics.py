@@ -12,8 +12,8 @@ Card
   pose errors (:func:`wmbench.body.retarget.pose_error`, 0.05 = joints off by 5 % of their chain length).
 - :func:`generator_readings`: each decision's intent rendered by two motion generators and read back by
   :func:`wmbench.body.generators.describe_clip` (travel sector, speed, limb effort, final facing).
-- :func:`order_agreement` (defined in :mod:`wmbench.harness.transfer.body_replay`, whose raw-speed agreement is built
-  on it; importable from here too): for every pair of decisions and every pair of sources, do both order the
+- :func:`~wmbench.harness.transfer.body_replay.order_agreement` (the raw-speed agreement there is built on
+  it): for every pair of decisions and every pair of sources, do both order the
   two decisions' values the same way (higher / lower / tied)? The fraction of agreeing comparisons.
   :func:`class_order_agreement`: over the decision pairs of different speed classes, do all sources order
   them like the classes?
@@ -40,7 +40,6 @@ from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip, get_generator
 from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent, SpeedClass, wrap_angle
 from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.harness.transfer.body_replay import order_agreement as order_agreement  # re-exported
 from wmbench.harness.transfer.body_replay import order_sign
 
 #: Servo extras the robot reports in its body state (see :mod:`wmbench.body.robot`).

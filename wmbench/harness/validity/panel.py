@@ -37,7 +37,14 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from wmbench.brain.panel import DIAGNOSTIC_BRAINS, lacks, panel_names
+from wmbench.brain.panel import DIAGNOSTIC_BRAINS, get_panel_brain, lacks, panel_names
+from wmbench.harness.run.episode import run_episode
+from wmbench.harness.run.results import episode_line
+from wmbench.harness.run.scores import paired_trace, score_line
+from wmbench.harness.transfer.c10 import measure_c10_brain
+from wmbench.scenarios import all_scenarios
+from wmbench.scoring import summarize
+from wmbench.scoring.pairs import rescore_pairs
 
 BENCH_CATEGORIES: tuple[str, ...] = ("C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08")
 CATEGORIES: tuple[str, ...] = (*BENCH_CATEGORIES, "C10")
@@ -239,13 +246,6 @@ def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
     """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
     rules (S29 against the same seed's S30) are applied as in a run; C10 runs the brain itself closed loop on
     every transfer body (:func:`wmbench.harness.transfer.c10.measure_c10_brain`)."""
-    from wmbench.brain.panel import get_panel_brain
-    from wmbench.harness.run.episode import run_episode
-    from wmbench.harness.run.results import episode_line
-    from wmbench.harness.run.scores import paired_trace, score_line
-    from wmbench.scenarios import all_scenarios
-    from wmbench.scoring.pairs import rescore_pairs
-
     brain = get_panel_brain(name)
     by_scenario: dict[str, list[Any]] = {}
     paired = []
@@ -261,8 +261,6 @@ def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
         brain.close()
     rescore_pairs(paired, by_scenario)
     if include_c10:
-        from wmbench.harness.transfer.c10 import measure_c10_brain
-
         by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
                                              diagnostics=False))
     scores = [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
@@ -270,8 +268,6 @@ def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
 
 
 def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], include_c10: bool) -> BrainScores:
-    from wmbench.scoring import summarize
-
     summary = summarize({sid: sorted(scores, key=lambda s: s.seed or 0) for sid, scores in by_scenario.items()})
     wanted = CATEGORIES if include_c10 else BENCH_CATEGORIES
     categories = {}

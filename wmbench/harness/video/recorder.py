@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from wmbench.envs import render as camera
+
 VIDEO_FPS = 30
 UPSCALE = 2
 LINE_HEIGHT = 13
@@ -107,7 +109,6 @@ def capture_frame(env: Any) -> np.ndarray | None:
         return env.render()
     if env.world is None:
         return None
-    from wmbench.envs import render as camera
 
     env.render()  # human mode: poses the character's visuals and moves the GUI camera
     return camera.capture(env.world.client, env.body.state())

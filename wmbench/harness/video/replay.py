@@ -37,6 +37,7 @@ from wmbench.body.multibody import yaw_quaternion
 from wmbench.envs import cameras
 from wmbench.envs.npc import NPC_SHAPES, _build_beast, _build_human
 from wmbench.envs.world import World
+from wmbench.harness.video.recorder import VideoRecorder
 from wmbench.scenarios.records import Scenario, Wall
 from wmbench.scenarios.registry import get_scenario
 
@@ -232,8 +233,6 @@ def render_frames(trace: Mapping[str, Any], scenario: Scenario | None = None, ev
 
 def render_episode(trace: Mapping[str, Any], out: str | Path, scenario: Scenario | None = None) -> Path:
     """Write the episode's video to ``out`` (mp4, needs the ``video`` extra); returns the path."""
-    from wmbench.harness.video.recorder import VideoRecorder
-
     hz, _samples = pose_samples(trace)
     recorder = VideoRecorder(out, fps=max(1, round(hz)), upscale=1)
     try:
