@@ -23,8 +23,9 @@ import importlib.util
 import json
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from socketserver import BaseRequestHandler
 from typing import Any
 
 from benchmarks.common import BenchRow, median_of, ratio, run_script
@@ -56,8 +57,10 @@ def sample_scenes(scenario_ids: tuple[str, ...] = ("S08", "S12", "S21", "S34")) 
     return scenes
 
 
-def _nodelay_handler(handler: type) -> type:
+def _nodelay_handler(handler: Callable[..., BaseRequestHandler]) -> type[BaseRequestHandler]:
     """The server's request handler with Nagle's algorithm off (TCP_NODELAY), for the comparison row."""
+    if not isinstance(handler, type):
+        raise TypeError(f"expected the server's request handler class, got {handler!r}")
     return type(f"{handler.__name__}NoDelay", (handler,), {"disable_nagle_algorithm": True})
 
 

@@ -31,8 +31,8 @@ _SWITCH_TEXTS = ("a person walks forward", "a person runs to the left", "a perso
 def streaming_fps(name: str, seconds: float, repeats: int) -> tuple[float, list[float]]:
     """Median frames/s of ``next_frame`` (30 fps, intent switching every second) over ``repeats``."""
     from wmbench.body.generators import get_generator
-    from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
     from wmbench.body.motion_intent import parse_motion
+    from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
     intents = [parse_motion(t) for t in _SWITCH_TEXTS]
     n = int(seconds * 30)

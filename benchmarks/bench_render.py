@@ -40,6 +40,7 @@ def _camera_rows(repeats: int) -> list[BenchRow]:
     env = WMBenchEnv(SCENARIO)
     try:
         env.reset(seed=0)
+        assert env.crowd is not None and env.world is not None  # reset builds both
         s = env.body.state()
         x, y, h = s.position[0], s.position[1], s.heading
         threat = (env.crowd.present()[0].x, env.crowd.present()[0].y)
@@ -55,8 +56,10 @@ def _camera_rows(repeats: int) -> list[BenchRow]:
     rows = [BenchRow(GROUP, name, 1000 * t.median, "ms", None,
                      f"TinyRenderer (CPU), {SCENARIO}, median of {len(t)} (range {1000 * t.low:.1f}-"
                      f"{1000 * t.high:.1f} ms)") for name, t in timings.items()]
-    trace = run_episode(SCENARIO, ReferenceBrain()).trace
-    frames = render_frames(trace)
+    episode = run_episode(SCENARIO, ReferenceBrain())
+    if episode.trace is None:
+        raise RuntimeError(f"expected a trace of {SCENARIO} from the reference brain, got the error {episode.error}")
+    frames = render_frames(episode.trace)
     next(frames)  # world built, first frame
     t = time_repeats(lambda: next(frames), repeats, warmup=0)
     frames.close()
@@ -67,7 +70,7 @@ def _camera_rows(repeats: int) -> list[BenchRow]:
 
 def _egl_rows(repeats: int) -> list[BenchRow]:
     """The chase view's raw render (no grid pass) on TinyRenderer and, where the plugin loads, on EGL."""
-    import pkgutil
+    import importlib.util
 
     import pybullet as p
 
@@ -75,12 +78,13 @@ def _egl_rows(repeats: int) -> list[BenchRow]:
     from wmbench.envs.wmbench_env import WMBenchEnv
 
     name = "chase 320x240 raw render, EGL"
-    loader = pkgutil.get_loader("eglRenderer")
-    if loader is None:
+    plugin = importlib.util.find_spec("eglRenderer")
+    if plugin is None or plugin.origin is None:
         return [BenchRow.skip(GROUP, name, "ms", "PyBullet's eglRenderer plugin is not installed")]
     env = WMBenchEnv(SCENARIO)
     try:
         env.reset(seed=0)
+        assert env.world is not None  # reset builds it
         cid = env.world.client
         s = env.body.state()
         x, y = s.position[0], s.position[1]
@@ -92,7 +96,7 @@ def _egl_rows(repeats: int) -> list[BenchRow]:
                              physicsClientId=cid, **cameras.LIGHT)
 
         tiny = time_repeats(lambda: render(p.ER_TINY_RENDERER), repeats)
-        if p.loadPlugin(loader.get_filename(), "_eglRendererPlugin", physicsClientId=cid) < 0:
+        if p.loadPlugin(plugin.origin, "_eglRendererPlugin", physicsClientId=cid) < 0:
             return [BenchRow.skip(GROUP, name, "ms", "eglRenderer did not load (no EGL driver)")]
         egl = time_repeats(lambda: render(p.ER_BULLET_HARDWARE_OPENGL), repeats)
     finally:

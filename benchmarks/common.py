@@ -18,6 +18,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 if str(REPO_ROOT) not in sys.path:  # `python benchmarks/bench_x.py` as well as `python -m benchmarks.bench_x`
@@ -59,7 +60,10 @@ class Timing:
         return len(self.samples)
 
 
-def lap(fn: Callable[[], object]) -> tuple[Lap, object]:
+_Result = TypeVar("_Result")
+
+
+def lap(fn: Callable[[], _Result]) -> tuple[Lap, _Result]:
     """Run ``fn`` once; its wall and CPU time, and what it returned."""
     wall0, cpu0 = time.perf_counter(), time.process_time()
     result = fn()

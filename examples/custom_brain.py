@@ -41,7 +41,7 @@ class WallsOnlyBrain:
         walls = scene["walls"]
         verdicts = {GRAMMAR[d]: ("danger", "wall") if walls.get(d) is not None else ("safe", "open")
                     for d in ("front", "back", "left", "right")}
-        away = OPPOSITE.get(scene.get("npc_direction") or "", "front")
+        away: str | None = OPPOSITE.get(scene.get("npc_direction") or "", "front")
         if walls.get(away) is not None:  # never into a wall: take the first open side
             away = next((d for d in ("left", "right", "back", "front") if walls.get(d) is None), None)
         motion = (f"a person runs {WORDS[away]}, quickly and nervously" if away else
@@ -57,6 +57,8 @@ def main() -> None:
     brain = WallsOnlyBrain()
     for scenario in ("S01", "S03", "S12", "S16"):
         result = run_episode(scenario, brain, body="smpl", seed=0)
+        if result.trace is None:  # the episode failed before it recorded anything
+            raise SystemExit(f"{scenario}: {result.error}")
         print(f"{scenario}: {score_trace(Trace.from_dict(result.trace)).score:4.1f} / 20")
 
 

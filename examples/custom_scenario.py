@@ -42,6 +42,8 @@ def main() -> None:
     register(CORNERED, overwrite=True)
     for spec in ("reference", "null"):
         result = run_episode("X01", get_brain(spec), body="smpl", seed=0)
+        if result.trace is None:  # the episode failed before it recorded anything
+            raise SystemExit(f"X01 with {spec}: {result.error}")
         trace = Trace.from_dict(result.trace)
         score = score_trace(trace)
         moved = [d.realized.get("direction") for d in trace.decisions]

@@ -46,8 +46,8 @@ def main(episodes: int = 16) -> None:
                                      float(score["score"][k])))
     finally:
         envs.close()
-    for brain, scenario, ret, points in finished:
-        print(f"{brain:>9}  {scenario}  return {ret:.3f}  ({points:g} / 20)")
+    for spec, scenario, ret, points in finished:
+        print(f"{spec:>9}  {scenario}  return {ret:.3f}  ({points:g} / 20)")
     nonzero = sum(ret > 0 for _, _, ret, _ in finished)
     print(f"{len(finished)} episodes in {time.perf_counter() - start:.1f} s; non-zero returns: {nonzero}; "
           f"every return == points / 20: {all(abs(r - p / 20) < 1e-9 for _, _, r, p in finished)}")

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The test command: sets itself up (every extra, CPU-only torch: scripts/setup.sh test), then runs ruff and
-# the whole test suite. Quiet by default; extra arguments go to pytest, e.g. `bash scripts/test.sh -rP` also
+# The test command: sets itself up (every extra, CPU-only torch: scripts/setup.sh test), then runs ruff, the
+# type checker (mypy, configured in pyproject.toml's [tool.mypy]: wmbench/, benchmarks/, examples/) and the
+# whole test suite. Quiet by default; extra arguments go to pytest, e.g. `bash scripts/test.sh -rP` also
 # prints what passing tests print (the must-show numbers: calibration, caught rates, latencies, ...).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh test
 .venv/bin/ruff check wmbench tests benchmarks examples
+.venv/bin/mypy
 .venv/bin/python -m pytest -q "$@"

@@ -1,4 +1,5 @@
-"""The robot and the drone in the real env: check_env over every scenario, walls, speed of the loop."""
+"""Every registered dynamic body (built-ins: the robot and the drone; installed plugins too) in the real env:
+check_env over every scenario, walls, determinism; every registered body: speed of the loop."""
 
 from __future__ import annotations
 
@@ -7,11 +8,13 @@ import time
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from wmbench.body.registry import available_bodies, get_body
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.scenarios import all_scenarios
 
 ALL_IDS = [s.id for s in all_scenarios()]
-DYNAMIC_BODIES = ("robot", "drone")
+#: The registered bodies that run physics (the character is kinematic; its env checks are in tests/envs).
+DYNAMIC_BODIES = tuple(name for name in available_bodies() if get_body(name).needs_physics)
 SPRINT_FORWARD = "PREDICT: fwd=danger(wall), left=safe(open), right=safe(open), back=safe(open)\n" \
                  "MOTION: sprints forward in terror"
 WALL_FACE_S01 = 3.0
@@ -69,7 +72,7 @@ def test_same_seed_same_replies_same_trace(body, make_env):
     assert traces[0] == traces[1]
 
 
-@pytest.mark.parametrize("body", ("smpl", *DYNAMIC_BODIES))
+@pytest.mark.parametrize("body", available_bodies())
 def test_loop_speed(body, make_env):
     env = make_env("S46", body=body)
     env.reset(seed=0)

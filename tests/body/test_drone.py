@@ -20,9 +20,10 @@ from wmbench.body.drone import (
     stopping_distance,
 )
 from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, drone_urdf_text
-from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.pid import GRAVITY
+from wmbench.core.speed import SpeedClass
 from wmbench.scenarios import Wall
 
 BACKSTEP = MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), face_travel=False)

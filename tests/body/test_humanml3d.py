@@ -16,9 +16,10 @@ from wmbench.body.humanml3d import (
     initial_alignment,
     joints_to_features,
 )
-from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES
+from wmbench.core.speed import SpeedClass
 
 J = {name: i for i, name in enumerate(JOINT_NAMES)}
 

@@ -9,12 +9,13 @@ import numpy as np
 import pytest
 
 from wmbench.body.generators import GENERATORS, describe_clip, generator_factory, get_generator
-from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.keyframe_generator import KeyframeGenerator
 from wmbench.body.keyframe_poses import CADENCE_TABLE, CHANNELS, RUN_KEYS, WALK_KEYS, cadence, catmull_rom_cyclic
 from wmbench.body.motion_generator import POSTURES, MotionGenerator
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES
+from wmbench.core.speed import SpeedClass
 
 SPEED_TEXTS = ("stands still", "walks forward", "jogs forward", "runs forward", "sprints forward")
 AGREEMENT_TEXTS = (

@@ -8,10 +8,11 @@ import math
 import numpy as np
 import pytest
 
-from wmbench.body.intent_types import STYLE_TAGS, MotionIntent, SpeedClass
+from wmbench.body.intent_types import STYLE_TAGS, MotionIntent
 from wmbench.body.motion_generator import POSTURES, MotionFrame, MotionGenerator
 from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, PARENTS, Skeleton
+from wmbench.core.speed import SpeedClass
 
 FPS = 30.0
 J = {name: i for i, name in enumerate(JOINT_NAMES)}

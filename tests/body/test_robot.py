@@ -11,12 +11,13 @@ import pytest
 from tests.body.frame_loop import run_frames
 from wmbench.body.base import Body
 from wmbench.body.generators import GENERATORS
-from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.robot import CLEARANCE_RADIUS, ROBOT_SPEED_ENVELOPE, ServoRobot
 from wmbench.body.robot_urdf import ROBOT_SCALE, robot_urdf_path, robot_urdf_text
 from wmbench.body.servo_map import LIMIT_TOLERANCE_RAD, SERVO_MAP
 from wmbench.body.skeleton import JOINT_NAMES
+from wmbench.core.speed import SpeedClass
 from wmbench.scenarios import Wall
 
 MIXED = ("sprints forward in terror", "walks slowly left", "crouches low", "freezes", "jogs right cautiously",

@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pytest
 
-from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.servo_map import (
     MEASURES,
@@ -20,6 +20,7 @@ from wmbench.body.servo_map import (
     measure_angle,
 )
 from wmbench.body.skeleton import JOINT_NAMES
+from wmbench.core.speed import SpeedClass
 
 GROUPS = {"torso": 2, "neck": 2, "shoulder": 4, "elbow": 2, "hip": 6, "knee": 2, "ankle": 2}
 

@@ -10,9 +10,10 @@ import pybullet as p
 import pytest
 
 from wmbench.body.base import Body
-from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.skeleton import N_JOINTS
 from wmbench.body.smpl_character import CLEARANCE_RADIUS, SmplCharacter
+from wmbench.core.speed import SpeedClass
 from wmbench.scenarios import Wall
 
 

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from wmbench.brain.baselines import NULL_MOTION, NullBrain, RandomBrain, ReplayBrain, load_replay_book
-from wmbench.brain.grammar import GRAMMAR_DIRECTIONS, parse_reply
+from wmbench.brain.grammar import parse_reply
+from wmbench.core.directions import GRAMMAR_ORDER
 
 from .provider_fixtures import calm_scene, corridor_scene, example_scene
 
@@ -22,8 +23,8 @@ def test_null_brain_is_calm_and_identical_for_every_scene():
     assert len(texts) == 1
     decision = parse_reply(texts.pop())
     assert decision.ok
-    assert decision.prediction.verdicts() == {d: "safe" for d in GRAMMAR_DIRECTIONS}
-    assert all(decision.prediction.get(d).reason == "open" for d in GRAMMAR_DIRECTIONS)
+    assert decision.prediction.verdicts() == {d: "safe" for d in GRAMMAR_ORDER}
+    assert all(decision.prediction.get(d).reason == "open" for d in GRAMMAR_ORDER)
     assert decision.motion == NULL_MOTION
 
 
@@ -40,7 +41,7 @@ def test_random_brain_replies_are_well_formed_and_varied():
     for text in texts:
         decision = parse_reply(text)
         assert decision.ok, text
-        assert set(decision.prediction.verdicts()) == set(GRAMMAR_DIRECTIONS)
+        assert set(decision.prediction.verdicts()) == set(GRAMMAR_ORDER)
     assert len(set(texts)) > 10
 
 

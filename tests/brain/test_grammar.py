@@ -10,7 +10,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from wmbench.brain.grammar import (
-    GRAMMAR_DIRECTIONS,
     REASONS,
     Decision,
     ParseError,
@@ -20,6 +19,7 @@ from wmbench.brain.grammar import (
     parse_reply,
 )
 from wmbench.brain.grammar_words import parse_verdict
+from wmbench.core.directions import GRAMMAR_ORDER
 
 CANON = "PREDICT: left=safe(open), right=danger(wall), fwd=danger(beast), back=safe(open)"
 CANON_VERDICTS = {"left": ("safe", "open"), "right": ("danger", "wall"), "fwd": ("danger", "beast"),
@@ -127,11 +127,11 @@ CASES = [
     case("explicit ambiguous", "PREDICT: left=ambiguous, right=unclear\nMOTION: m",
          {"left": (AMBIG, None), "right": (AMBIG, None)}),
     case("other danger words", "PREDICT: left=blocked, right=threat, fwd=risky, back=hazard\nMOTION: m",
-         dict.fromkeys(GRAMMAR_DIRECTIONS, (DANGER, None))),
+         dict.fromkeys(GRAMMAR_ORDER, (DANGER, None))),
     case("other safe words", "PREDICT: left=clear, right=open, fwd=free\nMOTION: m",
          {"left": (SAFE, "open"), "right": (SAFE, "open"), "fwd": (SAFE, "open")}),
     case("all=safe(open)", "PREDICT: all=safe(open)\nMOTION: m",
-         dict.fromkeys(GRAMMAR_DIRECTIONS, (SAFE, "open"))),
+         dict.fromkeys(GRAMMAR_ORDER, (SAFE, "open"))),
     case("others fill the rest", "PREDICT: fwd=danger(beast), others=safe\nMOTION: m",
          {"fwd": (DANGER, "beast"), "left": (SAFE, None), "right": (SAFE, None), "back": (SAFE, None)}),
     case("left and right share", "PREDICT: left and right = danger(wall), fwd=safe(open)\nMOTION: m",
@@ -251,7 +251,7 @@ _MOTION_WORDS = st.sampled_from([
 
 
 @settings(max_examples=150, deadline=None)
-@given(verdicts=st.dictionaries(st.sampled_from(GRAMMAR_DIRECTIONS),
+@given(verdicts=st.dictionaries(st.sampled_from(GRAMMAR_ORDER),
                                 st.tuples(st.sampled_from(["safe", "danger", "ambiguous"]),
                                           st.sampled_from(_ROUND_TRIP_REASONS)), min_size=1),
        motion=st.lists(_MOTION_WORDS, min_size=1, max_size=12).map(" ".join).filter(lambda m: m[-1] != ","))
@@ -273,7 +273,7 @@ def _check_result(result) -> None:
     if isinstance(result, Decision):
         assert result.prediction.items and result.motion
     for item in (result.prediction.items if result.prediction else ()):
-        assert item.direction in GRAMMAR_DIRECTIONS
+        assert item.direction in GRAMMAR_ORDER
         assert item.verdict in ("safe", "danger", "ambiguous")
         assert item.reason is None or item.reason in REASONS
 
@@ -319,9 +319,9 @@ def test_never_raises_on_near_miss_replies(text):
 ])
 def test_long_inputs_parse_quickly(filler):
     for text in (filler, f"PREDICT: {filler}\nMOTION: go", f"{filler}\nPREDICT: left=safe\nMOTION: go"):
-        start = time.perf_counter()
+        start = time.thread_time()  # CPU time of this thread: load on the machine does not inflate it
         result = parse_reply(text)
-        assert time.perf_counter() - start < 2.0    # sanity bound only; typical runs take milliseconds
+        assert time.thread_time() - start < 2.0    # sanity bound only; typical runs take milliseconds
         _check_result(result)
 
 

@@ -108,7 +108,9 @@ def test_hanging_server_times_out_into_an_error_reply(tmp_path):
     assert reply.text == ""
     assert "within the 0.3 s deadline" in reply.error
     assert stub.requests == 1  # the deadline covers every attempt: no second one fits
-    assert 0.3 <= reply.latency_s <= elapsed < 10.0
+    # a lower bound only: the deadline error above (not a dropped connection after the stub's 30 s) shows it
+    # did not wait for the server
+    assert 0.3 <= reply.latency_s <= elapsed
 
 
 def test_endpoint_and_key_come_from_the_environment(reference_server, monkeypatch, tmp_path):

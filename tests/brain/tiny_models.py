@@ -56,6 +56,7 @@ def build_tiny_gpt2(folder: Path, *, seed: int = 0, with_chat_template: bool = F
     tokenizer.save_pretrained(folder)
 
     eos_id = tokenizer.convert_tokens_to_ids(END_OF_TEXT)
+    assert isinstance(eos_id, int), f"expected one token id for {END_OF_TEXT!r}, got {eos_id!r}"
     config = GPT2Config(
         vocab_size=len(tokenizer), n_positions=n_positions, n_layer=2, n_head=2, n_embd=32,
         bos_token_id=eos_id, eos_token_id=eos_id, pad_token_id=eos_id,
@@ -85,9 +86,11 @@ def cached_tiny_gpt2(root: Path, *, with_chat_template: bool = False) -> Path:
 try:
     import pytest
 except ImportError:  # pragma: no cover — only the fixtures need pytest
-    pytest = None
+    _HAS_PYTEST = False
+else:
+    _HAS_PYTEST = True
 
-if pytest is not None:
+if _HAS_PYTEST:
 
     @pytest.fixture(scope="session")
     def tiny_gpt2_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:

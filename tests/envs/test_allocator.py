@@ -19,7 +19,7 @@ CHILD = ("import resource, wmbench.envs.allocator as a; from wmbench.envs.world 
 
 def run_child(**env: str) -> tuple[str, int]:
     done = subprocess.run([sys.executable, "-c", CHILD], capture_output=True, text=True, check=True,
-                          env={**os.environ, **env}, timeout=120)
+                          env={**os.environ, **env}, timeout=300)
     applied, faults = done.stdout.split()[-2:]
     return applied, int(faults)
 

@@ -43,6 +43,6 @@ def test_module_prefixed_id_works_in_a_fresh_interpreter():
         print(info["scenario"], info["decision"], type(env.unwrapped).__name__)
         env.close()
     """)
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == ["S33", "0", "WMBenchEnv"]

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import time
 import warnings
 
 import gymnasium as gym
@@ -15,7 +14,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from tests.envs.conftest import one_phase, reply
-from wmbench.body.registry import BODY_NAMES, get_body
+from wmbench.body.registry import available_bodies, get_body
 from wmbench.envs.registration import env_id
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.scenarios import NpcSpec, Wall, all_scenarios
@@ -70,7 +69,7 @@ def test_check_env_passes(sid, monkeypatch):
         env.close()
 
 
-@pytest.mark.parametrize("body_name", BODY_NAMES)
+@pytest.mark.parametrize("body_name", available_bodies())
 def test_check_env_passes_for_every_body(body_name, make_env):
     body = get_body(body_name)
     env = make_env("S12", body=body)
@@ -243,19 +242,6 @@ def test_headless_runs_never_create_joint_visuals(make_env):
     run(env, REPLIES)
     assert env.body.body_ids() == frozenset()
     assert env.render() is None
-
-
-def test_headless_loop_is_fast(make_env):
-    env = make_env("S21")
-    env.reset(seed=0)
-    frames, start = 0, time.perf_counter()
-    while time.perf_counter() - start < 0.5:
-        _, _, terminated, _, _ = env.step(REPLIES[0])
-        frames += env.frames_per_decision
-        if terminated:
-            env.reset(seed=0)
-    rate = frames / (time.perf_counter() - start)
-    assert rate > 1500, f"{rate:.0f} motion frames/s"  # target 3000+/core; lenient on a shared machine
 
 
 def test_close_is_idempotent_and_reset_reopens(make_env):

@@ -18,9 +18,11 @@ import re
 import pytest
 
 from tests.scenarios.test_records import OFFICIAL, _by_id, _cone_reading, _frozen_views
+from wmbench.core.directions import DIRECTIONS
+from wmbench.core.entities import BEHAVIOR_SPEEDS
 from wmbench.harness.live.loop import DEFAULT_FPS
 from wmbench.scenarios import get_scenario
-from wmbench.scenarios.records import BEHAVIOR_SPEEDS, DIRECTIONS, Phase, Scenario
+from wmbench.scenarios.records import Phase, Scenario
 from wmbench.scoring import c09
 
 DECISION_DT = 0.5

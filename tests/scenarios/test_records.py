@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 import pytest
 
+from wmbench.core.directions import DIRECTIONS
+from wmbench.core.entities import BEHAVIOR_SPEEDS
 from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scenarios.records import (
-    BEHAVIOR_SPEEDS,
-    DIRECTIONS,
     Expectations,
     NpcSpec,
     Phase,

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from wmbench.core.errors import UnknownNameError
+from wmbench.core.registry import Registry
+from wmbench.core.taxonomy import CATEGORY_PILLARS
 from wmbench.scenarios import registry
-from wmbench.scenarios.records import CATEGORY_PILLARS, Expectations, NpcSpec, Phase, Scenario
+from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario
 from wmbench.scenarios.registry import all_scenarios, get_scenario, register, scenario, select
 
 ALL_IDS = tuple(f"S{i:02d}" for i in range(1, 51))
@@ -25,10 +28,10 @@ def _user_record(sid: str = "X01") -> Scenario:
 
 
 @pytest.fixture
-def isolated_registry(monkeypatch: pytest.MonkeyPatch) -> dict[str, Scenario]:
+def isolated_registry(monkeypatch: pytest.MonkeyPatch) -> Registry[Scenario]:
     """A copy of the registry for tests that register things, so the global one is left untouched."""
-    copy = dict(registry._REGISTRY)
-    monkeypatch.setattr(registry, "_REGISTRY", copy)
+    copy = registry.SCENARIOS.copy()
+    monkeypatch.setattr(registry, "SCENARIOS", copy)
     return copy
 
 
@@ -84,18 +87,18 @@ def test_select_empty_selection_raises(selection: str | list[str]) -> None:
 
 def test_get_scenario_normalises_ids_and_names_unknown_ones() -> None:
     assert get_scenario("s5") is get_scenario("S05")
-    with pytest.raises(KeyError, match="S77"):
+    with pytest.raises(UnknownNameError, match=r"^unknown scenario 'S77'; expected one of: S01, S02, .*S50$"):
         get_scenario("S77")
 
 
-def test_user_scenario_can_be_registered_and_found(isolated_registry: dict[str, Scenario]) -> None:
+def test_user_scenario_can_be_registered_and_found(isolated_registry: Registry[Scenario]) -> None:
     record = register(_user_record())
     assert get_scenario("x01") is record
     assert "X01" in _ids(select("C03"))
     assert _ids(select("X01,S11")) == ["S11", "X01"]
 
 
-def test_duplicate_registration_fails_unless_overwritten(isolated_registry: dict[str, Scenario]) -> None:
+def test_duplicate_registration_fails_unless_overwritten(isolated_registry: Registry[Scenario]) -> None:
     with pytest.raises(ValueError, match="S12"):
         register(get_scenario("S12"))
     register(_user_record())
@@ -108,7 +111,7 @@ def test_user_registration_does_not_leak_into_the_global_registry() -> None:
     assert "X01" not in _ids(all_scenarios())
 
 
-def test_scenario_decorator_attaches_the_docstring_as_card(isolated_registry: dict[str, Scenario]) -> None:
+def test_scenario_decorator_attaches_the_docstring_as_card(isolated_registry: Registry[Scenario]) -> None:
     @scenario
     def x02_user() -> Scenario:
         """X02 · Decorated (C03, easy)
@@ -123,7 +126,7 @@ def test_scenario_decorator_attaches_the_docstring_as_card(isolated_registry: di
     assert callable(x02_user)
 
 
-def test_scenario_decorator_requires_a_card(isolated_registry: dict[str, Scenario]) -> None:
+def test_scenario_decorator_requires_a_card(isolated_registry: Registry[Scenario]) -> None:
     def x03_no_card() -> Scenario:
         return _user_record("X03")
 

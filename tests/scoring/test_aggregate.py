@@ -6,8 +6,9 @@ import json
 
 import pytest
 
+from wmbench.core.taxonomy import CATEGORY_SCENARIOS
 from wmbench.scoring import ScenarioScore, grade_for, summarize
-from wmbench.scoring.aggregate import CATEGORY_SCENARIOS, CI_METHOD
+from wmbench.scoring.aggregate import CI_METHOD
 
 
 def s(sid: str, score: float, seed: int = 0, measured: bool = True, hidden: tuple[int, int] | None = None):

@@ -42,12 +42,23 @@ def test_empty_trace_is_unmeasured() -> None:
     assert not result.measured and "no decisions" in result.explanation
 
 
-def test_unreadable_trace_is_unmeasured_with_the_error() -> None:
+def test_a_malformed_trace_object_is_a_bug_that_raises() -> None:
+    """A decision without its ground truth cannot come from the env or ``Trace.from_dict``: the rule's
+    AttributeError is a programming error and surfaces, it is not reported as "not measured"."""
     trace = TraceBuilder("S11").repeat(1, truth(npcs=[npc()])).build()
     trace.decisions[0] = replace(trace.decisions[0], truth=None)
-    result = score_trace(trace)
-    assert not result.measured and "could not be read" in result.explanation and "AttributeError" in (
-        result.explanation)
+    with pytest.raises(AttributeError):
+        score_trace(trace)
+
+
+@pytest.mark.parametrize("bug", [KeyError("npc_distance"), TypeError("unsupported operand")])
+def test_a_rule_that_raises_propagates(monkeypatch, bug) -> None:
+    def buggy_rule(trace, banks):
+        raise bug
+
+    monkeypatch.setitem(RULES, "S11", buggy_rule)
+    with pytest.raises(type(bug), match=str(bug).strip("'")):
+        score_trace(TraceBuilder("S11").repeat(1, truth(npcs=[npc()])).build())
 
 
 def test_caught_before_the_scored_part_is_a_measured_zero() -> None:

@@ -20,6 +20,10 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from wmbench.core.directions import DIRECTION_HEADINGS, GRAMMAR_ORDER
+from wmbench.core.entities import threat_sort_key
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
+from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
 from wmbench.envs.trace import (
     THREAT_BEAST_APPROACH,
     THREAT_BEAST_CHARGE,
@@ -34,12 +38,9 @@ from wmbench.envs.trace import (
     Truth,
 )
 
-DIRECTIONS = ("left", "right", "fwd", "back")
-ANGLES = {"fwd": 0.0, "left": math.pi / 2, "right": -math.pi / 2, "back": math.pi}
-SPEEDS = {"still": 0.0, "walk": 1.4, "jog": 3.0, "run": 4.5, "sprint": 6.5}
 NPC_RANGE = 8.0
-HUMAN_DANGER_RANGE = 2.0
-_BEAST_PRIORITY = {"charge": 0, "approach": 1, "wander": 2, "cross": 2, "stop": 3, "retreat": 4}
+#: on BEHAVIOR_THREAT_RANK's scale: an unknown behaviour sorts after retreat (as the sim's perception does)
+_UNKNOWN_BEHAVIOR_RANK = -1
 _REASON_WORDS = {"lion": "beast", "beast": "beast", "woman": "human", "man": "human", "human": "human",
                  "wall": "wall", "open": "open", "exit": "exit", "unknown": "unknown"}
 CALM = "a person stands still, calm"
@@ -56,18 +57,18 @@ def truth(walls: Mapping[str, float] | None = None, npcs: Sequence[NpcFact] = ()
     """Ground truth with the sim's priority rules (see module doc)."""
     walls = dict(walls or {})
     directions = {}
-    for d in DIRECTIONS:
+    for d in GRAMMAR_ORDER:
         if any(n.type == "beast" and n.nearby and n.direction == d for n in npcs):
             directions[d] = DirectionTruth(d, False, "beast", walls.get(d))
         elif d in walls:
             directions[d] = DirectionTruth(d, False, "wall", walls[d])
-        elif any(n.type != "beast" and n.nearby and n.direction == d and n.distance <= HUMAN_DANGER_RANGE
+        elif any(n.type != "beast" and n.nearby and n.direction == d and n.distance <= HUMAN_DANGER_RANGE_M
                  for n in npcs):
             directions[d] = DirectionTruth(d, False, "human")
         else:
             directions[d] = DirectionTruth(d, True, "open")
     nearby = sorted((n for n in npcs if n.nearby),
-                    key=lambda n: (n.type != "beast", _BEAST_PRIORITY.get(n.behavior, 5), n.distance))
+                    key=lambda n: (n.type != "beast", threat_sort_key(n.behavior, _UNKNOWN_BEHAVIOR_RANK), n.distance))
     primary = nearby[0] if nearby else None
     return Truth(directions=directions, npcs=tuple(npcs), primary=primary, threat_level=_threat_level(npcs))
 
@@ -91,7 +92,7 @@ def exact_predict(t: Truth) -> dict[str, str]:
 
 
 def all_safe() -> dict[str, str]:
-    return {d: "safe(open)" for d in DIRECTIONS}
+    return {d: "safe(open)" for d in GRAMMAR_ORDER}
 
 
 def reply_text(predict: Mapping[str, str] | None, motion: str | None) -> str:
@@ -157,10 +158,10 @@ class TraceBuilder:
         items = exact_predict(t) if predict == "exact" else predict
         assert items is None or isinstance(items, Mapping)
         speed_class = speed if move is not None else "still"
-        distance = SPEEDS[speed_class] * self.dt
+        distance = SPEED_CLASS_SPEEDS[speed_class] * self.dt
         before = self._state(speed_class="still")
         if move is not None and distance > 0:
-            travel = self.heading + ANGLES[move]
+            travel = self.heading + DIRECTION_HEADINGS[move]
             self.x += distance * math.cos(travel)
             self.y += distance * math.sin(travel)
             if face_travel:
@@ -169,7 +170,7 @@ class TraceBuilder:
         beasts = [n.distance for n in t.npcs if n.type == "beast"]
         realized = {
             "direction": move if distance > 0 else None, "distance": distance,
-            "mean_speed": SPEEDS[speed_class], "speed_class": speed_class, "posture": posture,
+            "mean_speed": SPEED_CLASS_SPEEDS[speed_class], "speed_class": speed_class, "posture": posture,
             "min_threat_distance": min(beasts) if beasts else None,
         }
         evs = tuple(Event(round(self.t + self.dt, 6), kind) for kind in events)
@@ -195,4 +196,5 @@ class TraceBuilder:
 
     def _state(self, speed_class: str) -> dict[str, Any]:
         return {"position": [self.x, self.y, 0.0], "heading": self.heading, "velocity": [0.0, 0.0, 0.0],
-                "speed": SPEEDS[speed_class], "posture": "upright", "speed_class": speed_class, "extras": {}}
+                "speed": SPEED_CLASS_SPEEDS[speed_class], "posture": "upright", "speed_class": speed_class,
+                "extras": {}}

@@ -7,14 +7,23 @@ world is dynamic, see ``needs_physics``). Kinematic bodies move in ``on_frame``;
 motor targets in ``on_physics_step``. Bodies never pass through walls: a kinematic body asks the world handle
 for a swept clearance check; dynamic bodies collide physically. Either way a wall contact in a frame is
 reported in :class:`FrameReport` and the env records ``collision:wall``.
+
+What the framework reads of a body is declared here and nowhere else: :class:`Body` is the structural
+contract (every member the env, live mode, the C10 transfer runs and the renderer use), :class:`BodyBase` the
+convenience base with defaults for the optional parts (the character's speed ``envelope``, a static
+``sensor_height``, no physics, no-op ``on_physics_step`` and ``sync_visuals``), as dm_control's walkers.
+:func:`wmbench.body.checker.check_body` runs a body through the contract in a tiny world.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
 from wmbench.body.intent_types import MotionIntent
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
 Vec3 = tuple[float, float, float]
 
@@ -36,8 +45,10 @@ class WorldHandle(Protocol):
     frame_dt: float      # seconds per motion frame
     physics_dt: float    # seconds per physics step
     wall_body_ids: frozenset[int]
+    ground_id: int       # the ground's pybullet body id (-1 when there is none)
 
     def sweep(self, start: Vec3, end: Vec3, radius: float) -> SweepResult: ...
+    def wall_name(self, body_id: int) -> str | None: ...  # the wall's name, None if body_id is no wall
 
 
 @dataclass(frozen=True)
@@ -71,11 +82,29 @@ class FrameReport:
 
 @runtime_checkable
 class Body(Protocol):
-    """A swappable body. Card-style docstrings on implementations say what it is and how it moves."""
+    """A swappable body: everything the framework reads of one (the env, live mode, C10, the renderer).
 
-    name: str
-    needs_physics: bool      # True when stepSimulation must run for this body (robot, drone)
-    sensor_height: float     # metres above ground where perception rays start
+    - ``name``: the registry name, recorded in traces. ``needs_physics``: True when ``stepSimulation`` must
+      run for this body (robot, drone). ``sensor_height``: metres above ground where perception rays start.
+    - ``envelope``: the body's own speed (m/s) per speed class (``still``, ``walk``, ``jog``, ``run``,
+      ``sprint``); realized speeds are classified against it (C08, C10 S50).
+    - ``spawn`` once per episode, ``reset_pose`` at each later phase; ``apply_intent`` once per decision;
+      ``on_frame`` per motion frame, ``on_physics_step`` per physics step inside it (dynamic bodies only).
+    - ``state`` the :class:`BodyState` now; ``body_ids`` its PyBullet bodies (left out of rays; NPCs pass
+      through them); ``remove`` deletes them; ``sync_visuals`` brings display-only geometry up to date
+      before a render (a no-op for bodies whose PyBullet bodies are all there is to draw).
+
+    Derive from :class:`BodyBase` for the defaults; check a body with :func:`wmbench.body.check_body`.
+    """
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def needs_physics(self) -> bool: ...
+    @property
+    def sensor_height(self) -> float: ...
+    @property
+    def envelope(self) -> Mapping[str, float]: ...
 
     def spawn(self, world: WorldHandle, position: Vec3, heading: float) -> None: ...
     def reset_pose(self, position: Vec3, heading: float) -> None: ...
@@ -85,3 +114,68 @@ class Body(Protocol):
     def state(self) -> BodyState: ...
     def body_ids(self) -> frozenset[int]: ...
     def remove(self) -> None: ...
+    def sync_visuals(self) -> None: ...
+
+
+#: Every member of the :class:`Body` contract (data first, then methods), as checked by the env and
+#: :func:`wmbench.body.check_body`.
+BODY_ATTRIBUTES: tuple[str, ...] = ("name", "needs_physics", "sensor_height", "envelope")
+BODY_METHODS: tuple[str, ...] = ("spawn", "reset_pose", "apply_intent", "on_frame", "on_physics_step", "state",
+                                 "body_ids", "remove", "sync_visuals")
+
+
+#: Where :class:`BodyBase` starts the perception rays (m above ground): a standing adult's chest.
+DEFAULT_SENSOR_HEIGHT = 1.2
+
+
+class BodyBase(ABC):
+    """A :class:`Body` with defaults for the optional parts: subclass it and implement the abstract methods.
+
+    Defaults: the character's speed envelope, a kinematic body (``needs_physics`` False, ``on_physics_step``
+    does nothing), rays from 1.2 m, and ``sync_visuals`` doing nothing. ``name`` must be set by the subclass.
+    """
+
+    name: str
+    needs_physics: bool = False
+    envelope: Mapping[str, float] = SPEED_CLASS_SPEEDS
+
+    @property
+    def sensor_height(self) -> float:
+        """Metres above ground where the perception rays start (override with an attribute or a property)."""
+        return DEFAULT_SENSOR_HEIGHT
+
+    @abstractmethod
+    def spawn(self, world: WorldHandle, position: Vec3, heading: float) -> None:
+        """Create the body's PyBullet bodies in ``world`` at ``position`` facing ``heading`` (rad, world)."""
+
+    @abstractmethod
+    def reset_pose(self, position: Vec3, heading: float) -> None:
+        """Put the spawned body back at ``position``/``heading``, standing still (a new phase)."""
+
+    @abstractmethod
+    def apply_intent(self, intent: MotionIntent) -> None:
+        """Start acting out ``intent`` from the next frame on."""
+
+    @abstractmethod
+    def on_frame(self) -> FrameReport:
+        """Advance one motion frame; report a wall contact during it."""
+
+    def on_physics_step(self) -> None:
+        """Apply forces or motor targets before one physics step (dynamic bodies); nothing by default."""
+        return None  # a deliberate default hook (kinematic bodies), not an abstract method
+
+    @abstractmethod
+    def state(self) -> BodyState:
+        """The body now."""
+
+    @abstractmethod
+    def body_ids(self) -> frozenset[int]:
+        """The PyBullet ids of the body's parts (empty before ``spawn``)."""
+
+    @abstractmethod
+    def remove(self) -> None:
+        """Delete the body's PyBullet bodies (safe to call twice)."""
+
+    def sync_visuals(self) -> None:
+        """Bring display-only geometry up to date before a render; nothing by default."""
+        return None  # a deliberate default hook (bodies whose PyBullet bodies are all there is to draw)

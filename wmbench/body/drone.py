@@ -40,9 +40,10 @@ import pybullet as p
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, QuadrotorParams, drone_urdf_path
 from wmbench.body.envelope import classify_speed, scaled_envelope
-from wmbench.body.intent_types import MotionIntent, wrap_angle
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.body.pid import CascadeGains, FlightState, QuadrotorCascade, Setpoint
+from wmbench.core.directions import wrap_angle
 
 CRUISE_ALTITUDE = 1.2
 CROUCH_ALTITUDE = 0.8

@@ -100,10 +100,11 @@ class Airframe:
         p = self.params
         f_max = p.max_rotor_force
         raw = self._unmix @ np.array([thrust, torque[0], torque[1], torque[2]])
-        forces = tuple(min(max(float(f), 0.0), f_max) for f in raw)
-        rpm = tuple(math.sqrt(f / p.kf) for f in forces)
+        f0, f1, f2, f3 = (min(max(float(f), 0.0), f_max) for f in raw)
+        forces = (f0, f1, f2, f3)
+        rpm = (math.sqrt(f0 / p.kf), math.sqrt(f1 / p.kf), math.sqrt(f2 / p.kf), math.sqrt(f3 / p.kf))
         yaw = sum(s * p.km * r * r for s, r in zip(self.torque_signs, rpm))
-        return RotorCommand(forces, rpm, yaw)  # type: ignore[arg-type]
+        return RotorCommand(forces, rpm, yaw)
 
 
 def _visual(name: str, geometry: str, xyz: tuple[float, float, float], rgba: str, rpy: str = "0 0 0") -> str:

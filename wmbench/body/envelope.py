@@ -1,6 +1,6 @@
 """Speed envelopes: each body's own speed per speed class, and the class a realized speed belongs to.
 
-The character uses :data:`~wmbench.body.intent_types.SPEED_CLASS_SPEEDS` (sprint 6.5 m/s). Slower bodies scale
+The character uses :data:`~wmbench.core.speed.SPEED_CLASS_SPEEDS` (sprint 6.5 m/s). Slower bodies scale
 every class by the same factor so that the classes keep their order and ratios (robot: sprint 2.5 m/s,
 drone: sprint 3 m/s). A realized speed is classified against the body's own envelope with thresholds
 halfway between neighbouring class speeds, like the env does for the character.
@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Mapping
 from types import MappingProxyType
 
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, SpeedClass
+from wmbench.core.speed import SPEED_CLASS_SPEEDS, SpeedClass
 
 
 def scaled_envelope(top_speed: float) -> Mapping[str, float]:

@@ -21,19 +21,19 @@ generators can be compared on the same MOTION text without trusting their intern
 
 from __future__ import annotations
 
-import importlib
 import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import entry_points
 
 import numpy as np
 
-from wmbench.body.intent_types import sector_word
 from wmbench.body.motion_generator import MotionGenerator
 from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.skeleton import JOINT_NAMES
+from wmbench.core.directions import sector_word
+from wmbench.core.registry import Registry
+from wmbench.core.thresholds import MOVED_DISTANCE_M
 
 #: Generator name -> "module:Class".
 GENERATORS: dict[str, str] = {
@@ -43,6 +43,10 @@ GENERATORS: dict[str, str] = {
 }
 #: Entry-point group of third-party motion generators.
 ENTRY_POINT_GROUP = "wmbench.motion_generators"
+#: Every motion generator: the built-ins (lazy), then ``wmbench.motion_generators`` entry points.
+GENERATOR_REGISTRY: Registry[Callable[..., MotionGenerator]] = Registry("motion generator", ENTRY_POINT_GROUP)
+for _name, _target in GENERATORS.items():
+    GENERATOR_REGISTRY.register_lazy(_name, _target)
 #: Environment variable holding the selected generator's name (set by :func:`select_generator`).
 MOTION_MODEL_ENV = "WMBENCH_MOTION_MODEL"
 #: One line per built-in generator, for the leaderboard's ``motion_model`` field and the report.
@@ -54,32 +58,17 @@ DESCRIPTIONS: dict[str, str] = {
 }
 #: ``fps -> generator``: what a body calls for a fresh generator each time it is placed.
 GeneratorFactory = Callable[[int], MotionGenerator]
-#: Below this displacement (m, over the clip's second half) a clip has no travel direction.
-MIN_TRAVEL = 0.05
 
 
 def available_generators() -> tuple[str, ...]:
     """Built-in names followed by the names registered through entry points (sorted)."""
-    plugins = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in GENERATORS)
-    return tuple(GENERATORS) + tuple(plugins)
+    return GENERATOR_REGISTRY.names()
 
 
-def generator_class(name: str) -> type:
-    """The class registered as ``name`` (built-in first, then the entry points); a clear error otherwise."""
-    if not isinstance(name, str):
-        raise KeyError(f"unknown motion generator {name!r}; expected one of {', '.join(available_generators())}")
-    key = name.strip().lower()
-    if key in GENERATORS:
-        module_name, _, attr = GENERATORS[key].partition(":")
-        return getattr(importlib.import_module(module_name), attr)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name in (key, name.strip()):
-            try:
-                return ep.load()
-            except Exception as exc:  # a broken plugin must say which one
-                raise ImportError(f"motion generator {name!r} (entry point {ep.value!r}) failed to load: "
-                                  f"{exc}") from exc
-    raise KeyError(f"unknown motion generator {name!r}; expected one of {', '.join(available_generators())}")
+def generator_class(name: str) -> Callable[..., MotionGenerator]:
+    """The class registered as ``name`` (built-in first, then the entry points); raises
+    :class:`~wmbench.core.errors.UnknownNameError` or :class:`~wmbench.core.errors.PluginLoadError`."""
+    return GENERATOR_REGISTRY.get(name)
 
 
 def get_generator(name: str, fps: float = 30.0, **kwargs) -> MotionGenerator:
@@ -159,7 +148,7 @@ def describe_clip(clip: np.ndarray, fps: float) -> ClipMotion:
     step = np.diff(root, axis=0)
     speed = float(np.linalg.norm(step, axis=1).sum() * fps / (len(clip) - 1))
     dx, dz = root[-1] - root[len(clip) // 2]
-    direction = sector_word(math.atan2(dx, dz)) if math.hypot(dx, dz) >= MIN_TRAVEL else None
+    direction = sector_word(math.atan2(dx, dz)) if math.hypot(dx, dz) >= MOVED_DISTANCE_M else None
     idx = {n: i for i, n in enumerate(JOINT_NAMES)}
     limbs = [idx[n] for n in ("left_ankle", "right_ankle", "left_wrist", "right_wrist")]
     relative = clip[:, limbs] - clip[:, :1]

@@ -6,29 +6,9 @@ from text; bodies (character, robot, drone) act it out, each within its own enve
 
 from __future__ import annotations
 
-import enum
-import math
 from dataclasses import dataclass
 
-#: Speed class -> target ground speed (m/s) for the human character. Bodies scale to their own envelope.
-SPEED_CLASS_SPEEDS: dict[str, float] = {"still": 0.0, "walk": 1.4, "jog": 3.0, "run": 4.5, "sprint": 6.5}
-
-
-class SpeedClass(str, enum.Enum):
-    STILL = "still"
-    WALK = "walk"
-    JOG = "jog"
-    RUN = "run"
-    SPRINT = "sprint"
-
-    @property
-    def rank(self) -> int:
-        return list(SpeedClass).index(self)
-
-    @property
-    def speed(self) -> float:
-        return SPEED_CLASS_SPEEDS[self.value]
-
+from wmbench.core.speed import SpeedClass
 
 #: Style tags a MotionIntent may carry. Bodies use them for posture (crouch, freeze, defensive arms, ...).
 STYLE_TAGS: frozenset[str] = frozenset({
@@ -80,22 +60,3 @@ class MotionIntent:
             styles=frozenset(d.get("styles", ())), face_travel=bool(d.get("face_travel", True)),
             source=d.get("source", ""),
         )
-
-
-def wrap_angle(a: float) -> float:
-    """Angle wrapped into (-pi, pi]."""
-    a = math.fmod(a + math.pi, 2 * math.pi)
-    if a <= 0:
-        a += 2 * math.pi
-    return a - math.pi
-
-
-def sector_word(relative_angle: float) -> str:
-    """Grammar word (fwd/left/right/back) of a relative angle (rad, +left): 90° sectors centred on each
-    direction, ±45° counting as fwd and ±135° as back."""
-    a = math.atan2(math.sin(relative_angle), math.cos(relative_angle))
-    if abs(a) <= math.pi / 4:
-        return "fwd"
-    if abs(a) >= 3 * math.pi / 4:
-        return "back"
-    return "left" if a > 0 else "right"

@@ -76,7 +76,7 @@ class _KeyStream:
         self.phase = 0.0
         self.vec_from = self.vec_to = self.vec = overlay_vector(frozenset())
         self.blend = 1.0
-        self.styles_from = self.styles_to = frozenset()
+        self.styles_from = self.styles_to = frozenset[str]()
         self.reverse = False
 
     def set_intent(self, intent: MotionIntent, immediate: bool = False) -> None:

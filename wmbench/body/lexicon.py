@@ -13,6 +13,8 @@ low ``walk turn move stand`` (see :data:`SPEC_INTENSITY_BANKS`, checked by the t
 
 from __future__ import annotations
 
+from wmbench.core.directions import DIRECTION_READINGS
+
 #: The official intensity keyword banks, verbatim, so tests can check every word is understood.
 SPEC_INTENSITY_BANKS: dict[str, tuple[str, ...]] = {
     "high": ("sprint", "run", "desperate", "frantic", "terror", "flee"), "medium": ("walk quickly",
@@ -103,9 +105,7 @@ INTENSITY_DOWN: frozenset[str] = frozenset({"slow", "leisurely", "lazily", "unhu
 
 #: Direction words (travel directions). "left"/"right" have guards against idioms in motion_intent.
 DIRECTION_WORDS: dict[str, str] = {
-    "right": "right", "rightward": "right", "left": "left", "leftward": "left", "forward": "fwd",
-    "ahead": "fwd", "straight": "fwd", "onward": "fwd", "front": "fwd", "fwd": "fwd", "back": "back",
-    "backward": "back", "behind": "back", "rear": "back",
+    **DIRECTION_READINGS, "rightward": "right", "leftward": "left", "straight": "fwd", "onward": "fwd",
 }
 #: "away" with no direction named anywhere means back (the scene is not known here).
 AWAY_WORDS: frozenset[str] = frozenset({"away", "off"})

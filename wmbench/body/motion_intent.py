@@ -38,28 +38,22 @@ and "away" without a named direction is taken as back because the scene is not k
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from wmbench.body import lexicon
-from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.motion_phrases import (
     PhraseMeaning,
     PhraseUnit,
     lemma_words,
     match_units,
 )
+from wmbench.core.directions import DIRECTION_HEADINGS, OPPOSITE
+from wmbench.core.speed import SpeedClass
 
-#: Public names (the phrase tables are imported from :mod:`wmbench.body.motion_phrases`).
-__all__ = [
-    "DIRECTION_HEADINGS", "OPPOSITE_DIRECTION", "parse_motion",
-]
-
-#: Relative heading (radians, +left) of each direction word.
-DIRECTION_HEADINGS: dict[str, float] = {
-    "fwd": 0.0, "left": math.pi / 2, "right": -math.pi / 2, "back": math.pi,
-}
-OPPOSITE_DIRECTION: dict[str, str] = {"fwd": "back", "back": "fwd", "left": "right", "right": "left"}
+#: Public names (the phrase tables are imported from :mod:`wmbench.body.motion_phrases`; direction geometry
+#: from :mod:`wmbench.core.directions`).
+__all__ = ["parse_motion"]
 
 _SPEED_ORDER = tuple(SpeedClass)
 _STRAIGHT_BLOCKERS = frozenset({"to", "toward", "for", "into", "at", "back", "away"})
@@ -151,9 +145,9 @@ def _take(r: _Reading, units: list[PhraseUnit], i: int, m: PhraseMeaning, from_s
         return
     located, beast_place = _place_of(units, i)
     if from_span:
-        r.from_opposites.append(OPPOSITE_DIRECTION[m.direction])
+        r.from_opposites.append(OPPOSITE[m.direction])
     elif beast_place:
-        r.threat_opposites.append(OPPOSITE_DIRECTION[m.direction])
+        r.threat_opposites.append(OPPOSITE[m.direction])
     elif not located:
         r.explicit.append(m.direction)
 

@@ -30,11 +30,11 @@ import numpy as np
 from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip
 from wmbench.body.humanml3d import LAYOUT, joints_to_features
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
 from wmbench.body.motion_diffusion.deepmimic import load_clip
 from wmbench.body.motion_generator import MotionGenerator
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.skeleton import FOOT_CONTACT_JOINTS
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
 #: MOTION texts the fidelity, skating and jerk metrics render (3 s each).
 FIDELITY_TEXTS: tuple[str, ...] = (

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 import pybullet as p
 
-from wmbench.body.base import FrameReport, WorldHandle
+from wmbench.body.base import BodyBase, FrameReport, WorldHandle
 
 
 def yaw_quaternion(yaw: float) -> tuple[float, float, float, float]:
@@ -39,12 +39,11 @@ def wall_contact(world: WorldHandle, body_id: int) -> FrameReport:
         return FrameReport()
     for contact in p.getContactPoints(bodyA=body_id, physicsClientId=world.client):
         if contact[2] in walls:
-            names = {b.body_id: b.name for b in getattr(world, "walls", ())}
-            return FrameReport(collided=True, wall_name=names.get(contact[2], "wall"))
+            return FrameReport(collided=True, wall_name=world.wall_name(contact[2]) or "wall")
     return FrameReport()
 
 
-class UrdfBody:
+class UrdfBody(BodyBase):
     """Base of a body that is one multibody ``_id`` (-1 when not spawned) in the world ``_world``."""
 
     _world: WorldHandle | None = None

@@ -183,10 +183,10 @@ class QuadrotorCascade:
              0.5 * (_dot(yd, bx) - _dot(xd, by)))
         rates_sp = tuple(max(-m, min(m, -k * ei)) for k, m, ei in zip(g.attitude_kp, g.max_rate, e))
         # 4. rate PIDs -> torques; collective thrust along the current body z
-        torque = tuple(i * pid.update(w_sp - w, dt) for i, pid, w_sp, w in
-                       zip(self.inertia, self._rate, rates_sp, state.body_rates))
+        tx, ty, tz = (i * pid.update(w_sp - w, dt) for i, pid, w_sp, w in
+                      zip(self.inertia, self._rate, rates_sp, state.body_rates))
         thrust = max(0.0, fx * bz[0] + fy * bz[1] + fz * bz[2])
-        return ControlOutput(thrust, torque, math.acos(max(-1.0, min(1.0, zd[2]))))  # type: ignore[arg-type]
+        return ControlOutput(thrust, (tx, ty, tz), math.acos(max(-1.0, min(1.0, zd[2]))))
 
 
 def _cross(a: tuple, b: tuple) -> tuple[float, float, float]:

@@ -76,7 +76,7 @@ class _Stream:
         self.dt = 1.0 / fps
         self.rhythm = Rhythm(seed)
         self.phase = 0.0
-        self.styles_from = self.styles_to = frozenset()
+        self.styles_from = self.styles_to = frozenset[str]()
         self.vec_from = self.vec_to = np.array([getattr(Posture(), f) for f in _POSTURE_FIELDS])
         self.blend = 1.0
         self.posture = Posture()

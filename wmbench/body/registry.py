@@ -1,22 +1,28 @@
-"""The body registry: a name -> a :class:`~wmbench.body.base.Body` instance.
+"""The body registry: a name -> a :class:`~wmbench.body.base.Body` class (or factory), on the shared
+:class:`~wmbench.core.registry.Registry`.
 
 Built-in bodies are resolved lazily from ``"module:Class"`` strings, so importing the registry imports no body
 (and a body whose module is missing fails only when asked for, with a message that says so). Third-party
-bodies register through the ``wmbench.bodies`` entry-point group::
+bodies register through the ``wmbench.bodies`` entry-point group (check them with
+:func:`wmbench.body.check_body`)::
 
     [project.entry-points."wmbench.bodies"]
     hexapod = "my_pkg.hexapod:Hexapod"
 
     env = gym.make("WMBench-S12-v0", body="hexapod")
+
+Unknown names raise :class:`~wmbench.core.errors.UnknownNameError` (``unknown body 'quadrupd'; expected one
+of: ...``), broken plugins :class:`~wmbench.core.errors.PluginLoadError` naming the entry point.
 """
 
 from __future__ import annotations
 
-import importlib
-from importlib.metadata import entry_points
+from collections.abc import Callable
 from typing import Any
 
 from wmbench.body.base import Body
+from wmbench.core.errors import ConfigError
+from wmbench.core.registry import Registry
 
 ENTRY_POINT_GROUP = "wmbench.bodies"
 #: Built-in body name -> "module:Class".
@@ -26,45 +32,24 @@ BUILTIN_BODIES: dict[str, str] = {
     "drone": "wmbench.body.drone:Quadrotor",
 }
 BODY_NAMES: tuple[str, ...] = tuple(BUILTIN_BODIES)
+#: Every body: the built-ins, then ``wmbench.bodies`` entry points.
+BODIES: Registry[Callable[..., Body]] = Registry("body", ENTRY_POINT_GROUP)
+for _name, _target in BUILTIN_BODIES.items():
+    BODIES.register_lazy(_name, _target)
 
 
 def available_bodies() -> tuple[str, ...]:
     """Built-in names followed by the names registered through entry points (sorted)."""
-    plugins = sorted(ep.name for ep in entry_points(group=ENTRY_POINT_GROUP) if ep.name not in BUILTIN_BODIES)
-    return BODY_NAMES + tuple(plugins)
+    return BODIES.names()
 
 
-def resolve_body_class(name: str) -> type:
-    """The class registered under ``name`` (built-in first, then entry points)."""
-    key = name.strip().lower()
-    if key in BUILTIN_BODIES:
-        return _load(BUILTIN_BODIES[key], key)
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        if ep.name == key or ep.name == name:
-            try:
-                return ep.load()
-            except Exception as exc:  # a broken plugin must say which one
-                raise ImportError(f"body {name!r} (entry point {ep.value!r}) failed to load: {exc}") from exc
-    raise KeyError(f"unknown body {name!r}; expected one of {', '.join(available_bodies())}")
+def resolve_body_class(name: str) -> Callable[..., Body]:
+    """The class (or factory) registered under ``name`` (built-in first, then entry points)."""
+    return BODIES.get(name)
 
 
 def get_body(name: str, **kwargs: Any) -> Body:
     """A fresh body for ``name`` (``smpl``, ``robot``, ``drone`` or a plugin), built with ``kwargs``."""
     if not isinstance(name, str):
-        raise TypeError(f"body name must be a string, got {type(name).__name__}")
+        raise ConfigError(f"body name must be a string, got {type(name).__name__}")
     return resolve_body_class(name)(**kwargs)
-
-
-def _load(target: str, name: str) -> type:
-    module_name, _, attr = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        raise ImportError(
-            f"body {name!r} is registered as {target!r} but its module could not be imported ({exc}); "
-            "this body may not be available in this version of wmbench"
-        ) from exc
-    try:
-        return getattr(module, attr)
-    except AttributeError:
-        raise ImportError(f"body {name!r}: module {module_name!r} has no class {attr!r}") from None

@@ -78,7 +78,11 @@ class Rig:
 
 # ------------------------------------------------------------------------------------------------ rigs
 
-def _derived_rig(name: str, joints: tuple[tuple[str, str | None, BoneSource | None, float], ...]) -> Rig:
+#: one row of a derived rig: (joint name, parent name or None for the root, bone source or None, length scale)
+_RigRow = tuple[str, str | None, BoneSource | None, float]
+
+
+def _derived_rig(name: str, joints: tuple[_RigRow, ...]) -> Rig:
     """A rig from rows (joint name, parent name, source, length scale); rest offsets come from the source
     rest pose (the source segment scaled), so a rig's rest pose is the source's with its own lengths."""
     names = tuple(r[0] for r in joints)
@@ -103,7 +107,7 @@ STUBBY_ARMS = 1.3
 
 
 def _humanml22() -> Rig:
-    rows = [(JOINT_NAMES[0], None, None, 1.0)]
+    rows: list[_RigRow] = [(JOINT_NAMES[0], None, None, 1.0)]
     rows += [(name, JOINT_NAMES[p], BoneSource(JOINT_NAMES[p], name), 1.0)
              for name, p in zip(JOINT_NAMES[1:], PARENTS[1:])]
     return _derived_rig("humanml22", tuple(rows))
@@ -111,7 +115,7 @@ def _humanml22() -> Rig:
 
 def _smpl24() -> Rig:
     base = _humanml22()
-    rows = [(JOINT_NAMES[0], None, None, 1.0)]
+    rows: list[_RigRow] = [(JOINT_NAMES[0], None, None, 1.0)]
     rows += [(name, JOINT_NAMES[p], base.sources[j], 1.0)
              for j, (name, p) in enumerate(zip(JOINT_NAMES, PARENTS)) if j > 0]
     rows += [(f"{side}_hand", f"{side}_wrist", BoneSource(f"{side}_elbow", f"{side}_wrist", extend=True), 1.0)
@@ -144,7 +148,7 @@ def _stubby() -> Rig:
 
 
 def _robot() -> Rig:
-    rows = [("pelvis", None, None, ROBOT_SCALE),
+    rows: list[_RigRow] = [("pelvis", None, None, ROBOT_SCALE),
             ("spine", "pelvis", BoneSource("pelvis", "spine1"), ROBOT_SCALE),
             ("neck", "spine", BoneSource("spine1", "neck"), ROBOT_SCALE),
             ("head", "neck", BoneSource("neck", "head"), ROBOT_SCALE)]

@@ -48,11 +48,12 @@ import pybullet as p
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.envelope import classify_speed, scaled_envelope
 from wmbench.body.generators import GeneratorFactory, resolve_generator_factory
-from wmbench.body.intent_types import MotionIntent, wrap_angle
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.body.planar_root import PlanarRoot
 from wmbench.body.robot_urdf import ROBOT_SCALE, robot_urdf_path
 from wmbench.body.servo_map import SERVO_MAP, ServoMap
+from wmbench.core.directions import wrap_angle
 
 SENSOR_HEIGHT = 1.2
 CLEARANCE_RADIUS = 0.4
@@ -111,8 +112,8 @@ class ServoRobot(UrdfBody):
         if missing:
             raise RuntimeError(f"robot URDF lacks servo joints {missing}; it has {sorted(names)}")
         self._servo_index = [names[n] for n in self.servo_map.names]
-        ground = getattr(world, "ground_id", -1)
-        if isinstance(ground, int) and ground >= 0:  # the driven base must not drag its feet on the floor
+        ground = world.ground_id
+        if ground >= 0:  # the driven base must not drag its feet on the floor
             for link in range(-1, p.getNumJoints(self._id, physicsClientId=cid)):
                 p.setCollisionFilterPair(self._id, ground, link, -1, 0, physicsClientId=cid)
         self._substeps = max(1, round(world.frame_dt / world.physics_dt))

@@ -246,13 +246,15 @@ class ServoMap:
         if joints.shape != (len(JOINT_NAMES), 3):
             raise ValueError(f"joints must have shape ({len(JOINT_NAMES)}, 3), got {joints.shape}")
         out = np.zeros(len(self.rows))
-        chest = None
+        chest: np.ndarray | None = None
         for k, (row, idx) in enumerate(zip(self.rows, self._sources)):
-            if row.frame == "chest" and chest is None:
-                yaw = float(np.clip(out[self._yaw], self.lower[self._yaw], self.upper[self._yaw]))
-                pitch = float(np.clip(out[self._pitch], self.lower[self._pitch], self.upper[self._pitch]))
-                chest = chest_frame(yaw, pitch)
-            frame = chest if row.frame == "chest" else ROOT_FRAME
+            frame = ROOT_FRAME
+            if row.frame == "chest":
+                if chest is None:
+                    yaw = float(np.clip(out[self._yaw], self.lower[self._yaw], self.upper[self._yaw]))
+                    pitch = float(np.clip(out[self._pitch], self.lower[self._pitch], self.upper[self._pitch]))
+                    chest = chest_frame(yaw, pitch)
+                frame = chest
             measured = measure_angle(row.measure, tuple(joints[i] for i in idx), frame)
             out[k] = row.sign * row.gain * measured + row.offset
         return out

@@ -33,12 +33,13 @@ from typing import Any
 import numpy as np
 import pybullet as p
 
-from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.base import BodyBase, BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import GeneratorFactory, resolve_generator_factory
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.planar_root import PlanarRoot
 from wmbench.body.skeleton import JOINT_NAMES, PARENTS
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
 SENSOR_HEIGHT = 1.2
 CLEARANCE_RADIUS = 0.3
@@ -52,7 +53,7 @@ _MAX_ACCEL = max(SPEED_CLASS_SPEEDS.values()) / SPEED_RAMP_S
 _TURN_RATE = math.pi / TURN_TIME_S
 
 
-class SmplCharacter:
+class SmplCharacter(BodyBase):
     """The 22-joint character body (see the module card)."""
 
     name = "smpl"

@@ -13,8 +13,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from wmbench.brain.grammar import GRAMMAR_DIRECTIONS, format_reply
+from wmbench.brain.grammar import format_reply
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
+from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, TRAVEL_PHRASES
 
 NULL_MOTION = "a person stands still, calm"
 
@@ -30,7 +31,7 @@ class NullBrain(ProviderBrain):
 
     def __init__(self) -> None:
         super().__init__()
-        self._text = format_reply({d: ("safe", "open") for d in GRAMMAR_DIRECTIONS}, NULL_MOTION)
+        self._text = format_reply({d: ("safe", "open") for d in GRAMMAR_ORDER}, NULL_MOTION)
 
     def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
         return ProviderOutcome(text=self._text)
@@ -40,7 +41,7 @@ class NullBrain(ProviderBrain):
 RANDOM_VERDICTS: tuple[tuple[str, str], ...] = (
     ("safe", "open"), ("danger", "wall"), ("danger", "beast"), ("danger", "human"),
 )
-RANDOM_MOTION_DIRECTIONS: tuple[str, ...] = ("forward", "to the left", "to the right", "backward")
+RANDOM_MOTION_DIRECTIONS: tuple[str, ...] = tuple(TRAVEL_PHRASES[d] for d in DIRECTIONS)
 RANDOM_MOTION_SPEEDS: tuple[str, ...] = ("walks", "jogs", "runs", "sprints")
 RANDOM_MOTION_MOODS: tuple[str, ...] = ("calmly", "cautiously", "in fear", "in terror")
 
@@ -67,7 +68,7 @@ class RandomBrain(ProviderBrain):
 
     def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
         pick = self._rng.integers
-        verdicts = {d: RANDOM_VERDICTS[int(pick(len(RANDOM_VERDICTS)))] for d in GRAMMAR_DIRECTIONS}
+        verdicts = {d: RANDOM_VERDICTS[int(pick(len(RANDOM_VERDICTS)))] for d in GRAMMAR_ORDER}
         # One slot past the end of the speed pool stands for "stands still".
         speed_index = int(self._rng.integers(len(RANDOM_MOTION_SPEEDS) + 1))
         mood = RANDOM_MOTION_MOODS[int(self._rng.integers(len(RANDOM_MOTION_MOODS)))]
@@ -161,15 +162,15 @@ def _book_from_jsonl(path: Path, lines: list[tuple[int, str]]) -> ReplayBook:
 
 
 def _order_group(path: Path, scenario: str, entries: list[tuple[int | None, int, str]]) -> tuple[str, ...]:
-    indexed = [e for e in entries if e[0] is not None]
+    indexed = [(index, line, text) for index, line, text in entries if index is not None]
     if not indexed:
         return tuple(text for _, _, text in entries)
     if len(indexed) != len(entries):
         raise ValueError(f"{path}: scenario {scenario}: either every line has an 'index' or none does")
-    indices = [e[0] for e in entries]
+    indices = [index for index, _, _ in indexed]
     if len(set(indices)) != len(indices):
         raise ValueError(f"{path}: scenario {scenario}: duplicate 'index' values {sorted(indices)}")
-    return tuple(text for _, _, text in sorted(entries, key=lambda e: e[0]))
+    return tuple(text for _, _, text in sorted(indexed, key=lambda e: e[0]))
 
 
 ExhaustedPolicy = Literal["error", "cycle"]

@@ -1,7 +1,8 @@
 """Errors raised while *building* a brain (bad spec, missing optional dependency, broken plugin).
 
 Once a brain exists, ``decide`` never raises for provider failures: it returns a ``BrainReply`` with ``error``
-set. These exceptions are for configuration mistakes, which should stop a run before it starts.
+set. These exceptions are for configuration mistakes, which should stop a run before it starts; they derive
+from :mod:`wmbench.core.errors` (:class:`~wmbench.core.errors.MissingExtraError` is raised from there).
 """
 
 from __future__ import annotations
@@ -9,30 +10,19 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
-
-class MissingExtraError(ImportError):
-    """An optional dependency of a provider is not installed; the message names the extra that brings it."""
-
-    def __init__(self, spec_pattern: str, extra: str, missing_module: str) -> None:
-        self.spec_pattern = spec_pattern
-        self.extra = extra
-        self.missing_module = missing_module
-        super().__init__(
-            f"{spec_pattern} needs the '{extra}' extra: pip install 'wmbench[{extra}]' "
-            f"(could not import {missing_module!r})",
-            name=missing_module,
-        )
+from wmbench.core import errors as core_errors
+from wmbench.core.errors import ConfigError, MissingExtraError, RunError, UnknownNameError
 
 
-class UnknownBrainError(ValueError):
-    """A brain spec that matches no built-in provider and no installed plugin."""
+class UnknownBrainError(UnknownNameError):
+    """A brain spec that matches no built-in provider and no installed plugin (a ConfigError/ValueError)."""
 
 
-class BrainSpecError(ValueError):
+class BrainSpecError(ConfigError):
     """A spec whose prefix is known but whose argument is missing or malformed (e.g. ``openai/``)."""
 
 
-class PluginLoadError(RuntimeError):
+class PluginLoadError(RunError, core_errors.PluginLoadError):
     """An installed plugin entry point could not be loaded or did not produce a Brain."""
 
 

@@ -65,7 +65,9 @@ from __future__ import annotations
 
 import enum
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from wmbench.brain.grammar_layout import (
     MAX_PREDICT_CHARS,
@@ -81,18 +83,17 @@ from wmbench.brain.grammar_layout import (
 )
 from wmbench.brain.grammar_words import (
     DIRECTION_SYNONYMS,
-    Direction,
     Verdict,
     keyed_items,
     parse_verdict,
 )
+from wmbench.core.directions import GRAMMAR_ORDER, Direction
 
 __all__ = [
-    "GRAMMAR_DIRECTIONS", "REASONS", "Decision", "DirectionPrediction", "ParseError", "ParseErrorCode",
+    "REASONS", "Decision", "DirectionPrediction", "ParseError", "ParseErrorCode",
     "ParseResult", "Prediction", "format_prediction", "format_reply", "parse_prediction", "parse_reply",
 ]
 
-GRAMMAR_DIRECTIONS: tuple[Direction, ...] = ("left", "right", "fwd", "back")
 #: Canonical reasons. Parsers map synonyms onto these (e.g. "lion" -> "beast", "woman" -> "human").
 REASONS: tuple[str, ...] = ("open", "wall", "beast", "human", "exit", "unknown")
 
@@ -169,8 +170,8 @@ _BLANK_RE = re.compile(r"[\s\x00-\x1f\x7f-\x9f\u200b-\u200d\u2060\ufeff]*")
 def parse_prediction(content: str, raw: str = "") -> Prediction:
     """One PREDICT block (the text after its label) -> :class:`Prediction` (its items may be empty)."""
     content = content[:MAX_PREDICT_CHARS]
-    named: dict[str, list[tuple[str, str | None, str]]] = {}
-    generic: list[tuple[str, str | None, str]] = []
+    named: dict[str, list[tuple[Verdict, str | None, str]]] = {}
+    generic: list[tuple[Verdict, str | None, str]] = []
     for item in keyed_items(content):
         verdict, reason = parse_verdict(item.value)
         if verdict is None:
@@ -178,7 +179,7 @@ def parse_prediction(content: str, raw: str = "") -> Prediction:
         for key in item.keys:
             (generic if key == "*" else named.setdefault(key, [])).append((verdict, reason, item.raw))
     out = []
-    for direction in GRAMMAR_DIRECTIONS:
+    for direction in GRAMMAR_ORDER:
         said = named.get(direction) or generic
         if not said:
             continue
@@ -187,7 +188,7 @@ def parse_prediction(content: str, raw: str = "") -> Prediction:
         verdict = verdicts.pop() if len(verdicts) == 1 else "ambiguous"
         reason = reasons[0] if reasons and (verdict != "ambiguous" or len(set(reasons)) == 1) else None
         raws = "; ".join(dict.fromkeys(r for _, _, r in said))
-        out.append(DirectionPrediction(direction, verdict, reason, raws))   # type: ignore[arg-type]
+        out.append(DirectionPrediction(direction, verdict, reason, raws))
     return Prediction(tuple(out), raw or content.strip())
 
 
@@ -292,7 +293,11 @@ def _format_item(direction: str, spec: object) -> str:
     return f"{direction}={verdict}" + (f"({reason})" if reason else "")
 
 
-def format_prediction(verdicts: dict[str, tuple[str, str | None]]) -> str:
+#: the key type of the verdict maps :func:`format_prediction` takes: a :data:`Direction` or any synonym string
+_DirectionKey = TypeVar("_DirectionKey", bound=str)
+
+
+def format_prediction(verdicts: Mapping[_DirectionKey, tuple[str, str | None]]) -> str:
     """``{"left": ("safe", "open"), ...}`` -> ``"PREDICT: left=safe(open), right=..."``.
 
     Order left, right, fwd, back. Keys may use any direction synonym (``front`` -> ``fwd``); directions not
@@ -301,16 +306,16 @@ def format_prediction(verdicts: dict[str, tuple[str, str | None]]) -> str:
     for key, spec in verdicts.items():
         direction = DIRECTION_SYNONYMS.get(str(key).lower())
         if direction is None:
-            raise ValueError(f"unknown direction {key!r}; expected one of {GRAMMAR_DIRECTIONS}")
+            raise ValueError(f"unknown direction {key!r}; expected one of {GRAMMAR_ORDER}")
         if direction in specs:
             raise ValueError(f"direction {direction!r} given twice (as {key!r})")
         specs[direction] = spec
     if not specs:
         raise ValueError("format_prediction needs at least one direction")
-    return "PREDICT: " + ", ".join(_format_item(d, specs[d]) for d in GRAMMAR_DIRECTIONS if d in specs)
+    return "PREDICT: " + ", ".join(_format_item(d, specs[d]) for d in GRAMMAR_ORDER if d in specs)
 
 
-def format_reply(verdicts: dict[str, tuple[str, str | None]], motion: str) -> str:
+def format_reply(verdicts: Mapping[_DirectionKey, tuple[str, str | None]], motion: str) -> str:
     """The two lines, PREDICT then MOTION, joined by a newline (the motion's whitespace is collapsed).
 
     The parser trims quotes, brackets and commas at the ends of a MOTION, so such a motion reads back without

@@ -23,16 +23,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
-#: A PREDICT direction key, canonical (``front``/``ahead``/... are synonyms of ``fwd``).
-Direction = Literal["fwd", "left", "right", "back"]
+from wmbench.core.directions import DIRECTION_READINGS, Direction
+
 #: What a PREDICT item says about its direction.
 Verdict = Literal["safe", "danger", "ambiguous"]
 
 # ------------------------------------------------------------------------------------------------- words
-DIRECTION_SYNONYMS: dict[str, Direction] = {
-    "left": "left", "right": "right", "fwd": "fwd", "forward": "fwd", "forwards": "fwd", "front": "fwd",
-    "ahead": "fwd", "back": "back", "backward": "back", "backwards": "back", "behind": "back", "rear": "back",
-}
+#: Direction keys a PREDICT line may use: the shared readings plus the plurals models write.
+DIRECTION_SYNONYMS: dict[str, Direction] = {**DIRECTION_READINGS, "forwards": "fwd", "backwards": "back"}
 #: Keys that stand for every direction not named explicitly (``all=safe(open)``, ``others=safe``).
 GENERIC_KEYS: frozenset[str] = frozenset({
     "all", "others", "other", "rest", "remaining", "everything", "elsewhere",
@@ -84,7 +82,11 @@ _SEGMENT_PREFIX = " \t-•>#*+0123456789.)([\"'{"
 
 
 # ------------------------------------------------------------------------------------------------ values
-def _flip(verdict: str) -> str:
+#: a verdict a word asserts by itself ("ambiguous" comes from a clash of assertions or an ambiguity word)
+_Assertion = Literal["safe", "danger"]
+
+
+def _flip(verdict: _Assertion) -> _Assertion:
     return "danger" if verdict == "safe" else "safe"
 
 
@@ -92,7 +94,7 @@ def _flip(verdict: str) -> str:
 class _Evidence:
     """What the words of one stretch of text assert."""
 
-    asserted: set[str] = field(default_factory=set)
+    asserted: set[_Assertion] = field(default_factory=set)
     reasons: list[str] = field(default_factory=list)
     negated_danger_reason: bool = False
     ambiguous_word: bool = False
@@ -113,7 +115,7 @@ def _evidence(text: str) -> _Evidence:
             reach, i = 0, i + 2
             continue
         if token in SAFE_WORDS or token in DANGER_WORDS:
-            verdict = "safe" if token in SAFE_WORDS else "danger"
+            verdict: _Assertion = "safe" if token in SAFE_WORDS else "danger"
             ev.asserted.add(_flip(verdict) if negated else verdict)
         if reason is not None and not negated:
             ev.reasons.append(reason)
@@ -126,7 +128,9 @@ def _evidence(text: str) -> _Evidence:
 
 def _outside_inside(value: str) -> tuple[str, str]:
     """Split ``value`` into the text outside parentheses/brackets and the text inside them."""
-    outside, inside, depth = [], [], 0
+    outside: list[str] = []
+    inside: list[str] = []
+    depth = 0
     for ch in value:
         if ch in "([":
             depth += 1
@@ -150,11 +154,11 @@ def parse_verdict(value: str) -> tuple[Verdict | None, str | None]:
     if len(ev.asserted) == 2:
         return "ambiguous", reason
     if ev.asserted:
-        return next(iter(ev.asserted)), reason   # type: ignore[return-value]
+        return next(iter(ev.asserted)), reason
     if ev.ambiguous_word:
         return "ambiguous", reason
     if reason is not None:
-        verdict = "safe" if reason == "open" else "danger" if reason in _DANGER_REASONS else "ambiguous"
+        verdict: Verdict = "safe" if reason == "open" else "danger" if reason in _DANGER_REASONS else "ambiguous"
         return verdict, reason
     negated_danger_reason = outside.negated_danger_reason or inside.negated_danger_reason
     return ("safe", None) if negated_danger_reason else (None, None)

@@ -50,6 +50,7 @@ from wmbench.brain.observation_message import observation_messages, text_only
 from wmbench.brain.prompt import scene_to_json
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.response_cache import CachedResponse, ResponseCache, cache_key
+from wmbench.core.errors import RunError
 
 SPEC_PATTERN = "openai/<model>"
 #: HTTP answers that no retry can fix: the run should stop and say so.
@@ -142,7 +143,7 @@ class _LoopThread:
             self.loop.close()
 
 
-class BrainClosedError(RuntimeError):
+class BrainClosedError(RunError):
     """A decision asked of an OpenAIBrain after ``close()`` (or cut off by it)."""
 
 
@@ -278,7 +279,7 @@ class OpenAIBrain(ProviderBrain):
         except asyncio.TimeoutError:
             return ProviderOutcome(text="", error=f"no complete answer from {self.base_url} within the "
                                                   f"{self.timeout_s:g} s deadline (timeout_s)")
-        except Exception as exc:
+        except Exception as exc:  # the endpoint/network/SDK failed: a failed decision, classified fatal or not
             return ProviderOutcome(text="", error=self._describe(exc), fatal=self._is_fatal(exc))
         retries = int(getattr(raw, "retries_taken", 0) or 0)
         usage = completion.usage

@@ -36,18 +36,19 @@ from typing import Any
 import numpy as np
 
 from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
-from wmbench.brain.grammar import GRAMMAR_DIRECTIONS, format_prediction
+from wmbench.brain.grammar import format_prediction
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
+from wmbench.core.directions import GRAMMAR_ORDER, TRAVEL_PHRASES
 from wmbench.scenarios.families import swap_side_words
 
 _SAFE = ("safe", "open")
 #: PREDICT patterns of the constant sweep: name -> verdict per direction.
 CONSTANT_PREDICTIONS: dict[str, dict[str, tuple[str, str]]] = {
-    "all-safe": dict.fromkeys(GRAMMAR_DIRECTIONS, _SAFE),
-    "beast-ahead": {**dict.fromkeys(GRAMMAR_DIRECTIONS, _SAFE), "fwd": ("danger", "beast")},
-    "wall-ahead": {**dict.fromkeys(GRAMMAR_DIRECTIONS, _SAFE), "fwd": ("danger", "wall")},
-    "all-beast": dict.fromkeys(GRAMMAR_DIRECTIONS, ("danger", "beast")),
+    "all-safe": dict.fromkeys(GRAMMAR_ORDER, _SAFE),
+    "beast-ahead": {**dict.fromkeys(GRAMMAR_ORDER, _SAFE), "fwd": ("danger", "beast")},
+    "wall-ahead": {**dict.fromkeys(GRAMMAR_ORDER, _SAFE), "fwd": ("danger", "wall")},
+    "all-beast": dict.fromkeys(GRAMMAR_ORDER, ("danger", "beast")),
     "beast-ahead-walled": {"fwd": ("danger", "beast"), "left": ("danger", "wall"), "right": ("danger", "wall"),
                            "back": _SAFE},
 }
@@ -179,11 +180,11 @@ class PerceiveOnlyBrain(_ReferenceVariant):
         predict = text.split("\nMOTION:")[0]
         target = "fwd"
         for reason in ("beast", "human", "wall"):
-            hit = next((d for d in GRAMMAR_DIRECTIONS if f"{d}=danger({reason})" in predict), None)
+            hit = next((d for d in GRAMMAR_ORDER if f"{d}=danger({reason})" in predict), None)
             if hit is not None:
                 target = hit
                 break
-        words = {"fwd": "forward", "left": "to the left", "right": "to the right", "back": "backward"}[target]
+        words = TRAVEL_PHRASES[target]
         return f"{predict}\nMOTION: a person runs {words}, towards it"
 
 
@@ -203,7 +204,7 @@ class ActOnlyBrain(_ReferenceVariant):
             self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
     def transform(self, text: str, scene: dict[str, Any]) -> str:
-        verdicts = {d: RANDOM_VERDICTS[int(self._rng.integers(len(RANDOM_VERDICTS)))] for d in GRAMMAR_DIRECTIONS}
+        verdicts = {d: RANDOM_VERDICTS[int(self._rng.integers(len(RANDOM_VERDICTS)))] for d in GRAMMAR_ORDER}
         return f"{format_prediction(verdicts)}\nMOTION:{text.split(chr(10) + 'MOTION:', 1)[1]}"
 
 

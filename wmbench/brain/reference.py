@@ -61,7 +61,6 @@ from typing import Any
 from wmbench.brain import grammar
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference_scene import (
-    DIRECTIONS,
     MemoryHints,
     SceneReading,
     Threat,
@@ -78,20 +77,19 @@ from wmbench.brain.reference_wording import (
     NpcMention,
     compose_motion,
 )
+from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, LATERAL, OPPOSITE, Direction
+from wmbench.core.speed import SpeedName
 
 __all__ = [
     "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "FREEZE_DECISIONS",
-    "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE", "LATERAL", "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE",
-    "OPPOSITE", "PREFERENCE_ORDER", "RECOVERY_STAGES", "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE",
+    "FREEZE_DISTANCE", "HUMAN_NEAR_DISTANCE", "LOST_FROM_VIEW_DECISIONS", "LOST_FROM_VIEW_DISTANCE",
+    "PREFERENCE_ORDER", "RECOVERY_STAGES", "STARTLE_DECISIONS", "WANDER_JOG_DISTANCE",
     "AffectState", "ReferenceBrain", "ReferenceDecision", "choose_direction",
 ]
 
-OPPOSITE: dict[str, str] = {"left": "right", "right": "left", "fwd": "back", "back": "fwd"}
-LATERAL: dict[str, tuple[str, str]] = {
-    "fwd": ("left", "right"), "back": ("left", "right"), "left": ("fwd", "back"), "right": ("fwd", "back"),
-}
-#: Tie-break among equally good directions: keep going (no turn), then left, right, and turning around last.
-PREFERENCE_ORDER: tuple[str, ...] = ("fwd", "left", "right", "back")
+#: Tie-break among equally good directions: keep going (no turn), then left, right, and turning around last
+#: (the record order of :data:`~wmbench.core.directions.DIRECTIONS`).
+PREFERENCE_ORDER: tuple[Direction, ...] = DIRECTIONS
 #: A human this close (m) makes a direction less attractive to walk into, even where it is not yet danger.
 HUMAN_NEAR_DISTANCE = 3.0
 #: a side wall this close (m) along the line to a beast ahead makes a corridor: leave it by the open side
@@ -123,7 +121,7 @@ RECOVERY_STAGES: dict[str, tuple[Mood, ...]] = {
     "mild": (Mood.CAUTIOUS,) * 6 + (Mood.RELIEVED,) * 2,
 }
 #: The approach response ladder: index = closeness level (+ sensitisation).
-APPROACH_LADDER: tuple[tuple[Mood, str], ...] = (
+APPROACH_LADDER: tuple[tuple[Mood, SpeedName], ...] = (
     (Mood.WARY, "walk"), (Mood.FEAR, "run"), (Mood.TERROR, "sprint"), (Mood.DESPERATE, "sprint"),
 )
 _TOP = len(ESCALATION_LADDER) - 1
@@ -157,7 +155,7 @@ def choose_direction(
 ) -> str | None:
     """The best safe direction (None if every direction is dangerous); ranking in the module card.
     ``prefer``: a direction taken first when it is safe and free of NPCs (a corridor exit under way)."""
-    safe = [d for d in DIRECTIONS if verdicts[d][0] == "safe"]
+    safe = [d for d in GRAMMAR_ORDER if verdicts[d][0] == "safe"]
     if not safe:
         return None
     occupied = occupied_directions(reading)
@@ -258,7 +256,7 @@ class ReferenceBrain(ProviderBrain):
         self._carry_into_next_frame(plan, reading)
         motion = compose_motion(plan, variant=self._state.decisions)
         self._state.decisions += 1
-        text = grammar.format_reply(verdicts, motion)  # type: ignore[arg-type]
+        text = grammar.format_reply(verdicts, motion)
         return ReferenceDecision(verdicts=verdicts, threat=threat, plan=plan, text=text)
 
     def _carry_into_next_frame(self, plan: MotionPlan, reading: SceneReading) -> None:
@@ -348,6 +346,7 @@ class ReferenceBrain(ProviderBrain):
         behavior = threat.behavior
         if behavior == "stop" and self._first_sight(threat):
             return MotionPlan(Mood.TENSE, Gait.FREEZE, "still", None)
+        speed: SpeedName
         if behavior == "charge":
             mood, speed = ESCALATION_LADDER[min(_TOP, st.charge_streak - 1 + sens)], "sprint"
         elif behavior == "approach":
@@ -369,9 +368,9 @@ class ReferenceBrain(ProviderBrain):
             return MotionPlan(mood, Gait.BACKSTEP, "walk", "back", recalls_past=sens > 0)
         if mood is Mood.FEAR and speed == "walk":  # a fearful retreat that has to turn away goes at a jog
             speed = "jog"
-        return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)  # type: ignore[arg-type]
+        return MotionPlan(mood, Gait.TRAVEL, speed, away, recalls_past=sens > 0)
 
-    def _approach_response(self, distance: float) -> tuple[Mood, str]:
+    def _approach_response(self, distance: float) -> tuple[Mood, SpeedName]:
         """Closer is more intense; the level never drops while the same beast keeps coming, and once it is
         past a cautious retreat it climbs one rung every two further decisions (escalation)."""
         st = self._state

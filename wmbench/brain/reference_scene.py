@@ -13,7 +13,7 @@ Card
   :func:`turned` carries a direction through a turn of the body.
 - :func:`danger_map` (the sim's ground-truth rule): per direction ``danger(beast)`` if a nearby beast is in
   that sector, else ``danger(wall)`` if the wall reading is a distance, else ``danger(human)`` if a human is
-  there within :data:`HUMAN_DANGER_DISTANCE`, else ``safe(open)``.
+  there within :data:`HUMAN_DANGER_RANGE_M`, else ``safe(open)``.
 - :func:`find_threat`: the most threatening beast seen (charge > approach > wander/cross > stop > retreat, then
   nearest) or heard; else the nearest approaching human; else None.
 """
@@ -25,18 +25,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from wmbench.brain.scene_schema import NPC_SENSING_RANGE
+from wmbench.core.directions import DIRECTION_READINGS, GRAMMAR_ORDER, QUARTER_TURNS, TURN_ORDER
+from wmbench.core.entities import BEHAVIOR_THREAT_RANK, threat_sort_key
+from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
 
-DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
-#: A human this close (m) in a sector makes it danger(human) (sim ground-truth rule).
-HUMAN_DANGER_DISTANCE = 2.0
-#: Threat order of a beast's behaviour (the official ``npc_*`` rule picks the most threatening).
-BEAST_BEHAVIOR_RANK: dict[str, int] = {
-    "charge": 4, "approach": 3, "wander": 2, "cross": 2, "stop": 1, "retreat": 0,
-}
-_WORD_TO_DIRECTION: dict[str, str] = {
-    "front": "fwd", "fwd": "fwd", "ahead": "fwd", "forward": "fwd", "left": "left", "right": "right",
-    "back": "back", "behind": "back", "backward": "back", "rear": "back",
-}
+#: Rank (on the :data:`~wmbench.core.entities.BEHAVIOR_THREAT_RANK` scale) read for a behaviour the scene names
+#: outside the closed set: as threatening as ``stop``.
+_UNKNOWN_BEHAVIOR_RANK = 1
 _HUMAN_TYPES = frozenset({"woman", "man", "human", "person"})
 _FLIGHT_WORDS = re.compile(
     r"\b(sprint\w*|run|runs|running|flee\w*|fled|terror|panic\w*|desperate\w*|frantic\w*)\b"
@@ -96,7 +91,7 @@ class SceneReading:
     def primary(self) -> Sighting | None:
         """The most threatening NPC in view (the official ``npc_*`` rule): beasts, by behaviour, nearest."""
         return min(self.sightings, default=None, key=lambda s: (
-            s.kind != "beast", -BEAST_BEHAVIOR_RANK.get(s.behavior, 1), s.distance))
+            s.kind != "beast", threat_sort_key(s.behavior, _UNKNOWN_BEHAVIOR_RANK), s.distance))
 
 
 @dataclass(frozen=True)
@@ -115,7 +110,7 @@ class Threat:
 
 
 def _direction(word: Any) -> str | None:
-    return _WORD_TO_DIRECTION.get(word.strip().lower()) if isinstance(word, str) else None
+    return DIRECTION_READINGS.get(word.strip().lower()) if isinstance(word, str) else None
 
 
 def _number(value: Any) -> float | None:
@@ -125,7 +120,7 @@ def _number(value: Any) -> float | None:
 
 
 def _read_walls(walls: Any) -> dict[str, float | None]:
-    out: dict[str, float | None] = dict.fromkeys(DIRECTIONS)
+    out: dict[str, float | None] = dict.fromkeys(GRAMMAR_ORDER)
     if isinstance(walls, dict):
         for key, value in walls.items():
             d = _direction(key)
@@ -171,7 +166,7 @@ def read_sound(sound: Any) -> HeardSound | None:
         return None
     text = sound.lower()
     match = re.search(r"\b(front|fwd|ahead|left|right|back|behind|rear)\b", text)
-    direction = _WORD_TO_DIRECTION[match.group(1)] if match else None
+    direction = DIRECTION_READINGS[match.group(1)] if match else None
     if "roar" in text or "pounding" in text:
         return HeardSound("beast", "charge", direction)
     if "growl" in text:
@@ -199,10 +194,10 @@ def read_memory(recent: Any) -> MemoryHints:
     for entry in reversed(entries):
         outcome = str(entry.get("outcome") or "").lower()
         match = re.match(r"blocked by (?:a )?wall (?:on|to) (?:the )?(\w+)", outcome)
-        if match and _direction(match.group(1)):
-            blocked.add(_direction(match.group(1)))  # type: ignore[arg-type]
-        if outcome.startswith("escaped") and _direction(entry.get("direction")):
-            escaped.add(_direction(entry.get("direction")))  # type: ignore[arg-type]
+        if match and (side := _direction(match.group(1))):
+            blocked.add(side)
+        if outcome.startswith("escaped") and (side := _direction(entry.get("direction"))):
+            escaped.add(side)
         if _turned_the_body(entry):
             break
     fled = any(
@@ -216,21 +211,17 @@ def read_memory(recent: Any) -> MemoryHints:
     )
 
 
-_ANGLES: dict[str, int] = {"fwd": 0, "left": 90, "back": 180, "right": 270}
-_BY_ANGLE: dict[int, str] = {v: k for k, v in _ANGLES.items()}
-
-
 def turned(direction: str, facing: str | None) -> str:
     """Where ``direction`` lies after the body turns to face ``facing`` (None or fwd: no turn)."""
     if facing is None:
         return direction
-    return _BY_ANGLE[(_ANGLES[direction] - _ANGLES[facing]) % 360]
+    return TURN_ORDER[(QUARTER_TURNS[direction] - QUARTER_TURNS[facing]) % 4]
 
 
 def read_scene(scene: Any) -> SceneReading:
     """Tolerant reading of a scene_context: anything missing or malformed reads as absent, never raises."""
     if not isinstance(scene, dict):
-        return SceneReading(walls=dict.fromkeys(DIRECTIONS), valid=False)
+        return SceneReading(walls=dict.fromkeys(GRAMMAR_ORDER), valid=False)
     return SceneReading(
         walls=_read_walls(scene.get("walls")),
         sightings=_read_sightings(scene),
@@ -243,12 +234,12 @@ def read_scene(scene: Any) -> SceneReading:
 def danger_map(reading: SceneReading) -> dict[str, tuple[str, str]]:
     """Per grammar direction ``(verdict, reason)`` by the ground-truth rule (beast > wall > human ≤ 2 m)."""
     verdicts: dict[str, tuple[str, str]] = {}
-    for d in DIRECTIONS:
+    for d in GRAMMAR_ORDER:
         if any(b.direction == d for b in reading.beasts):
             verdicts[d] = ("danger", "beast")
         elif reading.walls[d] is not None:
             verdicts[d] = ("danger", "wall")
-        elif any(h.direction == d and h.distance <= HUMAN_DANGER_DISTANCE for h in reading.humans):
+        elif any(h.direction == d and h.distance <= HUMAN_DANGER_RANGE_M for h in reading.humans):
             verdicts[d] = ("danger", "human")
         else:
             verdicts[d] = ("safe", "open")
@@ -259,12 +250,12 @@ def find_threat(reading: SceneReading) -> Threat | None:
     """The threat to react to: the worst beast seen or heard, else the nearest approaching human, or None."""
     candidates: list[tuple[int, int, float, Threat]] = []
     for b in reading.beasts:
-        rank = BEAST_BEHAVIOR_RANK.get(b.behavior, 1)
+        rank = BEHAVIOR_THREAT_RANK.get(b.behavior, _UNKNOWN_BEHAVIOR_RANK)
         candidates.append((rank, 1, -b.distance, Threat("beast", b.behavior, b.direction, b.distance, True)))
     heard = reading.sound
     seen_there = heard is not None and any(b.direction == heard.direction for b in reading.beasts)
     if heard is not None and heard.kind == "beast" and not seen_there:  # else the sound is the beast in view
-        rank = BEAST_BEHAVIOR_RANK[heard.behavior]
+        rank = BEHAVIOR_THREAT_RANK[heard.behavior]
         candidates.append((rank, 0, -99.0, Threat("beast", heard.behavior, heard.direction, None, False)))
     if candidates:
         return max(candidates, key=lambda c: c[:3])[3]

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Literal
 
-Speed = Literal["still", "walk", "jog", "run", "sprint"]
+from wmbench.core.speed import SpeedName
+
 SPEED_VERBS: dict[str, str] = {"walk": "walks", "jog": "jogs", "run": "runs", "sprint": "sprints"}
 
 
@@ -104,7 +104,7 @@ class MotionPlan:
 
     mood: Mood
     gait: Gait
-    speed: Speed
+    speed: SpeedName
     direction: str | None
     recalls_past: bool = False
     npc: NpcMention | None = None
@@ -225,7 +225,7 @@ MOOD_WORDS: dict[Mood, MoodWords] = {
 }
 
 #: Which speeds each mood is written for (moving gaits); the brain plans only these combinations.
-MOOD_SPEEDS: dict[Mood, tuple[Speed, ...]] = {
+MOOD_SPEEDS: dict[Mood, tuple[SpeedName, ...]] = {
     Mood.CALM: ("walk",), Mood.RELIEVED: ("walk",), Mood.CAUTIOUS: ("walk",), Mood.DEFENSIVE: ("walk",),
     Mood.VIGILANT: ("walk",), Mood.WARY: ("walk", "jog"), Mood.TENSE: (), Mood.FEAR: ("jog", "run", "sprint"),
     Mood.TERROR: ("sprint",), Mood.DESPERATE: ("sprint",), Mood.FRANTIC: ("sprint",), Mood.PANIC: ("sprint",),

@@ -14,7 +14,9 @@ Plugins: any installed distribution may declare entry points in the group ``wmbe
 name is the spec (``demo-echo``), also matched with an argument (``demo-echo:loud`` or ``demo-echo/loud``).
 What it loads is either a **function** called as ``fn(spec, **options)``, or a **class** called as
 ``cls(**options)``; either way the result must satisfy the :class:`~wmbench.brain.base.Brain` protocol.
-Built-in names win over plugins of the same name.
+Built-in names win over plugins of the same name. Lookup, lazy import and plugin loading are the shared
+:class:`~wmbench.core.registry.Registry` (:data:`BRAINS`, keyed by provider prefix); this module adds the
+spec parsing (``openai/MODEL``, ``replay:PATH``) and the optional-dependency checks on top.
 
 Providers are imported only when asked for; a missing optional dependency raises
 :class:`~wmbench.brain.errors.MissingExtraError` naming the extra to install.
@@ -22,15 +24,18 @@ Providers are imported only when asked for; a missing optional dependency raises
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
 import inspect
+from collections.abc import Callable
 from dataclasses import dataclass
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import EntryPoint
 from typing import Any
 
 from wmbench.brain.base import Brain
-from wmbench.brain.errors import BrainSpecError, MissingExtraError, PluginLoadError, UnknownBrainError
+from wmbench.brain.errors import BrainSpecError, PluginLoadError, UnknownBrainError
+from wmbench.core import errors as core_errors
+from wmbench.core.errors import MissingExtraError
+from wmbench.core.registry import Registry
 
 PLUGIN_GROUP = "wmbench.brains"
 
@@ -83,6 +88,12 @@ BUILTIN_PROVIDERS: tuple[BrainProvider, ...] = (
 )
 
 
+#: Provider prefix -> its class or factory (lazy), plus ``wmbench.brains`` entry points.
+BRAINS: Registry[Callable[..., Any]] = Registry("brain", PLUGIN_GROUP, normalise=str.strip)
+for _provider in BUILTIN_PROVIDERS:
+    BRAINS.register_lazy(_provider.prefix, _provider.target)
+
+
 def list_brains() -> list[str]:
     """Every spec pattern known now: the built-ins, then installed plugin names (sorted)."""
     builtin = [p.pattern for p in BUILTIN_PROVIDERS]
@@ -98,7 +109,7 @@ def get_brain(spec: str, **options: Any) -> Brain:
     broken plugin.
     """
     if not isinstance(spec, str) or not spec.strip():
-        raise UnknownBrainError(f"a brain spec must be a non-empty string, got {spec!r}; known: {_known()}")
+        raise UnknownBrainError("brain spec", repr(spec), list_brains())
     spec = spec.strip()
     for provider in BUILTIN_PROVIDERS:
         argument = provider.argument_of(spec)
@@ -110,18 +121,18 @@ def get_brain(spec: str, **options: Any) -> Brain:
     entry_point = _find_plugin(spec)
     if entry_point is not None:
         return _build_plugin(entry_point, spec, options)
-    raise UnknownBrainError(f"unknown brain spec {spec!r}; known: {_known()}")
-
-
-def _known() -> str:
-    return ", ".join(list_brains())
+    raise UnknownBrainError("brain spec", spec, list_brains())
 
 
 def _build_builtin(provider: BrainProvider, argument: str, options: dict[str, Any]) -> Brain:
     for module in provider.requires:
         if importlib.util.find_spec(module) is None:
             raise MissingExtraError(provider.pattern, provider.extra or provider.prefix, module)
-    factory = _load_target(provider.target, provider.pattern)
+    try:
+        factory = BRAINS.get(provider.prefix)
+    except core_errors.PluginLoadError as exc:  # a built-in whose module is gone: an ImportError, as before
+        raise ImportError(f"{provider.pattern}: provider {provider.target!r} is not available ({exc.__cause__})"
+                          ) from exc
     if provider.argument is not None:
         options = {provider.argument: argument, **options}
     _check_options(factory, options, provider.pattern)
@@ -143,19 +154,8 @@ def _check_options(factory: Any, options: dict[str, Any], pattern: str) -> None:
                         f"{', '.join(accepted) or 'no options'}") from None
 
 
-def _load_target(target: str, pattern: str) -> Any:
-    module_name, _, attribute = target.partition(":")
-    try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError as exc:
-        if exc.name == module_name:
-            raise ImportError(f"{pattern}: provider module {module_name!r} is not available") from exc
-        raise
-    return getattr(module, attribute)
-
-
 def _plugin_entry_points() -> list[EntryPoint]:
-    return list(entry_points(group=PLUGIN_GROUP))
+    return list(BRAINS.entry_points())
 
 
 def _find_plugin(spec: str) -> EntryPoint | None:
@@ -172,9 +172,10 @@ def _find_plugin(spec: str) -> EntryPoint | None:
 def _build_plugin(entry_point: EntryPoint, spec: str, options: dict[str, Any]) -> Brain:
     origin = f"plugin {entry_point.name!r} ({entry_point.value})"
     try:
-        loaded = entry_point.load()
-    except Exception as exc:
-        raise PluginLoadError(f"{origin} could not be loaded: {type(exc).__name__}: {exc}") from exc
+        loaded = BRAINS.load_entry_point(entry_point)
+    except core_errors.PluginLoadError as exc:
+        cause = exc.__cause__
+        raise PluginLoadError(f"{origin} could not be loaded: {type(cause).__name__}: {cause}") from cause
     if not callable(loaded):
         raise PluginLoadError(f"{origin} must load a class or a function, got {type(loaded).__name__}")
     brain = loaded(**options) if isinstance(loaded, type) else loaded(spec, **options)

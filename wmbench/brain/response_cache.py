@@ -95,7 +95,7 @@ class ResponseCache:
                 handle.flush()
                 os.fsync(handle.fileno())
             os.replace(tmp_name, target)
-        except BaseException:
+        except BaseException:  # cleanup only (half-written temp file), then re-raised
             Path(tmp_name).unlink(missing_ok=True)
             raise
         return target

@@ -20,11 +20,10 @@ Example::
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, TypedDict
 
-SceneDirection = Literal["front", "left", "right", "back"]
-NpcType = Literal["beast", "woman", "man"]
-NpcBehavior = Literal["stop", "approach", "charge", "wander", "cross", "retreat"]
+from wmbench.core.directions import SCENE_ORDER, SceneDirection
+from wmbench.core.entities import Behavior, NpcKind
 
 #: Official keys, in order.
 OFFICIAL_KEYS: tuple[str, ...] = (
@@ -34,10 +33,8 @@ OFFICIAL_KEYS: tuple[str, ...] = (
 #: wmbench extension keys, in order (``walls.back`` is an extension inside ``walls``).
 EXTENSION_KEYS: tuple[str, ...] = ("t", "npcs")
 SCENE_KEYS: tuple[str, ...] = OFFICIAL_KEYS + EXTENSION_KEYS
-WALL_KEYS: tuple[str, ...] = ("left", "right", "front", "back")
-#: Scene direction word -> grammar direction word.
-SCENE_TO_GRAMMAR: dict[str, str] = {"front": "fwd", "left": "left", "right": "right", "back": "back"}
-GRAMMAR_TO_SCENE: dict[str, str] = {v: k for k, v in SCENE_TO_GRAMMAR.items()}
+#: The ``walls`` keys, in order (the scene's direction words).
+WALL_KEYS: tuple[str, ...] = SCENE_ORDER
 #: How many past decisions ``recent_decisions`` shows.
 RECENT_DECISIONS_SHOWN = 5
 #: Sensing ranges (metres): walls farther than this are null; NPCs within NPC range are "nearby".
@@ -55,8 +52,8 @@ class Walls(TypedDict):
 
 
 class NpcEntry(TypedDict):
-    type: NpcType
-    behavior: NpcBehavior
+    type: NpcKind
+    behavior: Behavior
     distance: float
     direction: SceneDirection
     speed: float
@@ -73,8 +70,8 @@ class SceneContext(TypedDict):
     walls: Walls
     ground: str
     npc_nearby: bool
-    npc_type: NpcType | None
-    npc_behavior: NpcBehavior | None
+    npc_type: NpcKind | None
+    npc_behavior: Behavior | None
     npc_distance: float | None
     npc_direction: SceneDirection | None
     sound: str | None

@@ -51,6 +51,7 @@ import numpy as np
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.observation_message import scene_with_images
 from wmbench.brain.registry import get_brain
+from wmbench.core.errors import ConfigError
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 MAX_JSON_DEPTH = 64
@@ -68,7 +69,7 @@ _JSON_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')
 _BRACKETS = bytes(b for b in range(256) if b not in b"{}[]")
 
 
-class BadRequest(ValueError):
+class BadRequest(ConfigError):
     """A request the server cannot answer; the message goes back to the client with a 4xx status."""
 
     def __init__(self, message: str, status: HTTPStatus = HTTPStatus.BAD_REQUEST) -> None:
@@ -193,6 +194,8 @@ class BrainHTTPServer(ThreadingHTTPServer):
     def url(self) -> str:
         """Base URL for OpenAI clients, e.g. ``http://127.0.0.1:8000/v1``."""
         host, port = self.server_address[:2]
+        if isinstance(host, (bytes, bytearray)):  # typeshed allows bytes addresses; a bound TCP server's is str
+            host = host.decode()
         return f"http://{host}:{port}/v1"
 
     def decide(self, scene: dict[str, Any], session_id: str | None = None, seed: int | None = None
@@ -281,8 +284,10 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
     server: BrainHTTPServer
 
     def setup(self) -> None:
-        self.timeout = self.server.connection_timeout_s  # a client that stalls mid-request is cut off
         super().setup()
+        # a client that stalls mid-request is cut off (what StreamRequestHandler.setup does with the class-level
+        # `timeout`, here per server)
+        self.connection.settimeout(self.server.connection_timeout_s)
 
     def do_GET(self) -> None:
         self.server.count_request()
@@ -310,7 +315,7 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
             request = self._read_json()
             if request.get("stream"):
                 raise BadRequest("stream=true is not supported by wmbench serve; send stream=false")
-            messages = request.get("messages")
+            messages: Any = request.get("messages")  # JSON; scene_from_messages checks it is a list of messages
             scene = scene_from_messages(messages)
             session_id = self.headers.get(SESSION_HEADER) or request.get("user") or None
             seed = _seed_of(self.headers.get(SEED_HEADER))

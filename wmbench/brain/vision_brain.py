@@ -40,6 +40,7 @@ from wmbench.body.motion_intent import parse_motion
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.brain.scene_schema import NPC_SENSING_RANGE, WALL_SENSING_RANGE
+from wmbench.core.entities import NPC_KINDS
 from wmbench.envs.cameras import EYE_HEIGHT, PANEL_YAWS, PanoramaSpec
 from wmbench.envs.observation_modes import IMAGE_KEY, MEMORY_KEYS, decode_data_url
 from wmbench.envs.perception import WALL_CONE_HALF_ANGLE, sector_of, threat_key
@@ -50,7 +51,6 @@ CLASS_HUES: dict[str, tuple[float, float, float]] = {
     "wall": (165.0, 200.0, 0.3), "beast": (12.0, 40.0, 0.45), "man": (210.0, 240.0, 0.45),
     "woman": (265.0, 300.0, 0.45),
 }
-NPC_KINDS = ("beast", "woman", "man")
 CHARGE_CLOSING = 3.0
 APPROACH_CLOSING = 0.6
 #: A beast's legs stand 0.6 m ahead of / behind its centre and 0.2 m to its sides (envs/npc.py): seen head-on
@@ -136,7 +136,7 @@ def read_panorama(strip: np.ndarray, eye_height: float = EYE_HEIGHT) -> Panorama
         walls[word] = round(best, 2) if best <= WALL_SENSING_RANGE else None
     npcs: list[SeenNpc] = []
     for kind in NPC_KINDS:
-        columns = masks[kind].any(axis=0)
+        columns = np.asarray(masks[kind].any(axis=0))  # numpy types .any(axis=...) as "bool or array"
         for run in _circular_runs(columns):
             pixels = masks[kind][:, run]
             if pixels.sum() < MIN_BLOB_PIXELS:
@@ -260,4 +260,5 @@ class _RankNpc:
 
 
 def _rank(npc: SeenNpc, behavior: str) -> tuple:
+    # threat_key is typed for an Npc but reads only is_beast/behavior/name, which _RankNpc has
     return threat_key(_RankNpc(npc.kind, behavior), npc.distance)  # type: ignore[arg-type]

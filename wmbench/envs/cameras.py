@@ -32,13 +32,14 @@ from dataclasses import dataclass
 import numpy as np
 import pybullet as p
 
+from wmbench.core.directions import DIRECTION_HEADINGS, PANORAMA_ORDER, SCENE_TO_GRAMMAR
+
 PANEL_FOV_DEG = 90.0
 #: Eye height (m) of the egocentric panorama: a standing adult's eyes.
 EYE_HEIGHT = 1.6
 #: Panel order in the strip, with each panel's yaw relative to the heading (counter-clockwise, rad).
-PANEL_YAWS: tuple[tuple[str, float], ...] = (
-    ("left", math.pi / 2), ("front", 0.0), ("right", -math.pi / 2), ("back", math.pi),
-)
+PANEL_YAWS: tuple[tuple[str, float], ...] = tuple(
+    (word, DIRECTION_HEADINGS[SCENE_TO_GRAMMAR[word]]) for word in PANORAMA_ORDER)
 NEAR_PLANE = 0.05
 FAR_PLANE = 80.0
 #: TinyRenderer lighting: direction towards the light, ambient/diffuse/specular shares.

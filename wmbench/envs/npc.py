@@ -5,7 +5,7 @@ Card
 - **Bodies** (mass 0, moved with ``resetBasePositionAndOrientation``):
   *beast* — a long, low four-legged box body, orange-brown, 1.4 m tall (torso spans chest height so the
   1.2 m perception rays hit it); *woman* — a purple upright capsule (1.65 m); *man* — a blue one (1.8 m).
-- **Behaviours** (speed from the record, default :data:`~wmbench.scenarios.records.BEHAVIOR_SPEEDS`):
+- **Behaviours** (speed from the record, default :data:`~wmbench.core.entities.BEHAVIOR_SPEEDS`):
   ``stop`` stands facing the protagonist; ``approach``/``charge`` steer towards the protagonist's root every
   frame (a human halts at :data:`HUMAN_PERSONAL_SPACE`); ``retreat`` moves straight away from it; ``wander``
   is a seeded random walk (new heading every 1–2 s from the env's generator, and at once after touching a
@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Protocol
 
 import numpy as np
 import pybullet as p
 
 from wmbench.body.multibody import yaw_quaternion
+from wmbench.core.entities import BEHAVIOR_SPEEDS, PURSUIT_BEHAVIORS
 from wmbench.envs.world import World
-from wmbench.scenarios.records import BEHAVIOR_SPEEDS, NpcSpec, Phase, TimelineEvent
+from wmbench.scenarios.records import NpcSpec, Phase, TimelineEvent
 
 #: A beast whose centre is this close (m, ground plane) to the protagonist's root catches it.
 CATCH_RADIUS = 0.8
@@ -225,7 +227,7 @@ class NpcCrowd:
                 npc.yaw = yaw
                 self._place(npc)
             return
-        if behavior in ("approach", "charge"):
+        if behavior in PURSUIT_BEHAVIORS:
             heading = math.atan2(to_y, to_x)
             stop_gap = 0.0 if npc.is_beast else HUMAN_PERSONAL_SPACE
             reach = min(reach, max(0.0, gap - stop_gap))
@@ -248,7 +250,18 @@ class NpcCrowd:
         self._place(npc)
 
 
-def _build_beast(cid: int, npc: Npc) -> int:
+class PlacedNpc(Protocol):
+    """What the NPC body builders read: the kind and the position (an :class:`Npc`, or a replayed pose)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def x(self) -> float: ...
+    @property
+    def y(self) -> float: ...
+
+
+def _build_beast(cid: int, npc: PlacedNpc) -> int:
     """A long low quadruped: torso (base), head and four legs as fixed links, origin at the torso centre."""
     torso_half = (0.8, 0.3, 0.3)
     head_half = (0.22, 0.18, 0.2)
@@ -278,7 +291,7 @@ def _build_beast(cid: int, npc: Npc) -> int:
     )
 
 
-def _build_human(cid: int, npc: Npc) -> int:
+def _build_human(cid: int, npc: PlacedNpc) -> int:
     """An upright capsule of the human's height, origin at its centre."""
     height = HUMAN_HEIGHTS[npc.kind]
     length = height - 2 * HUMAN_RADIUS

@@ -91,7 +91,7 @@ def decode_data_url(url: str) -> np.ndarray:
     try:
         with Image.open(io.BytesIO(raw)) as img:
             return np.asarray(img.convert("RGB"), dtype=np.uint8)
-    except Exception as exc:
+    except Exception as exc:  # the brain's/user's image bytes: Pillow raises many types on bad data
         raise ValueError(f"image data URL does not hold a readable image: {type(exc).__name__}: {exc}") from None
 
 

@@ -30,14 +30,15 @@ from typing import Any
 import numpy as np
 
 from wmbench.body.base import BodyState
-from wmbench.body.intent_types import wrap_angle
 from wmbench.brain.scene_schema import (
     HEARING_RANGE,
     NPC_SENSING_RANGE,
-    SCENE_TO_GRAMMAR,
     WALL_KEYS,
     WALL_SENSING_RANGE,
 )
+from wmbench.core.directions import DIRECTION_HEADINGS, SCENE_ORDER, SCENE_TO_GRAMMAR, wrap_angle
+from wmbench.core.entities import threat_sort_key
+from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
 from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.trace import (
     THREAT_BEAST_APPROACH,
@@ -57,16 +58,13 @@ MIN_RAYS = 32
 WALL_CONE_HALF_ANGLE = math.radians(7.5)
 #: An NPC this close (m) counts as visible even when the line-of-sight ray starts inside it.
 TOUCH_RANGE = 1.0
-#: A human this close (m) in a sector makes that sector ``danger(human)``.
-HUMAN_DANGER_RANGE = 2.0
 #: A human this close (m) raises the threat level to 1.
 HUMAN_THREAT_RANGE = 3.0
 HIT_NONE, HIT_WALL, HIT_BEAST, HIT_HUMAN = range(4)
-#: Relative angle of each scene direction word.
-SCENE_DIRECTION_ANGLES: dict[str, float] = {"left": math.pi / 2, "right": -math.pi / 2, "front": 0.0,
-                                            "back": math.pi}
 BEAST_NOISES = {"charge": "roar and pounding paws", "approach": "low growl"}
-_BEHAVIOR_RANK = {"charge": 0, "approach": 1, "wander": 2, "cross": 2, "stop": 3, "retreat": 4}
+#: Rank (on :data:`~wmbench.core.entities.BEHAVIOR_THREAT_RANK`'s scale) of a behaviour outside the closed set:
+#: below ``retreat``, so it sorts last.
+_UNKNOWN_BEHAVIOR_RANK = -1
 
 
 @dataclass(frozen=True)
@@ -82,8 +80,9 @@ class RayFan:
         if not isinstance(n_rays, int) or n_rays < MIN_RAYS:
             raise ValueError(f"n_rays must be an integer >= {MIN_RAYS}, got {n_rays!r}")
         angles = tuple(2 * math.pi * i / n_rays for i in range(n_rays))
-        cones = {}
-        for word, centre in SCENE_DIRECTION_ANGLES.items():
+        cones: dict[str, tuple[int, ...]] = {}
+        for word in SCENE_ORDER:
+            centre = DIRECTION_HEADINGS[SCENE_TO_GRAMMAR[word]]
             offsets = [abs(wrap_angle(a - centre)) for a in angles]
             inside = tuple(i for i, off in enumerate(offsets) if off <= WALL_CONE_HALF_ANGLE + 1e-9)
             cones[word] = inside or (min(range(n_rays), key=offsets.__getitem__),)
@@ -127,7 +126,7 @@ def sector_of(relative_angle: float) -> str:
 
 def threat_key(npc: Npc, distance: float) -> tuple:
     """Sort key: most threatening first (beast before human, behaviour rank, nearest, name)."""
-    return (0 if npc.is_beast else 1, _BEHAVIOR_RANK.get(npc.behavior, 5), distance, npc.name)
+    return (0 if npc.is_beast else 1, threat_sort_key(npc.behavior, _UNKNOWN_BEHAVIOR_RANK), distance, npc.name)
 
 
 def perceive(
@@ -221,8 +220,8 @@ def _sound(seen: list[_Seen]) -> str | None:
 
 
 def _truth(wall_readings: dict[str, float | None], seen: list[_Seen], primary: _Seen | None) -> Truth:
-    directions = {}
-    for word in ("left", "right", "front", "back"):
+    directions: dict[str, DirectionTruth] = {}
+    for word in SCENE_ORDER:
         grammar = SCENE_TO_GRAMMAR[word]
         wall = wall_readings[word]
         here = [s for s in seen if s.nearby and s.direction == word]
@@ -230,7 +229,7 @@ def _truth(wall_readings: dict[str, float | None], seen: list[_Seen], primary: _
             safe, reason = False, "beast"
         elif wall is not None:
             safe, reason = False, "wall"
-        elif any(not s.npc.is_beast and s.exact_distance <= HUMAN_DANGER_RANGE for s in here):
+        elif any(not s.npc.is_beast and s.exact_distance <= HUMAN_DANGER_RANGE_M for s in here):
             safe, reason = False, "human"
         else:
             safe, reason = True, "open"

@@ -3,7 +3,7 @@
 Card
 ----
 - ``direction``: sector (grammar words fwd/left/right/back) of the net displacement relative to the heading at
-  the decision's start; None when the root moved less than :data:`MIN_DISPLACEMENT`.
+  the decision's start; None when the root moved less than :data:`~wmbench.core.thresholds.MOVED_DISTANCE_M`.
 - ``distance``: net displacement (m); ``mean_speed``: path length / elapsed time (m/s).
 - ``speed_class``: the class whose speed is nearest in the *body's own* speed envelope (thresholds halfway
   between class speeds), so a robot's 2.5 m/s sprint reads as a sprint.
@@ -21,11 +21,10 @@ from typing import Any
 
 from wmbench.body.base import BodyState
 from wmbench.body.envelope import classify_speed as classify_in_envelope
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
-from wmbench.brain.scene_schema import SCENE_TO_GRAMMAR
+from wmbench.core.directions import SCENE_TO_GRAMMAR
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
+from wmbench.core.thresholds import MOVED_DISTANCE_M
 from wmbench.envs.perception import sector_of
-
-MIN_DISPLACEMENT = 0.05
 
 
 def classify_speed(speed: float, envelope: Mapping[str, float] = SPEED_CLASS_SPEEDS) -> str:
@@ -88,7 +87,7 @@ class RealizedTracker:
         dx, dy = self.x - self.start_x, self.y - self.start_y
         distance = math.hypot(dx, dy)
         direction = (relative_sector(math.atan2(dy, dx) - self.start_heading)
-                     if distance >= MIN_DISPLACEMENT else None)
+                     if distance >= MOVED_DISTANCE_M else None)
         mean_speed = self.path / self.elapsed if self.elapsed > 0 else 0.0
         if self.postures:  # most frames; a tie goes to the posture seen later
             posture = max(self.postures, key=lambda name: (self.postures[name], self._last_seen[name]))

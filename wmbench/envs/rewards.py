@@ -31,13 +31,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring import score_trace
 
 RewardMode = Literal["none", "score", "dense"]
 REWARD_MODES: tuple[str, ...] = ("none", "score", "dense")
-#: Points a scenario is scored out of.
-SCENARIO_MAX_POINTS = 20.0
 
 PREDICT_WEIGHT = 0.1
 DISTANCE_WEIGHT = 0.1

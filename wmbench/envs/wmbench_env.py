@@ -45,7 +45,8 @@ Card
   :attr:`trace` like a bench decision. Frames before the first reply hold the initial still intent; a new
   phase starts standing at its start pose, as in bench mode.
 
-Modules: :mod:`~wmbench.envs.live_mode` (the live-mode methods, mixed in), :mod:`~wmbench.envs.decisions`
+Modules: :mod:`~wmbench.envs.live_mode` (live mode as a :class:`~wmbench.envs.live_mode.LiveLoop` the env
+owns, driving it through the :class:`~wmbench.envs.live_mode.LiveHost` hooks below), :mod:`~wmbench.envs.decisions`
 (reading a reply, the decision in progress, its record and memory).
 """
 
@@ -55,29 +56,30 @@ import json
 import math
 import string
 import time
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
 import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from wmbench.body.base import Body, BodyState, FrameReport
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent
+from wmbench.body.base import Body, BodyState
+from wmbench.body.checker import require_body
+from wmbench.body.intent_types import MotionIntent
 from wmbench.body.registry import get_body
 from wmbench.envs import cameras
 from wmbench.envs import render as camera
 from wmbench.envs.decisions import (
+    AppliedReply,
     OpenDecision,
     has_escaped,
     read_reply,
     remember_decision,
     show_memory,
 )
-from wmbench.envs.live_mode import LiveMode
+from wmbench.envs.live_mode import FrameStep, LiveLoop
 from wmbench.envs.memory import DecisionMemory
-from wmbench.envs.npc import Npc, NpcCrowd
+from wmbench.envs.npc import NpcCrowd
 from wmbench.envs.observation_modes import check_mode, has_image, text_part
 from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
 from wmbench.envs.pose_log import PoseLog
@@ -109,7 +111,7 @@ def _whole(value: float, what: str) -> int:
     return int(n)
 
 
-class WMBenchEnv(LiveMode, gym.Env):
+class WMBenchEnv(gym.Env):
     """A WM Bench scenario in PyBullet (see the module card)."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
@@ -153,7 +155,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         #: the instance being run (the canonical record until ``reset`` draws one for its seed)
         self.scenario: Scenario = self.family_record
         self.instance: Instance = draw_instance(self.family_record, 0, np.random.default_rng(0))[1]
-        self.body: Body = get_body(body) if isinstance(body, str) else body
+        self.body: Body = require_body(get_body(body) if isinstance(body, str) else body)
         self.render_mode = render_mode
         self.decision_dt = float(decision_dt)
         self.frame_rate = int(frame_rate)
@@ -191,7 +193,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         self._phase_frame = 0
         self._frames = 0
         self._terminated = False
-        self._live: OpenDecision | None = None
+        self._live = LiveLoop(self)  # live mode, driving this env through its LiveHost hooks
 
     # ------------------------------------------------------------------ Gymnasium API
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
@@ -207,7 +209,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         self._memory = DecisionMemory()
         self._frames = 0
         self._terminated = False
-        self._live = None
+        self._live.clear()
         self.trace = Trace(scenario_id=self.scenario.id, seed=seed, body=self.body.name,
                            meta={"decision_dt": self.decision_dt, "frame_rate": self.frame_rate,
                                  "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays,
@@ -220,15 +222,15 @@ class WMBenchEnv(LiveMode, gym.Env):
         self.body.spawn(self._world, (*first.start_position, 0.0), first.start_heading)
         self._world.exclude_from_rays(self.body.body_ids())
         events = self._enter_phase(0)
-        self._perception = self._perceive()
-        return self._observation(), self._info(events)
+        self._perception = self.perceive()
+        return self.current_observation(), self._info(events)
 
     def step(self, action: Any):
         if self._world is None or self._memory is None:
             raise RuntimeError("WMBenchEnv.step called before reset()")
         if self._terminated:
-            return self._observation(), 0.0, True, False, {**self._info([]), "after_end": True}
-        if self._live is not None:
+            return self.current_observation(), 0.0, True, False, {**self._info([]), "after_end": True}
+        if self._live.open is not None:
             raise RuntimeError("WMBenchEnv.step cannot follow apply_reply in the same episode (live mode); "
                                "call reset() first")
         reading = read_reply(action, self.max_reply_chars)
@@ -236,11 +238,11 @@ class WMBenchEnv(LiveMode, gym.Env):
         before = self._perception
         assert before is not None
         t_start = self._frames * self.frame_dt
-        body_before, tracker = self._start_decision(reading.intent)
+        body_before, tracker = self.start_decision(reading.intent)
         events, collided, caught = self._run_frames(tracker)
-        phase_over = self._phase_over()
+        phase_over = self.phase_over()
         decision = OpenDecision(t_start, before, reading, body_before, tracker, events, collided)
-        index, after = self._record_decision(decision, caught)
+        index, after = self.record_decision(decision, caught)
         step_events = list(events)
 
         reward = 0.0
@@ -249,9 +251,9 @@ class WMBenchEnv(LiveMode, gym.Env):
         if caught:
             self._terminated = True
         elif phase_over:
-            step_events += self._next_phase()
+            step_events += self.next_phase()
             if not self._terminated:
-                after = self._perceive()
+                after = self.perceive()
         self._perception = show_memory(after, self._memory)  # the outcome of the step just taken
         info = self._info(step_events)
         info["decision"] = index
@@ -261,14 +263,12 @@ class WMBenchEnv(LiveMode, gym.Env):
             info["trace"] = self.trace  # the object (reset starts a new one): vector envs keep it whole
             if self.reward_mode == "score":
                 reward = score_reward(score)
-        return self._observation(), reward, self._terminated, False, info
+        return self.current_observation(), reward, self._terminated, False, info
 
     def render(self):
         if self._world is None or self.render_mode is None:
             return None
-        sync = getattr(self.body, "sync_visuals", None)
-        if sync is not None:
-            sync()
+        self.body.sync_visuals()
         if self.render_mode == "rgb_array":
             return camera.capture(self._world.client, self.body.state(), threat=self._nearest_threat())
         camera.follow(self._world.client, self.body.state())
@@ -294,6 +294,23 @@ class WMBenchEnv(LiveMode, gym.Env):
             return None
         nearest = min(npcs, key=lambda n: (not n.is_beast, math.hypot(n.x - x, n.y - y)))
         return (nearest.x, nearest.y)
+
+    # ------------------------------------------------------------------ live mode (wmbench.envs.live_mode)
+    def observe(self) -> dict[str, Any]:
+        """The scene_context now, without advancing sim time (:meth:`LiveLoop.observe`)."""
+        return self._live.observe()
+
+    def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
+        """Parse a reply and act it out from the next frame on (:meth:`LiveLoop.apply_reply`)."""
+        return self._live.apply_reply(action, brain_meta)
+
+    def advance_frame(self) -> list[Event]:
+        """One motion frame; ends the phase or the episode when due (:meth:`LiveLoop.advance_frame`)."""
+        return self._live.advance_frame()
+
+    def finish_decision(self, caught: bool = False) -> int | None:
+        """Record the live decision in progress, if any; its index (:meth:`LiveLoop.finish_decision`)."""
+        return self._live.finish_decision(caught)
 
     # ------------------------------------------------------------------ harness hooks
     def record_brain_meta(self, meta: dict[str, Any]) -> None:
@@ -329,7 +346,26 @@ class WMBenchEnv(LiveMode, gym.Env):
         """Whether the episode has ended (last phase over, or caught)."""
         return self._terminated
 
-    # ------------------------------------------------------------------ internals
+    @property
+    def memory(self) -> DecisionMemory | None:
+        """The decisions the brain is shown as ``recent_decisions`` (None before ``reset``)."""
+        return self._memory
+
+    # ------------------------------------------------------------------ episode hooks (LiveHost)
+    def require_reset(self, what: str) -> None:
+        """Raise if ``what`` is called before ``reset``."""
+        if self._world is None or self._memory is None:
+            raise RuntimeError(f"WMBenchEnv.{what} called before reset()")
+
+    def show_perception(self, perception: Perception) -> None:
+        """Make ``perception`` the current one (what the next observation and decision are built from)."""
+        self._perception = perception
+
+    def end_episode(self) -> None:
+        """End the episode now (live mode: the protagonist was caught)."""
+        self._terminated = True
+
+    # ------------------------------------------------------------------ internals (and LiveHost hooks)
     def _choose_scenario(self, options: dict[str, Any] | None) -> None:
         """The scenario family of the episode about to start: ``options["scenario"]``, else one drawn from the
         pool (with the env's seeded generator), else the current one; ``reset`` then draws its instance."""
@@ -354,10 +390,11 @@ class WMBenchEnv(LiveMode, gym.Env):
         decisions = max(1, math.ceil(phase.duration / self.decision_dt - _TOL))
         return decisions * self.frames_per_decision
 
-    def _phase_over(self) -> bool:
+    def phase_over(self) -> bool:
+        """Whether the current phase has run all its frames."""
         return self._phase_frame >= self._phase_frames(self.scenario.phases[self._phase_index])
 
-    def _next_phase(self) -> list[Event]:
+    def next_phase(self) -> list[Event]:
         """Enter the next phase (returns its events), or end the episode after the last one (``[]``)."""
         if self._phase_index + 1 >= len(self.scenario.phases):
             self._terminated = True
@@ -381,24 +418,21 @@ class WMBenchEnv(LiveMode, gym.Env):
         self.trace.phase_starts.append(len(self.trace.decisions))
         t = round(self._frames * self.frame_dt, 6)
         pass_through = self.body.body_ids() if self.body.needs_physics else frozenset()
-        self._crowd = NpcCrowd(self._world, phase, self.np_random, tuple(phase.start_position), pass_through)
+        start = (phase.start_position[0], phase.start_position[1])
+        self._crowd = NpcCrowd(self._world, phase, self.np_random, start, pass_through)
         events = [Event(t, f"phase:{phase.name}")]
-        events += [Event(t, kind) for kind in self._crowd.fire_events(0.0, tuple(phase.start_position))]
+        events += [Event(t, kind) for kind in self._crowd.fire_events(0.0, start)]
         self.trace.events.extend(events)
         self._poses.sample(self._frames, t, index, self.body.state(), self._crowd.present(), force=True)
         return events
 
-    def _body_envelope(self) -> Mapping[str, float]:
-        """The body's own speed per class (robot and drone are slower than the character)."""
-        return getattr(self.body, "envelope", SPEED_CLASS_SPEEDS)
-
-    def _start_decision(self, intent: MotionIntent) -> tuple[BodyState, RealizedTracker]:
+    def start_decision(self, intent: MotionIntent) -> tuple[BodyState, RealizedTracker]:
         """Hand the body a new intent: the body state before it and a tracker of what it realizes."""
         assert self._crowd is not None
         body_before = self.body.state()
         self.body.apply_intent(intent)
         tracker = RealizedTracker(body_before, self._crowd.nearest_beast_distance(*body_before.position[:2]),
-                                  self._body_envelope())
+                                  self.body.envelope)
         return body_before, tracker
 
     def _run_frames(self, tracker: RealizedTracker) -> tuple[list[Event], bool, bool]:
@@ -411,7 +445,7 @@ class WMBenchEnv(LiveMode, gym.Env):
         xy = (state.position[0], state.position[1])
         for _ in range(self.frames_per_decision):
             tick = time.perf_counter()
-            frame = self._frame(xy)
+            frame = self.run_frame(xy)
             xy = frame.xy
             events += frame.events
             if frame.report.collided and not collided:
@@ -427,7 +461,7 @@ class WMBenchEnv(LiveMode, gym.Env):
                 break
         return events, collided, caught
 
-    def _frame(self, xy: tuple[float, float]) -> _FrameStep:
+    def run_frame(self, xy: tuple[float, float]) -> FrameStep:
         """One motion frame, shared by bench and live mode: NPCs move, the body moves (physics sub-steps
         only when it needs them), then the timeline fires. ``xy``: the protagonist's position before it."""
         assert self._world is not None and self._crowd is not None
@@ -446,16 +480,16 @@ class WMBenchEnv(LiveMode, gym.Env):
         xy = (state.position[0], state.position[1])
         events = [Event(t, kind) for kind in crowd.fire_events(self._phase_frame * dt, xy)]
         self._poses.sample(self._frames, t, self._phase_index, state, crowd.present())
-        return _FrameStep(t, state, xy, events, report, crowd.catcher(*xy))
+        return FrameStep(t, state, xy, events, report, crowd.catcher(*xy))
 
-    def _record_decision(self, decision: OpenDecision, caught: bool) -> tuple[int, Perception]:
+    def record_decision(self, decision: OpenDecision, caught: bool) -> tuple[int, Perception]:
         """Close a decision: realized motion, outcome and memory, its DecisionRecord and its events in the
         trace. Returns its index and the perception at its end."""
         assert self._memory is not None
         realized = decision.tracker.result()
         body_after = self.body.state()
         t_end = self._frames * self.frame_dt
-        after = self._perceive()
+        after = self.perceive()
         escaped = not caught and has_escaped(decision.before, after)
         if escaped:
             decision.events.append(Event(round(t_end, 6), "escaped"))
@@ -465,7 +499,8 @@ class WMBenchEnv(LiveMode, gym.Env):
         self.trace.events.extend(decision.events)
         return index, after
 
-    def _perceive(self) -> Perception:
+    def perceive(self) -> Perception:
+        """A fresh perception from the body's pose now, with the memory the brain is shown (time stays)."""
         assert self._world is not None and self._memory is not None
         return perceive(
             self._world, self._crowd, self.body.state(), float(self.body.sensor_height), self.fan,
@@ -473,7 +508,8 @@ class WMBenchEnv(LiveMode, gym.Env):
             t=self._frames * self.frame_dt,
         )
 
-    def _observation(self) -> dict[str, Any]:
+    def current_observation(self) -> dict[str, Any]:
+        """The Gymnasium observation of the current perception (in the env's observation mode)."""
         assert self._perception is not None
         scene = self._perception.scene_json()
         if len(scene) > SCENE_MAX_CHARS:  # cannot happen with clipped memory; kept as a hard guarantee
@@ -487,6 +523,7 @@ class WMBenchEnv(LiveMode, gym.Env):
             if has_image(self.observation):
                 obs["image"] = self.camera_strip()
                 if self.image_map:
+                    assert self._world is not None
                     state = self.body.state()
                     obs["map"] = cameras.heading_up_map(self._world.client, state.position[0], state.position[1],
                                                         state.heading)
@@ -517,16 +554,3 @@ def _scenario_pool(selection: str | None) -> tuple[Scenario, ...]:
     if not pool:
         raise ValueError(f"scenarios {selection!r} selects no scenario")
     return pool
-
-
-@dataclass(frozen=True)
-class _FrameStep:
-    """One motion frame's outcome: its end time, the body after it, the timeline events it fired, the body's
-    frame report and the beast that caught the protagonist (or None)."""
-
-    t: float
-    state: BodyState
-    xy: tuple[float, float]
-    events: list[Event]
-    report: FrameReport
-    catcher: Npc | None

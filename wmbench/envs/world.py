@@ -139,6 +139,10 @@ class World:
         self.walls = tuple(boxes)
         self.wall_body_ids = frozenset(b.body_id for b in boxes)
 
+    def wall_name(self, body_id: int) -> str | None:
+        """The name of the wall whose PyBullet id is ``body_id`` (None if it is not a wall)."""
+        return next((box.name for box in self.walls if box.body_id == body_id), None)
+
     # ------------------------------------------------------------------ motion
     def sweep(self, start: Vec3, end: Vec3, radius: float) -> SweepResult:
         """Move a disc of ``radius`` from ``start`` to ``end`` (xy; z is carried from ``end``).

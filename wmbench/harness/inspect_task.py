@@ -44,10 +44,10 @@ try:  # the extra: without it this module still imports, and task() says what to
         GenerateConfig,
         get_model,
     )
-    from inspect_ai.scorer import Score, Target, mean, scorer
-    from inspect_ai.solver import Generate, TaskState, solver
+    from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
+    from inspect_ai.solver import Generate, Solver, TaskState, solver
 except ImportError:  # pragma: no cover - exercised only without the extra
-    task = None  # type: ignore[assignment]
+    task = None  # type: ignore[assignment]  # None marks the missing extra (checked below and by task users)
 
 
 def episode_samples(scenarios: str, seeds: int | str) -> list[Any]:
@@ -90,7 +90,7 @@ class InspectModelBrain:
                                                   self._loop)
         try:
             output = future.result()
-        except Exception as exc:
+        except Exception as exc:  # the user's model / network failed: a failed reply, never a crashed run
             return BrainReply(text="", latency_s=time.perf_counter() - start, provider=self.provider,
                               model=self.model.name, error=f"{type(exc).__name__}: {exc}")
         text = output.completion or ""
@@ -110,7 +110,7 @@ class InspectModelBrain:
 if task is not None:
 
     @solver
-    def closed_loop(body: str = "smpl", history: int = 0):  # type: ignore[no-untyped-def]
+    def closed_loop(body: str = "smpl", history: int = 0) -> Solver:
         """Run the sample's episode, asking Inspect's model at every decision."""
 
         async def solve(state: TaskState, generate: Generate) -> TaskState:
@@ -119,12 +119,13 @@ if task is not None:
             result = await asyncio.to_thread(run_episode, meta["scenario"], brain, body, int(meta["seed"]),
                                              brain_label=brain.name)
             state.store.set("wmbench_episode", episode_line(result))
+            decisions = result.trace["decisions"] if result.trace else []
             if result.n_decisions and result.failed_decisions == result.n_decisions:
-                first = next(d["brain"]["error"] for d in result.trace["decisions"] if d["brain"].get("error"))
+                first = next(d["brain"].get("error") for d in decisions if d["brain"].get("error"))
                 # never a silent zero: Inspect records the sample as an error with the model's answer
                 raise RuntimeError(f"every decision of {meta['scenario']} seed {meta['seed']} failed; the "
                                    f"first: {str(first).splitlines()[0]}")
-            replies = [d.get("reply", "") for d in (result.trace or {}).get("decisions", ())]
+            replies = [d["reply"] for d in decisions]
             state.output.completion = replies[-1] if replies else ""
             state.completed = True
             return state
@@ -132,7 +133,7 @@ if task is not None:
         return solve
 
     @scorer(metrics=[mean()])
-    def wmbench_points():  # type: ignore[no-untyped-def]
+    def wmbench_points() -> Scorer:
         """The episode's points (0-20) from wmbench's own scorers, with their explanation."""
 
         async def score(state: TaskState, target: Target) -> Score:

@@ -36,6 +36,7 @@ from wmbench.body.generators import selected_generator_name
 from wmbench.body.registry import resolve_body_class
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
+from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.core.redaction import Redactor
 from wmbench.harness.live.c09 import measure_live, skip_live
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
@@ -73,15 +74,15 @@ DEFAULT_MAX_CONNECTIONS = 8
 LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")
 
 
-class RunConfigError(ValueError):
+class RunConfigError(ConfigError):
     """The run cannot start: unknown scenario, brain or body, or an out directory holding another run."""
 
 
-class RunFailed(RuntimeError):
+class RunFailed(RunError):
     """The run could not go on (a worker process died); finished episodes are kept and a rerun resumes."""
 
 
-class RunInterrupted(Exception):
+class RunInterrupted(WMBenchError):
     """Ctrl-C: the run stopped; ``done`` of ``total`` episodes are in ``out`` and a rerun resumes."""
 
     def __init__(self, done: int, total: int, out: Path) -> None:
@@ -197,7 +198,7 @@ def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
     """report.md, report.html, leaderboard_entry.json; a failure warns but never loses the scores."""
     try:
         write_reports(out, scores)
-    except Exception as err:
+    except Exception as err:  # plotting/HTML (optional extras, disk) must never lose the written scores.json
         for stale in (REPORT_HTML, REPORT_MD):  # an older report would not describe these scores
             (out / stale).unlink(missing_ok=True)
         warnings.warn(f"could not write the report in {out} ({type(err).__name__}: {err}); "
@@ -210,7 +211,7 @@ def _write_reports(out: Path, scores: Mapping[str, Any]) -> None:
 def _build_brain(spec: str, options: Mapping[str, Any]) -> Brain:
     try:
         return get_brain(spec, **options)
-    except Exception as err:
+    except Exception as err:  # the user's brain (spec, plugin, constructor) refused: one clear config error
         raise RunConfigError(f"cannot build brain {spec!r}: {err}") from None
 
 

@@ -13,9 +13,6 @@ from wmbench.scenarios import (  # noqa: F401  (importing registers the records)
     c10_cross_body_transfer,
 )
 from wmbench.scenarios.records import (
-    BEHAVIOR_SPEEDS,
-    CATEGORY_PILLARS,
-    DIRECTIONS,
     Expectations,
     NpcSpec,
     Phase,
@@ -27,6 +24,6 @@ from wmbench.scenarios.records import (
 from wmbench.scenarios.registry import all_scenarios, get_scenario, register, scenario, select
 
 __all__ = [
-    "BEHAVIOR_SPEEDS", "CATEGORY_PILLARS", "DIRECTIONS", "Expectations", "NpcSpec", "Phase", "PriorDecision",
-    "Scenario", "TimelineEvent", "Wall", "all_scenarios", "get_scenario", "register", "scenario", "select",
+    "Expectations", "NpcSpec", "Phase", "PriorDecision", "Scenario", "TimelineEvent", "Wall", "all_scenarios",
+    "get_scenario", "register", "scenario", "select",
 ]

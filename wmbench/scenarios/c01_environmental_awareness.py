@@ -7,6 +7,7 @@ faces; walls are long enough that all three rays of a ±7.5° direction cone hit
 
 from __future__ import annotations
 
+from wmbench.core.directions import DIRECTIONS
 from wmbench.scenarios.records import Expectations, Family, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -125,7 +126,7 @@ def s04_open_field() -> Scenario:
             correct_actions=("walk forward calmly", "look around", "stand relaxed"),
             incorrect_actions=("flee", "report a wall that is not there"),
             pattern="all=safe(open), calm behaviour",
-            safe_directions=("fwd", "left", "right", "back"),
+            safe_directions=DIRECTIONS,
         ),
         difficulty="easy",
     )

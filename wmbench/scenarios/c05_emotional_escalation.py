@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from wmbench.scenarios.families import ALL_FRONTS
-from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.records import Behavior, Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
 
@@ -165,12 +165,10 @@ def s25_low_threat_calm_maintenance() -> Scenario:
     move into her 2 m personal space): 90% or more and no upward trend 20; composed but trending up 10; 60% or more
     5; else 0.
     """
-    switches = tuple(
-        TimelineEvent(at, "woman", "switch", behavior=behavior)
-        for at, behavior in (
-            (1.5, "stop"), (3.0, "approach"), (4.5, "stop"), (6.0, "approach"), (7.5, "stop"),
-        )
+    schedule: tuple[tuple[float, Behavior], ...] = (
+        (1.5, "stop"), (3.0, "approach"), (4.5, "stop"), (6.0, "approach"), (7.5, "stop"),
     )
+    switches = tuple(TimelineEvent(at, "woman", "switch", behavior=behavior) for at, behavior in schedule)
     return Scenario(
         id="S25", category="C05", name="Low Threat Calm Maintenance",
         family=Family(fronts=ALL_FRONTS),

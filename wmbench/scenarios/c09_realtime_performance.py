@@ -10,7 +10,7 @@ The Rule paragraphs state what :mod:`wmbench.harness.live.c09` measures and :mod
 
 from __future__ import annotations
 
-from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.records import EventAction, Expectations, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
 
@@ -170,6 +170,7 @@ def s45_gpu_memory_stability() -> Scenario:
     than two samples, a failed run, or one that produced no frames is not measured.
     """
     spots = {"beast1": (3.0, 6.0), "beast2": (3.0, -6.0), "beast3": (-5.0, 4.0)}
+    spawn_then_despawn: tuple[EventAction, EventAction] = ("spawn", "despawn")
     return Scenario(
         id="S45", category="C09", name="GPU Memory Stability",
         setup="NPCs spawn and despawn three times; memory measured.",
@@ -179,7 +180,7 @@ def s45_gpu_memory_stability() -> Scenario:
             events=tuple(
                 TimelineEvent(at, name, action)
                 for i, name in enumerate(spots)
-                for at, action in ((1.0 + 2 * i, "spawn"), (2.0 + 2 * i, "despawn"))
+                for at, action in zip((1.0 + 2 * i, 2.0 + 2 * i), spawn_then_despawn)
             ),
         ),),
         expectations=Expectations(

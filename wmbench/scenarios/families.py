@@ -31,15 +31,15 @@ import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 
+from wmbench.core.directions import QUARTER_TURNS, TURN_ORDER, Direction, mirrored
 from wmbench.scenarios.records import (
     UNVARIED,
     VARIANT_FROM_SEED,
     WALL_THICKNESS,
-    Direction,
     Expectations,
     Family,
     NpcSpec,
@@ -51,11 +51,8 @@ from wmbench.scenarios.records import (
     Wall,
 )
 
-#: quarter turns (counter-clockwise, i.e. towards the left) that bring ``fwd`` to each direction
-_QUARTER_TURNS: dict[str, int] = {"fwd": 0, "left": 1, "back": 2, "right": 3}
-_TURN_ORDER: tuple[Direction, ...] = ("fwd", "left", "back", "right")
 #: every front direction, cycled over the seeds (fwd, left, back, right)
-ALL_FRONTS: tuple[Direction, ...] = _TURN_ORDER
+ALL_FRONTS: tuple[Direction, ...] = TURN_ORDER
 #: every front direction, the threat turned behind first: for a layout with a side, seeds 2-3 (the first turn,
 #: the last seeds of one family cycle 0-3) put what the spec has ahead behind the protagonist, so a constant
 #: retreat that the canonical layout happens to reward walks into it (S15, S18, S19, S28)
@@ -121,7 +118,7 @@ def has_side(record: Scenario) -> bool:
     """Whether the layout differs from its left <-> right reflection (then mirroring counterbalances it)."""
     return any(_signature(p) != _signature(p.mirrored()) for p in record.phases) or (
         set(record.expectations.safe_directions)
-        != {_swap_side(d) for d in record.expectations.safe_directions}
+        != {mirrored(d) for d in record.expectations.safe_directions}
     )
 
 
@@ -178,20 +175,24 @@ _SIDE_WORD = re.compile(r"\b(left|right|Left|Right)\b")
 
 def swap_side_words(text: str) -> str:
     """``left`` <-> ``right`` in a text (whole words, case kept for a capital first letter)."""
-    swap = {"left": "right", "right": "left", "Left": "Right", "Right": "Left"}
-    return _SIDE_WORD.sub(lambda m: swap[m.group(1)], text)
+    def swap(m: re.Match[str]) -> str:
+        word = m.group(1)
+        other = mirrored(word.lower())
+        return other.capitalize() if word[0].isupper() else other
 
-
-def _swap_side(direction: str) -> str:
-    return {"left": "right", "right": "left"}.get(direction, direction)
+    return _SIDE_WORD.sub(swap, text)
 
 
 # ---------------------------------------------------------------------------------------------- turning
+@overload
+def turn_direction(direction: Direction, front: str) -> Direction: ...
+@overload
+def turn_direction(direction: str, front: str) -> str: ...
 def turn_direction(direction: str, front: str) -> str:
     """Where ``direction`` lies once the layout is turned so that its ``fwd`` lies at ``front``."""
-    if direction not in _QUARTER_TURNS:
+    if direction not in QUARTER_TURNS:
         return direction
-    return _TURN_ORDER[(_QUARTER_TURNS[direction] + _QUARTER_TURNS[front]) % 4]
+    return TURN_ORDER[(QUARTER_TURNS[direction] + QUARTER_TURNS[front]) % 4]
 
 
 def turn_record(record: Scenario, front: Direction) -> Scenario:
@@ -204,11 +205,11 @@ def turn_record(record: Scenario, front: Direction) -> Scenario:
         if phase.start_position != (0.0, 0.0) or phase.start_heading != 0.0:
             raise ValueError(f"scenario {record.id}: phase {phase.name!r} does not start at the origin facing "
                              f"+x, so its layout cannot be turned; expected fronts=('fwd',)")
-    quarter = _QUARTER_TURNS[front]
+    quarter = QUARTER_TURNS[front]
     angle = quarter * math.pi / 2
     phases = tuple(_turn_phase(p, quarter, angle, front) for p in record.phases)
     expectations = replace(record.expectations, safe_directions=tuple(
-        turn_direction(d, front) for d in record.expectations.safe_directions))  # type: ignore[misc]
+        turn_direction(d, front) for d in record.expectations.safe_directions))
     return replace(record, phases=phases, expectations=expectations)
 
 
@@ -232,7 +233,7 @@ def _turn_phase(phase: Phase, quarter: int, angle: float, front: str) -> Phase:
 
     def prior(d: PriorDecision) -> PriorDecision:
         turned = None if d.direction is None else turn_direction(d.direction, front)
-        return replace(d, direction=turned, motion=_turn_words(d.motion, front),  # type: ignore[arg-type]
+        return replace(d, direction=turned, motion=_turn_words(d.motion, front),
                        outcome=_turn_words(d.outcome, front))
 
     return replace(phase, walls=tuple(wall(w) for w in phase.walls), npcs=tuple(npc(n) for n in phase.npcs),
@@ -284,7 +285,7 @@ def instance_direction(meta: Mapping[str, Any] | None, canonical: str | None) ->
     if canonical is None:
         return None
     instance = (meta or {}).get("instance") or {}
-    direction = _swap_side(canonical) if instance.get("mirrored") else canonical
+    direction = mirrored(canonical) if instance.get("mirrored") else canonical
     return turn_direction(direction, str(instance.get("front") or "fwd"))
 
 

@@ -15,41 +15,18 @@ Users write their own scenarios with the same records (see ``README.md``) and ru
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
-from typing import Literal
+from typing import Literal, overload
 
+from wmbench.core.directions import DIRECTION_HEADINGS, DIRECTION_VECTORS, DIRECTIONS, MIRRORED, Direction
+from wmbench.core.entities import BEHAVIOR_SPEEDS, Behavior, NpcKind
+from wmbench.core.taxonomy import CATEGORY_PILLARS
 from wmbench.scenarios import validation
 
-Direction = Literal["fwd", "left", "right", "back"]
-NpcKind = Literal["beast", "woman", "man"]
-Behavior = Literal["stop", "approach", "charge", "wander", "cross", "retreat"]
 EventAction = Literal["switch", "spawn", "despawn"]
 Difficulty = Literal["easy", "medium", "hard"]
 RunMode = Literal["bench", "live", "transfer"]
 
-DIRECTIONS: tuple[Direction, ...] = ("fwd", "left", "right", "back")
-#: Unit vectors of each direction in the start frame (protagonist faces +x).
-DIRECTION_VECTORS: dict[str, tuple[float, float]] = {
-    "fwd": (1.0, 0.0),
-    "left": (0.0, 1.0),
-    "right": (0.0, -1.0),
-    "back": (-1.0, 0.0),
-}
-#: Default speed (m/s) of each NPC behaviour; a record may override it.
-BEHAVIOR_SPEEDS: dict[str, float] = {
-    "stop": 0.0,
-    "approach": 1.2,
-    "charge": 5.0,
-    "wander": 0.8,
-    "cross": 2.0,
-    "retreat": 1.2,
-}
-CATEGORY_PILLARS: dict[str, str] = {
-    "C01": "P1", "C02": "P1",
-    "C03": "P2", "C04": "P2", "C05": "P2", "C06": "P2", "C07": "P2",
-    "C08": "P3", "C09": "P3", "C10": "P3",
-}
 WALL_THICKNESS = 0.2
 WALL_HEIGHT = 2.0
 
@@ -317,15 +294,16 @@ class Scenario:
         )
 
 
-_MIRROR = {"left": "right", "right": "left"}
-
-
+@overload
+def _mirror_direction(direction: Direction) -> Direction: ...
+@overload
+def _mirror_direction(direction: None) -> None: ...
 def _mirror_direction(direction: Direction | None) -> Direction | None:
-    return _MIRROR.get(direction, direction) if direction else direction  # type: ignore[return-value]
+    return MIRRORED.get(direction, direction) if direction else direction
 
 
 def _mirror_words(text: str) -> str:
-    return " ".join(_MIRROR.get(w, w) for w in text.split(" "))
+    return " ".join(MIRRORED.get(w, w) for w in text.split(" "))
 
 
 def _mirror_name(name: str) -> str:
@@ -337,4 +315,4 @@ def _mirror_name(name: str) -> str:
 
 def heading_of(direction: Direction) -> float:
     """Relative angle (radians, +left) of a direction word."""
-    return {"fwd": 0.0, "left": math.pi / 2, "right": -math.pi / 2, "back": math.pi}[direction]
+    return DIRECTION_HEADINGS[direction]

@@ -10,10 +10,22 @@ import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
+from wmbench.core.registry import Registry
+from wmbench.core.taxonomy import CATEGORY_PILLARS, PILLARS
 from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
-from wmbench.scenarios.records import CATEGORY_PILLARS, Scenario
+from wmbench.scenarios.records import Scenario
 
-_REGISTRY: dict[str, Scenario] = {}
+
+def normalise_id(scenario_id: str) -> str:
+    """A scenario id as registered: upper case, ``S5`` -> ``S05``."""
+    s = scenario_id.strip().upper()
+    if s.startswith("S") and s[1:].isdigit():
+        return f"S{int(s[1:]):02d}"
+    return s
+
+
+#: Every scenario record by id (built-ins S01..S50 and user scenarios); no plugins group.
+SCENARIOS: Registry[Scenario] = Registry("scenario", normalise=normalise_id)
 
 
 def scenario(build: Callable[[], Scenario]) -> Callable[[], Scenario]:
@@ -41,33 +53,20 @@ def _with_family_line(card: str, line: str) -> str:
 
 def register(record: Scenario, *, overwrite: bool = False) -> Scenario:
     """Add a record to the registry (user scenarios too). Duplicate ids fail loudly unless ``overwrite``."""
-    if record.id in _REGISTRY and not overwrite:
+    if record.id in SCENARIOS.registered() and not overwrite:
         raise ValueError(f"scenario id {record.id!r} is already registered")
-    _REGISTRY[record.id] = record
-    return record
+    return SCENARIOS.register(record.id, record, overwrite=overwrite)
 
 
 def get_scenario(scenario_id: str) -> Scenario:
-    """The record for ``scenario_id`` (case-insensitive, ``S5`` == ``S05``)."""
-    key = normalise_id(scenario_id)
-    try:
-        return _REGISTRY[key]
-    except KeyError:
-        raise KeyError(
-            f"unknown scenario {scenario_id!r}; expected one of {', '.join(sorted(_REGISTRY))}"
-        ) from None
+    """The record for ``scenario_id`` (case-insensitive, ``S5`` == ``S05``); an unknown id raises
+    :class:`~wmbench.core.errors.UnknownNameError` (also a ``KeyError``) listing the known ids."""
+    return SCENARIOS.get(scenario_id)
 
 
 def all_scenarios() -> tuple[Scenario, ...]:
     """Every registered record, sorted by id."""
-    return tuple(_REGISTRY[k] for k in sorted(_REGISTRY))
-
-
-def normalise_id(scenario_id: str) -> str:
-    s = scenario_id.strip().upper()
-    if s.startswith("S") and s[1:].isdigit():
-        return f"S{int(s[1:]):02d}"
-    return s
+    return tuple(SCENARIOS.get(k) for k in sorted(SCENARIOS.registered()))
 
 
 def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
@@ -86,7 +85,7 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
             matches = list(all_scenarios())
         elif up in CATEGORY_PILLARS:
             matches = [s for s in all_scenarios() if s.category == up]
-        elif up in {"P1", "P2", "P3"}:
+        elif up in PILLARS:
             matches = [s for s in all_scenarios() if s.pillar == up]
         else:
             try:
@@ -94,7 +93,7 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
             except KeyError:
                 raise ValueError(
                     f"unknown scenario selection token {token!r}; expected 'all', a scenario id "
-                    f"({', '.join(sorted(_REGISTRY))}), a category C01..C10 or a pillar P1..P3"
+                    f"({', '.join(sorted(SCENARIOS.registered()))}), a category C01..C10 or a pillar P1..P3"
                 ) from None
         for s in matches:
             chosen[s.id] = s

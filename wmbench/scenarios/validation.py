@@ -21,14 +21,15 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-#: The closed sets of words a record may use (mirrors the ``Literal`` types in records.py).
-BEHAVIORS = ("stop", "approach", "charge", "wander", "cross", "retreat")
-NPC_KINDS = ("beast", "woman", "man")
+from wmbench.core.directions import DIRECTIONS
+from wmbench.core.entities import BEHAVIORS, NPC_KINDS
+from wmbench.core.errors import ConfigError
+
+#: The actions a timeline event may take (kinds, behaviours and directions: :mod:`wmbench.core`).
 EVENT_ACTIONS = ("switch", "spawn", "despawn")
-DIRECTION_WORDS = ("fwd", "left", "right", "back")
 
 
-class RecordError(ValueError):
+class RecordError(ConfigError):
     """A scenario record holds a value it cannot run with; the message names the record and the field."""
 
 
@@ -90,7 +91,7 @@ def check_prior_decision(decision: Any) -> None:
     owner = f"PriorDecision at {decision.t!r}"
     _number(owner, "t", decision.t)
     if decision.direction is not None:
-        _word(owner, "direction", decision.direction, DIRECTION_WORDS)
+        _word(owner, "direction", decision.direction, DIRECTIONS)
 
 
 def check_phase(phase: Any) -> None:
@@ -120,4 +121,4 @@ def check_scenario(record: Any) -> None:
         for decision in phase.prior_decisions:
             check_prior_decision(decision)
     for direction in record.expectations.safe_directions:
-        _word(owner, "expectations.safe_directions", direction, DIRECTION_WORDS)
+        _word(owner, "expectations.safe_directions", direction, DIRECTIONS)

@@ -17,29 +17,19 @@ from typing import Any
 
 import numpy as np
 
-from wmbench.scoring.dispatch import normalise_scenario_id, official_category
-from wmbench.scoring.report_types import SCENARIO_MAX_POINTS, ScenarioScore
-
-CATEGORIES: tuple[str, ...] = tuple(f"C{i:02d}" for i in range(1, 11))
-#: Display titles of the ten categories (WM Bench v1.0).
-CATEGORY_TITLES: dict[str, str] = {
-    "C01": "Environmental Awareness", "C02": "Entity Recognition", "C03": "Predictive Reasoning",
-    "C04": "Threat Differentiation", "C05": "Emotional Escalation", "C06": "Contextual Memory",
-    "C07": "Threat Resolution", "C08": "Motion Expressiveness", "C09": "Real-time Performance",
-    "C10": "Cross-body Transfer",
-}
-CATEGORY_SCENARIOS: dict[str, tuple[str, ...]] = {
-    c: tuple(f"S{5 * k + j:02d}" for j in range(1, 6)) for k, c in enumerate(CATEGORIES)
-}
-CATEGORY_MAX = 100.0
-WM_SCORE_MAX = 1000.0
-PILLARS: dict[str, tuple[str, ...]] = {
-    "P1": ("C01", "C02"), "P2": ("C03", "C04", "C05", "C06", "C07"), "P3": ("C08", "C09", "C10"),
-}
-PILLAR_RESCALED_MAX: dict[str, float] = {"P1": 250.0, "P2": 450.0, "P3": 300.0}
-GRADE_THRESHOLDS: tuple[tuple[str, float], ...] = (
-    ("S", 900.0), ("A", 750.0), ("B", 600.0), ("C", 400.0), ("D", 200.0), ("F", 0.0),
+from wmbench.core.taxonomy import (
+    CATEGORIES,
+    CATEGORY_MAX_POINTS,
+    CATEGORY_SCENARIOS,
+    GRADE_THRESHOLDS,
+    PILLAR_RESCALED_MAX,
+    PILLARS,
+    SCENARIO_MAX_POINTS,
+    WM_SCORE_MAX,
 )
+from wmbench.scoring.dispatch import normalise_scenario_id, official_category
+from wmbench.scoring.report_types import ScenarioScore
+
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20260301
 CI_METHOD = f"bootstrap over seeds, {BOOTSTRAP_RESAMPLES} resamples, fixed RNG"
@@ -51,7 +41,7 @@ def grade_for(wm_score: float) -> str:
     return next(letter for letter, low in GRADE_THRESHOLDS if wm_score >= low or letter == "F")
 
 
-def _r(x: float) -> float:
+def _r(x: float | np.floating[Any]) -> float:
     return round(float(x), DIGITS)
 
 
@@ -148,7 +138,7 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
         total = sum(scenarios[sid]["score"] for sid in measured_ids)
         dist = sum((samples[sid] for sid in measured_ids), np.zeros(BOOTSTRAP_RESAMPLES))
         categories[c] = {
-            "score": _r(total), "max": CATEGORY_MAX, "measured": len(measured_ids) == len(ids),
+            "score": _r(total), "max": CATEGORY_MAX_POINTS, "measured": len(measured_ids) == len(ids),
             "measured_max": SCENARIO_MAX_POINTS * len(measured_ids),
             "missing_scenarios": [sid for sid in ids if sid not in measured_ids],
             "ci95": _ci(dist) if measured_ids and _seeds(by_id, measured_ids) >= CI_MIN_SEEDS else None,
@@ -157,7 +147,7 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> dict[str, Any]:
     pillars: dict[str, Any] = {}
     for p, cats in PILLARS.items():
         total = sum(categories[c]["score"] for c in cats)
-        raw_max = CATEGORY_MAX * len(cats)
+        raw_max = CATEGORY_MAX_POINTS * len(cats)
         scale = PILLAR_RESCALED_MAX[p]
         pillars[p] = {
             "sum": _r(total), "max": raw_max, "rescaled": _r(total * scale / raw_max), "rescaled_max": scale,

@@ -190,8 +190,8 @@ def score_classification(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not_exercised:
         summary += f", {len(not_exercised)} not exercised (the NPC left the range during the phase)"
     if balanced:
-        near_mean = mean([p.points for p in nearby_points])
-        clear_mean = mean([p.points for p in clear_points])
+        near_mean = mean([p.points for p in nearby_points if p.points is not None])  # as make_score reads them
+        clear_mean = mean([p.points for p in clear_points if p.points is not None])
         score = (near_mean + clear_mean) / 2
         summary += f"; sides weighted equally: nearby {near_mean:.1f}, clear {clear_mean:.1f}"
     return make_score(trace, CATEGORY, "classification_accuracy", points, score=score, summary=summary,

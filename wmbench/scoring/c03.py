@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 
+from wmbench.core.directions import DIRECTION_HEADINGS, SIDES
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
 from wmbench.scoring.evidence import spatial_accuracy, threatened
@@ -117,7 +118,7 @@ def left_corridor(trace: Trace, d: DecisionRecord, side: str, reference_heading:
     start, here = (first.body_before or {}).get("position"), (d.body_before or {}).get("position")
     if not start or not here:
         return False
-    angle = reference_heading + {"left": math.pi / 2, "right": -math.pi / 2}.get(side, 0.0)
+    angle = reference_heading + (DIRECTION_HEADINGS[side] if side in SIDES else 0.0)
     along = ((float(here[0]) - float(start[0])) * math.cos(angle)
              + (float(here[1]) - float(start[1])) * math.sin(angle))
     return along >= CORRIDOR_EXIT_M

@@ -35,6 +35,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from wmbench.core.speed import MAX_SPEED_RANK as SPEED_MAX
+from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import (
     beast_behavior,
@@ -48,9 +50,7 @@ from wmbench.scoring.evidence import (
 from wmbench.scoring.expression import KEYWORD_INTENSITY_MAX as KW_MAX
 from wmbench.scoring.expression import keyword_intensity
 from wmbench.scoring.keywords import LEVEL_LOW, LEVEL_MEDIUM, KeywordBanks
-from wmbench.scoring.movement import MAX_SPEED_RANK as SPEED_MAX
 from wmbench.scoring.movement import (
-    SPEED_RANKS,
     contact,
     into_danger,
     into_danger_detail,

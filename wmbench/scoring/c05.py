@@ -43,11 +43,12 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import beast_behavior, beast_present, mean
 from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
-from wmbench.scoring.movement import SPEED_RANKS, contact, into_danger, realized, trace_caught
+from wmbench.scoring.movement import contact, into_danger, realized, trace_caught
 from wmbench.scoring.patterns import (
     DEESCALATION_POINTS,
     GRADIENT_POINTS,

@@ -46,7 +46,9 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Sequence
+from typing import TypedDict
 
+from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
 from wmbench.scoring.evidence import beast_located, beast_nearby, beast_present, mean
@@ -143,13 +145,13 @@ def remembered_sides(trace: Trace, scored_phase: int, event: str, outcome_prefix
     if from_trace:
         return from_trace, "trace"
     first = next(d for d in trace.decisions if d.phase == scored_phase)
-    from_memory = set()
+    from_memory: set[str] = set()
     for entry in (first.scene or {}).get("recent_decisions") or []:
         outcome = str(entry.get("outcome") or "")
         if outcome.startswith(outcome_prefix):
             word = (outcome[len(outcome_prefix):].strip() or str(entry.get("direction") or "")).split(" ")[0]
-            direction = {"front": "fwd"}.get(word, word)
-            if direction in ("fwd", "left", "right", "back"):
+            direction = SCENE_TO_GRAMMAR.get(word, word)
+            if direction in DIRECTIONS:
                 from_memory.add(direction)
     if from_memory:
         return from_memory, "memory"
@@ -216,7 +218,16 @@ def score_safe_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                       sim={"safe_sides": sorted(safe), "source": source})
 
 
-def _phase_profile(trace: Trace, phase: int, banks: KeywordBanks) -> dict[str, object]:
+class _PhaseProfile(TypedDict):
+    """One phase of S28 as the consistency rule reads it (also written to the score's ``sim.phases``)."""
+
+    phase: int
+    side: str
+    intensity: float
+    sensible: bool
+
+
+def _phase_profile(trace: Trace, phase: int, banks: KeywordBanks) -> _PhaseProfile:
     decisions = [d for d in trace.decisions if d.phase == phase]
     scored = [d for d in decisions if beast_nearby(d)] or decisions
     heading = phase_reference_heading(trace, phase)

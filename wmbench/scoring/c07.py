@@ -35,12 +35,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
 from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import decision_intensity, keyword_intensity, vigilance_terms
 from wmbench.scoring.keywords import LEVEL_HIGH, LEVEL_MEDIUM, KeywordBanks
-from wmbench.scoring.movement import SPEED_RANKS, collided, contact, into_danger, moved_safe, realized, trace_caught
+from wmbench.scoring.movement import collided, contact, into_danger, moved_safe, realized, trace_caught
 from wmbench.scoring.patterns import DEESCALATION_POINTS, deescalation
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore

@@ -29,15 +29,16 @@ When the selection is empty the whole episode is scored. Scenario = mean over th
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from wmbench.body.motion_intent import OPPOSITE_DIRECTION
+from wmbench.core.directions import OPPOSITE
+from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
 from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import descriptor_terms, emotion_families
 from wmbench.scoring.keywords import KeywordBanks
-from wmbench.scoring.movement import SPEED_RANKS, facing_kept, into_danger, realized
+from wmbench.scoring.movement import facing_kept, into_danger, realized
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -90,7 +91,7 @@ def _backs_away_from_her(d: DecisionRecord) -> bool:
     if not near or r.direction is None or not SPEED_RANKS["walk"] <= r.speed_rank <= SPEED_RANKS["jog"]:
         return False
     her = min(near, key=lambda n: n.distance).direction
-    if r.direction != OPPOSITE_DIRECTION.get(her):
+    if r.direction != OPPOSITE.get(her):
         return False
     return facing_kept(d) if r.direction == "back" else True
 
@@ -186,17 +187,18 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = selected or trace.decisions
     if not scored:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
-    points, words = [], []
-    for d in scored:
-        value, why, found = judge(d, expression, banks)
-        points.append(DecisionPoints(d.index, value, why))
-        words.append(found)
+    # cue contrast: the decisions before the change of cue, which a judged MOTION must not repeat word for word
+    other_situation = None
     if selected and expression.contrast:
         chosen = {d.index for d in selected}
         other_situation = [d for d in trace.decisions if d.index not in chosen]
-        points = [replace(p, points=(p.points or 0.0) * REPEATED_ANSWER_FACTOR,
-                          why=p.why + "; word for word an answer given before the cue changed")
-                  if repeated_answer(d, other_situation) else p for p, d in zip(points, scored, strict=True)]
+    points, words = [], []
+    for d in scored:
+        value, why, found = judge(d, expression, banks)
+        if other_situation is not None and repeated_answer(d, other_situation):
+            value, why = value * REPEATED_ANSWER_FACTOR, why + "; word for word an answer given before the cue changed"
+        points.append(DecisionPoints(d.index, value, why))
+        words.append(found)
     if selected:
         selection = expression.selection
     else:

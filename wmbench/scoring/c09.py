@@ -44,10 +44,11 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from wmbench.core.directions import DIRECTION_READINGS, OPPOSITE
+from wmbench.core.entities import PURSUIT_BEHAVIORS
 from wmbench.envs.trace import Trace
 from wmbench.scoring.bands import not_measured_in, points_at_least, points_at_most
 from wmbench.scoring.live_run import LiveResult
-from wmbench.scoring.reply import SCENE_TO_GRAMMAR
 from wmbench.scoring.report_types import ScenarioScore
 
 CATEGORY = "C09"
@@ -150,9 +151,6 @@ def trace_decisions(result: LiveResult) -> dict[int, Any]:
         return {}
 
 
-_OPPOSITE = {"fwd": "back", "back": "fwd", "left": "right", "right": "left"}
-
-
 def response_fits(record: Any, intent: Mapping[str, Any]) -> bool | None:
     """Whether a response suits the scene it answered: with a beast nearby the intent must move *away* from it
     — into the sector opposite the nearest beast, or, when the truth marks that one unsafe, into any safe sector
@@ -162,14 +160,14 @@ def response_fits(record: Any, intent: Mapping[str, Any]) -> bool | None:
         return None
     direction = intent.get("direction")
     moving = direction is not None and intent.get("speed_class") not in (None, "still")
-    sector = SCENE_TO_GRAMMAR.get(str(direction).lower()) if moving else None
+    sector = DIRECTION_READINGS.get(str(direction).lower()) if moving else None
     truth = record.truth.directions.get(sector) if sector else None
     near = sorted((n for n in record.truth.npcs if n.type == "beast" and n.nearby), key=lambda n: n.distance)
     if not near:
         return truth is None or truth.safe
     if truth is None or not truth.safe:
         return False
-    away = _OPPOSITE.get(near[0].direction)
+    away = OPPOSITE.get(near[0].direction)
     away_truth = record.truth.directions.get(away) if away else None
     return sector == away or (away_truth is not None and not away_truth.safe and sector != near[0].direction)
 
@@ -224,7 +222,7 @@ def threat_responses(result: LiveResult) -> dict[str, Any]:
     threats = []
     for e in result.events:
         parts = e.kind.split(":")
-        new_threat = parts[0] == "spawn" or (parts[0] == "switch" and parts[-1] in ("approach", "charge"))
+        new_threat = parts[0] == "spawn" or (parts[0] == "switch" and parts[-1] in PURSUIT_BEHAVIORS)
         if len(parts) < 2 or not new_threat:
             continue
         window = [k for k, d in enumerate(result.decisions)
@@ -295,5 +293,6 @@ def score_c09(results: Mapping[str, LiveResult], scenarios: Sequence[str] = C09_
         elif why is not None:
             out[sid] = [not_measured(sid, why, None if result is None else result.seed)]
         else:
+            assert result is not None  # _unusable(None) gives a reason: a usable result is a LiveResult
             out[sid] = [scorers[sid](result)]
     return out

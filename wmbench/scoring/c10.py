@@ -41,10 +41,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wmbench.core.directions import DIRECTION_READINGS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import beast_nearby, mean
 from wmbench.scoring.movement import contact, into_danger, moved_safe, realized, trace_caught
-from wmbench.scoring.reply import SCENE_TO_GRAMMAR, parse_ok
+from wmbench.scoring.reply import parse_ok
 from wmbench.scoring.report_types import ScenarioScore
 
 CATEGORY = "C10"
@@ -118,7 +119,7 @@ def _asked_direction(d: DecisionRecord) -> str | None:
     intent = d.intent or {}
     if intent.get("direction") is None or intent.get("speed_class") in (None, "still"):
         return None
-    return SCENE_TO_GRAMMAR.get(str(intent["direction"]).lower())
+    return DIRECTION_READINGS.get(str(intent["direction"]).lower())
 
 
 def _beast_distance(d: DecisionRecord) -> float | None:

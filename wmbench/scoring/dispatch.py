@@ -4,8 +4,8 @@ The rule is chosen by scenario id (``RULES`` of the category module); a user sce
 with another id gets its category's generic rule. C09/C10 are measured by the harness elsewhere, so a trace of
 theirs (or of an unknown category) comes back ``measured`` False with the reason. A brain caught by the beast
 before the scenario reached what its rule scores (e.g. before the despawn in S31) is measured and gets 0 —
-being caught is the failure. Nothing here raises on bad input: an unreadable trace is reported as not
-measured, with the error.
+being caught is the failure. A rule that raises (``KeyError``, ``TypeError``, ...) on a trace is a bug in the
+rule, not a property of the brain: it propagates, it never turns into "not measured".
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
+from wmbench.core.taxonomy import OFFICIAL_SCENARIO_COUNT, SCENARIOS_PER_CATEGORY
 from wmbench.envs.trace import Trace
 from wmbench.scenarios.registry import get_scenario
 from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
@@ -32,8 +33,6 @@ RULES: dict[str, Rule] = {
 RULE_TEXT: dict[str, str] = {
     sid: text for module in CATEGORY_MODULES.values() for sid, text in module.RULE_TEXT.items()
 }
-OFFICIAL_SCENARIO_COUNT = 50
-SCENARIOS_PER_CATEGORY = 5
 
 
 def normalise_scenario_id(scenario_id: str) -> str:
@@ -74,11 +73,7 @@ def score_trace(trace: Trace, banks: KeywordBanks | None = None) -> ScenarioScor
         trace = replace(trace, scenario_id=sid)
     rule = RULES.get(sid) if official_category(sid) == category else None
     rule = rule or CATEGORY_MODULES[category].GENERIC_RULE
-    try:
-        result = rule(trace, banks or load_banks())
-    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-        return unmeasured(trace, category, f"the trace could not be read by the {sid} rule: "
-                                           f"{type(exc).__name__}: {exc}")
+    result = rule(trace, banks or load_banks())
     if not result.measured and trace_caught(trace):
         return caught_before_scoring(trace, category, result)
     return result

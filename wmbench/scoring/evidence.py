@@ -17,15 +17,15 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wmbench.core.directions import DIRECTION_READINGS, GRAMMAR_ORDER
 from wmbench.envs.trace import DecisionRecord, NpcFact, Truth
 from wmbench.scoring.movement import (
     contact,
     moved_safe,
     realized,
 )
-from wmbench.scoring.reply import SCENE_TO_GRAMMAR, prediction
+from wmbench.scoring.reply import prediction
 
-DIRECTIONS: tuple[str, ...] = ("left", "right", "fwd", "back")
 #: spatial accuracy (spec: exact 20 / partial 10 / miss 0); partial = this many directions right and, when the
 #: truth has any danger, at least one danger direction flagged danger
 SPATIAL_POINTS = {"exact": 20.0, "partial": 10.0, "miss": 0.0}
@@ -44,7 +44,7 @@ def audible_beast_directions(d: DecisionRecord) -> set[str]:
     match = _SOUND_FROM.search(sound)
     if not match:
         return set()
-    direction = SCENE_TO_GRAMMAR.get(match.group(1))
+    direction = DIRECTION_READINGS.get(match.group(1))
     beast_there = any(n.type == "beast" and n.direction == direction for n in d.truth.npcs)
     return {direction} if direction and beast_there else set()
 
@@ -117,7 +117,7 @@ def direction_checks(d: DecisionRecord) -> tuple[DirectionCheck, ...] | None:
     if items is None:
         return None
     checks = []
-    for direction in DIRECTIONS:
+    for direction in GRAMMAR_ORDER:
         t = d.truth.directions.get(direction)
         if t is None:
             continue
@@ -203,7 +203,7 @@ def mean(values: Sequence[float]) -> float:
 
 
 __all__ = [
-    "DIRECTIONS", "PARTIAL_MIN_CORRECT", "SAFE_REASONS", "SPATIAL_POINTS", "DirectionCheck", "SpatialResult",
+    "PARTIAL_MIN_CORRECT", "SAFE_REASONS", "SPATIAL_POINTS", "DirectionCheck", "SpatialResult",
     "beast_behavior", "beast_nearby", "beast_present", "beasts", "canonical_type", "direction_checks",
     "hidden_inconsistency", "humans", "mean", "safe_action", "spatial_accuracy", "threatened",
 ]

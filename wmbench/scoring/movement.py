@@ -11,14 +11,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from wmbench.body.intent_types import sector_word
+from wmbench.core.directions import DIRECTION_READINGS, sector_word
+from wmbench.core.speed import SPEED_RANKS
+from wmbench.core.thresholds import SCORED_DISPLACEMENT_M
 from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.scoring.reply import SCENE_TO_GRAMMAR, predicted_danger
-
-SPEED_RANKS: dict[str, int] = {"still": 0, "walk": 1, "jog": 2, "run": 3, "sprint": 4}
-MAX_SPEED_RANK = 4
-#: displacement below this (m) has no direction
-MIN_DISPLACEMENT_M = 0.1
+from wmbench.scoring.reply import predicted_danger
 
 
 @dataclass(frozen=True)
@@ -43,8 +40,9 @@ class Realized:
 def realized(d: DecisionRecord) -> Realized:
     """The realized motion; missing fields fall back to the body states (displacement, speed class)."""
     r = d.realized or {}
+    direction: str | None
     if "direction" in r:
-        direction = SCENE_TO_GRAMMAR.get(str(r["direction"]).lower()) if r["direction"] else None
+        direction = DIRECTION_READINGS.get(str(r["direction"]).lower()) if r["direction"] else None
         distance = float(r.get("distance") or 0.0)
     else:
         displacement = _displacement(d)
@@ -61,7 +59,7 @@ def _displacement(d: DecisionRecord) -> tuple[float, float] | None:
     if not before or not after:
         return None
     dx, dy = float(after[0]) - float(before[0]), float(after[1]) - float(before[1])
-    return (dx, dy) if math.hypot(dx, dy) >= MIN_DISPLACEMENT_M else None
+    return (dx, dy) if math.hypot(dx, dy) >= SCORED_DISPLACEMENT_M else None
 
 
 def sector_of(vector: tuple[float, float], reference_heading: float) -> str:
@@ -105,13 +103,14 @@ def contact(d: DecisionRecord) -> bool:
 def into_danger(d: DecisionRecord) -> bool:
     """The body moved into a sector the truth marks dangerous."""
     r = realized(d)
-    t = d.truth.directions.get(r.direction) if r.moved else None
+    t = d.truth.directions.get(r.direction) if r.moved and r.direction is not None else None
     return t is not None and not t.safe
 
 
 def into_danger_detail(d: DecisionRecord) -> str:
     """Where an :func:`into_danger` move went, in words: ``"moved <sector> into <truth's reason>"``."""
     r = realized(d)
+    assert r.direction is not None, f"decision {d.index}: into_danger_detail needs a move (into_danger true)"
     return f"moved {r.direction} into {d.truth.directions[r.direction].reason}"
 
 
@@ -124,7 +123,7 @@ def into_predicted_danger(d: DecisionRecord) -> bool:
 def moved_safe(d: DecisionRecord) -> bool:
     """Moved, into a sector the truth marks safe, without a collision or being caught."""
     r = realized(d)
-    t = d.truth.directions.get(r.direction) if r.moved else None
+    t = d.truth.directions.get(r.direction) if r.moved and r.direction is not None else None
     return t is not None and t.safe and not contact(d)
 
 

@@ -16,10 +16,9 @@ from functools import lru_cache
 from types import MappingProxyType
 
 from wmbench.brain.grammar import parse_reply
+from wmbench.core.directions import DIRECTION_READINGS
 from wmbench.envs.trace import DecisionRecord
 
-SCENE_TO_GRAMMAR = {"front": "fwd", "fwd": "fwd", "forward": "fwd", "ahead": "fwd", "left": "left",
-                    "right": "right", "back": "back", "behind": "back", "backward": "back", "rear": "back"}
 _DISTANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:m|meters?|metres?)\b", re.IGNORECASE)
 _MOTION_LINE = re.compile(r"motion\s*[:=]\s*(.*)", re.IGNORECASE)
 
@@ -45,7 +44,7 @@ def prediction(d: DecisionRecord) -> dict[str, PredictItem] | None:
     raw_from_reply = _raw_items(d.reply or "")
     items: dict[str, PredictItem] = {}
     for key, value in ((d.parse or {}).get("prediction") or {}).items():
-        direction = SCENE_TO_GRAMMAR.get(str(key).lower())
+        direction = DIRECTION_READINGS.get(str(key).lower())
         if direction is None:
             continue
         if isinstance(value, dict):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-SCENARIO_MAX_POINTS = 20.0
+from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 
 
 @dataclass(frozen=True)

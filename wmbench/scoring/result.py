@@ -7,11 +7,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import hidden_inconsistency, mean
 from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import KeywordBanks
-from wmbench.scoring.report_types import SCENARIO_MAX_POINTS, DecisionPoints, ScenarioScore
+from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 
 
 def branch_of(why: str) -> str:

@@ -12,11 +12,11 @@ import pytest
 
 from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
 from wmbench.body.motion_diffusion.generator import WEIGHTS_DIR, DiffusionGenerator
 from wmbench.body.motion_generator import MotionFrame
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.skeleton import DEFAULT_SKELETON
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
 #: text -> (travel sector, speed class) the realised clip must show.
 INTENTS = {
@@ -103,5 +103,5 @@ def test_inference_imports_neither_torch_nor_diffusers():
             "[g.next_frame(1.4) for _ in range(20)]\n"
             "bad = [m for m in ('torch', 'diffusers', 'onnxruntime') if m in sys.modules]\n"
             "assert not bad, bad\n")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, result.stderr

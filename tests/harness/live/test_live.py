@@ -9,7 +9,7 @@ import pytest
 
 from wmbench.brain.base import BrainReply
 from wmbench.harness.live.loop import live_summary_line, run_live
-from wmbench.scoring.live_run import LiveResult
+from wmbench.scoring.live_run import DecisionTiming, FrameRecord, LiveResult
 
 MOTION_REPLY = ("PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)\n"
                 "MOTION: a person walks forward calmly")
@@ -43,17 +43,41 @@ class BrokenBrain(SleepyBrain):
         raise RuntimeError("model exploded")
 
 
+def frames_started_between(result: LiveResult, start_ms: float, end_ms: float) -> list[FrameRecord]:
+    """The frames of ``result`` that started in the wall-clock window ``[start_ms, end_ms)``."""
+    return [f for f in result.frames if start_ms <= f.start_ms < end_ms]
+
+
+def frames_that_ignored_the_reply(result: LiveResult, decision: DecisionTiming) -> list[FrameRecord]:
+    """Frames that started after ``decision``'s reply arrived but ended before the frame that applied it.
+
+    Load cannot make this list long: the loop applies a reply in the first frame that starts after it arrived
+    (or, when it lands between a frame's start and its poll, in the next one), however slowly frames run."""
+    applying_index = round(decision.applied_t * result.fps_target) - 1
+    return [f for f in result.frames if f.start_ms >= decision.reply_ms and f.index < applying_index]
+
+
+# Wall-clock speed (sustained FPS, late frames, harness overhead, snapshot to first moving frame) is measured by
+# benchmarks/bench_live.py; these tests assert only what a busy machine cannot break (see each comment).
+
+
 def test_a_three_second_brain_does_not_slow_the_world_and_its_latency_is_measured():
     brain = SleepyBrain(3.0)
     result = run_live("S42", brain, fps=60, duration=7.0, keep_trace=True)
-    assert result.n_frames == 420 and result.sim_s == pytest.approx(7.0)
-    assert result.fps == pytest.approx(60.0, abs=1.0)
-    assert result.late_frame_rate < 0.01
-    assert len(result.decisions) == 2  # answered at ~3 s and ~6 s
-    assert result.cognitive_latency_ms == pytest.approx(3000.0, rel=0.10)
-    assert all(d.brain_ms >= 2990.0 for d in result.decisions)
+    assert result.n_frames == 420 and result.sim_s == pytest.approx(7.0)  # the schedule fixes the frame count
+    assert 0.0 < result.fps <= 60.0  # paced: frames are never produced faster than the target
     first = result.decisions[0]
-    assert first.snapshot_t == 0.0 and first.applied_t == pytest.approx(3.0, abs=0.1)
+    assert first.snapshot_t == 0.0
+    # the world kept running while the brain thought: a loop blocked in decide() produces no frame in that
+    # window; 30 frames in 3 s is a sixth of the target, far below what load does to this loop
+    thinking = frames_started_between(result, first.snapshot_ms, first.reply_ms)
+    assert len(thinking) >= 30, f"{len(thinking)} frames while the brain thought for {first.brain_ms:.0f} ms"
+    # one decision at a time, each at least the brain's 3 s of sleep (lower bounds: sleeping guarantees them)
+    assert 1 <= len(result.decisions) <= result.wall_s // 3.0
+    assert all(d.brain_ms >= 2990.0 and d.latency_ms >= d.brain_ms for d in result.decisions)
+    assert result.cognitive_latency_ms is not None and result.cognitive_latency_ms >= 2990.0
+    # every reply moved the body in the first frame after it arrived (not at the next decision slot)
+    assert all(len(frames_that_ignored_the_reply(result, d)) <= 1 for d in result.decisions)
     # the body stood still until the first reply arrived, then walked
     walked = result.trace["decisions"][0]
     assert walked["t"] == pytest.approx(first.applied_t - 1 / 60, abs=1e-6)
@@ -61,12 +85,13 @@ def test_a_three_second_brain_does_not_slow_the_world_and_its_latency_is_measure
     assert not brain.closed  # a borrowed brain is left to its owner
 
 
-def test_the_reference_brain_answers_within_milliseconds():
+def test_the_reference_brain_answers_at_every_decision_slot_and_is_applied_at_once():
     result = run_live("S42", "reference", fps=60, duration=3.0)
     assert len(result.decisions) == 6  # one per 0.5 s decision slot
-    assert result.cognitive_latency_ms < 100.0 and result.cognitive_latency_p95_ms < 100.0
-    assert result.fps == pytest.approx(60.0, abs=1.0) and result.late_frame_rate < 0.02
     assert [d.snapshot_t for d in result.decisions] == pytest.approx([0.0, 0.5, 1.0, 1.5, 2.0, 2.5])
+    assert all(d.latency_ms >= d.brain_ms >= 0.0 for d in result.decisions)
+    assert all(len(frames_that_ignored_the_reply(result, d)) <= 1 for d in result.decisions)
+    assert 0.0 < result.fps <= 60.0
 
 
 def test_a_slow_brain_really_gets_caught():

@@ -63,7 +63,7 @@ def test_a_report_without_matplotlib_still_has_transcripts(api_run, tmp_path):
     code = ("import sys; sys.modules['matplotlib'] = None\n"
             "import warnings; warnings.simplefilter('ignore')\n"
             f"from wmbench.harness.report.writer import write_reports; write_reports({str(copy)!r})")
-    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
     html = (copy / "report.html").read_text()
     assert "<section id=transcripts><h2>Transcripts</h2>" in html and "data:image/png" not in html
 

@@ -19,7 +19,7 @@ from wmbench.brain.registry import get_brain
 from wmbench.envs import wmbench_env
 from wmbench.harness import suite as runner
 from wmbench.harness.suite import run_suite
-from wmbench.harness.transfer import c10
+from wmbench.harness.transfer import c10, c10_scoring
 from wmbench.harness.transfer import metrics as c10_metrics
 from wmbench.harness.transfer import outcome as c10_outcome
 from wmbench.harness.transfer.body_replay import order_agreement
@@ -254,3 +254,16 @@ def test_a_body_is_as_good_as_its_worst_start():
     outcome = brain_rule.body_outcome("smpl", _smpl_runs("S46", "sprint-fwd-panic"))
     assert outcome.caught_runs >= 1 and outcome.quality == 0.0, outcome
     assert outcome.mean_quality >= 0.4, outcome
+
+
+def test_a_c10_rule_that_raises_propagates(monkeypatch) -> None:
+    """A bug in a C10 rule (issue 10 item 8) surfaces; it used to become a *not measured* C10 entry."""
+    def buggy_rule(runs):
+        return {}["no_such_field"]
+
+    source = c10_metrics.BodyRun("smpl", None)
+    runs = c10_metrics.TransferRuns("S46", 0, ("MOTION: a person runs left",), source, {})
+    monkeypatch.setattr(c10_scoring, "_nothing_to_transfer", lambda runs: None)
+    monkeypatch.setitem(c10_scoring.SCORERS, "S46", buggy_rule)
+    with pytest.raises(KeyError, match="no_such_field"):
+        score_transfer(runs)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 
@@ -24,7 +24,7 @@ _SYMBOLS = (("scipy_openblas_set_num_threads64_", "scipy_openblas_get_num_thread
 
 
 @lru_cache(maxsize=1)
-def _openblas() -> tuple[object, object] | None:
+def _openblas() -> tuple[Callable[[int], object], Callable[[], int]] | None:
     """(set, get) functions of the OpenBLAS loaded in this process, or None."""
     import numpy  # noqa: F401  (make sure numpy's BLAS is loaded before looking for it)
 

@@ -37,11 +37,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from wmbench.body.humanml3d import joints_to_features
-from wmbench.body.intent_types import STYLE_TAGS, MotionIntent, SpeedClass
+from wmbench.body.intent_types import STYLE_TAGS, MotionIntent
 from wmbench.body.motion_diffusion.deepmimic import load_clip
 from wmbench.body.motion_intent import parse_motion
 from wmbench.body.procedural import ProceduralGenerator
 from wmbench.body.skeleton import MIRROR_PAIRS
+from wmbench.core.speed import SpeedClass
 
 #: Numbers per frame: root rot velocity 1, root linear velocity 2, root height 1, ric 63.
 FRAME_DIM = 67

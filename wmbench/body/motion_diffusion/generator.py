@@ -143,7 +143,8 @@ class _Stream:
         self.model = model
         self.rate = MODEL_FPS / fps
         self.tau = 1.0
-        self.before = self.after = None
+        #: the two model frames the body's frame times fall between (None until the first step)
+        self.span: tuple[np.ndarray, np.ndarray] | None = None
         self.rng = np.random.default_rng(seed)
         self.history = np.array(model.rest_context, dtype=np.float32)
         self.pending: list[np.ndarray] = []
@@ -180,13 +181,15 @@ class _Stream:
         if self.rate == 1.0:
             return self.to_frame(self.next_raw(heading))
         # other frame rates: the model's 30 fps frames, interpolated at the body's frame times
-        if self.after is None:
-            self.before = self.after = self.next_raw(heading)
+        if self.span is None:
+            first = self.next_raw(heading)
+            self.span = (first, first)
         self.tau += self.rate
         while self.tau >= 1.0:
-            self.before, self.after = self.after, self.next_raw(heading)
+            self.span = (self.span[1], self.next_raw(heading))
             self.tau -= 1.0
-        return self.to_frame(self.before + (self.after - self.before) * self.tau)
+        before, after = self.span
+        return self.to_frame(before + (after - before) * self.tau)
 
     def to_frame(self, raw: np.ndarray) -> MotionFrame:
         joints = frame_to_joints(raw)

@@ -90,7 +90,11 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
           progress: bool = False) -> TrainResult:
     """Train, then export to ``out_dir`` (see the module card)."""
     import torch
-    from diffusers import DDIMScheduler, DDPMScheduler
+
+    # the defining modules, not `diffusers`: its package __init__ shows type checkers the dummy classes it uses
+    # when torch is missing
+    from diffusers.schedulers.scheduling_ddim import DDIMScheduler
+    from diffusers.schedulers.scheduling_ddpm import DDPMScheduler
 
     from wmbench.body.motion_diffusion.denoiser_torch import Denoiser, DenoiserConfig
 
@@ -119,8 +123,8 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
     context = tensor((windows.context - mean) / std)
     target = tensor((windows.target - mean) / std)
     cond, tokens = tensor(windows.cond), tensor(windows.tokens, torch.int64)
-    weights = np.where(windows.mocap, MOCAP_WEIGHT, 1.0)
-    weights = tensor(weights / weights.sum())
+    mocap_weights = np.where(windows.mocap, MOCAP_WEIGHT, 1.0)
+    weights = tensor(mocap_weights / mocap_weights.sum())
     gen = torch.Generator(device=dev).manual_seed(seed)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=0.01)
     lr_at = torch.optim.lr_scheduler.OneCycleLR(optimizer, max_lr=lr, total_steps=steps, pct_start=0.05)

@@ -17,10 +17,12 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from wmbench.core.errors import WMBenchError
+
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
 
-class UsageError(Exception):
+class UsageError(WMBenchError):
     """A user mistake: printed as one line, exit code 2."""
 
 

@@ -131,11 +131,11 @@ def run_benchmarks(quick: bool, only: Sequence[str] | None = None,
         raise ValueError(f"unknown benchmark(s) {', '.join(unknown)}; expected some of {', '.join(BENCHMARKS)}")
     names = tuple(m for m in BENCH_MODULES if m in wanted) if wanted else BENCH_MODULES
     if not (benchmarks_dir() / "common.py").is_file():
-        rows = [BenchRow.skip("all", "benchmarks", "", f"{benchmarks_dir()} not found: `wmbench bench` "
-                              "runs from a source checkout of wmbench (the scripts are not in the wheel)")]
+        missing = [BenchRow.skip("all", "benchmarks", "", f"{benchmarks_dir()} not found: `wmbench bench` "
+                                 "runs from a source checkout of wmbench (the scripts are not in the wheel)")]
         if on_rows:
-            on_rows(rows)
-        return rows
+            on_rows(missing)
+        return missing
     rows: list[BenchRow] = []
     groups = {module: short for short, module in BENCHMARKS.items()}
     for name in names:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.errors import ConfigError
 from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report.writer import write_reports
@@ -21,7 +22,7 @@ from wmbench.scoring.live_run import LiveResult, LiveTick
 Printer = Callable[[str], None]
 
 
-class LiveCommandError(ValueError):
+class LiveCommandError(ConfigError):
     """A mistake in the ``live``/``report`` arguments (printed as one line by the CLI)."""
 
 

@@ -12,7 +12,7 @@ Card
 - :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
 - :func:`format_summary`: each category's points (or why not), the WM Score and the grade, the brain's
   decisions/tokens/cache hits/retries/failures, and why a run stopped early;
-  :data:`~wmbench.scoring.aggregate.CATEGORY_TITLES` names the categories.
+  :data:`~wmbench.core.taxonomy.CATEGORY_TITLES` names the categories.
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.taxonomy import CATEGORY_TITLES
 from wmbench.envs.observation_modes import OBSERVATION_MODES
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
@@ -43,7 +44,6 @@ from wmbench.harness.suite import (
     default_measurers,
     run_suite,
 )
-from wmbench.scoring.aggregate import CATEGORY_TITLES
 
 
 def configure_run(p: argparse.ArgumentParser) -> None:

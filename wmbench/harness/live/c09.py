@@ -19,8 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.body.generators import selected_generator
-from wmbench.body.intent_types import MotionIntent, SpeedClass
+from wmbench.body.intent_types import MotionIntent
 from wmbench.brain.registry import get_brain
+from wmbench.core.speed import SpeedClass
 from wmbench.harness.live.loop import DEFAULT_FPS, run_live
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.run.measure import MeasureContext

@@ -184,7 +184,7 @@ def run_live(
     instance, label, owned = _resolve_brain(brain, brain_options)
     try:
         env = WMBenchEnv(scenario, body=body, render_mode=render_mode, frame_rate=fps, observation=observation)
-    except BaseException:
+    except BaseException:  # cleanup only (close the brain we built), then re-raised
         if owned:
             instance.close()
         raise

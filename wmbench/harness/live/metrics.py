@@ -129,7 +129,7 @@ def gpu_name() -> str | None:
     try:
         if torch is not None and torch.cuda.is_available() and torch.cuda.is_initialized():
             return str(torch.cuda.get_device_name(0))
-    except Exception:
+    except Exception:  # the machine's CUDA driver/runtime is broken: the device is simply not named
         return None
     return None
 

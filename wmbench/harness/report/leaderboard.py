@@ -25,6 +25,7 @@ from typing import Any
 
 import wmbench
 from wmbench.body.generators import describe_generator
+from wmbench.core.taxonomy import PILLAR_TITLES
 
 SCHEMA_KEYS: tuple[str, ...] = (
     "model_name", "organization", "submission_date", "wm_score", "grade", "p1_perception", "p2_cognition",
@@ -40,7 +41,7 @@ KEY_TYPES: dict[str, tuple[type, ...]] = {
     "gpu": (str,), "brain_model": (str,), "motion_model": (str,), "paper_url": (str,), "demo_url": (str,),
     "wmbench_version": (str,), "measured_categories": (list,),
 }
-PILLAR_KEYS = {"P1": "p1_perception", "P2": "p2_cognition", "P3": "p3_embodiment"}
+PILLAR_KEYS = {p: f"{p.lower()}_{title.lower()}" for p, title in PILLAR_TITLES.items()}
 MOTION_MODELS = {
     "smpl": "wmbench procedural gait generator (22-joint HumanML3D skeleton, kinematic character)",
     "robot": "wmbench procedural gait generator retargeted to a PD servo humanoid",

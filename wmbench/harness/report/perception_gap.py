@@ -26,10 +26,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from wmbench.core.errors import ConfigError
+
 GAP_FILE = "perception_gap.json"
 
 
-class GapError(ValueError):
+class GapError(ConfigError):
     """The two runs cannot be compared (missing files, different brain/body/seeds, same mode)."""
 
 

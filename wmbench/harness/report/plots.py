@@ -60,8 +60,8 @@ def pillar_radar(categories: Mapping[str, Mapping[str, Any]], pillars: Mapping[s
     closed_a, closed_v = [*angles, angles[0]], [*values, values[0]]
     ax.plot(closed_a, closed_v, color="#222", linewidth=1.8)
     ax.fill(closed_a, closed_v, color="#222", alpha=0.18)
-    for angle, value, cat in zip(angles, values, categories.values()):
-        color = "#222" if cat.get("measured") else UNMEASURED_COLOR
+    for angle, value, entry in zip(angles, values, categories.values()):
+        color = "#222" if entry.get("measured") else UNMEASURED_COLOR
         ax.plot([angle], [value], "o", color=color, markersize=5)
     labels = [f"{cat}" + ("" if categories[cat].get("measured") else "\n(n/m)") for cat in names]
     ax.set_xticks(angles)
@@ -141,6 +141,7 @@ def latency_histogram(latencies_ms: Mapping[str, Sequence[float]]) -> bytes | No
     fig, ax = _figure(7.2, 3.4)
     lo, hi = max(min(values), 1e-3), max(values)
     logarithmic = hi / lo > 50
+    bins: int | list[float]
     if logarithmic:
         bins = [lo * (hi / lo) ** (i / 30) for i in range(31)]
         ax.set_xscale("log")

@@ -20,7 +20,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any
 
-WALL_LABELS = (("left", "L"), ("right", "R"), ("front", "F"), ("back", "B"))
+from wmbench.core.directions import SCENE_ORDER
+
+WALL_LABELS = tuple((word, word[0].upper()) for word in SCENE_ORDER)
 
 
 @dataclass(frozen=True)
@@ -118,7 +120,7 @@ def episode_transcripts(lines: Sequence[Mapping[str, Any]], scores: Mapping[str,
         per_seed, evidence = _seed_entry(scores, scenario, seed)
         by_index = {d.get("index"): d for d in evidence.get("decisions") or [] if isinstance(d, dict)}
         hidden = ((evidence.get("sim") or {}).get("hidden_inconsistency") or {})
-        rows = []
+        rows: list[DecisionRow] = []
         for d in (line.get("trace") or {}).get("decisions", ()):
             parse = d.get("parse") or {}
             scored = by_index.get(d.get("index")) or {}

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.core.redaction import Redactor
+from wmbench.core.taxonomy import CATEGORY_TITLES, PILLARS
 from wmbench.envs.trace import Trace
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
@@ -53,7 +54,6 @@ from wmbench.harness.run.results import (
 )
 from wmbench.harness.run.scores import score_lines
 from wmbench.scenarios import get_scenario
-from wmbench.scoring.aggregate import CATEGORY_TITLES
 from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import load_banks
@@ -64,9 +64,6 @@ REPORT_HTML = "report.html"
 LEADERBOARD_FILE = "leaderboard_entry.json"
 PLOTS_DIR = "plots"
 INTENSITY_CATEGORIES: tuple[str, ...] = ("C05", "C07")
-PILLARS: dict[str, tuple[str, ...]] = {
-    "P1": ("C01", "C02"), "P2": ("C03", "C04", "C05", "C06", "C07"), "P3": ("C08", "C09", "C10"),
-}
 
 
 @dataclass(frozen=True)
@@ -187,10 +184,10 @@ def intensity_series(lines: Sequence[Mapping[str, Any]], categories: Sequence[st
             continue
         try:
             trace = Trace.from_dict(line["trace"])
-            series[category][sid] = [(d.t, round(decision_intensity(d, banks).combined, 4))
-                                     for d in trace.decisions]
-        except Exception as err:  # one unreadable trace must not stop the report
+        except Exception as err:  # one damaged trace in the run's file must not stop the report
             warnings.warn(f"intensity plot: skipping {sid} seed {line['seed']} ({err})", stacklevel=2)
+            continue
+        series[category][sid] = [(d.t, round(decision_intensity(d, banks).combined, 4)) for d in trace.decisions]
     return series
 
 

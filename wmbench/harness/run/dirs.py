@@ -19,11 +19,12 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
+from wmbench.core.errors import ConfigError
 from wmbench.harness.run.results import RUN_FILE, EpisodeKey, read_json
 from wmbench.harness.run.selection import SuitePlan, plan_suite
 
 
-class RunDirError(ValueError):
+class RunDirError(ConfigError):
     """``--out`` cannot hold this run; the message says why and what would do."""
 
 

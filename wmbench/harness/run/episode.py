@@ -126,7 +126,7 @@ def run_episode(
                 if reply.fatal:  # the brain cannot go on (bad key, unreachable): do not play out the episode
                     error = f"stopped: the brain cannot go on: {reply.error}"
                     break
-        except Exception as exc:
+        except Exception as exc:  # the world, body or motion plugin broke mid-episode: a recorded, scored failure
             error = f"{type(exc).__name__}: {exc}\n{_short_traceback(exc)}"
         trace = _trace_dict(env)
     finally:  # Ctrl-C (KeyboardInterrupt) passes through, but the env is closed either way
@@ -168,7 +168,7 @@ def decide_safely(brain: Brain, scene: dict[str, Any]) -> BrainReply:
     start = time.perf_counter()
     try:
         reply = brain.decide(scene)
-    except Exception as exc:
+    except Exception as exc:  # the user's brain raised: a failed reply (recorded and scored), never a crash
         return BrainReply(
             text="", latency_s=time.perf_counter() - start, provider=str(getattr(brain, "name", "?")),
             error=f"brain raised {type(exc).__name__}: {exc}",
@@ -187,7 +187,7 @@ def _trace_dict(env: Any) -> dict[str, Any] | None:
         return None
     try:
         return env.unwrapped.trace.to_dict()
-    except Exception:
+    except Exception:  # an env broken by the failure above (or a plugin env) has no readable trace
         return None
 
 

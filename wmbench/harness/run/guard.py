@@ -27,12 +27,13 @@ from collections.abc import Mapping, MutableMapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from wmbench.core.errors import RunError
 from wmbench.harness.run.episode import EpisodeResult
 
 QUOTE_CHARS = 120
 
 
-class RunStopped(RuntimeError):
+class RunStopped(RunError):
     """The run stopped early for ``reason``; ``scores`` is what was written for the finished episodes."""
 
     def __init__(self, reason: str, scores: Mapping[str, Any] | None = None) -> None:

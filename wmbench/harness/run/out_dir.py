@@ -17,11 +17,13 @@ import errno
 import os
 from pathlib import Path
 
+from wmbench.core.errors import ConfigError
+
 #: Bytes the probe writes: enough that a disk with no room at all fails here rather than mid-run.
 PROBE_BYTES = 4096
 
 
-class OutDirError(ValueError):
+class OutDirError(ConfigError):
     """The output directory cannot hold a run; the message says why in one line."""
 
 

@@ -224,7 +224,7 @@ def write_bytes_atomic(path: Path | str, data: bytes) -> Path:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException:  # cleanup only (half-written temp file), then re-raised
         with contextlib.suppress(OSError):
             tmp.unlink()
         raise

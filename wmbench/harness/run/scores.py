@@ -4,11 +4,14 @@ Card
 ----
 - :func:`score_run` scores *every* line of a run from ``episodes.jsonl``, sorted by (scenario, seed), so a
   resumed run scores exactly like an uninterrupted one; hands non-bench scenarios (C09 live, C10 transfer)
-  to the measurer passed for their mode (a missing or failing measurer is a note and a *not measured*
-  entry, never a crash); adds the deterministic ``run`` summary (no wall times, paths or worker counts).
-- :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a trace the
-  scorer cannot handle, scores 0 with the reason (:func:`error_score`); paired scenarios (S29 against the
-  same seed's S30) are rescored with their partner's trace (only those traces are kept: :func:`paired_trace`).
+  to the measurer passed for their mode (a missing measurer, or one that fails for a reason wmbench names —
+  a :class:`~wmbench.core.errors.WMBenchError` or an ``OSError`` — is a note and a *not measured* entry; any
+  other exception is a bug in wmbench's measuring or scoring code and propagates); adds the deterministic
+  ``run`` summary (no wall times, paths or worker counts).
+- :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a stored trace
+  that cannot be read back, scores 0 with the reason (:func:`error_score`); a scorer that raises on a
+  readable trace is a bug and propagates; paired scenarios (S29 against the same seed's S30) are rescored
+  with their partner's trace (only those traces are kept: :func:`paired_trace`).
 - :func:`not_measured_score`: the ``measured: false`` entry of a scenario the run could not measure.
 
 The runner (:mod:`wmbench.harness.suite`) calls :func:`score_run` once the episodes are done; ``wmbench
@@ -21,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from wmbench.core.errors import WMBenchError
 from wmbench.envs.trace import Trace
 from wmbench.harness.run.accounting import brain_usage, sum_usage
 from wmbench.harness.run.measure import MeasureContext, Measurer
@@ -50,7 +54,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
         else:
             try:
                 measured = measurer(group, context)
-            except Exception as err:
+            except (WMBenchError, OSError) as err:  # a refusal wmbench names (brain spec, extra, disk), not a bug
                 why = f"{mode} measurement failed ({type(err).__name__}: {err})"
             else:
                 extra.update({sid: list(scores) for sid, scores in measured.items()})
@@ -130,7 +134,7 @@ def paired_trace(line: Mapping[str, Any]) -> Any:
         return None
     try:
         return Trace.from_dict(line["trace"])
-    except Exception:
+    except Exception:  # the run's stored file holds a damaged trace (score_line scores it as an error)
         return None
 
 
@@ -140,9 +144,10 @@ def score_line(line: Mapping[str, Any]) -> Any:
         why = f"episode failed: {line.get('error') or 'no trace'}"
         return error_score(line["scenario"], line["seed"], why)
     try:
-        return score_trace(Trace.from_dict(line["trace"]))
-    except Exception as err:
+        trace = Trace.from_dict(line["trace"])
+    except Exception as err:  # the run's stored file holds a damaged trace: the episode scores 0, saying why
         return error_score(line["scenario"], line["seed"], f"scoring failed: {type(err).__name__}: {err}")
+    return score_trace(trace)  # a scorer that raises here is a bug in wmbench: it must not become a score
 
 
 def not_measured_score(record: Scenario, why: str) -> Any:

@@ -75,9 +75,9 @@ def stream_results(pool: Executor, start: Callable[[EpisodeSpec], Future[Episode
                 done, pending = wait(pending, return_when=FIRST_COMPLETED)
                 ready.extend(done)
             future = ready.pop()
-            spec = next(specs, None)  # refill before handing the result on, so the workers stay busy
-            if spec is not None:
-                pending.add(start(spec))
+            refill = next(specs, None)  # refill before handing the result on, so the workers stay busy
+            if refill is not None:
+                pending.add(start(refill))
             result = future.result()
             del future  # nothing keeps a handed-on result alive
             yield result

@@ -27,11 +27,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from wmbench.body.base import Body
+from wmbench.core.thresholds import MOVED_DISTANCE_M
 from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
 
-#: Below this displacement (m) a body did not move in a decision.
-MIN_MOVE = 0.05
 #: Two speeds of one body closer than this fraction of its top decision speed count as equal.
 SPEED_TIE_FRACTION = 0.1
 
@@ -66,7 +65,7 @@ def _relative_move(record: Any) -> tuple[float, float] | None:
     dx = after["position"][0] - before["position"][0]
     dy = after["position"][1] - before["position"][1]
     dist = math.hypot(dx, dy)
-    if dist < MIN_MOVE:
+    if dist < MOVED_DISTANCE_M:
         return None
     h = before["heading"]
     c, s = math.cos(h), math.sin(h)

@@ -64,6 +64,7 @@ from __future__ import annotations
 import sys
 import traceback
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -132,7 +133,7 @@ def _character(generator: str, sink: list[np.ndarray] | None = None) -> Any:
 def _guarded(body: str, run: Callable[[], Trace]) -> BodyRun:
     try:
         return BodyRun(body, run())
-    except Exception as exc:
+    except Exception as exc:  # a body (maybe a plugin) or its motion model broke in the world: recorded per body
         frames = "".join(traceback.format_tb(exc.__traceback__)[-3:]).rstrip()
         return BodyRun(body, None, f"{type(exc).__name__}: {exc}\n{frames}")
 
@@ -148,7 +149,7 @@ def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: 
     trace = Trace.from_dict(result.trace) if result.trace else None
     source = BodyRun(SOURCE_BODY, trace, result.error)
     replies = tuple(d.reply for d in source.decisions)
-    replays = {body: _guarded(body, lambda b=body: replay_decisions(scenario_id, replies, b, seed=seed))
+    replays = {body: _guarded(body, partial(replay_decisions, scenario_id, replies, body, seed=seed))
                for body in TARGET_BODIES}
     second = _guarded(f"{SOURCE_BODY}+{independent}",
                       lambda: replay_decisions(scenario_id, replies, _character(independent), seed=seed))
@@ -157,11 +158,18 @@ def run_transfer(scenario_id: str, brain: Brain, seed: int = 0, *, brain_label: 
 
 
 def pipeline_diagnostics(scenario_id: str, brain: Brain, seed: int) -> dict[str, Any]:
-    """The scenario's pipeline check (the former C10 rule) as a body diagnostic: its points and numbers."""
+    """The scenario's pipeline check (the former C10 rule) as a body diagnostic: its points and numbers.
+
+    Deliberately broad: the diagnostic is evidence *outside* the score (it never gives or costs points), so any
+    fault in it — a broken body plugin or a bug in a pipeline check — is shown in the evidence with its type
+    and message instead of stopping the C10 measurement. The scoring path (``score_transfer`` of the brain's
+    own runs) has no such guard: a bug there raises."""
     try:
         old = score_transfer(run_transfer(scenario_id, brain, seed))
-    except Exception as err:   # a diagnostic never costs the brain its score
-        return {"measured": False, "error": f"{type(err).__name__}: {err}"}
+    except Exception as err:   # a diagnostic outside the score (see the docstring): shown, never points
+        error = f"{type(err).__name__}: {err}"
+        return {"what": DIAGNOSTIC_OF.get(scenario_id, ""), "measured": False, "error": error,
+                "explanation": f"{scenario_id}: the pipeline check failed ({error})"}
     return {"what": DIAGNOSTIC_OF.get(scenario_id, ""), "measured": old.measured,
             "points_if_scored": old.score, "explanation": old.explanation,
             "numbers": old.evidence.get("transfer", {}), "bodies": old.evidence.get("bodies", {})}

@@ -30,7 +30,6 @@ from functools import cache
 from typing import Any
 
 from wmbench.body.generators import selected_generator_name
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS
 from wmbench.body.registry import get_body
 from wmbench.harness.transfer import metrics
 from wmbench.harness.transfer.body_replay import direction_agreement, order_agreement, speed_rank_agreement
@@ -227,8 +226,9 @@ def score_s49(runs: TransferRuns) -> ScenarioScore:
 
 @cache
 def body_envelope(body: str) -> Mapping[str, float]:
-    """A body's own speed per class: its ``envelope`` attribute, else the character's speeds."""
-    return dict(getattr(get_body(body), "envelope", SPEED_CLASS_SPEEDS))
+    """A body's own speed per class (its declared ``envelope``; :class:`~wmbench.body.base.BodyBase` defaults
+    to the character's speeds)."""
+    return dict(get_body(body).envelope)
 
 
 def score_s50(runs: TransferRuns) -> ScenarioScore:
@@ -267,14 +267,11 @@ SCORERS: dict[str, Callable[[TransferRuns], ScenarioScore]] = {
 
 
 def score_transfer(runs: TransferRuns) -> ScenarioScore:
-    """One scenario and seed's score by its rule (see the module card); pure. A scorer that raises gives a
-    *not measured* entry with the error, never a crashed measurement."""
+    """One scenario and seed's score by its rule (see the module card); pure. A rule that raises is a bug in
+    the rule and propagates (a body that failed to run is already a recorded failure in ``runs``)."""
     if runs.scenario_id not in SCORERS:
         return not_measured(runs.scenario_id, f"no C10 rule for {runs.scenario_id}", runs.seed)
-    try:
-        return _nothing_to_transfer(runs) or SCORERS[runs.scenario_id](runs)
-    except Exception as err:  # a measuring fault, not the brain's: say so instead of losing the category
-        return not_measured(runs.scenario_id, f"scoring failed: {type(err).__name__}: {err}", runs.seed)
+    return _nothing_to_transfer(runs) or SCORERS[runs.scenario_id](runs)
 
 
 def not_measured(sid: str, why: str, seed: int | None = None) -> ScenarioScore:

@@ -31,14 +31,16 @@ import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import median
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
 from wmbench.body import humanml3d, retarget
 from wmbench.body.envelope import classify_speed
 from wmbench.body.generators import describe_clip, get_generator
-from wmbench.body.intent_types import SPEED_CLASS_SPEEDS, MotionIntent, SpeedClass, wrap_angle
+from wmbench.body.intent_types import MotionIntent
+from wmbench.core.directions import wrap_angle
+from wmbench.core.speed import SPEED_CLASS_SPEEDS, SpeedClass
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.transfer.body_replay import order_sign
 
@@ -86,9 +88,11 @@ class TransferRuns:
 # ------------------------------------------------------------------------------------------------ bodies
 
 
-def is_moving(intent: Mapping[str, Any] | None) -> bool:
+def is_moving(intent: Mapping[str, Any] | None) -> TypeGuard[Mapping[str, Any]]:
     """A decision's intent (``MotionIntent.to_dict``) asks the body to travel."""
-    return bool(intent) and intent.get("direction") is not None and intent.get("speed_class") != "still"
+    if not intent:
+        return False
+    return intent.get("direction") is not None and intent.get("speed_class") != "still"
 
 
 def moving_decisions(run: BodyRun) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from wmbench.core.taxonomy import CATEGORY_TITLES
 from wmbench.harness.validity.panel import ValidityResult
 
 SENSITIVE_LOSS = 30.0
@@ -21,11 +22,6 @@ CAPABILITIES: dict[str, str] = {
     "perceive-only": "acting on what it perceives",
     "act-only": "perception (PREDICT)",
     "stuffer-back": "perception and a real decision (keyword stuffing)",
-}
-CATEGORY_TITLES: dict[str, str] = {
-    "C01": "Environmental Awareness", "C02": "Entity Recognition", "C03": "Predictive Reasoning",
-    "C04": "Threat Differentiation", "C05": "Emotional Escalation", "C06": "Contextual Memory",
-    "C07": "Threat Resolution", "C08": "Motion Expressiveness", "C10": "Cross-body Transfer",
 }
 
 _INTRO = """# Validity: what each category measures
@@ -52,7 +48,9 @@ def sensitivity_lines(result: ValidityResult) -> list[str]:
     lines = []
     for c in result.categories:
         ref = reference.score(c)
-        sensitive, partly, blind = [], [], []
+        sensitive: list[str] = []
+        partly: list[str] = []
+        blind: list[str] = []
         for brain, capability in CAPABILITIES.items():
             if brain not in names:
                 continue

@@ -38,6 +38,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from wmbench.brain.panel import DIAGNOSTIC_BRAINS, get_panel_brain, lacks, panel_names
+from wmbench.core.taxonomy import TRACE_SCORED_CATEGORIES
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import episode_line
 from wmbench.harness.run.scores import paired_trace, score_line
@@ -46,7 +47,7 @@ from wmbench.scenarios import all_scenarios
 from wmbench.scoring import summarize
 from wmbench.scoring.pairs import rescore_pairs
 
-BENCH_CATEGORIES: tuple[str, ...] = ("C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08")
+BENCH_CATEGORIES: tuple[str, ...] = TRACE_SCORED_CATEGORIES
 CATEGORIES: tuple[str, ...] = (*BENCH_CATEGORIES, "C10")
 QUICK_SEEDS: tuple[int, ...] = (0, 1, 2, 3)
 FULL_SEEDS: tuple[int, ...] = (0, 1, 2, 3)

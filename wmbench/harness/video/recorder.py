@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 
+from wmbench.core.errors import MissingExtraError
 from wmbench.envs import render as camera
 
 VIDEO_FPS = 30
@@ -35,7 +36,7 @@ TEXT_COLOR = (255, 255, 255)
 BAND_ALPHA = 170
 
 
-class MissingVideoExtraError(ImportError):
+class MissingVideoExtraError(MissingExtraError):
     """Recording video needs an optional dependency that is not installed."""
 
 
@@ -45,9 +46,7 @@ def _require(module: str, extra: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as err:
-        raise MissingVideoExtraError(
-            f"recording video needs the {extra!r} extra: pip install 'wmbench[{extra}]' "
-            f"(missing module: {module}; {err})") from None
+        raise MissingVideoExtraError("recording video", extra, module, str(err)) from None
 
 
 class VideoRecorder:

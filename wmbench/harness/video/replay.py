@@ -34,6 +34,7 @@ import numpy as np
 import pybullet as p
 
 from wmbench.body.multibody import yaw_quaternion
+from wmbench.core.errors import ConfigError
 from wmbench.envs import cameras
 from wmbench.envs.npc import NPC_SHAPES, _build_beast, _build_human
 from wmbench.envs.world import World
@@ -52,7 +53,7 @@ TRAIL_COLORS = {"protagonist": (230, 180, 20), "beast": (200, 90, 20), "human": 
 EVENT_SHOW_S = 1.0
 
 
-class ReplayError(ValueError):
+class ReplayError(ConfigError):
     """The trace cannot be replayed (no pose log, unknown scenario)."""
 
 

@@ -9,12 +9,16 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.base import BodyBase, BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.intent_types import MotionIntent
 
 
-class DemoBody:
-    """A 0.3 m sphere moved frame by frame at the intent's speed, stopped by walls via ``world.sweep``."""
+class DemoBody(BodyBase):
+    """A 0.3 m sphere moved frame by frame at the intent's speed, stopped by walls via ``world.sweep``.
+
+    Derives from :class:`~wmbench.body.base.BodyBase`: the character's speed ``envelope`` and the no-op
+    ``sync_visuals`` come from there (``on_physics_step`` is spelled out only to show the hook).
+    """
 
     needs_physics = False
     sensor_height = 1.2

@@ -1,0 +1,3 @@
+"""A module the registry tests import lazily (and check that it was not imported before)."""
+
+WAVE = "~~~"
