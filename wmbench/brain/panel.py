@@ -39,7 +39,7 @@ from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
 from wmbench.brain.grammar import format_prediction
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
-from wmbench.core.directions import GRAMMAR_ORDER, TRAVEL_PHRASES
+from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, GRAMMAR_TO_SCENE, OPPOSITE, TRAVEL_PHRASES
 from wmbench.scenarios.families import swap_side_words
 
 _SAFE = ("safe", "open")
@@ -293,7 +293,7 @@ def official_fields(scene: dict[str, Any]) -> dict[str, Any]:
 
 
 #: the official side that ends up behind after a turn towards each scene direction (``back``: turned around)
-_BEHIND_AFTER_TURN = {"right": "left", "left": "right", "back": "front"}
+_BEHIND_AFTER_TURN: dict[str, str] = {turn: GRAMMAR_TO_SCENE[OPPOSITE[turn]] for turn in DIRECTIONS if turn != "fwd"}
 
 
 def wall_behind_after_turn(previous: tuple[dict[str, Any], str] | None, memory: Any) -> float | None:

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from wmbench.core.entities import Behavior
 from wmbench.scenarios.families import ALL_FRONTS
-from wmbench.scenarios.records import Behavior, Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
 

@@ -35,7 +35,7 @@ from typing import Any, overload
 
 import numpy as np
 
-from wmbench.core.directions import QUARTER_TURNS, TURN_ORDER, Direction, mirrored
+from wmbench.core.directions import BACK_FIRST_ORDER, QUARTER_TURNS, TURN_ORDER, Direction, mirrored
 from wmbench.scenarios.records import (
     UNVARIED,
     VARIANT_FROM_SEED,
@@ -56,7 +56,7 @@ ALL_FRONTS: tuple[Direction, ...] = TURN_ORDER
 #: every front direction, the threat turned behind first: for a layout with a side, seeds 2-3 (the first turn,
 #: the last seeds of one family cycle 0-3) put what the spec has ahead behind the protagonist, so a constant
 #: retreat that the canonical layout happens to reward walks into it (S15, S18, S19, S28)
-BACK_FIRST_FRONTS: tuple[Direction, ...] = ("fwd", "back", "left", "right")
+BACK_FIRST_FRONTS: tuple[Direction, ...] = BACK_FIRST_ORDER
 
 
 #: what a bench scenario gets when its builder names no family: exact mirror counterbalancing only
