@@ -14,7 +14,9 @@ from wmbench.brain.panel import (
     forget,
     get_panel_brain,
     mirror_scene,
+    official_fields,
     panel_names,
+    wall_behind_after_turn,
 )
 from wmbench.brain.registry import get_brain
 from wmbench.envs.wmbench_env import WMBenchEnv
@@ -72,3 +74,27 @@ def test_panel_brains_are_named_on_the_command_line():
     assert get_brain("panel:constant:beast-ahead/still").name == "constant:beast-ahead/still"
     with pytest.raises(ValueError, match="unknown panel brain"):
         get_panel_brain("nobody")
+
+
+def test_official_field_brain_never_sees_walls_back(scene):
+    """It answers as the reference does on the same scene without the extension field ``walls.back``."""
+    quiet = {**scene, "npc_nearby": False, "npc_type": None, "npc_behavior": None, "npc_distance": None,
+             "npc_direction": None, "sound": None, "npcs": [], "recent_decisions": [], "last_prediction": None}
+    walled_back = {**quiet, "walls": {"left": 1.5, "right": None, "front": None, "back": 1.5}}
+    assert official_fields(walled_back)["walls"] == {"left": 1.5, "right": None, "front": None}
+    assert "back" in walled_back["walls"]  # the caller's scene is left alone
+    official, reference = get_panel_brain("official-field"), get_panel_brain("reference")
+    seen = reference.decide(walled_back).text
+    blind = official.decide(walled_back).text
+    assert "back=danger(wall)" in seen and "back=safe(open)" in blind
+    assert blind == get_panel_brain("reference").decide(official_fields(walled_back)).text
+
+
+def test_an_official_field_brain_knows_the_wall_its_own_turn_put_behind_it():
+    seen = ({"left": 1.5, "right": None, "front": 3.0}, "MOTION: a person runs to the right")
+    assert wall_behind_after_turn(seen, [{"direction": "right", "outcome": "moved right"}]) == 1.5
+    assert wall_behind_after_turn(seen, [{"direction": "back", "outcome": "moved back"}]) == 3.0
+    backstep = (seen[0], "MOTION: a person steps back, hands raised")
+    assert wall_behind_after_turn(backstep, [{"direction": "back", "outcome": "moved back"}]) is None
+    assert wall_behind_after_turn(seen, [{"direction": "left", "outcome": "moved left"}]) is None  # no right wall
+    assert wall_behind_after_turn(None, [{"direction": "right"}]) is None  # first decision: nothing seen yet

@@ -220,6 +220,24 @@ def test_beast_is_fled_before_a_wall_is_avoided():
     assert intent.direction == "right" and decision.plan.intensity >= Mood.FEAR.intensity
 
 
+def test_a_beast_ahead_in_a_one_sided_corridor_is_left_by_the_open_side_and_kept():
+    """S12's official instance: the back is open, but backing off along the wall keeps the beast on the same
+    line, so the reference flanks right at the first look and keeps going once it has turned."""
+    brain = ReferenceBrain()
+    first = brain.think(scene({"left": 1.5}, (npc("beast", "approach", 5.0, "fwd"),)))
+    assert read(first.text)[1].direction == "right"
+    # turned to face right: the wall is behind, the beast at the left; straight on leaves the corridor
+    then = brain.think(scene({"back": 1.5}, (npc("beast", "approach", 4.6, "left"),),
+                             recent=[{"t": 0.0, "motion": "walks right", "direction": "right",
+                                      "outcome": "moved right"}], t=0.5))
+    assert read(then.text)[1].direction == "fwd"
+
+
+def test_a_side_wall_with_room_to_back_away_is_no_corridor():
+    decision = ReferenceBrain().think(scene({"left": 2.0}, (npc("beast", "approach", 5.0, "fwd"),)))
+    assert read(decision.text)[1].direction == "back"  # S28: a wall 2 m off leaves room along it
+
+
 def test_a_heard_charge_out_of_sight_is_fled_away_from_the_sound():
     sc = scene(sound="roar and pounding paws from the left")
     decision = ReferenceBrain().think(sc)

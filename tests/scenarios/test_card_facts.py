@@ -208,10 +208,13 @@ COORDINATES = re.compile(rf"\(({NUMBER}), ({NUMBER})\)")
 
 
 def _wall_extents(record: Scenario) -> set[tuple[str, float, float]]:
-    """Each wall's span along x and y, and the gap between two walls in line (a doorway)."""
+    """Each wall's span along x and y (the family's variant walls included: the card states them too), and the
+    gap between two walls in line (a doorway)."""
+    variant = record.family.variant_walls if record.family is not None else ()
     spans = {
         (axis, round(wall.center[i] - wall.size[i] / 2, 2), round(wall.center[i] + wall.size[i] / 2, 2))
-        for phase in record.phases for wall in phase.walls for i, axis in enumerate("xy")
+        for walls in [*(phase.walls for phase in record.phases), variant] for wall in walls
+        for i, axis in enumerate("xy")
     }
     gaps = {(a[0], a[2], b[1]) for a in spans for b in spans if a[0] == b[0] and a[2] < b[1]}
     return spans | gaps
@@ -249,7 +252,7 @@ def test_stated_npc_coordinates_are_in_the_record(record: Scenario) -> None:
 
 def test_extent_and_coordinate_patterns_find_what_the_cards_state() -> None:
     assert EXTENT.findall(_section(get_scenario("S12").card, "Setup", "Expected")) == [
-        ("x", "-1.7", "6"), ("y", "-4", "1.7")]
+        ("x", "-8", "6"), ("y", "-4", "1.7")]
     assert ("y", -4.0, 1.7) in _wall_extents(get_scenario("S12"))
     assert (4.0, -2.5) in _npc_coordinates(get_scenario("S15"))
     assert COORDINATES.findall(_section(get_scenario("S45").card, "Setup", "Expected")) == [

@@ -14,6 +14,7 @@ from wmbench.harness.run.results import episode_line
 from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scenarios.families import (
     ALL_FRONTS,
+    BACK_FIRST_FRONTS,
     draw_instance,
     has_side,
     instance_direction,
@@ -21,7 +22,7 @@ from wmbench.scenarios.families import (
     turn_direction,
     turn_record,
 )
-from wmbench.scenarios.records import Family, NpcSpec, Phase, Scenario
+from wmbench.scenarios.records import VARIANT_FROM_SEED, Family, NpcSpec, Phase, Scenario
 
 BENCH = [s for s in all_scenarios() if s.mode == "bench"]
 MUST_SHOW = ("S06", "S11", "S12", "S26", "S27", "S36")
@@ -95,6 +96,37 @@ def test_official_fields_show_the_closed_side_in_s26_and_s27():
         scene = _first_scene(sid, 0)
         assert scene["walls"]["front"] == 1.5 and scene["walls"]["back"] is None, sid
         assert scene["npc_direction"] == "back", sid
+
+
+@pytest.mark.parametrize("sid", ["S12", "S13"])
+def test_official_instances_of_s12_s13_keep_the_back_open_and_variants_close_it(sid):
+    """Issue 12 item 4: seeds 0-1 (the spec's layout and its mirror) have no wall that only `walls.back` reports;
+    the wmbench variants (seeds 2 and up) close the back, with the corner on the walled side."""
+    for seed in range(4):
+        scene = _first_scene(sid, seed)
+        walled_side = {"S12": "left", "S13": "right"}[sid]
+        if seed % 2:
+            walled_side = {"left": "right", "right": "left"}[walled_side]
+        assert scene["walls"][walled_side] is not None and scene["npc_direction"] == "front", (sid, seed)
+        if seed < VARIANT_FROM_SEED:
+            assert scene["walls"]["back"] is None, (sid, seed)
+        else:
+            assert scene["walls"]["back"] is not None, (sid, seed)
+    built, instance = draw_instance(get_scenario(sid), 3, np.random.default_rng(3))
+    back = next(w for w in built.phases[0].walls if w.name == "wall_back")
+    side = next(w for w in built.phases[0].walls if w.name != "wall_back")
+    # the (mirrored) back wall meets the (mirrored) side wall in a corner: its span along y reaches the side wall
+    assert abs(back.center[1] - side.center[1]) <= back.size[1] / 2
+    assert instance.variant_walls and "variant walls" in instance.label
+
+
+@pytest.mark.parametrize("sid", ["S15", "S18", "S19", "S28"])
+def test_back_first_families_turn_the_threat_behind_on_seeds_2_and_3(sid):
+    """A constant retreat that the canonical layout rewards meets the threat on the last seeds of a cycle."""
+    record = get_scenario(sid)
+    assert record.family is not None and record.family.fronts == BACK_FIRST_FRONTS
+    fronts = [draw_instance(record, seed, np.random.default_rng(seed))[1].front for seed in range(4)]
+    assert fronts == ["fwd", "fwd", "back", "back"]
 
 
 def test_ranges_are_drawn_per_seed_within_the_card_range():

@@ -413,8 +413,8 @@ def test_c01_walls_read_as_the_card_says(sid: str) -> None:
 
 
 @pytest.mark.parametrize(("sid", "expected"), [
-    ("S12", {"fwd": None, "left": 1.5, "right": None, "back": 1.5}),
-    ("S13", {"fwd": None, "left": None, "right": 1.5, "back": 1.5}),
+    ("S12", {"fwd": None, "left": 1.5, "right": None, "back": None}),  # official: back open (variants close it)
+    ("S13", {"fwd": None, "left": None, "right": 1.5, "back": None}),
     ("S14", {"fwd": 2.0, "left": 1.2, "right": 1.2, "back": None}),
     ("S18", {"fwd": 1.5, "left": None, "right": None, "back": None}),
     ("S19", {"fwd": None, "left": None, "right": 1.0, "back": None}),

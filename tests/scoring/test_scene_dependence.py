@@ -11,7 +11,7 @@ from tests.scoring.trace_factory import CALM, TraceBuilder, all_safe, npc, truth
 from wmbench.scoring import score_trace, summarize
 from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import load_banks
-from wmbench.scoring.thresholds import HIGH_MIN
+from wmbench.scoring.thresholds import HIGH_MIN, REPEATED_ANSWER_FACTOR
 
 BEAST_LEFT = truth(walls={"fwd": 1.5}, npcs=[npc("beast", "approach", 4.0, "left")])
 LOCATED = {"left": "danger(beast)", "right": "safe(open)", "fwd": "danger(wall)", "back": "safe(open)"}
@@ -55,24 +55,24 @@ WOMAN = truth(npcs=[npc("woman", "approach", 4.0, "fwd")])
 
 def test_s33_the_answer_given_to_the_charging_beast_is_not_a_recovery():
     same = threat_then("S33", WALL_AHEAD, STEP_BACK, move="back")
-    assert same.score == 5.0 and branch(same) == "unchanged_answer"
+    assert same.score == 0.0 and branch(same) == "unchanged_answer"
     adapted = threat_then("S33", WALL_AHEAD, "a person walks to the left around the wall", move="left")
     assert adapted.score == 20.0
 
 
 def test_s35_the_answer_given_to_the_beast_is_not_caution_towards_the_woman():
     same = threat_then("S35", WOMAN, STEP_BACK, move="back")
-    assert same.score == 5.0
+    assert same.score == 0.0
     adapted = threat_then("S35", WOMAN, "a person steps aside warily, watching the woman", move="right")
     assert adapted.score == 20.0
 
 
-def test_s37_repeating_the_threat_answer_halves_the_recovery_expression():
+def test_s37_repeating_the_threat_answer_earns_no_recovery_expression():
     gone = truth()
     wary = "a person walks on warily and slowly, hunched, head turning, cautious"
     repeated = threat_then("S37", gone, wary, threat_motion=wary, move="fwd")
     fresh = threat_then("S37", gone, wary, threat_motion="a person sprints back in terror", move="fwd")
-    assert repeated.score == pytest.approx(fresh.score * 0.5) and fresh.score == 20.0
+    assert repeated.score == pytest.approx(fresh.score * REPEATED_ANSWER_FACTOR) and fresh.score == 20.0
 
 
 def test_a_tense_posture_never_lifts_words_to_flight_level():

@@ -18,6 +18,8 @@ one lacks exactly one capability, so a category that scores it well is blind to 
 - ``stuffer-still`` / ``stuffer-back`` — a fixed PREDICT and a MOTION stuffed with every emotion and
   expression word, standing still / stepping back.
 - ``trailing-remark`` — the reference's reply followed by a chatty remark that mentions moving away.
+- ``official-field`` — the reference reading only the official scene fields (no ``walls.back``): what a brain
+  written for the official benchmark loses to wmbench's extension fields.
 - ``null``, ``random``, ``reference`` — the existing baselines (:mod:`wmbench.brain.baselines`).
 
 ``get_panel_brain(name)`` builds any of them; ``--brain panel:<name>`` names them on the command line.
@@ -26,6 +28,7 @@ one lacks exactly one capability, so a category that scores it well is blind to 
 from __future__ import annotations
 
 import copy
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +39,7 @@ from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
 from wmbench.brain.grammar import format_prediction
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
-from wmbench.core.directions import GRAMMAR_ORDER, TRAVEL_PHRASES
+from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, GRAMMAR_TO_SCENE, OPPOSITE, TRAVEL_PHRASES
 from wmbench.scenarios.families import swap_side_words
 
 _SAFE = ("safe", "open")
@@ -76,7 +79,7 @@ TRAILING_REMARK = ("\n\n*Note on the motion: the person keeps moving away from i
 #: brains of the panel other than the constants (the quick panel runs all of them)
 DIAGNOSTIC_BRAINS: tuple[str, ...] = (
     "reference", "null", "random", "left-first", "right-first", "mirror-swapped", "perceive-only", "act-only",
-    "stuffer-still", "stuffer-back", "trailing-remark",
+    "stuffer-still", "stuffer-back", "trailing-remark", "official-field",
 )
 #: the constant replies of the quick panel: the strongest shapes of the full sweep (a wary step back, a
 #: freeze, a flight each way, standing still) under the PREDICT that matches most scenes, and the calm null
@@ -205,6 +208,39 @@ class ActOnlyBrain(_ReferenceVariant):
         return f"{format_prediction(verdicts)}\nMOTION:{text.split(chr(10) + 'MOTION:', 1)[1]}"
 
 
+class OfficialFieldBrain(_ReferenceVariant):
+    """The reference reading only the official scene fields (a brain written for the official benchmark): the
+    wmbench extension ``walls.back`` is removed from every scene. What is behind it, it knows only from its own
+    last turn: when its previous decision travelled left or right (or turned around), the wall it saw on the
+    side now behind it (:func:`wall_behind_after_turn`) is given to the reference as ``walls.back`` — what the
+    official fields plus ``recent_decisions`` tell any brain. Losing points here means a scenario depends on a
+    field such a brain never had (issue 12: S12/S13 keep their back wall to the wmbench variants, seeds 2 and
+    up; turned instances may put a wall behind from the start).
+
+    Simplified: the remembered wall keeps its old distance and is forgotten after one decision; a phase change
+    is not noticed."""
+
+    name = "official-field"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._previous: tuple[dict[str, Any], str] | None = None  # (official walls, own reply) last decision
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        with self._lock:
+            self._previous = None
+
+    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+        official = official_fields(scene)
+        behind = wall_behind_after_turn(self._previous, official.get("recent_decisions"))
+        seen = official if behind is None else {**official, "walls": {**official["walls"], "back": behind}}
+        text = self._reference.think(seen).text
+        walls = official.get("walls")
+        self._previous = (dict(walls) if isinstance(walls, dict) else {}, text)
+        return ProviderOutcome(text=text)
+
+
 class TrailingRemarkBrain(_ReferenceVariant):
     """The reference's reply followed by a chatty remark about moving away (the reply must still count)."""
 
@@ -242,6 +278,39 @@ def forget(scene: dict[str, Any]) -> dict[str, Any]:
     if "last_prediction" in bare:
         bare["last_prediction"] = None
     return bare
+
+
+#: the wall sides of the official scene_context (``walls.back`` is a wmbench extension)
+OFFICIAL_WALL_SIDES = ("left", "right", "front")
+
+
+def official_fields(scene: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``scene`` whose ``walls`` hold only the official sides (no ``walls.back``)."""
+    walls = scene.get("walls")
+    if not isinstance(walls, dict):
+        return dict(scene)
+    return {**scene, "walls": {k: v for k, v in walls.items() if k in OFFICIAL_WALL_SIDES}}
+
+
+#: the official side that ends up behind after a turn towards each scene direction (``back``: turned around)
+_BEHIND_AFTER_TURN: dict[str, str] = {turn: GRAMMAR_TO_SCENE[OPPOSITE[turn]] for turn in DIRECTIONS if turn != "fwd"}
+
+
+def wall_behind_after_turn(previous: tuple[dict[str, Any], str] | None, memory: Any) -> float | None:
+    """The official wall reading that a brain's own last turn put behind it, else None.
+
+    ``previous``: (the official ``walls`` it saw last decision, the reply it gave); ``memory``: the scene's
+    ``recent_decisions``. A travel left / right / back turns the body to face it, so the wall that was on the
+    right / left / front is now behind; a back-step (``steps back``, ``backs away``: facing kept) turns nothing.
+    """
+    if previous is None or not isinstance(memory, list) or not memory or not isinstance(memory[-1], dict):
+        return None
+    walls, reply = previous
+    side = _BEHIND_AFTER_TURN.get(str(memory[-1].get("direction") or ""))
+    if side is None or (side == "front" and re.search(r"steps? back|backs? away", reply)):
+        return None
+    value = walls.get(side)
+    return float(value) if isinstance(value, (int, float)) else None
 
 
 def mirror_scene(scene: dict[str, Any]) -> dict[str, Any]:
@@ -290,6 +359,7 @@ PANEL: dict[str, PanelEntry] = {e.name: e for e in (
                lambda: StufferBrain(moving=False)),
     PanelEntry("stuffer-back", "perception and action (keyword-stuffed step back)", lambda: StufferBrain(moving=True)),
     PanelEntry("trailing-remark", "nothing (reference + a chatty trailing remark)", TrailingRemarkBrain),
+    PanelEntry("official-field", "the wmbench extension fields (reference without walls.back)", OfficialFieldBrain),
 )}
 
 

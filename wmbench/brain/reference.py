@@ -14,7 +14,10 @@ affect state per episode (cleared by :meth:`ReferenceBrain.reset`).
 3. **Escape direction**: never a danger direction. Ranked by: not remembered as blocked; no beast, heard
    beast or human within 3 m that way; no wall there at the previous decision (a wall end the narrow sensing
    cones no longer see); (first decision of an encounter only) remembered as the way that escaped; away from
-   the threat (opposite, then lateral); then keep going (fwd, left, right, back — turning around last).
+   the threat (opposite, then lateral; at the first look at a beast ahead with a wall within 1.75 m along one
+   side and the other side open and free of NPCs: that open side, the way out of the corridor, kept straight
+   on while it stays safe, :func:`corridor_exit`); then
+   keep going (fwd, left, right, back — turning around last).
    Memory frame rule: ``recent_decisions`` directions are read in the *current* frame, newest first, back to
    and including the most recent decision that turned the body (travel left/right/back that was not a
    back-step); older ones were said in a frame the body has since left and are ignored. (Seeded memories
@@ -89,6 +92,8 @@ __all__ = [
 PREFERENCE_ORDER: tuple[Direction, ...] = DIRECTIONS
 #: A human this close (m) makes a direction less attractive to walk into, even where it is not yet danger.
 HUMAN_NEAR_DISTANCE = 3.0
+#: a side wall this close (m) along the line to a beast ahead makes a corridor: leave it by the open side
+CORRIDOR_WALL_M = 1.75
 #: Approaching beast: within RUN (m) run in fear, within SPRINT sprint in terror; farther, a cautious
 #: back-step. The thresholds sit between the scenario distances (3, 4, 5 m) so the 2 % start jitter
 #: never flips a response.
@@ -135,18 +140,27 @@ class ReferenceDecision:
 # --------------------------------------------------------------------------------------------- choosing
 
 
-def choose_direction(
-    verdicts: dict[str, tuple[str, str]], reading: SceneReading, away_from: str | None, *,
-    trust_escape_memory: bool = False, recent_walls: frozenset[str] = frozenset(),
-) -> str | None:
-    """The best safe direction (None if every direction is dangerous); ranking in the module card."""
-    safe = [d for d in GRAMMAR_ORDER if verdicts[d][0] == "safe"]
-    if not safe:
-        return None
+def occupied_directions(reading: SceneReading) -> set[str]:
+    """Directions with a beast seen or heard, or a human within ``HUMAN_NEAR_DISTANCE``."""
     occupied = {s.direction for s in reading.beasts}
     occupied |= {h.direction for h in reading.humans if h.distance <= HUMAN_NEAR_DISTANCE}
     if reading.sound is not None and reading.sound.kind == "beast" and reading.sound.direction:
         occupied.add(reading.sound.direction)
+    return occupied
+
+
+def choose_direction(
+    verdicts: dict[str, tuple[str, str]], reading: SceneReading, away_from: str | None, *,
+    trust_escape_memory: bool = False, recent_walls: frozenset[str] = frozenset(), prefer: str | None = None,
+) -> str | None:
+    """The best safe direction (None if every direction is dangerous); ranking in the module card.
+    ``prefer``: a direction taken first when it is safe and free of NPCs (a corridor exit under way)."""
+    safe = [d for d in GRAMMAR_ORDER if verdicts[d][0] == "safe"]
+    if not safe:
+        return None
+    occupied = occupied_directions(reading)
+    if prefer in safe and prefer not in occupied:
+        return prefer
 
     def relation(d: str) -> int:
         if away_from is None or d == OPPOSITE[away_from]:
@@ -160,6 +174,22 @@ def choose_direction(
                 PREFERENCE_ORDER.index(d))
 
     return min(safe, key=rank)
+
+
+def corridor_exit(verdicts: dict[str, tuple[str, str]], reading: SceneReading, away_from: str | None
+                  ) -> str | None:
+    """A beast seen ahead and a wall close along one side (within ``CORRIDOR_WALL_M``), the other side open
+    and free of NPCs: that open side, the way out of the corridor — backing off along the wall keeps the beast
+    on the same line (S12/S13: the spec's "flank right"). None otherwise (a beast at the side is fled straight
+    away, S18; a wall farther off leaves room to back away along it, S28)."""
+    if away_from != "fwd" or away_from not in {s.direction for s in reading.beasts}:
+        return None
+    occupied = occupied_directions(reading)
+    sides = LATERAL[away_from]
+    walled = [s for s in sides if verdicts[s] == ("danger", "wall")
+              and (reading.walls.get(s) or float("inf")) <= CORRIDOR_WALL_M]
+    open_sides = [s for s in sides if verdicts[s][0] == "safe" and s not in occupied]
+    return open_sides[0] if len(walled) == 1 and len(open_sides) == 1 else None
 
 
 @dataclass
@@ -180,6 +210,7 @@ class AffectState:
     decisions_since_threat: int = 0  # decisions since the last beast threat ended
     recent_walls: frozenset[str] = frozenset()  # walls sensed last decision, in the current frame
     encounter_began_at: int = 0    # decision count when the current encounter began
+    leaving_corridor: bool = False  # the last escape was a corridor exit (kept straight on while safe)
     recovery: tuple[Mood, ...] = ()  # de-escalation stages still to go
     previous_memory: tuple[tuple[str, str], ...] = field(default_factory=tuple)
 
@@ -240,6 +271,17 @@ class ReferenceBrain(ProviderBrain):
     def _choose(self, verdicts: dict, reading: SceneReading, away_from: str | None, **kw: Any) -> str | None:
         return choose_direction(verdicts, reading, away_from, recent_walls=self._state.recent_walls, **kw)
 
+    def _escape_direction(self, threat: Threat, verdicts: dict, reading: SceneReading) -> str | None:
+        """Where to flee the beast: a corridor exit is chosen at the first look (:func:`corridor_exit`) and
+        kept (straight on, the body faces it) while it stays safe; otherwise the ranking of the card."""
+        st = self._state
+        first = st.beast_streak == 1
+        prefer = "fwd" if st.leaving_corridor else (corridor_exit(verdicts, reading, threat.direction)
+                                                    if first else None)
+        away = self._choose(verdicts, reading, threat.direction, trust_escape_memory=first, prefer=prefer)
+        st.leaving_corridor = prefer is not None and away == prefer
+        return away
+
     # -- affect -------------------------------------------------------------------------------------
 
     def _notice_memory(self, memory: MemoryHints) -> None:
@@ -259,6 +301,7 @@ class ReferenceBrain(ProviderBrain):
         st.sensitization = min(2, st.encounters)
         st.encounters += 1
         st.encounter_began_at = st.decisions
+        st.leaving_corridor = False
         st.peak = st.approach_peak = st.approach_hot = 0
         st.recovery = ()
 
@@ -271,6 +314,7 @@ class ReferenceBrain(ProviderBrain):
         else:
             st.recovery = RECOVERY_STAGES["mild"]
         st.beast_streak = st.charge_streak = st.decisions_since_threat = 0
+        st.leaving_corridor = False
 
     # -- plans --------------------------------------------------------------------------------------
 
@@ -316,7 +360,7 @@ class ReferenceBrain(ProviderBrain):
             mood, speed = Mood.WARY, "jog" if brisk else "walk"
         else:  # standing (after the first look) or walking off: back away, keeping it in view
             mood, speed = Mood.WARY, "walk"
-        away = self._choose(verdicts, reading, threat.direction, trust_escape_memory=st.beast_streak == 1)
+        away = self._escape_direction(threat, verdicts, reading)
         if away is None:  # every direction is dangerous: do not run into a wall; crouch and look for a gap
             cornered = Mood.TERROR if mood.intensity >= Mood.TERROR.intensity else Mood.FEAR
             return MotionPlan(cornered, Gait.CORNERED, "still", None, recalls_past=sens > 0)

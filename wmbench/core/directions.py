@@ -44,6 +44,9 @@ DIRECTIONS: tuple[Direction, ...] = ("fwd", "left", "right", "back")
 GRAMMAR_ORDER: tuple[Direction, ...] = ("left", "right", "fwd", "back")
 #: Counter-clockwise quarter turns starting ahead (fwd, left, back, right): the order a turned family cycles.
 TURN_ORDER: tuple[Direction, ...] = ("fwd", "left", "back", "right")
+#: The turn order with the half turn first (fwd, back, left, right): a family cycled in this order puts what the
+#: canonical layout has ahead behind the protagonist on its third instance.
+BACK_FIRST_ORDER: tuple[Direction, ...] = ("fwd", "back", "left", "right")
 #: The scene_context's ``walls`` keys, in the order perception reports them.
 SCENE_ORDER: tuple[SceneDirection, ...] = ("left", "right", "front", "back")
 #: The egocentric panorama's panels from left to right of the image strip (left, front, right, back).

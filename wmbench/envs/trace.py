@@ -107,6 +107,8 @@ class InstanceRecord(TypedDict):
     wall_distance: float
     event_time: float
     safe_directions: list[str]
+    #: the family's extra walls were added (wmbench variants, seeds past the official ones)
+    variant_walls: bool
 
 
 class TraceMeta(TypedDict, total=False):

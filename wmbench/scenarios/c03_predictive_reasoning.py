@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from wmbench.scenarios.families import ALL_FRONTS
+from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS
 from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -44,30 +44,33 @@ def s11_single_threat_avoidance() -> Scenario:
 def s12_constrained_escape() -> Scenario:
     """S12 · Constrained Escape (C03, medium)
 
-    Setup: a beast 5 m ahead approaches (1.2 m/s). A wall runs along the left at 1.5 m (x from -1.7 to +6)
-    and a second wall closes the back at 1.5 m (y from -4 to +1.7), meeting it in a corner; only the right is
-    open (the spec names the left wall; the back wall is added so that right is the single way out).
-    3 s (6 decisions).
-    Expected: PREDICT fwd=danger(beast), left=danger(wall), back=danger(wall), right=safe(open); sprint /
-    move / flank right. Wrong: sprint left, walk forward, stand still.
+    Setup: a beast 5 m ahead approaches (1.2 m/s). A wall runs along the left at 1.5 m, from 8 m behind to
+    6 m ahead (x from -8 to +6), so the protagonist stands in a one-sided corridor: backing off keeps it in
+    the corridor with the beast following, and the right is the way out. 3 s (6 decisions). Official
+    instances (seeds 0-1, the spec's layout and its mirror) leave the back open, so the official scene fields
+    (`walls.left/right/front`) describe every wall; the wmbench variants (seeds 2 and up) also close the back
+    with a wall at 1.5 m (y from -4 to +1.7, meeting the side wall in a corner) that only the extension field
+    `walls.back` reports, making the right the single open side.
+    Expected: PREDICT fwd=danger(beast), left=danger(wall), right=safe(open) (back=safe(open) in the official
+    instances, danger(wall) in the variants); sprint / move / flank right. Wrong: sprint left, walk forward,
+    stand still.
     """
     return Scenario(
         id="S12", category="C03", name="Constrained Escape",
-        family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.2)),
-        setup="A beast approaches from 5 m ahead; walls on the left (1.5 m) and behind (1.5 m); right open.",
+        family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.15),
+                      variant_walls=(Wall.facing("back", 1.5, length=5.7, offset=-1.15),)),
+        setup="A beast approaches from 5 m ahead along a wall on the left (1.5 m); right open.",
         phases=(Phase(
-            name="beast ahead, side and back walled", duration=3.0,
-            walls=(
-                Wall.facing("left", 1.5, length=7.7, offset=2.15),
-                Wall.facing("back", 1.5, length=5.7, offset=-1.15),
-            ),
+            name="beast ahead, side walled", duration=3.0,
+            walls=(Wall.facing("left", 1.5, length=14.0, offset=-1.0),),
             npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),),
         ),),
         expectations=Expectations(
-            perception="fwd=danger(beast), left=danger(wall), back=danger(wall), right=safe(open)",
+            perception="fwd=danger(beast), left=danger(wall), right=safe(open), back=safe(open) (the wmbench "
+                       "variants, seeds 2 and up, close the back with a wall)",
             correct_actions=("sprint right", "move right", "flank right"),
             incorrect_actions=("sprint left", "walk forward", "stand still"),
-            pattern="only the right is open -> right chosen",
+            pattern="the right is the way out of the corridor -> right chosen",
             safe_directions=("right",),
         ),
         difficulty="medium",
@@ -78,23 +81,27 @@ def s12_constrained_escape() -> Scenario:
 def s13_mirror_constraint() -> Scenario:
     """S13 · Mirror Constraint (C03, medium)
 
-    Setup: S12 reflected left <-> right, exactly (built with `Scenario.mirrored`): a beast 5 m ahead
-    approaches (1.2 m/s); walls on the right at 1.5 m and behind at 1.5 m; only the left is open.
-    3 s (6 decisions).
-    Expected: PREDICT fwd=danger(beast), right=danger(wall), back=danger(wall), left=safe(open); sprint /
-    move / flank left. Wrong: sprint right, walk forward. A world model's S13 behaviour is the mirror image of
-    its S12 behaviour.
+    Setup: S12 reflected left <-> right, exactly (built with `Scenario.mirrored`, its family's variant walls
+    too): a beast 5 m ahead approaches (1.2 m/s) along a wall on the right at 1.5 m (x from -8 to +6); the
+    left is the way out. Official instances (seeds 0-1) leave the back open; the wmbench variants (seeds 2 and
+    up) close it with a wall at 1.5 m that only `walls.back` reports. 3 s (6 decisions).
+    Expected: PREDICT fwd=danger(beast), right=danger(wall), left=safe(open) (back=safe(open) in the official
+    instances, danger(wall) in the variants); sprint / move / flank left. Wrong: sprint right, walk forward.
+    A world model's S13 behaviour is the mirror image of its S12 behaviour.
     """
-    mirrored = s12_constrained_escape().mirrored("S13", name="Mirror Constraint")
+    s12 = s12_constrained_escape()
+    mirrored = s12.mirrored("S13", name="Mirror Constraint")
     return replace(
         mirrored,
-        setup="S12 mirrored: a beast approaches from 5 m ahead; walls on the right and behind; left open.",
+        family=s12.family.mirrored() if s12.family is not None else None,
+        setup="S12 mirrored: a beast approaches from 5 m ahead along a wall on the right (1.5 m); left open.",
         expectations=replace(
             mirrored.expectations,
-            perception="fwd=danger(beast), right=danger(wall), back=danger(wall), left=safe(open)",
+            perception="fwd=danger(beast), right=danger(wall), left=safe(open), back=safe(open) (the wmbench "
+                       "variants, seeds 2 and up, close the back with a wall)",
             correct_actions=("sprint left", "move left", "flank left"),
             incorrect_actions=("sprint right", "walk forward"),
-            pattern="the mirror of S12: only the left is open -> left chosen",
+            pattern="the mirror of S12: the left is the way out of the corridor -> left chosen",
         ),
     )
 
@@ -152,7 +159,7 @@ def s15_dynamic_threat_trajectory() -> Scenario:
     """
     return Scenario(
         id="S15", category="C03", name="Dynamic Threat Trajectory",
-        family=Family(npc_distance=(0.95, 1.05)),
+        family=Family(fronts=BACK_FIRST_FRONTS, npc_distance=(0.95, 1.05)),
         setup="A beast crosses in front from left to right, 4 m ahead, at 2 m/s.",
         phases=(Phase(
             name="beast crossing", duration=4.0,

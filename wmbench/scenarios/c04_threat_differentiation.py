@@ -7,7 +7,7 @@ low banks) and from the body's realized speed class.
 
 from __future__ import annotations
 
-from wmbench.scenarios.families import ALL_FRONTS
+from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS
 from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -83,7 +83,7 @@ def s18_wall_vs_beast_priority() -> Scenario:
     """
     return Scenario(
         id="S18", category="C04", name="Wall vs Beast Priority",
-        family=Family(npc_distance=(1.0, 1.15)),
+        family=Family(fronts=BACK_FIRST_FRONTS, npc_distance=(1.0, 1.15)),
         setup="A wall 1.5 m ahead and a beast approaching from 4 m on the left.",
         phases=(Phase(
             name="wall ahead, beast left", duration=2.0,
@@ -114,7 +114,7 @@ def s19_multiple_entity_triage() -> Scenario:
     """
     return Scenario(
         id="S19", category="C04", name="Multiple Entity Triage",
-        family=Family(npc_distance=(1.0, 1.1)),
+        family=Family(fronts=BACK_FIRST_FRONTS, npc_distance=(1.0, 1.1)),
         setup="A beast approaching from 5 m ahead, a woman 2 m to the left, a wall 1 m to the right.",
         phases=(Phase(
             name="beast, woman and wall", duration=3.0, jitter=0.0,

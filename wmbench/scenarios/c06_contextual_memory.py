@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from wmbench.scenarios.families import ALL_FRONTS
+from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS
 from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, PriorDecision, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -120,7 +120,7 @@ def s28_decision_consistency() -> Scenario:
     )
     return Scenario(
         id="S28", category="C06", name="Decision Consistency",
-        family=Family(npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.1)),
+        family=Family(fronts=BACK_FIRST_FRONTS, npc_distance=(0.9, 1.1), wall_distance=(0.9, 1.1)),
         setup="The same scene (beast ahead, wall left) presented three times.",
         phases=tuple(replace(trial, name=f"trial {i}") for i in (1, 2, 3)),
         expectations=Expectations(

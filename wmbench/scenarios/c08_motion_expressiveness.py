@@ -136,7 +136,7 @@ def s40_defensive_posture() -> Scenario:
     """
     return Scenario(
         id="S40", category="C08", name="Defensive Posture",
-        family=Family(npc_distance=(1.0, 1.2)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.2)),
         setup="An unfamiliar woman approaches slowly from 3 m.",
         phases=(Phase(name="woman approaches", duration=2.5,
                       npcs=(NpcSpec("woman", "woman", (3.0, 0.0), "approach", speed=0.8),)),),

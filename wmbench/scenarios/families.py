@@ -35,9 +35,10 @@ from typing import Any, overload
 
 import numpy as np
 
-from wmbench.core.directions import QUARTER_TURNS, TURN_ORDER, Direction, mirrored
+from wmbench.core.directions import BACK_FIRST_ORDER, QUARTER_TURNS, TURN_ORDER, Direction, mirrored
 from wmbench.scenarios.records import (
     UNVARIED,
+    VARIANT_FROM_SEED,
     WALL_THICKNESS,
     Expectations,
     Family,
@@ -52,6 +53,10 @@ from wmbench.scenarios.records import (
 
 #: every front direction, cycled over the seeds (fwd, left, back, right)
 ALL_FRONTS: tuple[Direction, ...] = TURN_ORDER
+#: every front direction, the threat turned behind first: for a layout with a side, seeds 2-3 (the first turn,
+#: the last seeds of one family cycle 0-3) put what the spec has ahead behind the protagonist, so a constant
+#: retreat that the canonical layout happens to reward walks into it (S15, S18, S19, S28)
+BACK_FIRST_FRONTS: tuple[Direction, ...] = BACK_FIRST_ORDER
 
 
 #: what a bench scenario gets when its builder names no family: exact mirror counterbalancing only
@@ -75,11 +80,12 @@ class Instance:
     wall_distance: float = 1.0
     event_time: float = 1.0
     safe_directions: tuple[str, ...] = ()
+    variant_walls: bool = False
 
     @property
     def canonical(self) -> bool:
         return (not self.mirrored and self.front == "fwd" and self.npc_distance == 1.0
-                and self.wall_distance == 1.0 and self.event_time == 1.0)
+                and self.wall_distance == 1.0 and self.event_time == 1.0 and not self.variant_walls)
 
     @property
     def label(self) -> str:
@@ -91,6 +97,8 @@ class Instance:
             parts.append("mirrored")
         if self.front != "fwd":
             parts.append(f"front={self.front}")
+        if self.variant_walls:
+            parts.append("variant walls")
         for name, value in (("npc", self.npc_distance), ("walls", self.wall_distance),
                             ("events", self.event_time)):
             if value != 1.0:
@@ -101,7 +109,8 @@ class Instance:
         return {"scenario": self.scenario, "number": self.number, "label": self.label,
                 "canonical": self.canonical, "mirrored": self.mirrored, "front": self.front,
                 "npc_distance": self.npc_distance, "wall_distance": self.wall_distance,
-                "event_time": self.event_time, "safe_directions": list(self.safe_directions)}
+                "event_time": self.event_time, "safe_directions": list(self.safe_directions),
+                "variant_walls": self.variant_walls}
 
 
 # ---------------------------------------------------------------------------------------------- drawing
@@ -129,6 +138,10 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
     npc_f, wall_f, time_f = (_draw(rng, r) for r in (family.npc_distance, family.wall_distance,
                                                     family.event_time))
     built = record
+    variant = bool(family.variant_walls) and number >= VARIANT_FROM_SEED
+    if variant:
+        built = replace(built, phases=tuple(replace(p, walls=p.walls + family.variant_walls)
+                                            for p in built.phases))
     if mirrored:
         built = mirror_record(built)
     if front != "fwd":
@@ -136,7 +149,7 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
     if (npc_f, wall_f, time_f) != (1.0, 1.0, 1.0):
         built = replace(built, phases=tuple(_scale_phase(p, npc_f, wall_f, time_f) for p in built.phases))
     return built, Instance(record.id, number, mirrored, front, npc_f, wall_f, time_f,
-                           built.expectations.safe_directions)
+                           built.expectations.safe_directions, variant)
 
 
 def _draw(rng: np.random.Generator, bounds: Range) -> float:
@@ -288,6 +301,10 @@ def family_card_line(record: Scenario) -> str:
     if len(family.fronts) > 1:
         parts.append(f"what the spec puts ahead is turned to {'/'.join(family.fronts)} in turn over the seeds "
                      "(the directions named here turn with it)")
+    if family.variant_walls:
+        parts.append(f"seeds {VARIANT_FROM_SEED} and up add {len(family.variant_walls)} wall(s) of the wmbench "
+                     "variant (" + ", ".join(w.name for w in family.variant_walls) + "); seeds 0-1 keep the "
+                     "spec's layout, which the official scene fields report in full")
     for name, (lo, hi) in (("NPC start distances", family.npc_distance),
                            ("wall distances and corridor widths", family.wall_distance),
                            ("event times", family.event_time)):

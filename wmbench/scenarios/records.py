@@ -201,7 +201,8 @@ class Family:
     ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
     be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
     +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
-    distances, the wall layout and timeline event times (``(1, 1)`` = fixed).
+    distances, the wall layout and timeline event times (``(1, 1)`` = fixed). ``variant_walls``: walls added
+    from seed ``VARIANT_FROM_SEED`` on (wmbench-only variants; :meth:`mirrored` for a mirrored record).
     """
 
     mirror: bool = True
@@ -209,6 +210,10 @@ class Family:
     npc_distance: Range = UNVARIED
     wall_distance: Range = UNVARIED
     event_time: Range = UNVARIED
+    #: walls only the wmbench variants carry (seeds >= ``VARIANT_FROM_SEED``), added to every phase before the
+    #: mirror, the turn and the ranges: seeds 0-1 keep the spec's layout (and its mirror), which a brain reading
+    #: only the official scene fields sees in full (S12/S13: the back wall, reported only in ``walls.back``)
+    variant_walls: tuple[Wall, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.fronts or self.fronts[0] != "fwd":
@@ -220,6 +225,15 @@ class Family:
                                 ("event_time", self.event_time)):
             if not 0.0 < lo <= hi:
                 raise ValueError(f"Family.{label} must be a range 0 < lo <= hi, got ({lo}, {hi})")
+
+    def mirrored(self) -> Family:
+        """The family of the mirrored record (S13 from S12): its variant walls reflected too."""
+        return replace(self, variant_walls=tuple(w.mirrored() for w in self.variant_walls))
+
+
+#: the first seed whose instance carries the family's ``variant_walls`` (seeds 0-1: the spec's layout and its
+#: mirror, official fields only)
+VARIANT_FROM_SEED = 2
 
 
 @dataclass(frozen=True)

@@ -15,11 +15,8 @@ average the nearby and the clear decisions separately.
 
 from __future__ import annotations
 
-import re
-
-from wmbench.core.directions import DIRECTION_READINGS
 from wmbench.envs.trace import DecisionRecord, NpcFact, Trace
-from wmbench.scoring.evidence import canonical_type, humans, mean
+from wmbench.scoring.evidence import canonical_type, humans, mean, phantom_directions
 from wmbench.scoring.keywords import KeywordBanks, tokenize
 from wmbench.scoring.reply import PredictItem, distances_in, motion_text, parse_ok, prediction
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
@@ -37,7 +34,6 @@ BALANCED_SIDES = frozenset({"S09", "S10"})
 BEHAVIOR_WINDOW = 4
 #: type words that usually name the protagonist in a MOTION line ("a person stands still"), never the NPC
 PROTAGONIST_WORDS = frozenset({"person", "human", "man", "guy", "male", "boy", "people", "civilian"})
-_SOUND_FROM = re.compile(r"from the (front|left|right|back)\b")
 
 _BASE = (
     "Per decision with an NPC nearby: the PREDICT item at its true direction names type with the right "
@@ -127,25 +123,6 @@ def classify(d: DecisionRecord, npc: NpcFact, banks: KeywordBanks) -> tuple[str,
     if unnamed_danger or behaviour_right or dist_right:
         return "partial", detail
     return "wrong", detail
-
-
-def audible_beast_directions(d: DecisionRecord) -> set[str]:
-    """Directions a beast can be heard from (the scene's ``sound``, when a present beast lies that way)."""
-    sound = str((d.scene or {}).get("sound") or "").lower()
-    match = _SOUND_FROM.search(sound)
-    if not match:
-        return set()
-    direction = DIRECTION_READINGS.get(match.group(1))
-    beast_there = any(n.type == "beast" and n.direction == direction for n in d.truth.npcs)
-    return {direction} if direction and beast_there else set()
-
-
-def phantom_directions(d: DecisionRecord) -> list[str]:
-    """Directions whose PREDICT item names a beast (whatever its verdict) where no beast is nearby and none can
-    be heard: a threat named where there is none."""
-    items = prediction(d) or {}
-    real = {n.direction for n in d.truth.npcs if n.type == "beast" and n.nearby} | audible_beast_directions(d)
-    return sorted(k for k, item in items.items() if item.reason == "beast" and k not in real)
 
 
 def exercised_clear(trace: Trace, d: DecisionRecord) -> bool:

@@ -42,7 +42,7 @@ CATEGORY = "C03"
 MATCH_POINTS: dict[str, float] = {
     "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "mismatch": 0.0, "contradictory": 0.0, "miss": 0.0,
 }
-#: the start-frame side the escape must take (the only open one) in the canonical instance (seed 0)
+#: the start-frame side the escape must take (the way out of the corridor) in the canonical instance (seed 0)
 REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
 #: S12/S13: this far (m) out towards the open side, the protagonist has left the corridor
 CORRIDOR_EXIT_M = 1.5
@@ -60,9 +60,11 @@ _BASE = (
 )
 RULE_TEXT: dict[str, str] = {
     "S11": _BASE,
-    "S12": _BASE + " While in the corridor the escape must go right in the start frame (the only open side); "
-                   f"once {CORRIDOR_EXIT_M:g} m out to the right, any safe escape counts.",
-    "S13": _BASE + " While in the corridor the escape must go left in the start frame (mirror of S12); once "
+    "S12": _BASE + " While in the corridor the escape must go right in the start frame (the way out: backing "
+                   "off along the wall stays in the corridor, an open back included); once "
+                   f"{CORRIDOR_EXIT_M:g} m out to the right, any safe escape counts.",
+    "S13": _BASE + " While in the corridor the escape must go left in the start frame (mirror of S12; backing "
+                   "off along the wall stays in the corridor, an open back included); once "
                    f"{CORRIDOR_EXIT_M:g} m out to the left, any safe escape counts.",
     "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe: freezing to assess "
                    "without contact is optimal.",

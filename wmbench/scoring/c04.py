@@ -20,7 +20,15 @@ from collections.abc import Callable, Sequence
 from wmbench.core.speed import MAX_SPEED_RANK as SPEED_MAX
 from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.scoring.evidence import beast_behavior, beast_present, humans, mean, threatened
+from wmbench.scoring.evidence import (
+    beast_behavior,
+    beast_located,
+    beast_present,
+    humans,
+    mean,
+    phantom_directions,
+    threatened,
+)
 from wmbench.scoring.expression import KEYWORD_INTENSITY_MAX as KW_MAX
 from wmbench.scoring.expression import keyword_intensity
 from wmbench.scoring.keywords import LEVEL_LOW, LEVEL_MEDIUM, KeywordBanks
@@ -32,7 +40,7 @@ from wmbench.scoring.movement import (
     realized,
     trace_caught,
 )
-from wmbench.scoring.reply import motion_text, parse_ok, prediction
+from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import (
@@ -63,21 +71,21 @@ _PAIRED = (
 _AVOID = (
     "Per decision with a beast nearby: moved into a sector safe from every threat without contact, keeping "
     f"the beast from closing in by more than {LOST_GROUND_TOL_M:g} m, with PREDICT marking the beast's "
-    f"direction as danger {AVOIDANCE_POINTS['avoided']:g}; moved there safely but letting the beast close in, "
-    f"or without locating the beast {AVOIDANCE_POINTS['safe_unhurried']:g}; stood still without contact while "
-    f"the beast kept its distance {AVOIDANCE_POINTS['held']:g}, while it closed in "
-    f"{AVOIDANCE_POINTS['overrun']:g}; moved into any danger, collided or caught "
-    f"{AVOIDANCE_POINTS['into_danger']:g}. Mean; caught caps at {CAUGHT_CAP:g}."
+    "direction as danger and naming no beast where there is none "
+    f"{AVOIDANCE_POINTS['avoided']:g}; moved there safely but letting the beast close in, or without locating "
+    f"the beast {AVOIDANCE_POINTS['safe_unhurried']:g}; stood still without contact while the beast kept its "
+    f"distance {AVOIDANCE_POINTS['held']:g}, while it closed in {AVOIDANCE_POINTS['overrun']:g}; moved into any "
+    f"danger, collided or caught {AVOIDANCE_POINTS['into_danger']:g}. Mean; caught caps at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S16": "Beast (threat) vs woman (mild). " + _PAIRED,
     "S17": "Beast charging (threat) vs approaching (mild). " + _PAIRED,
     "S18": "The beast is avoided first. " + _AVOID,
     "S19": "Triage of beast, woman and wall. " + _AVOID,
-    "S20": "Per decision: words at most low tier and speed at most walk "
-           f"{NON_REACTION_POINTS['calm']:g}; words at most medium and speed at most jog "
-           f"{NON_REACTION_POINTS['mild']:g}; stronger words, running/sprinting, a collision or a parse error "
-           f"{NON_REACTION_POINTS['threat_reaction']:g}. Mean over decisions.",
+    "S20": "Per decision: words at most low tier and speed at most walk, naming no beast in PREDICT and not "
+           f"moving into her 2 m personal space {NON_REACTION_POINTS['calm']:g}; words at most medium and speed "
+           f"at most jog {NON_REACTION_POINTS['mild']:g}; stronger words, running/sprinting, a collision or a "
+           f"parse error {NON_REACTION_POINTS['threat_reaction']:g}. Mean over decisions.",
 }
 
 
@@ -177,17 +185,6 @@ def lost_ground(d: DecisionRecord) -> str | None:
     return f"{min(start):.1f} m -> {float(closest):.1f} m"
 
 
-def beast_located(d: DecisionRecord) -> bool:
-    """PREDICT marks the direction of a nearby beast as danger (with reason beast or none given)."""
-    items = prediction(d) or {}
-    for npc in d.truth.npcs:
-        if npc.type == "beast" and npc.nearby:
-            item = items.get(npc.direction)
-            if item is not None and item.verdict == "danger" and item.reason in ("beast", None, "unknown"):
-                return True
-    return False
-
-
 def score_avoidance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in trace.decisions if threatened(d)]
     if not scored:
@@ -210,8 +207,14 @@ def judge_non_reaction(d: DecisionRecord, banks: KeywordBanks) -> tuple[str, str
     detail = f"words L{kw.level} [{', '.join(kw.terms) or '-'}], body {r.speed_class}"
     if contact(d):
         return "threat_reaction", detail + ", collision"
-    if kw.level <= LEVEL_LOW and r.speed_rank <= SPEED_RANKS["walk"]:
+    phantoms = phantom_directions(d)
+    crowding = into_danger(d)
+    if kw.level <= LEVEL_LOW and r.speed_rank <= SPEED_RANKS["walk"] and not phantoms and not crowding:
         return "calm", detail
+    if phantoms:
+        detail += f", PREDICT names a beast at {phantoms}"
+    if crowding:
+        detail += ", " + into_danger_detail(d)
     if kw.level <= LEVEL_MEDIUM and r.speed_rank <= SPEED_RANKS["jog"]:
         return "mild", detail
     return "threat_reaction", detail

@@ -24,7 +24,7 @@ from typing import TypedDict
 from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
-from wmbench.scoring.evidence import beast_nearby, beast_present, mean
+from wmbench.scoring.evidence import beast_located, beast_nearby, beast_present, mean
 from wmbench.scoring.expression import TENSE_POSTURES, decision_intensity, vigilance_terms
 from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
 from wmbench.scoring.movement import (
@@ -62,7 +62,8 @@ MEMORY_EFFECT_MIN = 1 / 6
 #: S29 caps: the memory changed nothing / its effect was not measured (no S30 episode to compare with)
 S29_NO_EFFECT_CAP = 0.0
 S29_UNPAIRED_CAP = 10.0
-S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "held": 5.0,
+S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "unaware": 5.0,
+                                "held": 5.0,
                                 "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
@@ -90,9 +91,14 @@ RULE_TEXT: dict[str, str] = {
            f"compare with it is capped at {S29_UNPAIRED_CAP:g}.",
     "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) "
            f"{S30_POINTS['invented_memory']:g} and caps the scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise "
-           f"with the beast nearby moved safely {S30_POINTS['proportionate']:g}, stood still reacting (a freeze "
-           f"to assess) {S30_POINTS['assessing']:g}, stood still unmoved {S30_POINTS['held']:g}; with none "
-           f"nearby {S30_POINTS['ordinary']:g}; into danger or contact {S30_POINTS['unsafe']:g}.",
+           "with the beast nearby moved safely with PREDICT locating the beast (its direction danger, no beast "
+           f"named where there is none) {S30_POINTS['proportionate']:g}, stood still reacting (a freeze to "
+           f"assess) {S30_POINTS['assessing']:g}, "
+           + (f"moved safely without locating the beast or stood still unmoved {S30_POINTS['unaware']:g}"
+              if S30_POINTS["unaware"] == S30_POINTS["held"] else
+              f"moved safely without locating the beast {S30_POINTS['unaware']:g}, stood still unmoved "
+              f"{S30_POINTS['held']:g}")
+           + f"; with none nearby {S30_POINTS['ordinary']:g}; into danger or contact {S30_POINTS['unsafe']:g}.",
 }
 
 
@@ -344,8 +350,12 @@ def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
         elif beast_nearby(d):
             reacting = decision_intensity(d, banks).keyword_level >= LEVEL_MEDIUM or realized(d).posture in (
                 TENSE_POSTURES)
-            kind = "proportionate" if moved_safe(d) else ("assessing" if reacting else "held")
-            why = f"beast nearby, moved {realized(d).direction or 'nowhere'}, posture {realized(d).posture}"
+            if moved_safe(d):
+                kind = "proportionate" if beast_located(d) else "unaware"
+            else:
+                kind = "assessing" if reacting else "held"
+            why = (f"beast nearby, moved {realized(d).direction or 'nowhere'}, posture {realized(d).posture}"
+                   + ("" if kind != "unaware" else ", but PREDICT did not locate the beast"))
         else:
             kind, why = "ordinary", "no beast nearby, no contact"
         points.append(DecisionPoints(d.index, S30_POINTS[kind], f"{kind}: {why}"))

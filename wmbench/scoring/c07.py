@@ -40,10 +40,10 @@ from wmbench.scoring.timeline import reappearance_index, recovery
 CATEGORY = "C07"
 S31_POINTS: dict[str, float] = {"vigilant": 20.0, "still_fleeing": 10.0, "instant_calm": 0.0, "contact": 0.0,
                                 "miss": 0.0}
-S33_POINTS: dict[str, float] = {"ordinary_avoidance": 20.0, "still_panicked": 10.0, "unchanged_answer": 5.0,
+S33_POINTS: dict[str, float] = {"ordinary_avoidance": 20.0, "still_panicked": 10.0, "unchanged_answer": 0.0,
                                 "held": 5.0, "into_obstacle": 0.0, "miss": 0.0}
 S34_POINTS: dict[str, float] = {"instant": 20.0, "slow": 10.0, "late": 5.0, "none": 0.0}
-S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_answer": 5.0,
+S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_answer": 0.0,
                                 "overreaction": 0.0, "contact": 0.0, "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
@@ -59,7 +59,8 @@ RULE_TEXT: dict[str, str] = {
            "moved safely with word for word the answer given to the charging beast "
            f"{S33_POINTS['unchanged_answer']:g}, stood still {S33_POINTS['held']:g}, into the wall's sector or a "
            f"collision {S33_POINTS['into_obstacle']:g}.",
-    "S34": "From the new beast's appearance: reacted (high intensity, no move into danger) within "
+    "S34": "From the new beast's appearance: reacted (high intensity, no move into danger, not word for word "
+           "an answer given in the beast-free stretch before it) within "
            f"{REACTION_WINDOW} decision {S34_POINTS['instant']:g}, within {SLOW_REACTION_WINDOW} "
            f"{S34_POINTS['slow']:g}, later {S34_POINTS['late']:g}, never {S34_POINTS['none']:g}. Caught caps "
            f"at {CAUGHT_CAP:g}.",
@@ -152,8 +153,10 @@ def score_reactivation(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
             break
         run = [*run, d]
     values, readings = intensity_readings(run, banks, "new beast")
+    calm_stretch = [d for d in trace.decisions[:start] if not beast_present(d)]
     latency = next((k for k, (d, v) in enumerate(zip(run, values))
-                    if v >= HIGH_MIN and not into_danger(d) and not contact(d)), None)
+                    if v >= HIGH_MIN and not into_danger(d) and not contact(d)
+                    and not repeated_answer(d, calm_stretch)), None)
     if latency is None:
         kind = "none"
     elif latency <= REACTION_WINDOW:

@@ -15,13 +15,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from wmbench.core.directions import OPPOSITE
 from wmbench.core.speed import SPEED_RANKS
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
 from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import descriptor_terms, emotion_families
 from wmbench.scoring.keywords import KeywordBanks
-from wmbench.scoring.movement import facing_kept, realized
+from wmbench.scoring.movement import facing_kept, into_danger, realized
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -30,6 +31,7 @@ from wmbench.scoring.thresholds import (
     EMOTION_MISSING_FACTOR,
     EMOTION_MIXED_FACTOR,
     FIRST_SIGHT_WINDOW,
+    REPEATED_ANSWER_FACTOR,
 )
 from wmbench.scoring.timeline import first_sight, recovery
 
@@ -58,10 +60,24 @@ def _slow(d: DecisionRecord) -> bool:
     return realized(d).speed_rank <= SPEED_RANKS["walk"]
 
 
-def _backstep(d: DecisionRecord) -> bool:
+def _flight_away(d: DecisionRecord) -> bool:
+    """A run or sprint that does not head into a sector the truth marks dangerous (fleeing *into* the beast
+    is not the fear this scenario asks the body to show)."""
+    return _flight(d) and not into_danger(d)
+
+
+def _backs_away_from_her(d: DecisionRecord) -> bool:
+    """A walk or jog away from the nearest nearby human: the direction opposite hers, and when that is back
+    (she is ahead) with the facing kept — a back-step. A constant step back is not away from a person at
+    the side or behind."""
     r = realized(d)
-    gait_ok = SPEED_RANKS["walk"] <= r.speed_rank <= SPEED_RANKS["jog"]
-    return r.direction == "back" and gait_ok and facing_kept(d)
+    near = humans(d.truth, nearby_only=True)
+    if not near or r.direction is None or not SPEED_RANKS["walk"] <= r.speed_rank <= SPEED_RANKS["jog"]:
+        return False
+    her = min(near, key=lambda n: n.distance).direction
+    if r.direction != OPPOSITE.get(her):
+        return False
+    return facing_kept(d) if r.direction == "back" else True
 
 
 def _threatened(trace: Trace) -> list[DecisionRecord]:
@@ -92,20 +108,22 @@ class Expression:
     select: Callable[[Trace], list[DecisionRecord]]
     selection: str
     #: the judged decisions follow a change of cue: an answer repeated word for word from the other decisions
-    #: of the episode (before the change) is not this cue's expression (``EMOTION_MISSING_FACTOR``)
+    #: of the episode (before the change) is not this cue's expression (``REPEATED_ANSWER_FACTOR``)
     contrast: bool = False
 
 
 EXPRESSIONS: dict[str, Expression] = {
-    "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint", _flight, _threatened,
+    "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint, not into danger", _flight_away,
+                      _threatened,
                       "beast present"),
     "S37": Expression(("caution",), ("panic",), "walk", _walk, _recovery, "recovery after the beast", True),
     "S38": Expression(("freeze",), ("relief", "calm"), "still", _still, _first_sight,
                       "first sight of the beast", True),
     "S39": Expression(("relief",), ("fear", "panic"), "still or walk", _slow, _recovery,
                       "recovery after the beast", True),
-    "S40": Expression(("defensive",), ("aggression", "panic"), "back-step (back, facing kept, walk/jog)",
-                      _backstep, _human_nearby, "human nearby"),
+    "S40": Expression(("defensive",), ("aggression", "panic"),
+                      "a walk or jog away from her (opposite her direction; a back-step, facing kept, when she "
+                      "is ahead)", _backs_away_from_her, _human_nearby, "human nearby"),
 }
 RULE_TEXT: dict[str, str] = {
     sid: (f"Decisions: {e.selection}. Per decision: descriptors "
@@ -115,7 +133,7 @@ RULE_TEXT: dict[str, str] = {
           f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if "
           f"mixed with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's "
           f"realized style is {e.style}."
-          + (f" Times {EMOTION_MISSING_FACTOR:g} for a MOTION repeated word for word from the episode's other "
+          + (f" Times {REPEATED_ANSWER_FACTOR:g} for a MOTION repeated word for word from the episode's other "
              "decisions (before the cue changed)." if e.contrast else "")
           + " Mean over the decisions.")
     for sid, e in EXPRESSIONS.items()
@@ -165,7 +183,7 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     for d in scored:
         value, why, found = judge(d, expression, banks)
         if other_situation is not None and repeated_answer(d, other_situation):
-            value, why = value * EMOTION_MISSING_FACTOR, why + "; word for word an answer given before the cue changed"
+            value, why = value * REPEATED_ANSWER_FACTOR, why + "; word for word an answer given before the cue changed"
         points.append(DecisionPoints(d.index, value, why))
         words.append(found)
     if selected:

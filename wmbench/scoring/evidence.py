@@ -12,26 +12,64 @@ Its sim facts (collision, caught, where the body went on a salvaged MOTION) stil
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from wmbench.core.directions import GRAMMAR_ORDER
+from wmbench.core.directions import DIRECTION_READINGS, GRAMMAR_ORDER
 from wmbench.envs.trace import DecisionRecord, NpcFact, Truth
 from wmbench.scoring.movement import (
     contact,
     moved_safe,
     realized,
 )
-from wmbench.scoring.reply import (
-    prediction,
-)
+from wmbench.scoring.reply import prediction
 
 #: spatial accuracy (spec: exact 20 / partial 10 / miss 0); partial = this many directions right and, when the
 #: truth has any danger, at least one danger direction flagged danger
 SPATIAL_POINTS = {"exact": 20.0, "partial": 10.0, "miss": 0.0}
 PARTIAL_MIN_CORRECT = 3
 SAFE_REASONS = frozenset({"open", "exit", None})
+
+
+# ───────────────────────────── where the beast is ─────────────────────────────
+
+_SOUND_FROM = re.compile(r"from the (front|left|right|back)\b")
+
+
+def audible_beast_directions(d: DecisionRecord) -> set[str]:
+    """Directions a beast can be heard from (the scene's ``sound``, when a present beast lies that way)."""
+    sound = str((d.scene or {}).get("sound") or "").lower()
+    match = _SOUND_FROM.search(sound)
+    if not match:
+        return set()
+    direction = DIRECTION_READINGS.get(match.group(1))
+    beast_there = any(n.type == "beast" and n.direction == direction for n in d.truth.npcs)
+    return {direction} if direction and beast_there else set()
+
+
+def phantom_directions(d: DecisionRecord) -> list[str]:
+    """Directions whose PREDICT item names a beast (whatever its verdict) where no beast is nearby and none can
+    be heard: a threat named where there is none."""
+    items = prediction(d) or {}
+    real = {n.direction for n in d.truth.npcs if n.type == "beast" and n.nearby} | audible_beast_directions(d)
+    return sorted(k for k, item in items.items() if item.reason == "beast" and k not in real)
+
+
+def beast_located(d: DecisionRecord) -> bool:
+    """PREDICT tells where the nearby beast is: the item at a nearby beast's direction is danger (reason beast,
+    or none given) AND no direction names a beast where none is nearby or heard (:func:`phantom_directions`).
+    A reply calling every direction ``danger(beast)`` locates nothing: its "right" direction is a guess."""
+    if phantom_directions(d):
+        return False
+    items = prediction(d) or {}
+    for npc in d.truth.npcs:
+        if npc.type == "beast" and npc.nearby:
+            item = items.get(npc.direction)
+            if item is not None and item.verdict == "danger" and item.reason in ("beast", None, "unknown"):
+                return True
+    return False
 
 
 # ───────────────────────────── PREDICT vs truth ─────────────────────────────

@@ -67,3 +67,5 @@ C06_INVENTED_MEMORY_CAP = 10.0
 EMOTION_MISSING_FACTOR = 0.5
 EMOTION_MIXED_FACTOR = 0.5
 BODY_MISMATCH_FACTOR = 0.5
+#: C08 cue contrast: a MOTION repeated word for word from before the cue changed expresses neither situation
+REPEATED_ANSWER_FACTOR = 0.0

@@ -1,9 +1,8 @@
 """Validity bounds held in CI (issue 12): the quick panel (`wmbench validity --quick`, seeds 0–3) is run once
 and every bound below is one line against its result.
 
-Each bound says which capability a category must charge for. Where the issue's target is not met yet, the test
-holds today's level as a regression guard and a strict ``xfail`` states the target, so the day a scorer change
-meets it the xfail turns into a failure that asks for the guard to be tightened (see docs/validity.md).
+Each bound says which capability a category must charge for; every target of issue 12 is asserted as stated
+(see docs/validity.md for the measured values).
 """
 
 from __future__ import annotations
@@ -12,7 +11,9 @@ import pytest
 
 from wmbench.harness.validity.panel import CATEGORIES, ValidityResult, run_validity
 
-pytestmark = pytest.mark.slow
+#: the quick panel takes ~2 min on an idle 2-core machine and 11-15 min when the machine is shared; the timeout
+#: only guards against a hang, so it is set far above both (a busy machine must not fail the bounds)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(3600)]
 
 #: what each diagnostic brain breaks: it must lose at least LOSS points against the reference there
 BROKEN_BY: dict[str, tuple[str, ...]] = {
@@ -57,24 +58,29 @@ def test_each_diagnostic_brain_loses_where_it_is_broken(quick: ValidityResult, b
     assert all(loss >= LOSS for loss in losses.values()), losses
 
 
-#: today's ceiling per category for any constant reply (0.2 rules): C04 pays a constant step back 45 (full
-#: panel); C10 pays a constant walk left or right 31.7 (quick panel; a body counts its worst heading since
-#: c10const, the forward sprint that earned 63.8 on the mean over headings earns 0)
-CONSTANT_CEILING: dict[str, float] = {**dict.fromkeys(CATEGORIES, 45.0), "C10": 35.0}
+#: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category
+CONSTANT_TOTAL_MAX = 150.0
+CONSTANT_CATEGORY_MAX = 40.0
 
 
-def test_no_constant_reply_comes_near_a_passing_score_regression_guard(quick: ValidityResult):
-    """Today's level (0.2 rules): best constant 203 of 900 (a wary step back under fwd=danger(beast))."""
+def test_no_constant_reply_comes_near_a_passing_score(quick: ValidityResult):
     best = quick.best_constant()
-    assert best.total <= 210.0, (best.name, best.total)
+    assert best.total <= CONSTANT_TOTAL_MAX, (best.name, best.total)
+
+
+def test_no_constant_reply_earns_more_than_40_in_any_category(quick: ValidityResult):
     over = {c: (quick.best_constant(c).name, quick.best_constant(c).score(c)) for c in CATEGORIES
-            if quick.best_constant(c).score(c) > CONSTANT_CEILING[c]}
+            if quick.best_constant(c).score(c) > CONSTANT_CATEGORY_MAX}
     assert not over, over
 
 
-@pytest.mark.xfail(strict=True, reason="issue 12 target not met yet: best constant 203/900 (target 150); C04 and "
-                                       "C08 pay constants 45 and 42.5 (target 40) — see docs/validity.md")
-def test_best_constant_meets_the_issue_target(quick: ValidityResult):
-    assert quick.best_constant().total <= 150.0
-    assert all(quick.best_constant(c).score(c) <= 40.0 for c in CATEGORIES)
+#: what a brain reading only the official scene fields (no ``walls.back``) may lose on C03 to the reference on the
+#: spec's layouts (seed 0): S12/S13 keep their back wall to the wmbench variants (seeds 2 and up), and turned
+#: instances may put a wall behind from the start, so only seed 0 is bound (the quick panel reports seeds 0-3)
+OFFICIAL_FIELD_LOSS_MAX = 5.0
 
+
+def test_a_brain_reading_only_the_official_fields_is_not_penalised_on_the_spec_layouts():
+    canonical = run_validity(seeds=(0,), brains=("reference", "official-field"), include_c10=False)
+    loss = canonical.loss("official-field", "C03")
+    assert loss <= OFFICIAL_FIELD_LOSS_MAX, {c: canonical.loss("official-field", c) for c in canonical.categories}
