@@ -76,3 +76,22 @@ def test_scene_summary_and_confidence_text():
     assert scene_summary({"walls": {}}) == "no walls near"
     assert confidence_text([1.0, 2.0], 1) == "not measured (1 seed)"
     assert confidence_text([1.0, 2.0], 3) == "1.0–2.0"
+
+
+def test_parsed_predict_cell_reads_as_the_grammar_writes_it(tmp_path):
+    """Issue 24 item 14: the trace stores ``[verdict, reason, raw]`` per direction; the cell must show
+    ``left=safe(open)`` (or ``left=safe`` without a reason), never the Python list."""
+    replies = tmp_path / "replies.jsonl"
+    reply = ("PREDICT: left=safe, right=danger(wall), fwd=danger(beast), back=safe(open)\n"
+             "MOTION: a person walks to the left, glancing back")
+    replies.write_text(json.dumps({"text": reply}) + "\n")
+    out = tmp_path / "run"
+    run_suite(f"replay:{replies}", out=out, scenarios="S01", seeds=1, workers=1, progress=False, live=False,
+              brain_options={"on_exhausted": "cycle"})
+    html = (out / "report.html").read_text()
+    cell = ("<td>left=safe, right=danger(wall), fwd=danger(beast), back=safe(open)"
+            "<br><b>MOTION</b> a person walks to the left, glancing back</td>")
+    lines = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    n_decisions = len(lines[0]["trace"]["decisions"])
+    assert n_decisions >= 1 and html.count(cell) == n_decisions
+    assert "[&#x27;" not in html and "[&#39;" not in html  # no list repr anywhere in the page

@@ -71,12 +71,20 @@ def scene_summary(scene: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def _prediction_item_text(direction: str, item: Any) -> str:
+    """``left=danger(wall)`` from one stored PREDICT item: ``[verdict, reason, raw]`` (older traces:
+    ``[verdict, reason]``); a missing reason gives ``left=safe``, anything else unrecognised is shown as text."""
+    if isinstance(item, (list, tuple)) and len(item) in (2, 3) and isinstance(item[0], str):
+        verdict, reason = item[0], item[1]
+        return f"{direction}={verdict}({reason})" if reason else f"{direction}={verdict}"
+    return f"{direction}={item}"
+
+
 def _predict_text(parse: Mapping[str, Any]) -> str:
     prediction = parse.get("prediction") or {}
     if not prediction:
         return "–"
-    return ", ".join(f"{d}={v[0]}({v[1]})" if isinstance(v, (list, tuple)) and len(v) == 2 else f"{d}={v}"
-                     for d, v in prediction.items())
+    return ", ".join(_prediction_item_text(str(d), v) for d, v in prediction.items())
 
 
 def _intent_text(intent: Mapping[str, Any] | None) -> str:
