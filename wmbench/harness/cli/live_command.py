@@ -17,6 +17,7 @@ from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_l
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report.writer import write_reports
 from wmbench.scenarios import get_scenario
+from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.live_run import LiveResult, LiveTick
 
 Printer = Callable[[str], None]
@@ -78,9 +79,22 @@ def format_live_result(result: LiveResult) -> str:
         f"late frames {100 * result.late_frame_rate:.2f} %  dropped {100 * result.dropped_frame_rate:.2f} %",
         f"cognitive latency median {lat}, p95 {p95} over {len(result.decisions)} decisions",
     ]
+    lines.append(live_score_line(result))
     if result.error:
         lines.append(f"error: {result.error}")
     return "\n".join(lines)
+
+
+def live_score_line(result: LiveResult) -> str:
+    """``score: S42 20.0 / 20 — <why>`` for a C09 scenario (its rule, :func:`score_c09`); a bench scenario
+    run live is not scored (its rule reads a bench episode) and the line says how to score it."""
+    if result.scenario not in C09_IDS:
+        return (f"score: not scored live ({result.scenario} is a bench scenario; "
+                f"`wmbench run --scenarios {result.scenario}` scores it)")
+    (score,) = score_c09({result.scenario: result}, (result.scenario,))[result.scenario]
+    if not score.measured:
+        return f"score: {result.scenario} not measured: {score.explanation}"
+    return f"score: {result.scenario} {score.score:.1f} / {score.max:g} — {score.explanation}"
 
 
 def report_command(run_dir: Path, *, model_name: str | None = None, organization: str = "",

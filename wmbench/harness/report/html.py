@@ -149,6 +149,26 @@ def _motion_model_html(config: Mapping[str, Any], body: str) -> str:
     return motion_model_html(config, body)
 
 
+def live_headline(run: Any) -> str:
+    """The headline of a ``wmbench live`` folder (a :class:`~wmbench.harness.report.writer.RunData` whose
+    ``live_only`` is true): each live scenario's points, and that this is no WM Score (plain text)."""
+    scenarios = (run.scores or {}).get("scenarios") or {}
+    parts = []
+    for sid in sorted(run.live_results):
+        entry = scenarios.get(sid)
+        if entry is None:
+            parts.append(f"{sid} not scored live (a bench scenario: `wmbench run --scenarios {sid}` scores it)")
+        elif not entry.get("measured", True):
+            parts.append(f"{sid} not measured")
+        else:
+            parts.append(f"{sid} {_points(entry.get('score'))} / {entry.get('max', 20):g}")
+    return f"Live run: {'; '.join(parts)} (a live run alone is not a WM Score: no grade)"
+
+
+def _points(value: Any) -> str:
+    return "–" if value is None else f"{value:.1f}" if isinstance(value, float) else str(value)
+
+
 def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles: Mapping[str, str]) -> str:
     """The whole report page for ``run`` (a :class:`~wmbench.harness.report.writer.RunData`)."""
     s = run.scores
@@ -179,8 +199,10 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
         f"<title>wmbench report: {escape(run.brain)} on {escape(run.body)}</title>",
         f"<style>{CSS}{TRANSCRIPT_CSS}</style></head><body>",
         f"<h1>wmbench report: {escape(run.brain)} on {escape(run.body)}</h1><p class=meta>{meta}</p>",
-        f"<p><span class=score>{_num(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}</span>"
-        f"<span class=grade>{escape(grade)}</span></p>{note}{status_html}{notes_html}{usage_html}",
+        (f"<p><span class=score>{escape(live_headline(run))}</span></p>" if run.live_only else
+         f"<p><span class=score>{_num(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}</span>"
+         f"<span class=grade>{escape(grade)}</span></p>{note}{status_html}")
+        + f"{notes_html}{usage_html}",
         "<h2>Pillars</h2>", _pillars(s), f"<div class=plots>{overview}</div>",
         "<h2>Categories</h2>", _categories(s, titles, n_seeds),
         "<h2>Live measurements (C09)</h2>", _live(run),
