@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,6 +77,20 @@ def test_scene_summary_and_confidence_text():
     assert scene_summary({"walls": {}}) == "no walls near"
     assert confidence_text([1.0, 2.0], 1) == "not measured (1 seed)"
     assert confidence_text([1.0, 2.0], 3) == "1.0–2.0"
+    assert confidence_text([100.0, 100.0], 2) == "100.0–100.0 (all 2 seeds alike)"  # issue 24 item 22
+
+
+def test_each_category_ci_cell_counts_its_own_seeds(tmp_path):
+    """Issue 24 item 22: a two-seed run's C01 cell is an interval over its two seeds while a category whose
+    scenarios ran once says so (the run's seed count is not every category's)."""
+    out = tmp_path / "run"
+    run_suite("reference", out=out, scenarios="S01", seeds=2, workers=1, progress=False, live=False)
+    run_suite("reference", out=out, scenarios="S06", seeds=[0], workers=1, progress=False, live=False)
+    markdown = (out / "report.md").read_text()
+    c01 = next(line for line in markdown.splitlines() if line.startswith("| C01 "))
+    c02 = next(line for line in markdown.splitlines() if line.startswith("| C02 "))
+    assert re.search(r"\| \d+\.\d–\d+\.\d( \(all 2 seeds alike\))? \|$", c01), c01
+    assert c02.endswith("| not measured (1 seed) |"), c02
 
 
 def test_parsed_predict_cell_reads_as_the_grammar_writes_it(tmp_path):

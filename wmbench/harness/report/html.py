@@ -12,6 +12,7 @@ from typing import Any
 from wmbench.harness.report.motion import motion_model_html
 from wmbench.harness.report.transcript import (
     TRANSCRIPT_CSS,
+    category_seeds,
     confidence_text,
     episode_transcripts,
     hidden_inconsistency_line,
@@ -97,10 +98,10 @@ def _points(e: Mapping[str, Any]) -> str:
     return "not measured"
 
 
-def _categories(scores: Mapping[str, Any], titles: Mapping[str, str], n_seeds: int = 2) -> str:
+def _categories(scores: Mapping[str, Any], titles: Mapping[str, str]) -> str:
     rows = []
     for c, e in (scores.get("categories") or {}).items():
-        ci_text = confidence_text(e.get("ci95"), n_seeds)
+        ci_text = confidence_text(e.get("ci95"), category_seeds(scores, c))
         missing = ", ".join(e.get("missing_scenarios") or [])
         rows.append(f"<tr class='{'' if e.get('measured') else 'nm'}'><td>{escape(c)}</td>"
                     f"<td>{escape(titles.get(c, ''))}</td>"
@@ -182,7 +183,6 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
             f"{escape(str(config.get('started', '')))}")
 
     run_info = s.get("run") or {}
-    n_seeds = len(run_info.get("seeds") or config.get("seeds") or [0])
     usage = format_usage(run_info)
     status = entry.get("run_status", "complete")
     status_html = "" if status == "complete" else f"<div class=note>{escape(str(status))}</div>"
@@ -204,7 +204,7 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
          f"<span class=grade>{escape(grade)}</span></p>{note}{status_html}")
         + f"{notes_html}{usage_html}",
         "<h2>Pillars</h2>", _pillars(s), f"<div class=plots>{overview}</div>",
-        "<h2>Categories</h2>", _categories(s, titles, n_seeds),
+        "<h2>Categories</h2>", _categories(s, titles),
         "<h2>Live measurements (C09)</h2>", _live(run),
         f"<div class=plots>{_img(by_name['latency']) if 'latency' in by_name else ''}</div>",
         "<h2>Intensity over time (C05, C07)</h2>",

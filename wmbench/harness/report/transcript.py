@@ -164,10 +164,22 @@ def hidden_inconsistency_line(scores: Mapping[str, Any]) -> str:
 
 
 def confidence_text(ci: Sequence[float] | None, n_seeds: int) -> str:
-    """A 95 % CI as text, or "not measured" when one seed cannot give one."""
+    """A 95 % CI as text, or "not measured" when one seed cannot give one; a zero-width interval says that
+    the seeds scored alike rather than posing as a measured certainty."""
     if n_seeds < 2:
-        return "not measured (1 seed)"
-    return f"{ci[0]:.1f}–{ci[1]:.1f}" if ci else "–"
+        return f"not measured ({n_seeds} seed{'' if n_seeds == 1 else 's'})"
+    if not ci:
+        return "–"
+    text = f"{ci[0]:.1f}–{ci[1]:.1f}"
+    return f"{text} (all {n_seeds} seeds alike)" if ci[0] == ci[1] else text
+
+
+def category_seeds(scores: Mapping[str, Any], category: str) -> int:
+    """The fewest measured seeds of any measured scenario of ``category`` (what its CI could use)."""
+    counts = [len([p for p in entry.get("per_seed") or [] if p.get("measured", True)])
+              for entry in (scores.get("scenarios") or {}).values()
+              if entry.get("category") == category and entry.get("measured")]
+    return min(counts, default=0)
 
 
 def render_transcripts_html(transcripts: Sequence[EpisodeTranscript], open_first: bool = True) -> str:

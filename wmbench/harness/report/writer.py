@@ -40,7 +40,7 @@ from wmbench.harness.report.html import live_headline, render_html, scenario_nam
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
 from wmbench.harness.report.perception_gap import gap_markdown
-from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line
+from wmbench.harness.report.transcript import category_seeds, confidence_text, hidden_inconsistency_line
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.results import (
     EPISODES_FILE,
@@ -324,7 +324,6 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     if usage:
         out += [f"Brain: {usage}", ""]
     out += [hidden_inconsistency_line(s), ""]
-    n_seeds = len((run_info.get("seeds") if run_info else None) or run.config.get("seeds") or [0])
     out += ["## Pillars", "", "| pillar | sum | of | rescaled (spec) | of |", "|---|---|---|---|---|"]
     for p, pillar in s["pillars"].items():
         out.append(f"| {p} | {_fmt(pillar['sum'])} | {pillar['max']:g} | {_fmt(pillar['rescaled'])} | "
@@ -332,7 +331,7 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     out += ["", "## Categories", "", "| category | points | of | measured | 95 % CI |",
             "|---|---|---|---|---|"]
     for c, category in s["categories"].items():
-        ci = confidence_text(category["ci95"], n_seeds)
+        ci = confidence_text(category["ci95"], category_seeds(s, c))
         out.append(f"| {c} {titles.get(c, '')} | {_fmt(category['score'])} | {category['max']:g} | "
                    f"{'yes' if category['measured'] else 'no'} | {ci} |")
     for plot in plots:
