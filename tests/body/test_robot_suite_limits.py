@@ -16,7 +16,6 @@ from statistics import median
 
 import pytest
 
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import EpisodeResult
 from wmbench.harness.transfer.metrics import (
     SERVO_ERROR_KEY,
@@ -24,6 +23,7 @@ from wmbench.harness.transfer.metrics import (
     BodyRun,
     servo_readings,
 )
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import all_scenarios
 
 SEED = 0
