@@ -91,6 +91,8 @@ def test_each_category_ci_cell_counts_its_own_seeds(tmp_path):
     c02 = next(line for line in markdown.splitlines() if line.startswith("| C02 "))
     assert re.search(r"\| \d+\.\d–\d+\.\d( \(all 2 seeds alike\))? \|$", c01), c01
     assert c02.endswith("| not measured (1 seed) |"), c02
+    html = (out / "report.html").read_text()
+    assert "{&#x27;" not in html and "not measured (1 seed)" in html  # cells hold text, never a dict
 
 
 def test_parsed_predict_cell_reads_as_the_grammar_writes_it(tmp_path):

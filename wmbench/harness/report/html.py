@@ -162,11 +162,11 @@ def live_headline(run: Any) -> str:
         elif not entry.get("measured", True):
             parts.append(f"{sid} not measured")
         else:
-            parts.append(f"{sid} {_points(entry.get('score'))} / {entry.get('max', 20):g}")
+            parts.append(f"{sid} {_live_points(entry.get('score'))} / {entry.get('max', 20):g}")
     return f"Live run: {'; '.join(parts)} (a live run alone is not a WM Score: no grade)"
 
 
-def _points(value: Any) -> str:
+def _live_points(value: Any) -> str:
     return "–" if value is None else f"{value:.1f}" if isinstance(value, float) else str(value)
 
 
