@@ -50,6 +50,7 @@ from wmbench.harness.run.dirs import (
 from wmbench.harness.run.env_reuse import close_all
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
+from wmbench.harness.run.lock import holds_run_lock
 from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import (
     EPISODES_FILE,
@@ -91,6 +92,7 @@ class RunInterrupted(WMBenchError):
         self.done, self.total, self.out = done, total, out
 
 
+@holds_run_lock  # one writer per run directory (harness/run/lock.py)
 def run_suite(
     brain: str,
     body: str = "smpl",

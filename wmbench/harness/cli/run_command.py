@@ -34,6 +34,7 @@ from wmbench.harness.cli.motion_model_option import add_motion_model_argument, a
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.dirs import RunDirError, check_run_dir
 from wmbench.harness.run.guard import RunStopped
+from wmbench.harness.run.lock import RunLockedError
 from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
 from wmbench.harness.run.selection import parse_seed_list
 from wmbench.harness.suite import (
@@ -108,7 +109,7 @@ def run_command(args: argparse.Namespace) -> int:
                            measurers=default_measurers(live=not args.no_live),
                            max_connections=max_connections, limit=args.limit,
                            env_kwargs={"observation": args.observation} if args.observation != "scene" else None)
-    except RunConfigError as err:
+    except (RunConfigError, RunLockedError) as err:  # RunLockedError: another run holds --out
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:
         print(f"\nwmbench run: {stop}", file=sys.stderr)

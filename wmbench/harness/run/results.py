@@ -42,6 +42,8 @@ EPISODES_FILE = "episodes.jsonl"
 UNREADABLE_FILE = "episodes.unreadable.jsonl"
 RUN_FILE = "run.json"
 SCORES_FILE = "scores.json"
+#: The run directory's lock file (:mod:`wmbench.harness.run.lock`): one writer per run directory.
+LOCK_FILE = ".wmbench.lock"
 
 @dataclass(frozen=True, order=True)
 class EpisodeKey:
@@ -111,6 +113,8 @@ class EpisodeLog:
         self.redactor = redactor or Redactor()
         #: Unreadable lines found by the last read (kept in :attr:`unreadable_path`).
         self.unreadable = 0
+        #: Later lines of an episode already read, ignored by the last full read (see :meth:`iter_lines`).
+        self.duplicates = 0
 
     @property
     def unreadable_path(self) -> Path:
@@ -147,13 +151,27 @@ class EpisodeLog:
         return list(self.iter_lines())
 
     def iter_lines(self) -> Iterator[EpisodeLine]:
-        """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small."""
+        """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small.
+
+        **One result per episode**: the *first* complete line of each (scenario, seed, body, brain) is the
+        result; a later line for the same key (two processes that ran the same episode before the run lock
+        existed, or a line appended by hand) is ignored, counted in :attr:`duplicates` and warned about once.
+        A run directory holds one brain and body (``run.json`` refuses a mix), so this is one result per
+        (scenario, seed). First, not last: the first line is the one the run that wrote it scored and
+        resumed from, so re-reading never changes a score already reported."""
         seen: set[EpisodeKey] = set()
+        duplicates = 0
         for line in self._complete_lines():
             key = line_key(line)
             if key not in seen:
                 seen.add(key)
                 yield line
+            else:
+                duplicates += 1
+        self.duplicates = duplicates
+        if duplicates:
+            warnings.warn(f"{self.path}: {duplicates} duplicate episode line(s) ignored; the first line of each "
+                          "(scenario, seed) is its result", stacklevel=2)
 
     def done_keys(self) -> set[EpisodeKey]:
         """The episodes already finished (error episodes included: they are results too)."""
