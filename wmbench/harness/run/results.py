@@ -206,9 +206,13 @@ class EpisodeLog:
         side = self.unreadable_path
         if not bad:
             if side.exists():
-                side.unlink()
+                with contextlib.suppress(OSError):  # read-only run dir: the stale copy stays
+                    side.unlink()
             return
-        write_bytes_atomic(side, b"".join(bad))
+        try:
+            write_bytes_atomic(side, b"".join(bad))
+        except OSError as err:  # a read-only run dir can still be read (report, video): the lines were warned
+            warnings.warn(f"{side}: cannot keep the unreadable lines aside ({err.strerror or err})", stacklevel=3)
 
     def _cut_partial_tail(self) -> None:
         """Drop an unterminated last line left by a killed run, so the next line starts clean."""
