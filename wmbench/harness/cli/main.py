@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
+from wmbench.core.visible import visible
 from wmbench.harness.cli.base import (
     COMMANDS,
     EXIT_OK,
@@ -74,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         sys.stdout.flush()  # inside the try: a reader that left shows up here, not at interpreter exit
         return code
     except UsageError as err:
-        print(f"wmbench {args.command}: error: {err}", file=sys.stderr)
+        print(visible(f"wmbench {args.command}: error: {err}"), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `wmbench list | head`: the reader left; not an error of ours, and no traceback
         _silence_stdout()
@@ -237,7 +238,7 @@ def _live(args: argparse.Namespace) -> int:
                               observation=args.observation)
     except (LiveCommandError, ValueError, ImportError) as err:  # bad spec, bad value, missing extra
         raise UsageError(str(err)) from None
-    print(format_live_result(result))
+    print(visible(format_live_result(result)))
     if args.record is not None and args.record.exists():
         print(f"video: {args.record}")
     print(f"live: {out / 'live.json'}")

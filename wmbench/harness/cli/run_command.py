@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.core.taxonomy import CATEGORY_TITLES
+from wmbench.core.visible import visible
 from wmbench.envs.observation_modes import OBSERVATION_MODES
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
@@ -112,25 +113,25 @@ def run_command(args: argparse.Namespace) -> int:
     except (RunConfigError, RunLockedError) as err:  # RunLockedError: another run holds --out
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:
-        print(f"\nwmbench run: {stop}", file=sys.stderr)
+        print(visible(f"\nwmbench run: {stop}"), file=sys.stderr)
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:  # after the episodes, while scoring: everything is on disk
         print(f"\nwmbench run: interrupted while scoring; rerun the same command to score {out}",
               file=sys.stderr)
         return EXIT_INTERRUPTED
     except RunFailed as err:
-        print(f"wmbench run: failed: {err}", file=sys.stderr)
+        print(visible(f"wmbench run: failed: {err}"), file=sys.stderr)
         return EXIT_FAILED
     except RunStopped as stop:
         if stop.scores:
-            print(format_summary(stop.scores))
-        print(f"wmbench run: stopped early (run incomplete, results so far in {out}): {stop.reason}",
+            print(visible(format_summary(stop.scores)))
+        print(visible(f"wmbench run: stopped early (run incomplete, results so far in {out}): {stop.reason}"),
               file=sys.stderr)
         return EXIT_FAILED
     except OSError as err:  # the disk filled up (or went read-only) mid-run: finished episodes are kept
         raise UsageError(f"cannot write the run in {out}: {describe_os_error(err)}; finished episodes are "
                          f"kept, free some space and rerun to resume") from None
-    print(format_summary(scores))
+    print(visible(format_summary(scores)))
     print(f"\nscores: {out / 'scores.json'}")
     if not (Path(out) / "report.html").exists():  # the runner warned why; scores.json is complete
         print(f"wmbench run: error: the report could not be written in {out}; scores.json is complete, "

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 from wmbench.brain.panel import get_panel_brain
+from wmbench.core.visible import visible
 from wmbench.harness.cli.base import EXIT_OK, UsageError
 from wmbench.harness.validity.docs import write_docs
 from wmbench.harness.validity.panel import run_validity
@@ -50,7 +51,7 @@ def validity_command(args: argparse.Namespace) -> int:
                 raise UsageError(str(err)) from None
     result = run_validity(
         args.quick, seeds=tuple(range(args.seeds)) if args.seeds else None, brains=brains, workers=args.workers,
-        include_c10=not args.no_c10, progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
+        include_c10=not args.no_c10, progress=lambda line: print(visible(f"  {line}"), file=sys.stderr, flush=True))
     out = args.out or Path("runs") / ("validity-quick" if args.quick else "validity")
     out.mkdir(parents=True, exist_ok=True)
     (out / "validity.json").write_text(result.to_json() + "\n", encoding="utf-8")
