@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
+from wmbench.core.key_file import read_key_file
 from wmbench.core.visible import visible
 from wmbench.harness.cli.base import (
     COMMANDS,
@@ -46,7 +47,13 @@ from wmbench.harness.cli.motion_model_option import (
     configure_train_motion,
     train_motion_command,
 )
-from wmbench.harness.cli.run_command import configure_run, default_out_dir, parse_options, run_command
+from wmbench.harness.cli.run_command import (
+    configure_run,
+    default_out_dir,
+    parse_options,
+    run_command,
+    warn_secret_on_command_line,
+)
 from wmbench.harness.cli.scenario_cards import scenario_card
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
@@ -143,7 +150,10 @@ def _configure_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port 0-65535 (default: 8000)")
     p.add_argument("--api-key", default=None,
-                   help="require 'Authorization: Bearer KEY' (default: $WMBENCH_SERVE_API_KEY; unset: no check)")
+                   help="require 'Authorization: Bearer KEY' (default: $WMBENCH_SERVE_API_KEY; unset: no check). "
+                        "A key on the command line is visible in `ps`: prefer the variable or --api-key-file")
+    p.add_argument("--api-key-file", type=Path, default=None,
+                   help="read the required key from this file's first line (kept out of `ps`)")
     p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
                    help="options for each brain instance, repeatable and multi-valued")
     p.add_argument("--quiet", action="store_true", help="do not log each request")
@@ -164,7 +174,10 @@ def _serve(args: argparse.Namespace) -> int:
     serve_main = _optional("wmbench.brain.server", "serve_main")
     try:
         options = parse_options(args.option)
-        serve_main(args.brain, args.host, args.port, api_key=args.api_key, quiet=args.quiet, **options)
+        if args.api_key is not None:
+            warn_secret_on_command_line("--api-key KEY", "$WMBENCH_SERVE_API_KEY or --api-key-file PATH")
+        api_key = args.api_key or read_key_file(args.api_key_file)
+        serve_main(args.brain, args.host, args.port, api_key=api_key, quiet=args.quiet, **options)
     except KeyboardInterrupt:
         return EXIT_OK
     except (ValueError, ImportError, OSError) as err:  # unknown brain spec, missing extra, port in use

@@ -22,7 +22,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -68,7 +68,9 @@ def configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
                    help="brain options, repeatable and multi-valued (e.g. --option temperature=0 history=4); "
-                        "values are read as JSON when they parse, else as text")
+                        "values are read as JSON when they parse, else as text. API keys: set OPENAI_API_KEY "
+                        "or pass api_key_file=PATH; api_key=... on a command line is visible to every user "
+                        "in `ps` (a warning says so)")
     p.add_argument("--max-connections", type=int, default=None,
                    help="concurrent requests for API brains (openai/...), independent of --workers "
                         "(default: 8)")
@@ -156,7 +158,25 @@ def parse_options(items: Sequence[str | Sequence[str]]) -> dict[str, Any]:
         except ValueError:
             value = raw
         options[key.strip()] = value
+    warn_secret_options(options)
     return options
+
+
+#: Option names whose value is a secret that must not travel on a command line.
+SECRET_OPTION = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
+
+
+def warn_secret_options(options: Mapping[str, Any]) -> None:
+    """One stderr line per secret-looking ``--option`` (``ps`` shows a command line to every user)."""
+    for name in options:
+        if SECRET_OPTION.search(name):
+            warn_secret_on_command_line(f"--option {name}=...", f"OPENAI_API_KEY or --option {name}_file=PATH")
+
+
+def warn_secret_on_command_line(given: str, instead: str) -> None:
+    """Warn that ``given`` (a secret on the command line) is visible in ``ps``; suggest ``instead``."""
+    print(f"wmbench: warning: {given} is visible to every user of this machine in `ps` and may land in shell "
+          f"history; use {instead}", file=sys.stderr)
 
 
 def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
