@@ -8,7 +8,8 @@
 
 Each line is written in one piece, flushed and ``fsync``-ed, so a killed run loses at most the line being
 written. The reader ignores a truncated last line (that episode simply runs again), and the writer cuts such
-a tail off before appending. Any other unreadable line (bad UTF-8, bad JSON, no scenario/seed/body/brain) is
+a tail off before appending. Any other unreadable line (bad UTF-8, bad JSON, no scenario/seed/body/brain, a
+``trace``/``summary``/``error`` of the wrong type: :func:`check_line_shape`) is
 skipped with a warning and never lost silently: :meth:`EpisodeLog.read` copies every such line, byte for
 byte, into ``episodes.unreadable.jsonl`` next to it (rewritten on each read, so it always lists exactly the
 lines currently unreadable) and counts them in :attr:`EpisodeLog.unreadable`; their episodes run again.
@@ -105,6 +106,31 @@ def line_key(line: Mapping[str, Any]) -> EpisodeKey:
     return EpisodeKey(str(line["scenario"]), int(line["seed"]), str(line["body"]), str(line["brain"]))
 
 
+#: ``summary`` counts scoring adds up: each must be a whole number when present.
+SUMMARY_COUNTS = ("decisions", "parse_errors", "failed_decisions")
+
+
+def check_line_shape(line: Any) -> EpisodeKey:
+    """The key of an episode line whose parts have the types scoring relies on; TypeError saying which part
+    does not (``trace`` an object or null, ``summary`` an object of whole-number counts, ``error`` text or
+    null). Such a line is a broken record: kept aside and counted like an unreadable one, never scored."""
+    if not isinstance(line, Mapping):
+        raise TypeError(f"expected a JSON object, got {type(line).__name__}")
+    key = line_key(line)
+    trace, summary, error = line.get("trace"), line.get("summary", {}), line.get("error")
+    if trace is not None and not isinstance(trace, Mapping):
+        raise TypeError(f"'trace' must be an object or null, got {type(trace).__name__}")
+    if not isinstance(summary, Mapping):
+        raise TypeError(f"'summary' must be an object, got {type(summary).__name__}")
+    for name in SUMMARY_COUNTS:
+        value = summary.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"'summary.{name}' must be a whole number, got {value!r}")
+    if error is not None and not isinstance(error, str):
+        raise TypeError(f"'error' must be text or null, got {type(error).__name__}")
+    return key
+
+
 class EpisodeLog:
     """The append-only ``episodes.jsonl`` of one run directory."""
 
@@ -189,11 +215,12 @@ class EpisodeLog:
                     continue
                 try:
                     line = json.loads(raw.decode("utf-8"))
-                    line_key(line)
+                    check_line_shape(line)
                 except (ValueError, KeyError, TypeError) as err:  # UnicodeDecodeError is a ValueError
                     # a damaged line is skipped, not fatal: its episode just runs again
                     warnings.warn(f"{self.path}:{number}: skipping unreadable episode line ({err}); expected "
-                                  f"one UTF-8 JSON object with scenario/seed/body/brain; kept in "
+                                  f"one UTF-8 JSON object with scenario/seed/body/brain (and trace, summary, "
+                                  f"error of the right types); kept in "
                                   f"{self.unreadable_path.name}", stacklevel=2)
                     bad.append(raw)
                     continue
