@@ -11,7 +11,8 @@
 Each subcommand is a :class:`Command` in :data:`COMMANDS` (``configure`` adds its arguments, ``run`` does
 the work and returns the exit code); later subcommands (``live``, ``report``, ``bench``) register the same way
 with :func:`register_command`. Mistakes a user can make (unknown scenario, brain or body, a bad option)
-print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` keeps what finished, exit code 130.
+print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` or ``validity`` keeps what finished,
+exit code 130; SIGTERM does the same with exit code 143 (:mod:`wmbench.harness.cli.signals`).
 
 The table, exit codes and :class:`UsageError` live in :mod:`wmbench.harness.cli.base`, the ``run``
 subcommand (with its option parsing, default run directory and summary table) in
@@ -32,6 +33,7 @@ from wmbench.core.key_file import read_key_file
 from wmbench.core.visible import visible
 from wmbench.harness.cli.base import (
     COMMANDS,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
     Command,
@@ -55,6 +57,7 @@ from wmbench.harness.cli.run_command import (
     warn_secret_on_command_line,
 )
 from wmbench.harness.cli.scenario_cards import scenario_card
+from wmbench.harness.cli.signals import EXIT_TERMINATED, terminate_as_interrupt
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
 from wmbench.scenarios import get_scenario, select
@@ -78,9 +81,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse: --help (0) or a bad argument (2, message already printed)
         return int(exit_.code or 0)
     try:
-        code = COMMANDS[args.command].run(args)
+        with terminate_as_interrupt() as term:  # SIGTERM takes the Ctrl-C path (keeps what finished)
+            code = COMMANDS[args.command].run(args)
         sys.stdout.flush()  # inside the try: a reader that left shows up here, not at interpreter exit
-        return code
+        return EXIT_TERMINATED if term.signalled and code == EXIT_INTERRUPTED else code
     except UsageError as err:
         print(visible(f"wmbench {args.command}: error: {err}"), file=sys.stderr)
         return EXIT_USAGE

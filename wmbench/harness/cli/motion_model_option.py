@@ -12,6 +12,7 @@ import argparse
 
 from wmbench.body.generators import select_generator, selected_generator_name
 from wmbench.body.motion_diffusion.train import configure, run
+from wmbench.core.errors import ConfigError
 from wmbench.harness.cli.base import UsageError
 
 
@@ -45,4 +46,7 @@ def train_motion_command(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise UsageError(f"train-motion needs the motion extra (pip install 'wmbench[motion]'): {err}") from None
 
-    return run(args)
+    try:
+        return run(args)
+    except ConfigError as err:  # a bad argument (checked before training) or unreadable windows
+        raise UsageError(str(err)) from None
