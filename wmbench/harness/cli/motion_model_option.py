@@ -31,7 +31,9 @@ def apply_motion_model(args: argparse.Namespace) -> str:
     try:
         return select_generator(name)
     except (KeyError, ImportError, FileNotFoundError, ValueError) as err:
-        raise UsageError(f"--motion-model {name!r}: {err.args[0] if err.args else err}") from None
+        # str(err), not err.args[0]: a FileNotFoundError's first arg is its errno (the old "--motion-model: 2")
+        raise UsageError(f"--motion-model {name!r}: {err.args[0] if isinstance(err, KeyError) and err.args else err}"
+                         ) from None
 
 
 def configure_train_motion(p: argparse.ArgumentParser) -> None:
