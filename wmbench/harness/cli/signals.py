@@ -3,7 +3,7 @@
 Card
 ----
 :func:`terminate_as_interrupt` (a context manager around one command) makes SIGTERM raise
-:class:`Terminated`, a ``KeyboardInterrupt``, so the command's Ctrl-C path runs: nothing new starts, finished
+``KeyboardInterrupt`` (and records that it did), so the command's Ctrl-C path runs: nothing new starts, finished
 work is kept (``run`` and ``validity`` resume on a rerun), one clean line is printed. The exit code is then
 :data:`EXIT_TERMINATED` (143 = 128 + SIGTERM, what shells report for a process ended by SIGTERM) instead of
 Ctrl-C's 130. Outside the main thread (where signal handlers cannot be set) it does nothing.
@@ -22,10 +22,6 @@ from types import FrameType
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
 
-class Terminated(KeyboardInterrupt):
-    """SIGTERM arrived; handled wherever Ctrl-C is."""
-
-
 @dataclass
 class TerminationState:
     """Whether SIGTERM arrived during the block."""
@@ -35,7 +31,7 @@ class TerminationState:
 
 @contextmanager
 def terminate_as_interrupt() -> Iterator[TerminationState]:
-    """Within the block, SIGTERM raises :class:`Terminated` (once; see module card)."""
+    """Within the block, SIGTERM raises ``KeyboardInterrupt`` (once; see module card)."""
     state = TerminationState()
     if threading.current_thread() is not threading.main_thread():
         yield state
@@ -44,7 +40,7 @@ def terminate_as_interrupt() -> Iterator[TerminationState]:
     def handler(signum: int, frame: FrameType | None) -> None:
         if not state.signalled:
             state.signalled = True
-            raise Terminated()
+            raise KeyboardInterrupt  # the Ctrl-C path; ``state.signalled`` tells them apart
 
     previous = signal.signal(signal.SIGTERM, handler)
     try:

@@ -120,7 +120,7 @@ def acquire_run_lock(out: Path | str) -> RunLock:
     except BlockingIOError:
         handle.close()
         raise RunLockedError(out, read_holder(out)) from None
-    except BaseException:
+    except BaseException:  # cleanup only (the file handle), then re-raised
         handle.close()
         raise
     holder = {"pid": os.getpid(), "host": socket.gethostname(),
