@@ -29,8 +29,8 @@ import pytest
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.prompt import build_messages
 from wmbench.brain.server import make_server
-from wmbench.envs.observation_modes import encode_png_data_url
-from wmbench.envs.png_codec import SIGNATURE, decode_png
+from wmbench.protocol.observation import encode_png_data_url
+from wmbench.protocol.png_codec import SIGNATURE, decode_png
 
 from .provider_fixtures import calm_scene
 

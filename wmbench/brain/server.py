@@ -65,7 +65,7 @@ from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.observation_message import PICTURE_KEYS, scene_with_images
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
-from wmbench.envs.png_codec import decoded_bytes, png_header
+from wmbench.protocol.png_codec import decoded_bytes, png_header
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 MAX_JSON_DEPTH = 64

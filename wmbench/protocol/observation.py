@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from wmbench.core.errors import ConfigError
-from wmbench.envs.png_codec import decode_png, encode_png, png_header
+from wmbench.protocol.png_codec import decode_png, encode_png, png_header
 
 OBSERVATION_MODES: tuple[str, ...] = ("scene", "image", "scene+image", "rays")
 #: Keys of the scene_context that are memory (what the brain did), not perception (what is out there).
