@@ -49,7 +49,7 @@ from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.core.directions import GRAMMAR_ORDER, LATERAL, OPPOSITE, SCENE_TO_GRAMMAR, Direction
 from wmbench.core.entities import BEAST, BEHAVIOR_THREAT_RANK
 
-__all__ = ["Creature", "PromptOnlyBrain", "Reading", "compose_reply", "read_scene"]
+__all__ = ["Creature", "PromptOnlyBrain", "Reading", "choose_direction", "compose_reply", "go", "read_scene"]
 
 #: a person closer than this (metres) makes its direction danger(human) (the prompt's 2 m)
 PERSONAL_SPACE_M = 2.0
@@ -82,7 +82,7 @@ _SIDESTEP: dict[str, str] = {"fwd": "forward", "left": "to the left", "right": "
 @dataclass(frozen=True)
 class Creature:
     """One creature or person as the scene reports it (``direction`` in grammar words; ``distance`` None when
-    only heard)."""
+    only heard; ``behavior`` empty when the scene does not say)."""
 
     kind: str
     behavior: str
@@ -98,7 +98,8 @@ class Creature:
         if self.distance is None:
             return "beast, heard, out of sight"
         label = "beast" if self.is_beast else f"human, {self.kind}"
-        return f"{label}, {_DOING.get(self.behavior, self.behavior)}, {self.distance:.1f}m"
+        doing = _DOING.get(self.behavior, self.behavior)   # nothing when the scene does not say
+        return ", ".join(part for part in (label, doing, f"{self.distance:.1f}m") if part)
 
 
 @dataclass(frozen=True)
@@ -137,12 +138,12 @@ def _creatures(scene: dict[str, Any]) -> list[Creature]:
                 continue
             direction = _grammar(npc.get("direction"))
             if direction is not None and npc.get("type"):
-                found.append(Creature(str(npc["type"]), str(npc.get("behavior") or "stop"),
+                found.append(Creature(str(npc["type"]), str(npc.get("behavior") or ""),
                                       _number(npc.get("distance")), direction))
     elif scene.get("npc_nearby") and scene.get("npc_type"):
         direction = _grammar(scene.get("npc_direction"))
         if direction is not None:
-            found.append(Creature(str(scene["npc_type"]), str(scene.get("npc_behavior") or "stop"),
+            found.append(Creature(str(scene["npc_type"]), str(scene.get("npc_behavior") or ""),
                                   _number(scene.get("npc_distance")), direction))
     if not any(c.is_beast for c in found):
         heard = _heard_beast(scene.get("sound"))
@@ -266,7 +267,7 @@ def choose_direction(reading: Reading) -> Direction | None:
 
 
 # ------------------------------------------------------------------------------------------------ wording
-def _go(direction: Direction, verb: str) -> str:
+def go(direction: Direction, verb: str) -> str:
     """``verb`` travelling in ``direction`` ("bolts off to the left"; back turns round first)."""
     if direction == "back":
         return f"turns around and {verb} {_WAY['back']}"
@@ -286,14 +287,14 @@ def _beast_motion(reading: Reading, beast: Creature, direction: Direction | None
         if reading.last_was_flight:
             return (f"keeps bolting {_WAY[direction]} flat out, frantic now, gasping, arms flailing, "
                     "throwing looks back at the beast")
-        return f"{_go(direction, 'bolts')} flat out, panic-stricken, eyes wide, heart hammering, fleeing the beast"
+        return f"{go(direction, 'bolts')} flat out, panic-stricken, eyes wide, heart hammering, fleeing the beast"
     if behavior == "approach":
         close = beast.distance is not None and beast.distance < CLOSE_BEAST_M
         if close or reading.met_before:
-            return f"{_go(direction, 'runs')} fast, alarmed and tense, looking back at the beast"
+            return f"{go(direction, 'runs')} fast, alarmed and tense, looking back at the beast"
         if direction == "back":
             return "backs off briskly, tense and watchful, keeping the beast in view"
-        return f"{_go(direction, 'jogs')}, tense and watchful, keeping the beast in view"
+        return f"{go(direction, 'jogs')}, tense and watchful, keeping the beast in view"
     if behavior == "stop":
         if reading.first_sight:
             return "stops dead, frozen to the spot, breath held, muscles locked, eyes fixed on the beast"
@@ -302,7 +303,7 @@ def _beast_motion(reading: Reading, beast: Creature, direction: Direction | None
         return f"edges {_WAY[direction]} slowly, crouched low, eyes never leaving the beast"
     if behavior == "retreat":
         return "stays motionless, tense, eyes on the beast as it leaves"
-    return f"{_go(direction, 'walks')} carefully, alert, watching the beast"
+    return f"{go(direction, 'walks')} carefully, alert, watching the beast"
 
 
 def _person_motion(person: Creature, direction: Direction | None, after_threat: bool) -> str:
@@ -324,14 +325,14 @@ def _calm_motion(reading: Reading, direction: Direction | None) -> str:
         where = "" if direction == "fwd" else f" {_WAY[direction]}"
         return f"{verb}{where}, still tense, scanning all around, on edge"
     if steps == 1:
-        return f"{_go(direction, 'walks')} carefully, looking around, breathing still quick"
+        return f"{go(direction, 'walks')} carefully, looking around, breathing still quick"
     if steps == 2:
-        return f"{_go(direction, 'walks')} slower, letting out a long breath, shoulders sinking"
+        return f"{go(direction, 'walks')} slower, letting out a long breath, shoulders sinking"
     if steps is not None:
-        return f"{_go(direction, 'walks')} at an easy pace, loosening up as the fright fades"
+        return f"{go(direction, 'walks')} at an easy pace, loosening up as the fright fades"
     if direction == "fwd":
         return "walks straight ahead at an easy, ordinary pace"
-    return f"{_go(direction, 'calmly walks')} at an easy pace"
+    return f"{go(direction, 'calmly walks')} at an easy pace"
 
 
 def compose_reply(scene: dict[str, Any]) -> str:
