@@ -136,10 +136,12 @@ class AllBeastBrain(ProviderBrain):
 
 
 # ------------------------------------------------------------------------------------------------ prompt-words
-#: the prompt's intensity-guide words for each moment (copied on purpose: this is the cheat)
+#: the prompt's intensity-guide words for each moment (copied on purpose: this is the cheat); the threat lines
+#: name the beast, as prompt-only's do, so that both read the same situation from their own recent_decisions
 PROMPT_WORDS: dict[str, str] = {
-    "charge": "in terror, desperate and frantic, arms pumping, glancing back over the shoulder",
-    "approach": "warily", "near-person": "calmly with hands raised", "vigilant": "staying vigilant",
+    "charge": "in terror, desperate and frantic, arms pumping, glancing back over the shoulder at the beast",
+    "approach": "warily, away from the beast", "near-person": "calmly with hands raised",
+    "vigilant": "staying vigilant",
     "relief": "relaxing gradually, exhaling with relief", "none": "naturally",
 }
 _GAIT_VERBS: dict[SpeedClass, str] = {
