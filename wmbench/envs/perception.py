@@ -30,17 +30,20 @@ from typing import Any
 import numpy as np
 
 from wmbench.body.base import BodyState
-from wmbench.brain.scene_schema import (
-    HEARING_RANGE,
-    NPC_SENSING_RANGE,
-    WALL_KEYS,
-    WALL_SENSING_RANGE,
-)
 from wmbench.core.directions import DIRECTION_HEADINGS, SCENE_ORDER, SCENE_TO_GRAMMAR, wrap_angle
-from wmbench.core.entities import threat_sort_key
 from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
 from wmbench.envs.npc import Npc, NpcCrowd
-from wmbench.envs.trace import (
+from wmbench.envs.world import World
+from wmbench.protocol.scene import (
+    HEARING_RANGE,
+    NPC_SENSING_RANGE,
+    WALL_CONE_HALF_ANGLE,
+    WALL_KEYS,
+    WALL_SENSING_RANGE,
+    sector_of,
+    threat_order,
+)
+from wmbench.protocol.trace import (
     THREAT_BEAST_APPROACH,
     THREAT_BEAST_CHARGE,
     THREAT_BEAST_IDLE,
@@ -50,21 +53,16 @@ from wmbench.envs.trace import (
     NpcFact,
     Truth,
 )
-from wmbench.envs.world import World
 
 RAY_RANGE = 10.0
 #: The fewest rays a fan may have (DESIGN: at least 32 over 360°).
 MIN_RAYS = 32
-WALL_CONE_HALF_ANGLE = math.radians(7.5)
 #: An NPC this close (m) counts as visible even when the line-of-sight ray starts inside it.
 TOUCH_RANGE = 1.0
 #: A human this close (m) raises the threat level to 1.
 HUMAN_THREAT_RANGE = 3.0
 HIT_NONE, HIT_WALL, HIT_BEAST, HIT_HUMAN = range(4)
 BEAST_NOISES = {"charge": "roar and pounding paws", "approach": "low growl"}
-#: Rank (on :data:`~wmbench.core.entities.BEHAVIOR_THREAT_RANK`'s scale) of a behaviour outside the closed set:
-#: below ``retreat``, so it sorts last.
-_UNKNOWN_BEHAVIOR_RANK = -1
 
 
 @dataclass(frozen=True)
@@ -112,21 +110,9 @@ class _Seen:
     nearby: bool
 
 
-def sector_of(relative_angle: float) -> str:
-    """Scene direction word of a relative angle (rad): 90° sectors centred on front/left/right/back."""
-    a = wrap_angle(relative_angle)
-    if abs(a) <= math.pi / 4:
-        return "front"
-    if math.pi / 4 < a < 3 * math.pi / 4:
-        return "left"
-    if -3 * math.pi / 4 < a < -math.pi / 4:
-        return "right"
-    return "back"
-
-
 def threat_key(npc: Npc, distance: float) -> tuple:
-    """Sort key: most threatening first (beast before human, behaviour rank, nearest, name)."""
-    return (0 if npc.is_beast else 1, threat_sort_key(npc.behavior, _UNKNOWN_BEHAVIOR_RANK), distance, npc.name)
+    """Sort key of a world NPC: :func:`~wmbench.protocol.scene.threat_order` of its kind, behaviour and distance."""
+    return threat_order(npc.is_beast, npc.behavior, distance, npc.name)
 
 
 def perceive(

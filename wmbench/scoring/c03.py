@@ -22,7 +22,7 @@ on the beast (the distance fell by more than the beast alone could close it) is 
 from __future__ import annotations
 
 from wmbench.core.directions import OPPOSITE
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import spatial_accuracy, threatened
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.movement import (
