@@ -31,6 +31,7 @@ import numpy as np
 
 from wmbench.body.base import BodyState
 from wmbench.core.directions import DIRECTION_HEADINGS, SCENE_ORDER, SCENE_TO_GRAMMAR, wrap_angle
+from wmbench.core.entities import BEHAVIOR_ROWS, THREAT_HUMAN, THREAT_NONE
 from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
 from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.world import World
@@ -44,11 +45,6 @@ from wmbench.protocol.scene import (
     threat_order,
 )
 from wmbench.protocol.trace import (
-    THREAT_BEAST_APPROACH,
-    THREAT_BEAST_CHARGE,
-    THREAT_BEAST_IDLE,
-    THREAT_HUMAN,
-    THREAT_NONE,
     DirectionTruth,
     NpcFact,
     Truth,
@@ -61,8 +57,9 @@ MIN_RAYS = 32
 TOUCH_RANGE = 1.0
 #: A human this close (m) raises the threat level to 1.
 HUMAN_THREAT_RANGE = 3.0
+#: A human's footsteps are quieter than any beast's noise (:attr:`~wmbench.core.entities.BehaviorRow.beast_loudness`).
+HUMAN_LOUDNESS = 3
 HIT_NONE, HIT_WALL, HIT_BEAST, HIT_HUMAN = range(4)
-BEAST_NOISES = {"charge": "roar and pounding paws", "approach": "low growl"}
 
 
 @dataclass(frozen=True)
@@ -193,13 +190,13 @@ def _sound(seen: list[_Seen]) -> str | None:
 
     def loudness(s: _Seen) -> tuple:
         npc = s.npc
-        rank = ({"charge": 0, "approach": 1}.get(npc.behavior, 2) if npc.is_beast else 3)
+        rank = BEHAVIOR_ROWS[npc.behavior].beast_loudness if npc.is_beast else HUMAN_LOUDNESS
         return (rank, s.exact_distance, npc.name)
 
     loudest = min(audible, key=loudness)
     npc = loudest.npc
     if npc.is_beast:
-        noise = BEAST_NOISES.get(npc.behavior, "rustling footsteps")
+        noise = BEHAVIOR_ROWS[npc.behavior].beast_noise
     else:
         noise = "footsteps"
     return f"{noise} from the {loudest.direction}"
@@ -226,8 +223,7 @@ def _truth(wall_readings: dict[str, float | None], seen: list[_Seen], primary: _
         if not s.nearby:
             continue
         if s.npc.is_beast:
-            level = max(level, {"charge": THREAT_BEAST_CHARGE, "approach": THREAT_BEAST_APPROACH}.get(
-                s.npc.behavior, THREAT_BEAST_IDLE))
+            level = max(level, BEHAVIOR_ROWS[s.npc.behavior].beast_threat_level)
         elif s.exact_distance <= HUMAN_THREAT_RANGE:
             level = max(level, THREAT_HUMAN)
     return Truth(directions=directions, npcs=facts, primary=_fact(primary) if primary else None,
