@@ -40,6 +40,8 @@ from wmbench.scenarios.records import Expectations, NpcSpec, Phase, PriorDecisio
 
 #: An upstream (official dataset) id: ``S`` and exactly three digits.
 UPSTREAM_ID_RE = re.compile(r"^S\d{3}$")
+#: wmbench's own ids, as a dataset export (``wmbench export --dataset``) writes them.
+WMBENCH_ID_RE = re.compile(r"^S\d{2}$")
 #: wmbench's id of the physical world built from upstream record ``S001`` is ``TA-S001``.
 PHYSICAL_PREFIX = "TA-"
 #: Categories a record can be run for (C09/C10 measure the running system; Track A has them N/A).
@@ -61,7 +63,8 @@ FILLED_IN: Mapping[str, str] = {
     "more than one NPC": "the official scene names one NPC; exactly that one is placed",
     "sound": "not placed: wmbench derives the sound from the NPC it simulates",
     "last_prediction": "not carried: the first decision sees null (the brain's own PREDICT follows)",
-    "duration": f"{DEFAULT_PHYSICAL_DURATION_S:g} s ({', '.join(f'{c} {s:g} s' for c, s in PHYSICAL_DURATION_S.items())})",
+    "duration": f"{DEFAULT_PHYSICAL_DURATION_S:g} s "
+                + "(" + ", ".join(f"{c} {s:g} s" for c, s in PHYSICAL_DURATION_S.items()) + ")",
     "ground": "flat (the only official value)",
 }
 
@@ -94,9 +97,10 @@ def is_upstream_id(token: str) -> bool:
 
 
 def looks_like_track_a(token: str) -> bool:
-    """True when a ``--scenarios`` token names a file (``*.jsonl``/``*.json`` or an existing file)."""
+    """True when a ``--scenarios`` token names a file or dataset directory (``*.jsonl``/``*.json``, or an
+    existing path with a ``/``)."""
     token = token.strip()
-    return token.lower().endswith((".jsonl", ".json")) or ("/" in token and Path(token).is_file())
+    return token.lower().endswith((".jsonl", ".json")) or ("/" in token and Path(token).exists())
 
 
 def canonical_json(value: Any) -> str:
@@ -114,6 +118,8 @@ def read_track_a(path: Path | str) -> tuple[OfficialRecord, ...]:
 
     Raises :class:`TrackAError` listing every bad record (one line each) or a file that cannot be read."""
     path = Path(path)
+    if path.is_dir():
+        return read_dataset_dir(path)
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
@@ -135,7 +141,8 @@ def read_track_a(path: Path | str) -> tuple[OfficialRecord, ...]:
             try:
                 items.append((number, json.loads(line)))
             except ValueError as err:
-                problems.append(f"{path}:{number}: expected one JSON object per line, got unreadable JSON ({err.args[0]})")
+                problems.append(f"{path}:{number}: expected one JSON object per line, got unreadable JSON "
+                                f"({err.args[0]})")
     records: list[OfficialRecord] = []
     seen: dict[str, int] = {}
     for number, item in items:
@@ -162,11 +169,38 @@ class _Bad(Exception):
     """One problem of one record (internal; collected into a TrackAError)."""
 
 
-def _record(item: Any, number: int) -> OfficialRecord:
+def read_dataset_dir(path: Path) -> tuple[OfficialRecord, ...]:
+    """The records of a dataset export (``wmbench export --dataset DIR``): every ``scenarios/*.json`` record
+    that carries ``scene_context`` and ``ground_truth``; its ids are wmbench's own (``S01``), kept as they are."""
+    files = sorted((path / "scenarios").glob("*.json"))
+    if not files:
+        raise TrackAError(f"{path}: expected a dataset export with scenarios/*.json, got none")
+    records: list[OfficialRecord] = []
+    problems: list[str] = []
+    for file in files:
+        try:
+            items = json.loads(file.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            problems.append(f"{file}: expected a JSON list of scenario records, got unreadable JSON ({err})")
+            continue
+        for number, item in enumerate(items if isinstance(items, list) else [], start=1):
+            if not isinstance(item, dict) or "scene_context" not in item:
+                continue  # C09/C10 records carry no scene
+            try:
+                records.append(_record({**item, "cat": item.get("cat", item.get("category"))}, number,
+                                       id_re=WMBENCH_ID_RE))
+            except _Bad as bad:
+                problems.append(f"{file}:record {number}: {bad}")
+    if problems:
+        raise TrackAError(f"{len(problems)} bad dataset record(s):\n" + "\n".join(problems[:20]))
+    return tuple(records)
+
+
+def _record(item: Any, number: int, id_re: re.Pattern[str] = UPSTREAM_ID_RE) -> OfficialRecord:
     if not isinstance(item, dict):
         raise _Bad(f"expected a JSON object, got {type(item).__name__}")
     rid = item.get("id")
-    if not isinstance(rid, str) or not UPSTREAM_ID_RE.match(rid):
+    if not isinstance(rid, str) or not id_re.match(rid):
         hint = " (did you mean an upstream id like S001? wmbench's own S01..S50 are not Track-A records)" \
             if isinstance(rid, str) and re.match(r"^S\d{1,2}$", rid) else ""
         raise _Bad(f"id: expected an upstream id 'S' + three digits (S001), got {rid!r}{hint}")

@@ -38,6 +38,7 @@ from wmbench.harness.cli.base import (
 )
 from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
+from wmbench.harness.cli.export_command import EXPORT_COMMAND
 from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
 from wmbench.harness.cli.motion_model_option import (
     add_motion_model_argument,
@@ -289,6 +290,7 @@ register_command(Command("train-motion", "train the diffusion motion model on De
                          configure_train_motion, train_motion_command))
 
 register_command(VIDEO_COMMAND)
+register_command(EXPORT_COMMAND)
 register_command(GAP_COMMAND)
 
 

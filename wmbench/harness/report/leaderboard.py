@@ -36,7 +36,13 @@ from typing import Any, cast
 
 import wmbench
 from wmbench.body.generators import describe_generator
-from wmbench.core.taxonomy import CATEGORY_PILLARS, PILLAR_TITLES
+from wmbench.core.taxonomy import (
+    CATEGORY_MAX_POINTS,
+    CATEGORY_PILLARS,
+    PILLAR_RESCALED_MAX,
+    PILLAR_TITLES,
+    PILLARS,
+)
 from wmbench.scoring.scores_file import Scores
 
 SCHEMA_KEYS: tuple[str, ...] = (
@@ -54,7 +60,7 @@ SCORE_FORMULA = ("wm_score = sum(pillar_sums) = sum(c01_to_c10) when every categ
                  "p1_perception = P1 sum x 250/200, p2_cognition = P2 sum x 450/500, p3_embodiment = P3 sum x "
                  "300/300 (the spec's pillar scale; their total is rescaled_total, not wm_score)")
 #: pillar -> factor from the pillar sum (of 100 per category) to the spec's pillar scale
-PILLAR_RESCALE = {"P1": 250 / 200, "P2": 450 / 500, "P3": 300 / 300}
+PILLAR_RESCALE = {p: PILLAR_RESCALED_MAX[p] / (CATEGORY_MAX_POINTS * len(cats)) for p, cats in PILLARS.items()}
 #: key -> accepted types (None allowed where the entry may say "not measured")
 KEY_TYPES: dict[str, tuple[type, ...]] = {
     "model_name": (str,), "organization": (str,), "submission_date": (str,), "wm_score": (int,),
