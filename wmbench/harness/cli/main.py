@@ -39,6 +39,7 @@ from wmbench.harness.cli.base import (
 from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
 from wmbench.harness.cli.export_command import EXPORT_COMMAND
+from wmbench.harness.cli.leaderboard_command import COMPARE_COMMAND, LEADERBOARD_COMMAND
 from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
 from wmbench.harness.cli.motion_model_option import (
     add_motion_model_argument,
@@ -291,6 +292,8 @@ register_command(Command("train-motion", "train the diffusion motion model on De
 
 register_command(VIDEO_COMMAND)
 register_command(EXPORT_COMMAND)
+register_command(LEADERBOARD_COMMAND)
+register_command(COMPARE_COMMAND)
 register_command(GAP_COMMAND)
 
 
