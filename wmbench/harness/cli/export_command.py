@@ -15,6 +15,7 @@ from wmbench.core.errors import ConfigError
 from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.official.dataset import export_dataset
 from wmbench.harness.official.export import export_run
+from wmbench.harness.verify.bundle import make_bundle
 
 
 def configure_export(p: argparse.ArgumentParser) -> None:
@@ -22,6 +23,9 @@ def configure_export(p: argparse.ArgumentParser) -> None:
                    help="a run directory of `wmbench run` (harness run: track C; --track A run: track A)")
     p.add_argument("--out", type=Path, default=None, help="where to write the files (default: the run directory)")
     p.add_argument("--model-name", default=None, help="model_name of the entry and submission (default: brain)")
+    p.add_argument("--bundle", type=Path, default=None, metavar="DIR",
+                   help="also write a submission bundle (episodes, run.json, scores, hashes) into DIR for "
+                        "`wmbench verify DIR`")
     p.add_argument("--dataset", type=Path, default=None, metavar="DIR",
                    help="write the spec and every scenario record in the official dataset layout into DIR")
 
@@ -38,9 +42,12 @@ def export_command(args: argparse.Namespace) -> int:
         if not args.run_dir.is_dir():
             raise UsageError(f"{args.run_dir} is not a directory; expected a run directory of `wmbench run`")
         files = export_run(args.run_dir, args.out, args.model_name)
+        manifest = make_bundle(args.run_dir, args.bundle) if args.bundle is not None else None
     except (ConfigError, OSError) as err:
         raise UsageError(str(err)) from None
     print(f"track {files.track}\nsubmission: {files.submission}\nleaderboard entry: {files.entry}")
+    if manifest is not None:
+        print(f"bundle: {manifest.parent} (check it with `wmbench verify {manifest.parent}`)")
     return EXIT_OK
 
 

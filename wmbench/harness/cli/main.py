@@ -50,6 +50,7 @@ from wmbench.harness.cli.motion_model_option import (
 from wmbench.harness.cli.run_command import configure_run, default_out_dir, parse_options, run_command
 from wmbench.harness.cli.scenario_cards import scenario_card
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
+from wmbench.harness.cli.verify_command import VERIFY_COMMAND
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
 from wmbench.scenarios import get_scenario, select
 
@@ -294,6 +295,7 @@ register_command(VIDEO_COMMAND)
 register_command(EXPORT_COMMAND)
 register_command(LEADERBOARD_COMMAND)
 register_command(COMPARE_COMMAND)
+register_command(VERIFY_COMMAND)
 register_command(GAP_COMMAND)
 
 
