@@ -127,7 +127,7 @@ def read_track_a(path: Path | str) -> tuple[OfficialRecord, ...]:
     except (OSError, UnicodeDecodeError) as err:
         raise TrackAError(f"Track-A file {path} cannot be read: {err}") from None
     items: list[tuple[int, Any]] = []
-    problems: list[str] = []
+    problems: list[tuple[int, str]] = []  # (line, message), reported in line order
     stripped = text.lstrip()
     if path.suffix.lower() == ".json" and stripped.startswith("["):
         try:
@@ -141,26 +141,27 @@ def read_track_a(path: Path | str) -> tuple[OfficialRecord, ...]:
             try:
                 items.append((number, json.loads(line)))
             except ValueError as err:
-                problems.append(f"{path}:{number}: expected one JSON object per line, got unreadable JSON "
-                                f"({err.args[0]})")
+                problems.append((number, f"{path}:{number}: expected one JSON object per line, got unreadable "
+                                         f"JSON ({err.args[0]})"))
     records: list[OfficialRecord] = []
     seen: dict[str, int] = {}
     for number, item in items:
         try:
             record = _record(item, number)
         except _Bad as bad:
-            problems.append(f"{path}:{number}: {bad}")
+            problems.append((number, f"{path}:{number}: {bad}"))
             continue
         if record.id in seen:
-            problems.append(f"{path}:{number}: id: expected a unique id, got {record.id!r} again "
-                            f"(first on line {seen[record.id]})")
+            problems.append((number, f"{path}:{number}: id: expected a unique id, got {record.id!r} again "
+                                     f"(first on line {seen[record.id]})"))
             continue
         seen[record.id] = number
         records.append(record)
     if not records and not problems:
-        problems.append(f"{path}: expected at least one record, got an empty file")
+        problems.append((0, f"{path}: expected at least one record, got an empty file"))
     if problems:
-        shown = problems[:20] + ([f"... and {len(problems) - 20} more"] if len(problems) > 20 else [])
+        ordered = [text for _, text in sorted(problems)]
+        shown = ordered[:20] + ([f"... and {len(ordered) - 20} more"] if len(ordered) > 20 else [])
         raise TrackAError(f"{len(problems)} bad Track-A record(s):\n" + "\n".join(shown))
     return tuple(records)
 

@@ -31,12 +31,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import wmbench
+from wmbench.body.generators import MOTION_MODEL_ENV, select_generator
 from wmbench.body.motion_diffusion import generator as diffusion_generator
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
@@ -262,6 +264,8 @@ def _check_resimulate(config: Mapping[str, Any], lines: Iterable[Mapping[str, An
                                                      "model): its replies are checked against the scores only")
     brain = get_brain(brain_spec, **dict(config.get("brain_options") or {}))
     findings = []
+    before = os.environ.get(MOTION_MODEL_ENV)
+    select_generator(str(config.get("motion_model") or "procedural"))  # the run's motion model
     try:
         for line in lines:
             result = run_episode(str(line["scenario"]), brain, str(line["body"]), int(line["seed"]),
@@ -274,6 +278,10 @@ def _check_resimulate(config: Mapping[str, Any], lines: Iterable[Mapping[str, An
                                 f"{where}")
     finally:
         brain.close()
+        if before is None:
+            os.environ.pop(MOTION_MODEL_ENV, None)
+        else:
+            os.environ[MOTION_MODEL_ENV] = before
     return Check("re-simulation", not findings, tuple(findings))
 
 
