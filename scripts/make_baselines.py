@@ -45,7 +45,7 @@ def main(argv: list[str] | None = None) -> int:
         row = row_from_run(out)
         entry = {**row.entry, "model_name": brain}
         data = {"entry": entry, "ci95": list(row.ci95) if row.ci95 else None, "embodiment": row.embodiment,
-                "command": " ".join(command[:-2] + ["--out", "RUN"]),
+                "command": " ".join([*command[:-2], "--out", "RUN"]),
                 "note": "measured by scripts/make_baselines.py; C09/C10 not measured (--no-live)"}
         path = BASELINE_DIR / f"{brain.replace(':', '_')}.json"
         path.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

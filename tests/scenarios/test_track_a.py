@@ -63,7 +63,7 @@ def test_every_bad_record_is_one_line_naming_line_field_and_what_was_expected(tm
 
 
 def test_a_missing_or_empty_file_is_one_clear_line(tmp_path):
-    with pytest.raises(TrackAError, match="not found; expected a wm_bench.jsonl file"):
+    with pytest.raises(TrackAError, match=r"not found; expected a wm_bench\.jsonl file"):
         read_track_a(tmp_path / "nope.jsonl")
     (tmp_path / "empty.jsonl").write_text("\n")
     with pytest.raises(TrackAError, match="expected at least one record, got an empty file"):
@@ -73,7 +73,7 @@ def test_a_missing_or_empty_file_is_one_clear_line(tmp_path):
 def test_upstream_ids_never_alias_wmbench_scenarios():
     # regression: S001 used to normalise to S01 and silently run wmbench's S01 world (and S01's rule)
     assert is_upstream_id("S001") and not is_upstream_id("S01")
-    with pytest.raises(ValueError, match="'S003' is an upstream WM Bench Track-A id .* did you mean S03"):
+    with pytest.raises(ValueError, match=r"'S003' is an upstream WM Bench Track-A id .* did you mean S03"):
         select("S003")
     with pytest.raises(KeyError):
         get_scenario("S001")
@@ -113,5 +113,5 @@ def test_a_physical_world_has_the_records_walls_and_npc():
 
 def test_a_c09_record_is_refused_for_a_physical_run():
     c09 = next(r for r in read_track_a(FIXTURE) if r.category == "C09")
-    with pytest.raises(TrackAError, match="C09/C10 are measured by wmbench's own S41..S50"):
+    with pytest.raises(TrackAError, match=r"C09/C10 are measured by wmbench's own S41\.\.S50"):
         physical_scenario(c09)

@@ -34,7 +34,7 @@ def test_runs_are_ranked_with_cis_and_the_baselines_placed(runs, tmp_path, capsy
     smpl = next(t for emb, t in board.tables.items() if "body=smpl" in emb)
     measured = [r for r in smpl if r.row.kind == "measured"]
     # ranked best first among the run rows (the shipped full-suite baselines rank above these 3-scenario runs)
-    assert [r.row.name for r in measured][0] == "reference" and measured[0].rank < measured[-1].rank
+    assert measured[0].row.name == "reference" and measured[0].rank < measured[-1].rank
     assert [r.rank for r in smpl] == sorted(r.rank for r in smpl)
     assert all(r.row.ci95 is not None and r.row.ci95[0] <= r.row.wm_score + 0.5 for r in measured)
     assert any(r.row.kind == "measured baseline" for r in smpl)  # shipped rows share the embodiment
@@ -48,7 +48,7 @@ def test_runs_are_ranked_with_cis_and_the_baselines_placed(runs, tmp_path, capsy
 
 
 def test_different_instance_sets_are_refused_unless_allowed(runs, capsys):
-    with pytest.raises(LeaderboardError, match="different instance sets \\(seeds\\).*--allow-mixed"):
+    with pytest.raises(LeaderboardError, match=r"different instance sets \(seeds\).*--allow-mixed"):
         build_leaderboard([runs["reference"], runs["random"]])
     board = build_leaderboard([runs["reference"], runs["random"]], allow_mixed=True)
     assert board.notes and board.notes[0].startswith("MIXED:")

@@ -129,7 +129,8 @@ def format_comparison(c: Comparison) -> str:
     for d in (*c.categories, c.total):
         label = f"{d.category} {CATEGORY_TITLES.get(d.category, '')}".rstrip()
         ci = f"[{d.ci95[0]:.1f}, {d.ci95[1]:.1f}]"
-        lines.append(f"{label:<30} {d.a:>7.1f} {d.b:>7.1f} {d.diff:>+7.1f}  {ci:<18} {'YES' if d.significant else 'no'}")
+        verdict = "YES" if d.significant else "no"
+        lines.append(f"{label:<30} {d.a:>7.1f} {d.b:>7.1f} {d.diff:>+7.1f}  {ci:<18} {verdict}")
     significant = [d.category for d in c.categories if d.significant]
     lines.append("significant differences: " + (", ".join(significant) if significant else "none"))
     return "\n".join(lines)
