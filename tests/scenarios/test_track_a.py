@@ -77,13 +77,13 @@ def test_upstream_ids_never_alias_wmbench_scenarios():
         select("S003")
     with pytest.raises(KeyError):
         get_scenario("S001")
-    assert official_category("S001") is None and official_category("TA-S001") is None
+    assert official_category("S001") is None and official_category("TA-C01-S001") is None
     assert official_category("S5") == "C01" and get_scenario("S5").id == "S05"  # short ids still work
 
 
 def test_selecting_the_file_builds_its_worlds_and_all_stays_wmbenchs():
     chosen = select(str(FIXTURE))
-    assert [s.id for s in chosen][:3] == ["TA-S001", "TA-S002", "TA-S003"]
+    assert [s.id for s in chosen][:3] == ["TA-C01-S001", "TA-C01-S002", "TA-C01-S003"]
     assert len(chosen) == 11  # the C09 record is N/A physically
     assert not any(s.id.startswith("TA-") for s in select("all")) and len(select("C01")) == 5
 

@@ -83,7 +83,7 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
     """Resolve a selection: ``all``, or a comma-separated mix of ids (S12), categories (C03) and pillars (P2).
 
     A token naming a Track-A file (``wm_bench.jsonl``) selects the physical world of each of its C01..C08
-    records (registered as ``TA-S001`` ...; :mod:`wmbench.scenarios.track_a`). An upstream id (``S001``) given
+    records (registered as ``TA-C01-S001`` ...; :mod:`wmbench.scenarios.track_a`). An upstream id (``S001``) given
     without its file is refused: it is not wmbench's ``S01``.
     Order follows scenario id; duplicates are dropped. Unknown tokens raise ``ValueError`` naming them.
     """

@@ -15,9 +15,10 @@ The public WM Bench dataset ships one JSON object per line::
   namespace of their own: upstream ``S003`` is *not* wmbench's ``S03``. :func:`is_upstream_id` tells them apart
   and :func:`~wmbench.scenarios.registry.select` refuses an upstream id given without its file.
 - :func:`physical_scenario` builds a wmbench :class:`~wmbench.scenarios.records.Scenario` from a record's
-  ``scene_context`` (walls at the stated distances, the stated NPC), registered under the id ``TA-S001``
-  (never an ``Sxx`` id, so no scorer can mistake it for a wmbench scenario). What a record cannot specify and
-  how it is filled is listed in ``docs/official.md`` and :data:`FILLED_IN`.
+  ``scene_context`` (walls at the stated distances, the stated NPC), registered under the id ``TA-C01-S001``
+  (never an ``Sxx`` id, so no scorer can mistake it for a wmbench scenario; the category is in the id, so a
+  trace is scored by its category's rule even where the record is not registered: :func:`physical_category`).
+  What a record cannot specify and how it is filled is listed in ``docs/official.md`` and :data:`FILLED_IN`.
 - :func:`record_sha256`: the sha256 of a record's canonical JSON (sorted keys, no spaces), for bundles.
 """
 
@@ -42,8 +43,9 @@ from wmbench.scenarios.records import Expectations, NpcSpec, Phase, PriorDecisio
 UPSTREAM_ID_RE = re.compile(r"^S\d{3}$")
 #: wmbench's own ids, as a dataset export (``wmbench export --dataset``) writes them.
 WMBENCH_ID_RE = re.compile(r"^S\d{2}$")
-#: wmbench's id of the physical world built from upstream record ``S001`` is ``TA-S001``.
+#: wmbench's id of the physical world built from upstream record ``S001`` (C01) is ``TA-C01-S001``.
 PHYSICAL_PREFIX = "TA-"
+PHYSICAL_ID_RE = re.compile(r"^TA-(C\d{2})-S\d{2,3}$")
 #: Categories a record can be run for (C09/C10 measure the running system; Track A has them N/A).
 TRACK_A_CATEGORIES: tuple[str, ...] = ("C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08")
 #: The official ``ground_truth.predict`` directions (``front`` is read as ``fwd``).
@@ -88,12 +90,18 @@ class OfficialRecord:
 
     @property
     def physical_id(self) -> str:
-        return PHYSICAL_PREFIX + self.id
+        return f"{PHYSICAL_PREFIX}{self.category}-{self.id}"
 
 
 def is_upstream_id(token: str) -> bool:
     """True for a three-digit upstream id (``S001``), which never names a wmbench scenario (``S01``)."""
     return bool(UPSTREAM_ID_RE.match(token.strip().upper()))
+
+
+def physical_category(scenario_id: str) -> str | None:
+    """``TA-C03-S021`` -> ``C03`` (the category of a Track-A world, read from its id); None for other ids."""
+    match = PHYSICAL_ID_RE.match(scenario_id.strip().upper())
+    return match.group(1) if match else None
 
 
 def looks_like_track_a(token: str) -> bool:

@@ -19,7 +19,7 @@ from dataclasses import replace
 from wmbench.core.taxonomy import OFFICIAL_SCENARIO_COUNT, SCENARIOS_PER_CATEGORY
 from wmbench.envs.trace import Trace
 from wmbench.scenarios.registry import get_scenario
-from wmbench.scenarios.track_a import is_upstream_id
+from wmbench.scenarios.track_a import is_upstream_id, physical_category
 from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
 from wmbench.scoring.evidence import hidden_inconsistency
 from wmbench.scoring.keywords import KeywordBanks, load_banks
@@ -58,7 +58,8 @@ def official_category(scenario_id: str) -> str | None:
 def category_of(trace: Trace) -> str | None:
     """The trace's category: official numbering, else ``trace.meta["category"]``, else the scenario registry.
     """
-    category = official_category(trace.scenario_id) or trace.meta.get("category")
+    category = (official_category(trace.scenario_id) or physical_category(trace.scenario_id)
+                or trace.meta.get("category"))
     if category:
         return str(category).upper()
     try:

@@ -9,6 +9,7 @@ one) and ``manifest.json``::
      "files": {"run.json": sha256, "scores.json": sha256},
      "episodes": [{"line": 1, "scenario": "S01", "seed": 0, "sha256": ...}, ...],
      "scenarios": {"S01": sha256 of the canonical JSON of the frozen record, ...},
+     "track_a_files": {"track_a/0_wm_bench.jsonl": sha256},      # a physical Track-A run: its file
      "motion_model": {"name": "procedural" | "diffusion", "weights": {"denoiser.npz": sha256, ...}}}
 
 :func:`verify_bundle` checks, naming whatever differs:
@@ -45,8 +46,8 @@ from wmbench.core.errors import ConfigError
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, SCORES_FILE, plain_json, read_json, write_json
 from wmbench.harness.run.scores import score_lines
-from wmbench.scenarios import Scenario, get_scenario
-from wmbench.scenarios.track_a import canonical_json
+from wmbench.scenarios import Scenario, get_scenario, select
+from wmbench.scenarios.track_a import canonical_json, looks_like_track_a
 
 BUNDLE_FORMAT = "wmbench-bundle/1"
 MANIFEST_FILE = "manifest.json"
@@ -114,28 +115,55 @@ def make_bundle(run_dir: Path | str, out: Path | str) -> Path:
             (out / name).write_bytes(data)
             if name != EPISODES_FILE:
                 files[name] = sha256_bytes(data)
+    config = read_json(out / RUN_FILE)
+    track_a = _bundle_track_a_files(str(config.get("selection") or ""), out)
     episodes = []
     used: dict[str, str] = {}
     for number, raw in enumerate(_lines(out / EPISODES_FILE), start=1):
         line = json.loads(raw)
         episodes.append({"line": number, "scenario": line["scenario"], "seed": line["seed"],
                          "sha256": sha256_bytes(raw)})
-        used.setdefault(line["scenario"], scenario_sha256(get_scenario(line["scenario"])))
-    config = read_json(out / RUN_FILE)
+        used.setdefault(line["scenario"], _record_hash(line["scenario"]))
     for sid in config.get("scenarios", []):
-        try:
-            used.setdefault(sid, scenario_sha256(get_scenario(sid)))
-        except KeyError:
-            used.setdefault(sid, "unknown (not registered when the bundle was made)")
+        used.setdefault(sid, _record_hash(sid))
     motion = str(config.get("motion_model") or "procedural")
     manifest = {"format": BUNDLE_FORMAT, "wmbench_version": wmbench.__version__, "files": files,
-                "episodes": episodes, "scenarios": dict(sorted(used.items())),
+                "episodes": episodes, "scenarios": dict(sorted(used.items())), "track_a_files": track_a,
                 "motion_model": {"name": motion, "weights": weights_sha256() if motion == "diffusion" else {}}}
     return write_json(out / MANIFEST_FILE, manifest)
 
 
+def _record_hash(scenario_id: str) -> str:
+    try:
+        return scenario_sha256(get_scenario(scenario_id))
+    except KeyError:
+        return "unknown (not registered when the bundle was made)"
+
+
+def _bundle_track_a_files(selection: str, out: Path) -> dict[str, str]:
+    """Copy the Track-A files a run selected into ``out/track_a/`` (registering their worlds); name -> sha256.
+
+    A physical Track-A run's worlds exist only in its file, so the bundle carries the file."""
+    copied: dict[str, str] = {}
+    for token in (t.strip() for t in selection.split(",")):
+        if not token or not looks_like_track_a(token):
+            continue
+        source = Path(token)
+        if not source.is_file():
+            raise BundleError(f"the run selected the Track-A file {token}, which is no longer there; expected it "
+                              "to bundle the worlds the run used")
+        select(token)  # registers its worlds, so their records can be hashed
+        data = source.read_bytes()
+        name = f"track_a/{len(copied)}_{source.name}"
+        (out / name).parent.mkdir(parents=True, exist_ok=True)
+        (out / name).write_bytes(data)
+        copied[name] = sha256_bytes(data)
+    return copied
+
+
 def verify_bundle(bundle: Path | str, *, resimulate: bool = True) -> VerifyReport:
-    """Verify a bundle (see the module card)."""
+    """Verify a bundle (see the module card). Track-A files it carries are read (their worlds registered)
+    first, after their hashes are checked with the other files."""
     bundle = Path(bundle)
     try:
         manifest = read_json(bundle / MANIFEST_FILE)
@@ -147,6 +175,9 @@ def verify_bundle(bundle: Path | str, *, resimulate: bool = True) -> VerifyRepor
     if manifest.get("format") != BUNDLE_FORMAT:
         raise BundleError(f"{bundle}/{MANIFEST_FILE}: expected format {BUNDLE_FORMAT}, got {manifest.get('format')!r}")
     lines = [json.loads(raw) for raw in raw_lines]
+    for name in manifest.get("track_a_files", {}):
+        if (bundle / name).is_file():
+            select(str(bundle / name))
     checks = [
         _check_files(bundle, manifest, raw_lines, lines),
         _check_scenarios(manifest),
@@ -160,7 +191,7 @@ def verify_bundle(bundle: Path | str, *, resimulate: bool = True) -> VerifyRepor
 def _check_files(bundle: Path, manifest: Mapping[str, Any], raw_lines: list[bytes],
                  lines: list[Mapping[str, Any]]) -> Check:
     findings = []
-    for name, digest in manifest.get("files", {}).items():
+    for name, digest in {**manifest.get("files", {}), **manifest.get("track_a_files", {})}.items():
         path = bundle / name
         if not path.is_file():
             findings.append(f"{name} is missing")
