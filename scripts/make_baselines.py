@@ -18,8 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wmbench.harness.leaderboard.baselines import BASELINE_DIR
 from wmbench.harness.leaderboard.board import row_from_run
+from wmbench.harness.report.baselines import BASELINE_DIR
 
 BRAINS = ("reference", "null", "random")
 SELECTION, SEEDS = "C01,C02,C03,C04,C05,C06,C07,C08", "0-3"
