@@ -33,10 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, cast
 
-from wmbench.core.directions import DIRECTION_VECTORS, SCENE_TO_GRAMMAR, Direction
+from wmbench.core.directions import DIRECTION_VECTORS, GRAMMAR_ORDER, SCENE_TO_GRAMMAR, Direction
 from wmbench.core.entities import BEHAVIORS, NPC_KINDS, Behavior, NpcKind
 from wmbench.core.errors import ConfigError
-from wmbench.core.taxonomy import CATEGORY_PILLARS
+from wmbench.core.taxonomy import CATEGORY_PILLARS, TRACE_SCORED_CATEGORIES
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, PriorDecision, Scenario, Wall
 
 #: An upstream (official dataset) id: ``S`` and exactly three digits.
@@ -47,9 +47,9 @@ WMBENCH_ID_RE = re.compile(r"^S\d{2}$")
 PHYSICAL_PREFIX = "TA-"
 PHYSICAL_ID_RE = re.compile(r"^TA-(C\d{2})-S\d{2,3}$")
 #: Categories a record can be run for (C09/C10 measure the running system; Track A has them N/A).
-TRACK_A_CATEGORIES: tuple[str, ...] = ("C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08")
+TRACK_A_CATEGORIES: tuple[str, ...] = TRACE_SCORED_CATEGORIES
 #: The official ``ground_truth.predict`` directions (``front`` is read as ``fwd``).
-PREDICT_KEYS: tuple[str, ...] = ("left", "right", "fwd", "back")
+PREDICT_KEYS: tuple[str, ...] = GRAMMAR_ORDER
 _VERDICT_RE = re.compile(r"^\s*(safe|danger)\s*(?:\(\s*([a-z_ ]+?)\s*\))?\s*$", re.IGNORECASE)
 #: Seconds a physical Track-A episode lasts, by category (a record is a snapshot; it has no duration).
 PHYSICAL_DURATION_S: Mapping[str, float] = {"C05": 8.0, "C07": 8.0}
@@ -174,8 +174,8 @@ def read_track_a(path: Path | str) -> tuple[OfficialRecord, ...]:
     return tuple(records)
 
 
-class _Bad(Exception):
-    """One problem of one record (internal; collected into a TrackAError)."""
+class _Bad(TrackAError):
+    """One problem of one record (internal; collected into one TrackAError for the file)."""
 
 
 def read_dataset_dir(path: Path) -> tuple[OfficialRecord, ...]:
@@ -285,7 +285,8 @@ def _predict(value: Any) -> dict[str, tuple[str, str | None]]:
     for key, verdict in value.items():
         direction = "fwd" if key == "front" else key
         if direction not in PREDICT_KEYS:
-            raise _Bad(f"ground_truth.predict: expected directions left, right, fwd (or front), back, got {key!r}")
+            raise _Bad(f"ground_truth.predict: expected directions {', '.join(PREDICT_KEYS)} (front = fwd), "
+                       f"got {key!r}")
         match = _VERDICT_RE.match(verdict) if isinstance(verdict, str) else None
         if match is None:
             raise _Bad(f"ground_truth.predict.{key}: expected safe(reason) or danger(reason), got {verdict!r}")

@@ -24,15 +24,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from wmbench.core.taxonomy import PILLARS
+from wmbench.core.taxonomy import CATEGORIES, PILLARS
 from wmbench.harness.report.leaderboard import PILLAR_KEYS, PILLAR_RESCALE, SCORE_FORMULA
 
 BASELINE_DIR = Path(__file__).with_name("baseline_entries")
 SPEC_SOURCE = ("WM Bench v1.0 spec, wm_bench_spec.py VIDRAFT_BASELINE (VIDraft/WorldModelBench); "
                "self-reported by its authors, not measured by wmbench")
 #: the spec's VIDRAFT_BASELINE category points (facts of the spec, restated once here)
-PROMETHEUS_CATEGORIES: Mapping[str, int] = {"C01": 65, "C02": 75, "C03": 85, "C04": 90, "C05": 85, "C06": 60,
-                                            "C07": 70, "C08": 80, "C09": 85, "C10": 35}
+PROMETHEUS_CATEGORIES: Mapping[str, int] = dict(zip(CATEGORIES, (65, 75, 85, 90, 85, 60, 70, 80, 85, 35), strict=True))
 PROMETHEUS_NOTE = ("self-reported; source: " + SPEC_SOURCE + ". Spec grade 'B+' shown as B (the spec's own grade "
                    "table has no B+). The public leaderboard lists 726 (= rescaled_total), 47 FPS and 3.1 s latency "
                    "(quoted in issue 21; not in the spec file, so fps/latency are null here).")
