@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
@@ -95,3 +96,20 @@ def test_compare_finds_the_significant_categories_and_none_against_itself(runs, 
     assert again == result  # fixed bootstrap seed: the same answer every time
     assert main(["compare", str(runs["reference"]), str(runs["null"])]) == 0
     assert "significant differences: C01" in capsys.readouterr().out
+
+
+def test_static_track_a_runs_rank_in_their_own_table_and_pair_by_record(tmp_path, capsys):
+    fixture = Path(__file__).parents[2] / "scenarios" / "data" / "track_a_fixture.jsonl"
+    for brain in ("reference", "null"):
+        assert main(["run", "--scenarios", str(fixture), "--track", "A", "--brain", brain,
+                     "--out", str(tmp_path / brain)]) == 0
+    board = build_leaderboard([tmp_path / "reference", tmp_path / "null"])
+    (table,) = board.tables.values()
+    assert [(r.rank, r.row.name, r.row.entry["track"]) for r in table] == [(1, "reference", "A"), (2, "null", "A")]
+    result = compare_runs(tmp_path / "reference", tmp_path / "null")
+    by_cat = {d.category: d for d in result.categories}
+    assert result.shared == 11 and by_cat["C01"].min_units == 3 and by_cat["C01"].significant
+    # one record in C03: no spread to resample, so no claim either way
+    assert by_cat["C03"].min_units == 1 and by_cat["C03"].diff > 0 and not by_cat["C03"].significant
+    assert main(["compare", str(tmp_path / "reference"), str(tmp_path / "null")]) == 0
+    assert "n/a: 1 seed/record" in capsys.readouterr().out

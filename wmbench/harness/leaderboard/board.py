@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.core.errors import ConfigError
-from wmbench.harness.official.static_run import STATIC_FILE
+from wmbench.harness.official.static_run import STATIC_FILE, static_entry
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.writer import load_run
+from wmbench.harness.run.results import read_json
 
 Instance = tuple[str, int]
 
@@ -78,12 +79,16 @@ def embodiment_of(body: str, observation: str, motion_model: str) -> str:
     return f"body={body} · observation={observation} · motion={motion_model}"
 
 
+#: the embodiment of a static Track-A run (text only: no body, no motion model)
+STATIC_EMBODIMENT = "Track A static (text only: no body, no motion model)"
+
+
 def row_from_run(run_dir: Path | str, name: str | None = None) -> LeaderboardRow:
-    """A measured row from a run directory (a harness run; a static Track-A run has no instances to pair)."""
+    """A measured row from a run directory: a harness run, or a static Track-A run (``--track A``), whose
+    instances are its records (``(id, 0)``) and whose embodiment is :data:`STATIC_EMBODIMENT`."""
     run_dir = Path(run_dir)
     if (run_dir / STATIC_FILE).is_file() and not (run_dir / "scores.json").is_file():
-        raise LeaderboardError(f"{run_dir}: a static Track-A run; rank it with other Track-A runs by their "
-                               "leaderboard_entry.json (not supported yet), expected a harness run directory")
+        return _row_from_static(run_dir, name)
     run = load_run(run_dir)
     if run.scores is None:
         raise LeaderboardError(f"{run_dir}: expected a run directory with a readable scores.json, got none")
@@ -98,6 +103,17 @@ def row_from_run(run_dir: Path | str, name: str | None = None) -> LeaderboardRow
     return LeaderboardRow(name=name or run.brain, source=str(run_dir), kind="measured", entry=entry,
                           ci95=(float(ci[0]), float(ci[1])) if ci else None,
                           embodiment=embodiment_of(run.body, observation, motion), instances=instances)
+
+
+def _row_from_static(run_dir: Path, name: str | None) -> LeaderboardRow:
+    try:
+        result = read_json(run_dir / STATIC_FILE)
+    except (OSError, ValueError) as err:
+        raise LeaderboardError(f"{run_dir}/{STATIC_FILE}: expected a static Track-A result, got {err}") from None
+    model = name or str(result["brain"])
+    return LeaderboardRow(name=model, source=str(run_dir), kind="measured", entry=static_entry(result, model),
+                          ci95=None, embodiment=STATIC_EMBODIMENT,
+                          instances=frozenset((str(r["id"]), 0) for r in result["records"]))
 
 
 def build_leaderboard(run_dirs: Iterable[Path | str], *, baselines: Sequence[LeaderboardRow] = (),

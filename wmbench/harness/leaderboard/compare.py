@@ -8,7 +8,9 @@ difference is: the sum over its scenarios of the mean paired difference over tha
 Score difference sums the categories. The 95 % CI comes from a paired bootstrap: 2000 resamples, each drawing,
 per scenario, its seeds with replacement (the same seeds for A and B: pairing is kept), with a fixed seed
 (``numpy.random.default_rng(0)``) so the same two runs always give the same answer. A difference is
-*significant* when its CI excludes 0. Scenario points a run could not measure are left out of that pair.
+*significant* when its CI excludes 0 and each of its scenarios had at least 2 seeds (one seed has no spread:
+no claim is made). A static Track-A run is paired by record: a category's records are its resampling units.
+Scenario points a run could not measure are left out of that pair.
 
 Runs scored on different instance sets are refused (:class:`~wmbench.harness.leaderboard.board.LeaderboardError`)
 unless ``allow_mixed``; then only the shared instances are compared, and the result says how many were dropped.
@@ -23,11 +25,15 @@ from pathlib import Path
 
 import numpy as np
 
-from wmbench.core.taxonomy import CATEGORY_TITLES
+from wmbench.core.taxonomy import CATEGORY_TITLES, SCENARIOS_PER_CATEGORY
 from wmbench.harness.leaderboard.board import LeaderboardError, row_from_run
+from wmbench.harness.official.static_run import STATIC_FILE
 from wmbench.harness.report.writer import load_run
+from wmbench.harness.run.results import read_json
 
 RESAMPLES = 2000
+#: fewer seeds (or records) than this in a scenario: no significance is claimed (the bootstrap has no spread)
+MIN_UNITS = 2
 BOOTSTRAP_SEED = 0
 
 
@@ -39,10 +45,13 @@ class CategoryDiff:
     diff: float
     ci95: tuple[float, float]
     instances: int
+    #: the fewest resampling units (seeds; records of a static run) of any of its scenarios
+    min_units: int = 0
 
     @property
     def significant(self) -> bool:
-        return self.ci95[0] > 0 or self.ci95[1] < 0
+        """The CI excludes 0 — and every scenario had at least 2 units (one seed has no spread to resample)."""
+        return self.min_units >= MIN_UNITS and (self.ci95[0] > 0 or self.ci95[1] < 0)
 
 
 @dataclass(frozen=True)
@@ -57,6 +66,15 @@ class Comparison:
 
 
 def _points(run_dir: Path) -> dict[str, dict[int, float]]:
+    """Scenario -> seed -> points. A static Track-A run: category -> record number -> points × 5 (a
+    category's records are its resampling units, and their mean × 5 is the category's static score)."""
+    if (run_dir / STATIC_FILE).is_file() and not (run_dir / "scores.json").is_file():
+        records = read_json(run_dir / STATIC_FILE)["records"]
+        static: dict[str, dict[int, float]] = {}
+        for record in records:
+            index = int(str(record["id"])[1:])
+            static.setdefault(str(record["category"]), {})[index] = float(record["points"]) * SCENARIOS_PER_CATEGORY
+        return static
     run = load_run(run_dir)
     if run.scores is None:
         raise LeaderboardError(f"{run_dir}: expected a run directory with a readable scores.json, got none")
@@ -69,6 +87,8 @@ def _points(run_dir: Path) -> dict[str, dict[int, float]]:
 
 
 def _categories(run_dir: Path) -> dict[str, str]:
+    if (run_dir / STATIC_FILE).is_file() and not (run_dir / "scores.json").is_file():
+        return {c: c for c in CATEGORY_TITLES}  # a static run's points are keyed by category already
     run = load_run(run_dir)
     assert run.scores is not None
     return {sid: str(e["category"]) for sid, e in run.scores["scenarios"].items()}
@@ -119,7 +139,7 @@ def _diff(label: str, sids: list[str], shared: Mapping[str, list[tuple[float, fl
         boot = boot + d[plans[s]].mean(axis=1)
     lo, hi = (float(v) for v in np.percentile(boot, [2.5, 97.5]))
     return CategoryDiff(label, round(a, 3), round(b, 3), round(a - b, 3), (round(lo, 3), round(hi, 3)),
-                        sum(len(shared[s]) for s in sids))
+                        sum(len(shared[s]) for s in sids), min((len(shared[s]) for s in sids), default=0))
 
 
 def format_comparison(c: Comparison) -> str:
@@ -129,7 +149,7 @@ def format_comparison(c: Comparison) -> str:
     for d in (*c.categories, c.total):
         label = f"{d.category} {CATEGORY_TITLES.get(d.category, '')}".rstrip()
         ci = f"[{d.ci95[0]:.1f}, {d.ci95[1]:.1f}]"
-        verdict = "YES" if d.significant else "no"
+        verdict = "YES" if d.significant else ("no" if d.min_units >= MIN_UNITS else "n/a: 1 seed/record")
         lines.append(f"{label:<30} {d.a:>7.1f} {d.b:>7.1f} {d.diff:>+7.1f}  {ci:<18} {verdict}")
     significant = [d.category for d in c.categories if d.significant]
     lines.append("significant differences: " + (", ".join(significant) if significant else "none"))
