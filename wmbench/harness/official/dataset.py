@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
-from wmbench.brain.scene_schema import OFFICIAL_KEYS
 from wmbench.core.taxonomy import (
     CATEGORY_MAX_POINTS,
     CATEGORY_PILLARS,
@@ -43,6 +42,7 @@ from wmbench.core.taxonomy import (
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.official.static import TRACK_A_OFFICIAL_MAX
 from wmbench.harness.run.results import write_json
+from wmbench.protocol.scene import OFFICIAL_KEYS
 from wmbench.scenarios import Scenario, all_scenarios
 from wmbench.scenarios.track_a import PHYSICAL_PREFIX
 from wmbench.scoring.keywords import DEFAULT_BANKS_PATH, INTENSITY_LEVELS

@@ -29,8 +29,8 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypedDict
 
 from wmbench.brain.base import Brain
-from wmbench.brain.grammar import Decision, ParseError, parse_reply
 from wmbench.core.taxonomy import CATEGORY_TITLES
+from wmbench.protocol.grammar import Decision, ParseError, parse_reply
 from wmbench.scenarios.track_a import TRACK_A_CATEGORIES, OfficialRecord
 from wmbench.scoring.keywords import KeywordBanks, load_banks
 
