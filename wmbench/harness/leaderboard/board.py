@@ -11,8 +11,9 @@ Card
   model) — and every embodiment gets its own table (after WM4VLA's per-embodiment reporting);
 - runs scored on different scenario or instance sets are refused (:class:`LeaderboardError`, naming the runs and
   what differs) unless ``allow_mixed``: then the board says so in ``notes`` and in every rendering;
-- baseline rows (:mod:`wmbench.harness.leaderboard.baselines`) are placed in the table of their embodiment
-  (self-reported ones are marked, never checked for instances, and say where their numbers come from).
+- baseline rows (:mod:`wmbench.harness.leaderboard.baselines`) are *placed* in the table of their embodiment
+  (in WM Score order) but get no rank: they were not scored on the runs' instances (self-reported ones are
+  marked and say where their numbers come from). Only run rows are numbered.
 """
 
 from __future__ import annotations
@@ -59,7 +60,9 @@ class LeaderboardRow:
 
 @dataclass(frozen=True)
 class RankedRow:
-    rank: int
+    """A row in its table: its rank among the run rows, or None for a placed (unranked) baseline."""
+
+    rank: int | None
     row: LeaderboardRow
 
 
@@ -129,12 +132,20 @@ def build_leaderboard(run_dirs: Iterable[Path | str], *, baselines: Sequence[Lea
 
 
 def rank_rows(rows: Sequence[LeaderboardRow]) -> tuple[RankedRow, ...]:
-    """Sorted by WM Score, best first; equal scores share a rank (1, 2, 2, 4)."""
+    """Sorted by WM Score, best first. Run rows are ranked (equal scores share a rank: 1, 2, 2, 4); baseline rows
+    are placed between them, unranked (``rank`` None)."""
     ordered = sorted(rows, key=lambda r: (-r.wm_score, r.name))
     ranked: list[RankedRow] = []
-    for i, row in enumerate(ordered):
-        rank = ranked[-1].rank if ranked and ranked[-1].row.wm_score == row.wm_score else i + 1
-        ranked.append(RankedRow(rank, row))
+    previous: RankedRow | None = None
+    count = 0
+    for row in ordered:
+        if row.kind != "measured":
+            ranked.append(RankedRow(None, row))
+            continue
+        count += 1
+        rank = previous.rank if previous and previous.row.wm_score == row.wm_score else count
+        previous = RankedRow(rank, row)
+        ranked.append(previous)
     return tuple(ranked)
 
 
