@@ -67,6 +67,11 @@ def test_run_track_a_writes_schema_valid_static_files(tmp_path, capsys):
     assert sum(v for v in entry["c01_to_c10"].values() if v is not None) == entry["wm_score"]
 
 
-def test_track_a_needs_a_file(tmp_path, capsys):
+def test_track_a_needs_a_file_and_never_writes_over_a_harness_run(tmp_path, capsys):
     assert main(["run", "--scenarios", "C01", "--track", "A", "--out", str(tmp_path / "x")]) == 2
     assert "--track A needs --scenarios to be one Track-A file" in capsys.readouterr().err
+    (tmp_path / "harness").mkdir()
+    (tmp_path / "harness" / "scores.json").write_text("{}")
+    assert main(["run", "--scenarios", str(FIXTURE), "--track", "A", "--out", str(tmp_path / "harness")]) == 2
+    assert "holds a harness run" in capsys.readouterr().err
+    assert not (tmp_path / "harness" / "leaderboard_entry.json").exists()

@@ -16,6 +16,9 @@ def track_a_command(selection: str, brain: str, out: Path, options: dict[str, An
     """Run the static Track A on the file ``selection`` into ``out``; print the table; the exit code."""
     if not looks_like_track_a(selection) or "," in selection:
         raise UsageError(f"--track A needs --scenarios to be one Track-A file (wm_bench.jsonl), got {selection!r}")
+    if (Path(out) / "scores.json").exists() or (Path(out) / "episodes.jsonl").exists():
+        raise UsageError(f"{out} holds a harness run; expected a new or static Track-A directory for --track A "
+                         "(its leaderboard_entry.json would be replaced)")
     try:
         files = run_static_track_a(Path(selection), brain, Path(out), options)
     except (ConfigError, ImportError) as err:
