@@ -87,7 +87,7 @@ def test_upstream_ids_never_alias_wmbench_scenarios():
     assert is_upstream_id("S001") and not is_upstream_id("S01")
     with pytest.raises(ValueError, match=r"'S003' is an upstream WM Bench Track-A id .* did you mean S03"):
         select("S003")
-    with pytest.raises(KeyError):
+    with pytest.raises(KeyError, match=r"'S001' is an upstream WM Bench Track-A id"):
         get_scenario("S001")
     assert official_category("S001") is None and official_category("TA-C01-S001") is None
     assert official_category("S5") == "C01" and get_scenario("S5").id == "S05"  # short ids still work

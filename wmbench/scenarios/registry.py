@@ -17,6 +17,7 @@ from wmbench.scenarios.records import Scenario
 from wmbench.scenarios.track_a import (
     PHYSICAL_PREFIX,
     TRACK_A_CATEGORIES,
+    UpstreamIdError,
     is_upstream_id,
     looks_like_track_a,
     physical_scenario,
@@ -70,7 +71,10 @@ def register(record: Scenario, *, overwrite: bool = False) -> Scenario:
 
 def get_scenario(scenario_id: str) -> Scenario:
     """The record for ``scenario_id`` (case-insensitive, ``S5`` == ``S05``); an unknown id raises
-    :class:`~wmbench.core.errors.UnknownNameError` (also a ``KeyError``) listing the known ids."""
+    :class:`~wmbench.core.errors.UnknownNameError` (also a ``KeyError``) listing the known ids; an upstream
+    id (``S001``) raises :class:`~wmbench.scenarios.track_a.UpstreamIdError` saying it is not ``S01``."""
+    if is_upstream_id(scenario_id):
+        raise UpstreamIdError(scenario_id)
     return SCENARIOS.get(scenario_id)
 
 
@@ -98,9 +102,7 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
             matches = [register(physical_scenario(r), overwrite=True) for r in read_track_a(token)
                        if r.category in TRACK_A_CATEGORIES]
         elif is_upstream_id(up):
-            raise ValueError(f"{token!r} is an upstream WM Bench Track-A id (S001..S100), not a wmbench scenario "
-                             f"(S01..S50); pass the Track-A file instead (--scenarios path/to/wm_bench.jsonl) "
-                             f"or did you mean S{int(up[1:]):02d}?")
+            raise UpstreamIdError(token)
         elif up == "ALL":
             matches = list(_not_imported())
         elif up in CATEGORY_PILLARS:

@@ -35,8 +35,8 @@ from typing import Any, cast
 
 from wmbench.core.directions import DIRECTION_VECTORS, GRAMMAR_ORDER, SCENE_TO_GRAMMAR, Direction
 from wmbench.core.entities import BEHAVIORS, NPC_KINDS, Behavior, NpcKind
-from wmbench.core.errors import ConfigError
-from wmbench.core.taxonomy import CATEGORY_PILLARS, TRACE_SCORED_CATEGORIES
+from wmbench.core.errors import ConfigError, UnknownNameError
+from wmbench.core.taxonomy import CATEGORY_PILLARS, OFFICIAL_SCENARIO_COUNT, TRACE_SCORED_CATEGORIES
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, PriorDecision, Scenario, Wall
 
 #: An upstream (official dataset) id: ``S`` and exactly three digits.
@@ -73,6 +73,19 @@ FILLED_IN: Mapping[str, str] = {
 
 class TrackAError(ConfigError):
     """A Track-A file wmbench cannot read; one line per bad record (line, field, expected, got)."""
+
+
+class UpstreamIdError(UnknownNameError):
+    """An upstream id (``S003``) asked of wmbench's registry: not a wmbench scenario, never aliased to ``S03``."""
+
+    def __init__(self, name: str) -> None:
+        up = name.strip().upper()
+        number = int(up[1:])
+        hint = f" or did you mean S{number:02d}?" if 1 <= number <= OFFICIAL_SCENARIO_COUNT else ""
+        message = (f"{name!r} is an upstream WM Bench Track-A id (S001..S100), not a wmbench scenario (S01..S50); "
+                   f"pass the Track-A file instead (--scenarios path/to/wm_bench.jsonl){hint}")
+        Exception.__init__(self, message)
+        self.kind, self.name, self.known = "scenario", name, ()
 
 
 @dataclass(frozen=True)
