@@ -103,3 +103,15 @@ def test_edited_scores_are_caught_by_rescoring(run_dir, tmp_path):
     report = verify_bundle(bundle, resimulate=False)
     assert _findings(report, "files") == ("scores.json was edited (sha256 differs from the manifest)",)
     assert _findings(report, "re-scoring")[0].startswith("scores.json S12 seed 0: says")
+
+
+def test_the_cli_exits_1_on_a_tampered_bundle_and_2_on_what_is_not_a_bundle(run_dir, tmp_path, capsys):
+    bundle = tmp_path / "b"
+    make_bundle(run_dir, bundle)
+    (bundle / "run.json").write_text((bundle / "run.json").read_text().replace('"reference"', '"null"', 1))
+    assert main(["verify", str(bundle), "--no-resimulate"]) == 1
+    out = capsys.readouterr().out
+    assert "run.json was edited" in out and out.rstrip().endswith("FAILED")
+    (tmp_path / "empty").mkdir()
+    assert main(["verify", str(tmp_path / "empty")]) == 2
+    assert "expected a bundle with manifest.json" in capsys.readouterr().err
