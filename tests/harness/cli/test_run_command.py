@@ -3,6 +3,7 @@ summary table only when something was measured. Real processes and a real HTTP s
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import textwrap
@@ -22,7 +23,7 @@ SCRIPT = textwrap.dedent("""
         else:
             h.send_json(401, {"error": {"message": "invalid api key", "type": "fault", "code": 401}})
     with FaultServer(behave) as server:
-        sys.exit(main(["run", "--brain", "openai/m", "--option", f"base_url={server.url}", "api_key=x",
+        sys.exit(main(["run", "--brain", "openai/m", "--option", f"base_url={server.url}",
                        "cache=false", "--scenarios", "S01,S02", "--seeds", "1", "--workers", "1",
                        "--max-connections", "1", "--no-live", "--no-progress", "--out", sys.argv[1]]))
 """)
@@ -30,7 +31,8 @@ SCRIPT = textwrap.dedent("""
 
 def _run(tmp_path: Path, good: int) -> tuple[int, str]:
     done = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "run"), str(good)], cwd=ROOT,
-                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300,
+                          env={**os.environ, "OPENAI_API_KEY": "x"})
     return done.returncode, done.stdout
 
 
