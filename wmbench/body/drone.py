@@ -27,7 +27,10 @@ Card
   -> ``collision:wall``.
 - **Extras**: altitude, altitude set-point, rotor rpm, tilt (rad).
 
-Simplified: no aerodynamic drag, ground effect or motor dynamics (rotor speeds change instantly); NPCs pass
+- **Aerodynamics** (off by default): rotor drag, ground effect and downwash from
+  :mod:`wmbench.body.drone_aero`, switched on with ``Quadrotor(aero=AeroOptions(drag=True, ...))``.
+
+Simplified: no motor dynamics (rotor speeds change instantly), and no air unless asked (above); NPCs pass
 through it (the env switches off their contacts with a dynamic body) and a beast's catch is decided in the
 ground plane, like for any body, even while the drone flies above the beast.
 """
@@ -35,10 +38,19 @@ ground plane, like for any body, even while the drone flies above the beast.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 
 import pybullet as p
 
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.drone_aero import (
+    CRAZYFLIE_2X_AERO,
+    AeroCoefficients,
+    AeroOptions,
+    downwash_force,
+    drag_force,
+    ground_effect_gain,
+)
 from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, QuadrotorParams, drone_urdf_path
 from wmbench.body.envelope import classify_speed, scaled_envelope
 from wmbench.body.intent_types import MotionIntent
@@ -84,8 +96,14 @@ class Quadrotor(UrdfBody):
     clearance_radius = CLEARANCE_RADIUS
 
     def __init__(self, params: QuadrotorParams = CRAZYFLIE_2X, gains: CascadeGains | None = None,
-                 top_speed: float = DRONE_TOP_SPEED, cruise_altitude: float = CRUISE_ALTITUDE) -> None:
+                 top_speed: float = DRONE_TOP_SPEED, cruise_altitude: float = CRUISE_ALTITUDE,
+                 aero: AeroOptions | None = None, aero_coefficients: AeroCoefficients = CRAZYFLIE_2X_AERO) -> None:
         self.params = params
+        #: Optional aerodynamics (:mod:`wmbench.body.drone_aero`); None or all off: none simulated.
+        self.aero = aero if aero is not None and aero.any else None
+        self.aero_coefficients = aero_coefficients
+        #: Downwash sources: a callable giving the positions of other rotorcraft (None: there are none).
+        self.rotorcraft_above: Callable[[], Iterable[Vec3]] | None = None
         self.airframe = Airframe(params)
         self.controller = QuadrotorCascade(params.mass, params.inertia, gains)
         self.envelope = scaled_envelope(top_speed)
@@ -215,6 +233,29 @@ class Quadrotor(UrdfBody):
         force(uid, -1, (0.0, 0.0, mixed[3]), at3, frame, cid)
         tz = mixed[4]  # about body z, applied in the world frame (no LINK_FRAME torque quirks)
         p.applyExternalTorque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), p.WORLD_FRAME, cid)
+        if self.aero is not None:
+            self._apply_aero(self.aero, uid, cid, pos, lin, rot, mixed)
+
+    def _apply_aero(self, aero: AeroOptions, uid: int, cid: int, pos: Vec3, lin: Vec3, rot: Sequence[float],
+                    mixed: tuple[float, float, float, float, float]) -> None:
+        """The optional effects of :mod:`wmbench.body.drone_aero`, on top of the rotor thrusts."""
+        c = self.aero_coefficients
+        r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
+        if aero.drag:
+            kf = self.params.kf
+            rpm_sum = sum(math.sqrt(f / kf) for f in mixed[:4])
+            v0, v1, v2 = lin
+            v_body = (r0 * v0 + r3 * v1 + r6 * v2, r1 * v0 + r4 * v1 + r7 * v2, r2 * v0 + r5 * v1 + r8 * v2)
+            p.applyExternalForce(uid, -1, drag_force(c, rpm_sum, v_body), (0.0, 0.0, 0.0), p.LINK_FRAME, cid)
+        if aero.ground_effect and r8 > 0.0:  # less than 90 degrees from upright
+            for f, at in zip(mixed[:4], self._rotors):
+                height = pos[2] + r6 * at[0] + r7 * at[1]   # the rotor's world z (ground top at z = 0)
+                extra = f * ground_effect_gain(c, height)
+                p.applyExternalForce(uid, -1, (0.0, 0.0, extra), at, p.LINK_FRAME, cid)
+        if aero.downwash and self.rotorcraft_above is not None:
+            push = downwash_force(c, (pos[0], pos[1], pos[2]), self.rotorcraft_above())
+            if push > 0.0:
+                p.applyExternalForce(uid, -1, (0.0, 0.0, -push), pos, p.WORLD_FRAME, cid)
 
     def state(self) -> BodyState:
         world = self._require_world("state")
