@@ -16,6 +16,7 @@ Every row is per CPU second of this process (or of the anchor's process), the me
   on S04 (open field), with the current controller and with the 0.3.0 controller kept for tests
   (``tests/body/reference_drone_controller.py``) -- before and after in one run. Also the body alone
   (``on_frame`` + 8 x ``on_physics_step``, no env) with both controllers.
+- **aero cost**: the drone body alone with drag, ground effect and downwash on, against all off.
 - **robot**: S04 closed loop, frames/s, beside its raw floor (same URDF, 20 revolute joints, 8 sub-steps:
   one ``setJointMotorControlArray`` and one ``getJointStates`` per frame, per sub-step the kinematic root's
   ``resetBasePositionAndOrientation`` and ``stepSimulation``).
@@ -133,10 +134,11 @@ def raw_drone_rtf(seconds: float, reads: bool) -> float:
         p.disconnect(cid)
 
 
-def drone_body_rtf(seconds: float, reference: bool) -> float:
+def drone_body_rtf(seconds: float, reference: bool, aero: bool = False) -> float:
     """The drone body alone in a world (no env): per frame ``on_frame`` then 8 physics steps, flying a
-    fixed intent sequence."""
+    fixed intent sequence. ``aero``: with drag, ground effect and downwash (a craft 1 m above) on."""
     from wmbench.body.drone import Quadrotor
+    from wmbench.body.drone_aero import AeroOptions
     from wmbench.body.motion_intent import parse_motion
     from wmbench.envs.world import World
 
@@ -144,6 +146,9 @@ def drone_body_rtf(seconds: float, reference: bool) -> float:
     if reference:
         from tests.body.reference_drone_controller import ReferenceQuadrotor
         body = ReferenceQuadrotor()
+    elif aero:
+        body = Quadrotor(aero=AeroOptions(drag=True, ground_effect=True, downwash=True))
+        body.rotorcraft_above = lambda: [(0.0, 0.0, 2.2)]
     else:
         body = Quadrotor()
     world = World(frame_dt=1.0 / FRAME_RATE, physics_dt=1.0 / PHYSICS_HZ)
@@ -259,6 +264,7 @@ def measure(quick: bool, rounds: int | None = None) -> list[BenchRow]:
     jobs["raw+reads"] = lambda: raw_drone_rtf(seconds, reads=True)
     jobs["drone body"] = lambda: drone_body_rtf(seconds / 3, reference=False)
     jobs["drone body 0.3.0"] = lambda: drone_body_rtf(seconds / 3, reference=True)
+    jobs["drone body aero"] = lambda: drone_body_rtf(seconds / 3, reference=False, aero=True)
     for name, loop in loops.items():
         jobs[name] = (lambda loop=loop: (lambda sim_cpu: sim_cpu[0] / sim_cpu[1])(loop.run(episodes)))
     jobs["robot raw"] = lambda: raw_robot_fps(int(seconds * FRAME_RATE / 2)) / FRAME_RATE
@@ -288,11 +294,14 @@ def measure(quick: bool, rounds: int | None = None) -> list[BenchRow]:
     labels = (("raw", "drone raw floor (4 forces + step)"), ("raw+reads", "drone raw + reads"),
               ("drone", f"drone {SCENARIO} closed loop"),
               ("drone 0.3.0", f"drone {SCENARIO} closed loop, 0.3.0 controller"),
-              ("drone body", "drone body alone"), ("drone body 0.3.0", "drone body alone, 0.3.0 controller"))
+              ("drone body", "drone body alone"), ("drone body 0.3.0", "drone body alone, 0.3.0 controller"),
+              ("drone body aero", "drone body alone, drag + ground effect + downwash on"))
     for key, label in labels:
         rows.append(BenchRow(GROUP, f"{label}: real-time factor", med[key], "x", None,
                              f"{ratio(med[key], base):.2f}x {base_name}, {ratio(med[key], med['raw']):.3f} of raw, "
                              f"{ratio(med[key], med['raw+reads']):.2f} of raw+reads; " + note.format(spread[key])))
+    rows.append(BenchRow(GROUP, "drone aero cost: body alone, aero on / off", ratio(med["drone body aero"],
+                         med["drone body"]), "x", None, "all three effects on (a craft held 1 m above for downwash)"))
     rows.append(BenchRow(GROUP, "drone: closed loop now / 0.3.0", ratio(med["drone"], med["drone 0.3.0"]), "x",
                          None, "same run, same episodes (seeds differ per round, the same for both)"))
     robot_fps, robot_raw = med["robot"] * FRAME_RATE, med["robot raw"] * FRAME_RATE

@@ -259,13 +259,13 @@ class Quadrotor(UrdfBody):
 
     def state(self) -> BodyState:
         world = self._require_world("state")
-        (x, y, z), _ = self._pose()
-        vx, vy, vz = p.getBaseVelocity(self._id, physicsClientId=world.client)[0]
+        (x, y, z), quat = self._pose()   # one read for position and heading
+        vx, vy, vz = p.getBaseVelocity(self._id, world.client)[0]
         speed = math.hypot(vx, vy)
         styles = self._intent.styles
         posture = "crouch" if "crouch" in styles else "freeze" if "freeze" in styles else "upright"
         return BodyState(
-            position=(x, y, z), heading=self._yaw(), velocity=(vx, vy, vz), speed=speed, posture=posture,
+            position=(x, y, z), heading=quaternion_yaw(quat), velocity=(vx, vy, vz), speed=speed, posture=posture,
             speed_class=classify_speed(speed, self.envelope),
             extras={"altitude": round(z, 6), "altitude_setpoint": self._setpoint.altitude,
                     "rotor_rpm": [round(r, 1) for r in self.rotor_rpm], "tilt_rad": round(self.tilt, 6)},
@@ -310,7 +310,7 @@ class Quadrotor(UrdfBody):
 
     def _pose(self):
         assert self._world is not None
-        return p.getBasePositionAndOrientation(self._id, physicsClientId=self._world.client)
+        return p.getBasePositionAndOrientation(self._id, self._world.client)
 
     def _yaw(self) -> float:
         return quaternion_yaw(self._pose()[1])

@@ -175,8 +175,7 @@ class ServoRobot(UrdfBody):
         a, b = self._path
         yaw = a[3] + w * wrap_angle(b[3] - a[3])
         position = (a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1]), a[2] + w * (b[2] - a[2]))
-        p.resetBasePositionAndOrientation(self._id, position, yaw_quaternion(yaw),
-                                          physicsClientId=self._world.client)
+        p.resetBasePositionAndOrientation(self._id, position, yaw_quaternion(yaw), self._world.client)
         self._stamp += 1
 
     def state(self) -> BodyState:

@@ -470,9 +470,10 @@ class WMBenchEnv(gym.Env):
         crowd.step(dt, self._phase_frame * dt, xy)
         report = body.on_frame()
         if body.needs_physics:
+            control, physics = body.on_physics_step, world.step_physics
             for _ in range(self.substeps):
-                body.on_physics_step()
-                world.step_physics()
+                control()
+                physics()
         self._phase_frame += 1
         self._frames += 1
         t = round(self._frames * dt, 6)
