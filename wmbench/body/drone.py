@@ -142,6 +142,11 @@ class Quadrotor(UrdfBody):
         p.changeDynamics(self._id, -1, linearDamping=0.0, angularDamping=0.0, physicsClientId=world.client)
         self.reset_pose(position, heading)
 
+    def respawn(self, position: Vec3, heading: float) -> None:
+        """A new episode in the same world without reloading the URDF (a reused env calls it instead of
+        ``spawn``): ``reset_pose`` restores everything ``spawn`` sets up after the load."""
+        self.reset_pose(position, heading)
+
     def reset_pose(self, position: Vec3, heading: float) -> None:
         world = self._require_world("reset_pose")
         heading = wrap_angle(float(heading))

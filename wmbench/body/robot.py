@@ -120,6 +120,13 @@ class ServoRobot(UrdfBody):
         self._reset_counters()
         self.reset_pose(position, heading)
 
+    def respawn(self, position: Vec3, heading: float) -> None:
+        """A new episode in the same world without reloading the URDF (a reused env calls it instead of
+        ``spawn``): the episode's servo counters restart, then ``reset_pose``."""
+        self._require_world("respawn")
+        self._reset_counters()
+        self.reset_pose(position, heading)
+
     def reset_pose(self, position: Vec3, heading: float) -> None:
         world = self._require_world("reset_pose")
         self._generator = self._factory(round(1.0 / world.frame_dt))
