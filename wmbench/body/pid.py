@@ -158,8 +158,15 @@ class QuadrotorCascade:
         for pid in (g.velocity_xy, g.velocity_z, *g.rate):
             if pid.kd:  # the hot path drops the D term of these loops (all default gains have kd = 0)
                 raise ConfigError(f"QuadrotorCascade: the velocity and rate loops are P+I only (kd = 0), got {pid}")
-        self._tan_max_tilt = math.tan(g.max_tilt)
-        self._az_floor = -0.8 * GRAVITY
+        ix, iy, iz = inertia
+        rates = tuple(v for pid in g.rate for v in (pid.kp, pid.ki, pid.integral_limit, pid.output_limit))
+        #: Every constant :meth:`step` reads, unpacked in one go (the gains are frozen).
+        self._constants = (
+            g.hold_kp, g.max_climb_rate, g.altitude_kp, math.tan(g.max_tilt), -0.8 * GRAVITY, g.max_yaw_lead,
+            self.mass, ix, iy, iz,
+            g.velocity_xy.kp, g.velocity_xy.ki, g.velocity_xy.integral_limit, g.velocity_xy.output_limit,
+            g.velocity_z.kp, g.velocity_z.ki, g.velocity_z.integral_limit, g.velocity_z.output_limit,
+            *g.attitude_kp, *g.max_rate, *rates)
         self.reset()
 
     def reset(self) -> None:
@@ -190,66 +197,61 @@ class QuadrotorCascade:
         """One control step on plain floats: position, velocity (world), rotation ``r`` (row-major
         body->world 3x3), body rates. Returns ``(thrust, tx, ty, tz, zd_z)``; ``zd_z`` is the z component
         of the desired thrust direction (:func:`tilt_of` turns it into the tilt)."""
-        g = self.gains
+        (hold_kp, max_climb, alt_kp, tan_tilt, az_floor, max_lead, mass, ix, iy, iz,
+         xy_kp, xy_ki, xy_il, xy_ol, z_kp, z_ki, z_il, z_ol,
+         akx, aky, akz, mrx, mry, mrz,
+         rx_kp, rx_ki, rx_il, rx_ol, ry_kp, ry_ki, ry_il, ry_ol, rz_kp, rz_ki, rz_il, rz_ol) = self._constants
         # 1. outer loops -> velocity set-point
         hold = sp.hold
         if hold is not None:
-            k = g.hold_kp
-            vx_sp, vy_sp = k * (hold[0] - px), k * (hold[1] - py)
+            vx_sp, vy_sp = hold_kp * (hold[0] - px), hold_kp * (hold[1] - py)
         else:
             vx_sp, vy_sp = sp.velocity_xy
-        lim = g.max_climb_rate
-        u = g.altitude_kp * (sp.altitude - pz)
-        u = u if u < lim else lim
-        vz_sp = u if u > -lim else -lim
+        u = alt_kp * (sp.altitude - pz)
+        u = u if u < max_climb else max_climb
+        vz_sp = u if u > -max_climb else -max_climb
         # 2. velocity PIDs -> acceleration (P + I, clamped integral and output), tilt-limited
-        pg = g.velocity_xy
-        kp, ki, ilim, olim = pg.kp, pg.ki, pg.integral_limit, pg.output_limit
         e = vx_sp - vx
-        if ki:
+        if xy_ki:
             i = self._ivx + e * dt
-            i = i if i < ilim else ilim
-            self._ivx = i = i if i > -ilim else -ilim
-        u = kp * e + ki * self._ivx + 0.0
-        u = u if u < olim else olim
-        ax = u if u > -olim else -olim
+            i = i if i < xy_il else xy_il
+            self._ivx = i if i > -xy_il else -xy_il
+        u = xy_kp * e + xy_ki * self._ivx + 0.0
+        u = u if u < xy_ol else xy_ol
+        ax = u if u > -xy_ol else -xy_ol
         e = vy_sp - vy
-        if ki:
+        if xy_ki:
             i = self._ivy + e * dt
-            i = i if i < ilim else ilim
-            self._ivy = i = i if i > -ilim else -ilim
-        u = kp * e + ki * self._ivy + 0.0
-        u = u if u < olim else olim
-        ay = u if u > -olim else -olim
-        pg = g.velocity_z
-        ilim, olim = pg.integral_limit, pg.output_limit
+            i = i if i < xy_il else xy_il
+            self._ivy = i if i > -xy_il else -xy_il
+        u = xy_kp * e + xy_ki * self._ivy + 0.0
+        u = u if u < xy_ol else xy_ol
+        ay = u if u > -xy_ol else -xy_ol
         e = vz_sp - vz
-        if pg.ki:
+        if z_ki:
             i = self._ivz + e * dt
-            i = i if i < ilim else ilim
-            self._ivz = i = i if i > -ilim else -ilim
-        u = pg.kp * e + pg.ki * self._ivz + 0.0
-        u = u if u < olim else olim
-        u = u if u > -olim else -olim
-        floor = self._az_floor
-        az = (u if u > floor else floor) + GRAVITY
+            i = i if i < z_il else z_il
+            self._ivz = i if i > -z_il else -z_il
+        u = z_kp * e + z_ki * self._ivz + 0.0
+        u = u if u < z_ol else z_ol
+        u = u if u > -z_ol else -z_ol
+        az = (u if u > az_floor else az_floor) + GRAVITY
         horizontal = math.hypot(ax, ay)
-        max_horizontal = az * self._tan_max_tilt
+        max_horizontal = az * tan_tilt
         if horizontal > max_horizontal:
             ax, ay = ax * max_horizontal / horizontal, ay * max_horizontal / horizontal
-        m = self.mass
-        fx, fy, fz = m * ax, m * ay, m * az
+        fx, fy, fz = mass * ax, mass * ay, mass * az
         # 3. attitude: desired body axes from the thrust direction and the (led) yaw
         norm = math.sqrt(fx * fx + fy * fy + fz * fz)
         z0, z1, z2 = fx / norm, fy / norm, fz / norm
+        r0, r1, r2, r3, r4, r5, r6, r7, r8 = r
         # yaw = led_yaw(current, sp.yaw, max_yaw_lead), written out; current yaw: body x in the world
-        current = math.atan2(r[3], r[0])
+        current = math.atan2(r3, r0)
         error = math.remainder(sp.yaw - current, _TWO_PI)
         if abs(error) >= _YAW_TIE:
             error = math.pi
-        lead = g.max_yaw_lead
-        error = error if error < lead else lead
-        yaw = current + (error if error > -lead else -lead)
+        error = error if error < max_lead else max_lead
+        yaw = current + (error if error > -max_lead else -max_lead)
         c0, c1 = math.cos(yaw), math.sin(yaw)
         # yd = normalise(zd x xc), xc = (c0, c1, 0)
         y0, y1, y2 = z1 * 0.0 - z2 * c1, z2 * c0 - z0 * 0.0, z0 * c1 - z1 * c0
@@ -258,56 +260,40 @@ class QuadrotorCascade:
         # xd = yd x zd
         x0, x1, x2 = y1 * z2 - y2 * z1, y2 * z0 - y0 * z2, y0 * z1 - y1 * z0
         # e_R = vee(Rd^T R - R^T Rd) / 2; body axes = columns of r
-        r0, r1, r2, r3, r4, r5, r6, r7, r8 = r
         e0 = 0.5 * ((z0 * r1 + z1 * r4 + z2 * r7) - (y0 * r2 + y1 * r5 + y2 * r8))
         e1 = 0.5 * ((x0 * r2 + x1 * r5 + x2 * r8) - (z0 * r0 + z1 * r3 + z2 * r6))
         e2 = 0.5 * ((y0 * r0 + y1 * r3 + y2 * r6) - (x0 * r1 + x1 * r4 + x2 * r7))
-        akp, mr = g.attitude_kp, g.max_rate
-        # 4. rate PIDs -> torques (P + I)
-        rg = g.rate
-        ix, iy, iz = self.inertia
-        m = mr[0]
-        u = -akp[0] * e0
-        u = u if u < m else m
-        e = (u if u > -m else -m) - wx
-        pg = rg[0]
-        if pg.ki:
+        # 4. rate set-points (clamped) -> rate PIDs (P + I) -> torques
+        u = -akx * e0
+        u = u if u < mrx else mrx
+        e = (u if u > -mrx else -mrx) - wx
+        if rx_ki:
             i = self._iwx + e * dt
-            lim = pg.integral_limit
-            i = i if i < lim else lim
-            self._iwx = i = i if i > -lim else -lim
-        u = pg.kp * e + pg.ki * self._iwx + 0.0
-        lim = pg.output_limit
-        u = u if u < lim else lim
-        tx = ix * (u if u > -lim else -lim)
-        m = mr[1]
-        u = -akp[1] * e1
-        u = u if u < m else m
-        e = (u if u > -m else -m) - wy
-        pg = rg[1]
-        if pg.ki:
+            i = i if i < rx_il else rx_il
+            self._iwx = i if i > -rx_il else -rx_il
+        u = rx_kp * e + rx_ki * self._iwx + 0.0
+        u = u if u < rx_ol else rx_ol
+        tx = ix * (u if u > -rx_ol else -rx_ol)
+        u = -aky * e1
+        u = u if u < mry else mry
+        e = (u if u > -mry else -mry) - wy
+        if ry_ki:
             i = self._iwy + e * dt
-            lim = pg.integral_limit
-            i = i if i < lim else lim
-            self._iwy = i = i if i > -lim else -lim
-        u = pg.kp * e + pg.ki * self._iwy + 0.0
-        lim = pg.output_limit
-        u = u if u < lim else lim
-        ty = iy * (u if u > -lim else -lim)
-        m = mr[2]
-        u = -akp[2] * e2
-        u = u if u < m else m
-        e = (u if u > -m else -m) - wz
-        pg = rg[2]
-        if pg.ki:
+            i = i if i < ry_il else ry_il
+            self._iwy = i if i > -ry_il else -ry_il
+        u = ry_kp * e + ry_ki * self._iwy + 0.0
+        u = u if u < ry_ol else ry_ol
+        ty = iy * (u if u > -ry_ol else -ry_ol)
+        u = -akz * e2
+        u = u if u < mrz else mrz
+        e = (u if u > -mrz else -mrz) - wz
+        if rz_ki:
             i = self._iwz + e * dt
-            lim = pg.integral_limit
-            i = i if i < lim else lim
-            self._iwz = i = i if i > -lim else -lim
-        u = pg.kp * e + pg.ki * self._iwz + 0.0
-        lim = pg.output_limit
-        u = u if u < lim else lim
-        tz = iz * (u if u > -lim else -lim)
+            i = i if i < rz_il else rz_il
+            self._iwz = i if i > -rz_il else -rz_il
+        u = rz_kp * e + rz_ki * self._iwz + 0.0
+        u = u if u < rz_ol else rz_ol
+        tz = iz * (u if u > -rz_ol else -rz_ol)
         # collective thrust along the current body z
         t = fx * r2 + fy * r5 + fz * r8
         return (t if t > 0.0 else 0.0), tx, ty, tz, z2
