@@ -70,7 +70,46 @@ print(json.dumps({"sim_s": steps / env.CTRL_FREQ, "cpu_s": cpu, "pyb_freq": env.
 """
 
 
+BASELINE_CODE = r"""
+import json, sys, time
+from wmbench.brain.registry import get_brain
+from wmbench.harness.run.episode import make_env, run_episode
+body, scenario, episodes, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+env = make_env(scenario, body, frame_rate=30)
+brain = get_brain("reference")
+
+class Held:
+    def __getattr__(self, name):
+        return getattr(env, name)
+    def close(self):
+        pass
+
+def run(n, first):
+    sim = 0.0
+    for k in range(n):
+        result = run_episode(scenario, brain, body, first + k, env_factory=lambda *a, **kw: Held())
+        assert result.error is None, result.error
+        sim += env.unwrapped.sim_time
+    return sim
+
+run(1, seed)   # warm-up
+t0 = time.process_time()
+sim = run(episodes, seed)
+print(json.dumps({"sim_s": sim, "cpu_s": time.process_time() - t0}))
+"""
+
+
 # ------------------------------------------------------------------------------------------ measurements
+
+
+def baseline_rate(path: Path, body: str, episodes: int, seed: int) -> float:
+    """Sim seconds per CPU second of the S04 loop of an older checkout at ``path`` (a subprocess with it
+    first on ``sys.path``; its own CPU time of the episodes, warm-up excluded)."""
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    out = subprocess.run([sys.executable, "-c", BASELINE_CODE, body, SCENARIO, str(episodes), str(seed)],
+                         env=env, capture_output=True, text=True, timeout=600, check=True, cwd=str(path))
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return float(data["sim_s"]) / float(data["cpu_s"])
 
 
 def anchor_source() -> tuple[str, Path] | None:
@@ -247,10 +286,14 @@ def raw_robot_fps(frames: int) -> float:
 # ------------------------------------------------------------------------------------------ the table
 
 
-def measure(quick: bool, rounds: int | None = None) -> list[BenchRow]:
+def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None, seconds: float | None = None,
+            episodes: int | None = None) -> list[BenchRow]:
+    """The rows; ``baseline``: a checkout of an older wmbench whose S04 loops run beside (``before``);
+    ``seconds`` (sim seconds per raw / body measurement) and ``episodes`` (per loop measurement) override
+    the workload."""
     rounds = rounds or (2 if quick else 5)
-    seconds = 5.0 if quick else 15.0
-    episodes = 2 if quick else 5
+    seconds = seconds or (5.0 if quick else 15.0)
+    episodes = episodes or (2 if quick else 5)
     anchor = anchor_source()
     from tests.body.reference_drone_controller import ReferenceQuadrotor
 
@@ -268,9 +311,12 @@ def measure(quick: bool, rounds: int | None = None) -> list[BenchRow]:
     for name, loop in loops.items():
         jobs[name] = (lambda loop=loop: (lambda sim_cpu: sim_cpu[0] / sim_cpu[1])(loop.run(episodes)))
     jobs["robot raw"] = lambda: raw_robot_fps(int(seconds * FRAME_RATE / 2)) / FRAME_RATE
+    if baseline is not None:
+        for body in ("drone", "robot", "smpl"):
+            jobs[f"{body} before"] = (lambda body=body: baseline_rate(baseline, body, episodes, 0))
     try:
         for name in list(jobs):  # warm-up: imports, URDF caches, first clients
-            if name != "anchor":
+            if name != "anchor" and not name.endswith(" before"):
                 jobs[name]()
         for _ in range(rounds):
             for name, job in jobs.items():
@@ -293,7 +339,7 @@ def measure(quick: bool, rounds: int | None = None) -> list[BenchRow]:
     base_name = "anchor" if anchor is not None else "raw + reads (stand-in)"
     labels = (("raw", "drone raw floor (4 forces + step)"), ("raw+reads", "drone raw + reads"),
               ("drone", f"drone {SCENARIO} closed loop"),
-              ("drone 0.3.0", f"drone {SCENARIO} closed loop, 0.3.0 controller"),
+              ("drone 0.3.0", f"drone {SCENARIO} closed loop, 0.3.0 controller in today's loop"),
               ("drone body", "drone body alone"), ("drone body 0.3.0", "drone body alone, 0.3.0 controller"),
               ("drone body aero", "drone body alone, drag + ground effect + downwash on"))
     for key, label in labels:
@@ -314,6 +360,17 @@ def measure(quick: bool, rounds: int | None = None) -> list[BenchRow]:
                                        f"{max(samples['robot']) * FRAME_RATE:,.0f}")))
     rows.append(BenchRow(GROUP, f"smpl {SCENARIO} closed loop: frames/s", med["smpl"] * FRAME_RATE, "frames/s",
                          None, "kinematic, no physics floor; " + note.format(spread["smpl"])))
+    if baseline is not None:
+        for body in ("drone", "robot", "smpl"):
+            before = med[f"{body} before"]
+            beside = ""
+            if body == "drone" and "anchor" in med:
+                beside = f"{ratio(before, med['anchor']):.2f}x anchor; "
+            elif body == "robot":
+                beside = f"{ratio(before * FRAME_RATE, robot_raw):.2f} of its raw floor; "
+            rows.append(BenchRow(GROUP, f"{body} {SCENARIO} closed loop BEFORE ({baseline.name}): real-time factor",
+                                 before, "x", None, f"now / before {ratio(med[body], before):.2f}x; {beside}"
+                                 + note.format(spread[f"{body} before"])))
     return rows
 
 
@@ -366,11 +423,14 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--profile", action="store_true", help="print where the drone loop's time goes")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a checkout of an older wmbench (e.g. `git archive <commit>` unpacked): its S04 "
+                             "loops run in the same rounds, in subprocesses")
     args = parser.parse_args()
     if args.profile:
         print(profile())
         return 0
-    rows = measure(args.quick, args.rounds)
+    rows = measure(args.quick, args.rounds, args.baseline)
     print(format_rows(rows))
     return 1 if any(r.status == "error" for r in rows) else 0
 
