@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import functools
 import json
 import os
 import pstats
@@ -249,6 +250,11 @@ class _Loop:
         self.brain.close()
 
 
+def _loop_rate(loop: _Loop, episodes: int) -> float:
+    sim, cpu = loop.run(episodes)
+    return sim / cpu
+
+
 def raw_robot_fps(frames: int) -> float:
     """The robot's URDF alone: per frame one motor command array + one joint-state read, per sub-step a
     kinematic root placement and stepSimulation."""
@@ -309,11 +315,11 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
     jobs["drone body 0.3.0"] = lambda: drone_body_rtf(seconds / 3, reference=True)
     jobs["drone body aero"] = lambda: drone_body_rtf(seconds / 3, reference=False, aero=True)
     for name, loop in loops.items():
-        jobs[name] = (lambda loop=loop: (lambda sim_cpu: sim_cpu[0] / sim_cpu[1])(loop.run(episodes)))
+        jobs[name] = functools.partial(_loop_rate, loop, episodes)
     jobs["robot raw"] = lambda: raw_robot_fps(int(seconds * FRAME_RATE / 2)) / FRAME_RATE
     if baseline is not None:
         for body in ("drone", "robot", "smpl"):
-            jobs[f"{body} before"] = (lambda body=body: baseline_rate(baseline, body, episodes, 0))
+            jobs[f"{body} before"] = functools.partial(baseline_rate, baseline, body, episodes, 0)
     try:
         for name in list(jobs):  # warm-up: imports, URDF caches, first clients
             if name != "anchor" and not name.endswith(" before"):
@@ -359,7 +365,9 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
                          + note.format(f"{min(samples['robot']) * FRAME_RATE:,.0f}-"
                                        f"{max(samples['robot']) * FRAME_RATE:,.0f}")))
     rows.append(BenchRow(GROUP, f"smpl {SCENARIO} closed loop: frames/s", med["smpl"] * FRAME_RATE, "frames/s",
-                         None, "kinematic, no physics floor; " + note.format(spread["smpl"])))
+                         None, "kinematic, no physics floor; "
+                         + note.format(f"{min(samples['smpl']) * FRAME_RATE:,.0f}-"
+                                       f"{max(samples['smpl']) * FRAME_RATE:,.0f}")))
     if baseline is not None:
         for body in ("drone", "robot", "smpl"):
             before = med[f"{body} before"]

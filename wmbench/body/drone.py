@@ -231,36 +231,41 @@ class Quadrotor(UrdfBody):
         self._mixed = mixed = self.airframe.mix_forces(thrust, tx, ty, tz)
         self._zd_z = zd_z
         at0, at1, at2, at3 = self._rotors
+        f0, f1, f2, f3 = mixed[0], mixed[1], mixed[2], mixed[3]
+        if self.aero is not None:
+            f0, f1, f2, f3 = self._apply_aero(self.aero, uid, cid, pos, lin, rot, mixed)
         force, frame = p.applyExternalForce, p.LINK_FRAME
-        force(uid, -1, (0.0, 0.0, mixed[0]), at0, frame, cid)
-        force(uid, -1, (0.0, 0.0, mixed[1]), at1, frame, cid)
-        force(uid, -1, (0.0, 0.0, mixed[2]), at2, frame, cid)
-        force(uid, -1, (0.0, 0.0, mixed[3]), at3, frame, cid)
+        force(uid, -1, (0.0, 0.0, f0), at0, frame, cid)
+        force(uid, -1, (0.0, 0.0, f1), at1, frame, cid)
+        force(uid, -1, (0.0, 0.0, f2), at2, frame, cid)
+        force(uid, -1, (0.0, 0.0, f3), at3, frame, cid)
         tz = mixed[4]  # about body z, applied in the world frame (no LINK_FRAME torque quirks)
         p.applyExternalTorque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), p.WORLD_FRAME, cid)
-        if self.aero is not None:
-            self._apply_aero(self.aero, uid, cid, pos, lin, rot, mixed)
 
     def _apply_aero(self, aero: AeroOptions, uid: int, cid: int, pos: Vec3, lin: Vec3, rot: Sequence[float],
-                    mixed: tuple[float, float, float, float, float]) -> None:
-        """The optional effects of :mod:`wmbench.body.drone_aero`, on top of the rotor thrusts."""
+                    mixed: tuple[float, float, float, float, float]) -> tuple[float, float, float, float]:
+        """The optional effects of :mod:`wmbench.body.drone_aero`: applies drag and downwash, and returns
+        the four rotor thrusts with the ground effect added (it acts at the rotors, so it rides on their
+        force calls: no extra PyBullet call)."""
         c = self.aero_coefficients
         r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
+        forces = (mixed[0], mixed[1], mixed[2], mixed[3])
         if aero.drag:
             kf = self.params.kf
-            rpm_sum = sum(math.sqrt(f / kf) for f in mixed[:4])
+            rpm_sum = sum(math.sqrt(f / kf) for f in forces)
             v0, v1, v2 = lin
             v_body = (r0 * v0 + r3 * v1 + r6 * v2, r1 * v0 + r4 * v1 + r7 * v2, r2 * v0 + r5 * v1 + r8 * v2)
             p.applyExternalForce(uid, -1, drag_force(c, rpm_sum, v_body), (0.0, 0.0, 0.0), p.LINK_FRAME, cid)
-        if aero.ground_effect and r8 > 0.0:  # less than 90 degrees from upright
-            for f, at in zip(mixed[:4], self._rotors):
-                height = pos[2] + r6 * at[0] + r7 * at[1]   # the rotor's world z (ground top at z = 0)
-                extra = f * ground_effect_gain(c, height)
-                p.applyExternalForce(uid, -1, (0.0, 0.0, extra), at, p.LINK_FRAME, cid)
         if aero.downwash and self.rotorcraft_above is not None:
             push = downwash_force(c, (pos[0], pos[1], pos[2]), self.rotorcraft_above())
             if push > 0.0:
                 p.applyExternalForce(uid, -1, (0.0, 0.0, -push), pos, p.WORLD_FRAME, cid)
+        if aero.ground_effect and r8 > 0.0:  # less than 90 degrees from upright
+            z = pos[2]   # each rotor's world height: z + (row 3 of R) . rotor position; ground top at z = 0
+            f0, f1, f2, f3 = (f + f * ground_effect_gain(c, z + r6 * at[0] + r7 * at[1])
+                              for f, at in zip(forces, self._rotors))
+            return f0, f1, f2, f3
+        return forces
 
     def state(self) -> BodyState:
         world = self._require_world("state")
