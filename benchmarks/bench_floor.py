@@ -387,6 +387,7 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
 #: Parts of the loop, by the file a function lives in (first match wins); self time is summed per part.
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("controller + mixer", ("body/pid.py", "body/drone_urdf.py", "reference_drone_controller.py")),
+    ("physics-step glue (Quadrotor.on_physics_step)", ("body/drone.py:on_physics_step", "body/drone.py:_apply_aero")),
     ("physics (stepSimulation)", ("stepSimulation",)),
     ("pybullet state reads / force calls", ("getBase", "getMatrixFromQuaternion", "applyExternal")),
     ("body per-frame (drone.py, sweeps, contacts)", ("body/drone.py", "body/multibody.py", "getContactPoints",
