@@ -63,7 +63,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from wmbench.body.base import Body, BodyState
+from wmbench.body.base import Body, BodyState, Respawnable
 from wmbench.body.checker import require_body
 from wmbench.body.intent_types import MotionIntent
 from wmbench.body.registry import get_body
@@ -226,7 +226,8 @@ class WMBenchEnv(gym.Env):
         self.trace.meta["poses"] = self._poses.data
         first = self.scenario.phases[0]
         if reuse:
-            self.body.respawn((*first.start_position, 0.0), first.start_heading)  # type: ignore[attr-defined]
+            assert isinstance(self.body, Respawnable)
+            self.body.respawn((*first.start_position, 0.0), first.start_heading)
         else:
             self.body.spawn(self._world, (*first.start_position, 0.0), first.start_heading)
             self._world.exclude_from_rays(self.body.body_ids())
@@ -284,10 +285,10 @@ class WMBenchEnv(gym.Env):
         return None
 
     def _body_reusable(self) -> bool:
-        """Whether the next episode may keep the spawned body: it is spawned and has the optional
-        ``respawn(position, heading)``, which must leave it exactly as a fresh ``spawn`` would (the world
-        keeps its ground; the last episode's walls and NPCs are removed). Saves the URDF load per episode."""
-        return callable(getattr(self.body, "respawn", None)) and bool(self.body.body_ids())
+        """Whether the next episode may keep the spawned body: it is spawned and
+        :class:`~wmbench.body.base.Respawnable` (the world keeps its ground; the last episode's walls and NPCs
+        are removed). Saves ``resetSimulation`` and the URDF load per episode."""
+        return isinstance(self.body, Respawnable) and bool(self.body.body_ids())
 
     def close(self) -> None:
         if self._world is not None:
