@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.core.taxonomy import CATEGORY_TITLES
-from wmbench.envs.observation_modes import OBSERVATION_MODES
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
+from wmbench.harness.cli.track_a_option import track_a_command
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.dirs import RunDirError, check_run_dir
 from wmbench.harness.run.guard import RunStopped
@@ -44,6 +44,7 @@ from wmbench.harness.suite import (
     default_measurers,
     run_suite,
 )
+from wmbench.protocol.observation import OBSERVATION_MODES
 from wmbench.scoring.scores_file import Scores
 
 
@@ -77,6 +78,10 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                         "C10 transfer are measured with the JSON)")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
+    p.add_argument("--track", default=None, choices=("A",),
+                   help="A: score a Track-A file (--scenarios wm_bench.jsonl) statically as the official Track A "
+                        "does (one decision per record, no simulation); without it a Track-A file runs "
+                        "physically, each record a closed-loop world (docs/official.md)")
     add_motion_model_argument(p)
 
 
@@ -96,6 +101,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     out = args.out or default_out_dir(args.brain, args.body)
+    if args.track == "A":
+        return track_a_command(args.scenarios, args.brain, out, options)
 
     try:
         check_run_dir(out)  # new, empty or a wmbench run, outside the source tree (before anything is created)

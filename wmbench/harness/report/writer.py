@@ -33,9 +33,9 @@ from typing import Any
 
 from wmbench.core.redaction import Redactor
 from wmbench.core.taxonomy import CATEGORY_TITLES, PILLARS
-from wmbench.envs.trace import Trace
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
+from wmbench.harness.report.baselines import baselines_markdown
 from wmbench.harness.report.html import render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
@@ -55,6 +55,7 @@ from wmbench.harness.run.results import (
     write_text_atomic,
 )
 from wmbench.harness.run.scores import score_lines
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.expression import decision_intensity
@@ -274,7 +275,7 @@ def write_reports(
     markdown = run.out / REPORT_MD
     # atomic: a full disk leaves no half file; + the perception gap when `wmbench gap` has compared this run
     # with its scene-mode twin
-    write_text_atomic(markdown, render_markdown(run, entry, plots) + gap_markdown(run.out))
+    write_text_atomic(markdown, render_markdown(run, entry, plots) + gap_markdown(run.out) + baselines_markdown(entry))
     html = run.out / REPORT_HTML
     write_text_atomic(html, render_html(run, entry, plots, category_titles()))
     return ReportFiles(markdown, html, leaderboard, tuple(plot_paths))

@@ -1,0 +1,105 @@
+"""Observation modes: what the brain is shown each decision — the JSON, a camera strip, both, or raw rays.
+
+Card
+----
+- ``scene`` (default): the official scene_context JSON, unchanged.
+- ``image``: a 360° egocentric panorama (:func:`wmbench.envs.cameras.panorama`, ``[left | front | right |
+  back]``) instead of the perception keys. The text part keeps only what is memory, not perception:
+  ``observation``, ``t``, ``recent_decisions``, ``last_prediction``. Nothing the JSON says about walls,
+  NPCs or sound reaches the brain.
+- ``scene+image``: the full JSON plus the panorama.
+- ``rays``: the raw ray fan as text instead of the perception keys: ``rays`` (m, 0.01 m, capped at 10),
+  ``ray_hits`` (0 none, 1 wall, 2 beast, 3 human), ``ray_step_deg`` (first ray straight ahead, then
+  counter-clockwise) plus the memory keys.
+- Gymnasium: ``obs["scene"]`` is the text part above (JSON); with an image mode ``obs["image"]`` is the
+  ``(H, W, 3)`` uint8 strip (a ``Box``), and with ``image_map=True`` also ``obs["map"]``, a heading-up map
+  seen from above (:func:`wmbench.envs.cameras.heading_up_map`; the protagonist is at its centre).
+  :func:`brain_input` turns an observation into the dict a brain's ``decide`` receives: the JSON, plus
+  ``image`` (and ``map``) as PNG data URLs.
+- The trace keeps the official scene per decision (scorers need it) and the mode in ``meta["observation"]``;
+  the image is not stored (it is reproducible from the trace's pose log, :mod:`wmbench.envs.pose_log`).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import struct
+import zlib
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from wmbench.protocol.png_codec import decode_png, encode_png
+
+OBSERVATION_MODES: tuple[str, ...] = ("scene", "image", "scene+image", "rays")
+#: Keys of the scene_context that are memory (what the brain did), not perception (what is out there).
+MEMORY_KEYS: tuple[str, ...] = ("t", "recent_decisions", "last_prediction")
+IMAGE_KEY = "image"
+#: The optional second picture of the image modes: a heading-up map (``WMBenchEnv(image_map=True)``).
+MAP_KEY = "map"
+
+
+def check_mode(mode: str) -> str:
+    """``mode`` if it is one of :data:`OBSERVATION_MODES`, else a ValueError naming them."""
+    if mode not in OBSERVATION_MODES:
+        raise ValueError(f"observation must be one of {', '.join(OBSERVATION_MODES)}; got {mode!r}")
+    return mode
+
+
+def has_image(mode: str) -> bool:
+    return mode in ("image", "scene+image")
+
+
+def text_part(mode: str, scene: Mapping[str, Any], rays: np.ndarray, ray_hits: np.ndarray) -> dict[str, Any]:
+    """The JSON part the brain sees in ``mode`` (see the card)."""
+    if mode == "scene":
+        return dict(scene)
+    if mode == "scene+image":
+        return {**scene, "observation": mode}
+    memory = {k: scene[k] for k in MEMORY_KEYS if k in scene}
+    if mode == "image":
+        return {"observation": mode, **memory}
+    step = 360.0 / len(rays)
+    return {"observation": mode, "ray_step_deg": round(step, 6),
+            "rays": [round(float(r), 2) for r in rays], "ray_hits": [int(h) for h in ray_hits], **memory}
+
+
+def encode_png_data_url(image: np.ndarray) -> str:
+    """``data:image/png;base64,...`` of an (H, W, 3) uint8 image (stdlib PNG: no Pillow needed)."""
+    return "data:image/png;base64," + base64.b64encode(encode_png(image)).decode("ascii")
+
+
+def decode_data_url(url: str) -> np.ndarray:
+    """The (H, W, 3) uint8 image of a base64 image data URL (Pillow when installed, else PNG only);
+    ValueError saying what arrived otherwise."""
+    if not isinstance(url, str) or not url.startswith("data:image/") or ";base64," not in url:
+        raise ValueError(f"expected an image data URL 'data:image/png;base64,...', got {str(url)[:40]!r}")
+    try:
+        raw = base64.b64decode(url.split(",", 1)[1], validate=True)
+    except ValueError as exc:
+        raise ValueError(f"image data URL does not hold a readable image: {exc}") from None
+    try:
+        from PIL import Image
+    except ImportError:
+        try:
+            return decode_png(raw)
+        except (ValueError, zlib.error, struct.error) as exc:
+            raise ValueError(f"image data URL does not hold a readable image: {exc}") from None
+    try:
+        with Image.open(io.BytesIO(raw)) as img:
+            return np.asarray(img.convert("RGB"), dtype=np.uint8)
+    except Exception as exc:  # the brain's/user's image bytes: Pillow raises many types on bad data
+        raise ValueError(f"image data URL does not hold a readable image: {type(exc).__name__}: {exc}") from None
+
+
+def brain_input(obs: Mapping[str, Any]) -> dict[str, Any]:
+    """What ``brain.decide`` gets for an env observation: the JSON part, plus ``image`` (and ``map``) as PNG
+    data URLs."""
+    scene = json.loads(obs["scene"])
+    for key in (IMAGE_KEY, MAP_KEY):
+        if key in obs:
+            scene[key] = encode_png_data_url(obs[key])
+    return scene
