@@ -47,6 +47,7 @@ from wmbench.harness.cli.motion_model_option import (
 )
 from wmbench.harness.cli.run_command import configure_run, default_out_dir, parse_options, run_command
 from wmbench.harness.cli.scenario_cards import scenario_card
+from wmbench.harness.cli.sweep_command import configure_sweep, sweep_command
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
 from wmbench.scenarios import get_scenario, select
@@ -314,6 +315,10 @@ def _cache(args: argparse.Namespace) -> int:
 
 register_command(Command("cache", "show (info) or empty (clear) the API brains' response cache",
                          _configure_cache, _cache))
+
+
+register_command(Command("sweep", "run a grid of runs from a TOML sweep file (local or Ray)", configure_sweep,
+                         sweep_command))
 
 
 if __name__ == "__main__":
