@@ -50,7 +50,10 @@ def sweep_command(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.file is None:
         raise UsageError("expected a sweep file, e.g. `wmbench sweep examples/sweep.toml`")
-    spec = read_sweep(args.file)
+    try:
+        spec = read_sweep(args.file)
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
     changes: dict[str, object] = {}
     if args.out is not None:
         changes["out"] = args.out

@@ -196,6 +196,22 @@ def _brains(data: Mapping[str, Any], where: str) -> tuple[BrainEntry, ...]:
     return tuple(entries)
 
 
+def load_run_config(path: Path | str) -> SweepSpec:
+    """A run's settings from a run file (TOML), a ``run.json`` or a run directory (its ``run.json``)."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / "run.json"
+    if path.suffix == ".json":
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise SweepFileError(f"{path}: expected a readable run.json, got {err}") from None
+        if not isinstance(data, dict):
+            raise SweepFileError(f"{path}: expected a JSON object (run.json), got {type(data).__name__}")
+        return read_sweep(path, text=run_config_from_run_json(data))
+    return read_sweep(path)
+
+
 # ------------------------------------------------------------------------------------------------ writing
 
 
