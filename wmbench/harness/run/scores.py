@@ -20,7 +20,7 @@ report`` rescores a run directory with :func:`score_lines`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +89,34 @@ def score_lines(lines: Sequence[EpisodeLine], extra: Mapping[str, Sequence[Any]]
     """
     traces = [t for t in map(paired_trace, lines) if t is not None]
     return _summarize([(line["scenario"], score_line(line)) for line in lines], extra, traces)
+
+
+@dataclass(frozen=True)
+class LineScores:
+    """Episode lines scored one at a time (:func:`score_line_stream`): (scenario, seed, score) in (scenario,
+    seed) order and the paired scenarios' traces; :meth:`summarize` gives what :func:`score_lines` gives for
+    the same lines sorted the same way."""
+
+    scored: tuple[tuple[str, int, Any], ...]
+    paired_traces: tuple[Any, ...]
+
+    @property
+    def scenarios(self) -> set[str]:
+        return {scenario for scenario, _, _ in self.scored}
+
+    def summarize(self, extra: Mapping[str, Sequence[Any]] | None = None) -> Scores:
+        return _summarize([(scenario, score) for scenario, _, score in self.scored], extra, self.paired_traces)
+
+
+def score_line_stream(lines: Iterable[EpisodeLine]) -> LineScores:
+    """Score ``lines`` as they are read, keeping each line's score (and only the traces of paired scenarios),
+    never the lines: the streaming form of :func:`score_lines` over the lines sorted by (scenario, seed)."""
+    kept: list[tuple[str, int, Any, Any]] = []
+    for line in lines:
+        kept.append((line["scenario"], line["seed"], score_line(line), paired_trace(line)))
+    kept.sort(key=lambda item: (item[0], item[1]))
+    return LineScores(tuple((sid, seed, score) for sid, seed, score, _ in kept),
+                      tuple(trace for *_, trace in kept if trace is not None))
 
 
 @dataclass(frozen=True)
