@@ -40,6 +40,7 @@ from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.core.redaction import Redactor
 from wmbench.harness.executors.base import EpisodeJob, Executor, longest_first
 from wmbench.harness.live.c09 import measure_live, skip_live
+from wmbench.harness.report.plots import prewarm_in_background
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
 from wmbench.harness.run.dirs import (
     check_run_dir,
@@ -157,6 +158,8 @@ def run_suite(
         remote = brain.startswith(REMOTE_BRAIN_PREFIXES)
         if remote:  # latency-bound: the run ends with its longest episode, so that one starts first
             todo = longest_first(todo)
+            if reports:  # and the report's imports load while the episodes wait on the endpoint
+                prewarm_in_background()
         concurrency = max_connections if remote else workers
         job = EpisodeJob(brain, body, options, env_kwargs, _selected_motion_model(), workers, max_connections)
         try:

@@ -37,7 +37,12 @@ class LocalExecutor:
 
     name = "local"
 
-    def __init__(self) -> None:
+    def __init__(self, order: str = "longest") -> None:
+        if order not in ("longest", "given"):
+            raise ValueError(f"order must be 'longest' or 'given', got {order!r}")
+        #: API brains' episodes: ``longest`` first (default), or in the ``given`` order (the old behaviour,
+        #: kept for the before/after benchmark)
+        self.order = order
         self._brains: list[Brain] = []
         self._lock = threading.Lock()
 
@@ -45,7 +50,8 @@ class LocalExecutor:
         if not todo:
             return iter(())
         if job.brain.startswith(REMOTE_PREFIXES):
-            return self._threads(longest_first(todo), job, max(1, job.max_connections))
+            ordered = longest_first(todo) if self.order == "longest" else sorted(todo)
+            return self._threads(ordered, job, max(1, job.max_connections))
         if job.workers > 1 and not job.brain.startswith(LOCAL_MODEL_PREFIXES):
             return results_in_processes(todo, job.brain, job.brain_options, job.body, job.env_kwargs,
                                         job.workers)
