@@ -9,8 +9,8 @@ import pytest
 
 from wmbench.harness.cli.main import main
 from wmbench.harness.executors.base import expected_decisions
-from wmbench.harness.run.selection import plan_suite
 from wmbench.harness.run.results import EPISODES_FILE, SCORES_FILE
+from wmbench.harness.run.selection import plan_suite
 from wmbench.harness.sweep.estimate import MAX_EPISODES_WITHOUT_YES, estimate_sweep
 from wmbench.harness.sweep.model import BrainEntry, SweepSpec
 from wmbench.harness.sweep.runner import CELL_FILE, LEADERBOARD_JSON, SweepTooLarge, run_sweep

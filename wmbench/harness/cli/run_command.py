@@ -36,9 +36,6 @@ from wmbench.harness.run.dirs import RunDirError, check_run_dir
 from wmbench.harness.run.guard import RunStopped
 from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
 from wmbench.harness.run.selection import parse_seed_list, plan_suite
-from wmbench.harness.sweep.estimate import MAX_EPISODES_WITHOUT_YES
-from wmbench.harness.sweep.model import SweepSpec
-from wmbench.harness.sweep.toml_file import SweepFileError, load_run_config
 from wmbench.harness.suite import (
     DEFAULT_MAX_CONNECTIONS,
     RunConfigError,
@@ -47,6 +44,9 @@ from wmbench.harness.suite import (
     default_measurers,
     run_suite,
 )
+from wmbench.harness.sweep.estimate import MAX_EPISODES_WITHOUT_YES
+from wmbench.harness.sweep.model import SweepSpec
+from wmbench.harness.sweep.toml_file import SweepFileError, load_run_config
 from wmbench.scoring.scores_file import Scores
 
 
