@@ -2,7 +2,7 @@
 
 The episodes are synthetic *lines* written from real ones: a real run of every bench scenario (reference brain,
 smpl, 1 seed) is made once, then :func:`write_synthetic_run` writes N lines cycling over its lines with seed
-``i // len(real)`` (so every (scenario, seed) is distinct), plus a ``run.json`` naming those seeds. Each
+``i // len(real)`` (so every (scenario, seed) is distinct; the trace's own seed field is set to match), plus a ``run.json`` naming those seeds. Each
 measurement runs ``write_reports(DIR, rebuild=True)`` — what ``wmbench report DIR`` does: rescore every line,
 plots, Markdown, HTML with transcripts, leaderboard entry — in a fresh Python process and reads its peak RSS
 (``ru_maxrss``, imports included). Target: <= 150 MB at both sizes (flat: scoring and reports stream over
@@ -49,6 +49,8 @@ def write_synthetic_run(source: Path, out: Path, n: int) -> Path:
         for i in range(n):
             line = dict(real[i % len(real)])
             line["seed"] = i // len(real)
+            if line.get("trace"):  # the trace names its seed too (paired rules match on it)
+                line["trace"] = {**line["trace"], "seed": line["seed"]}
             f.write(json.dumps(line, separators=(",", ":")) + "\n")
     config = json.loads((source / "run.json").read_text(encoding="utf-8"))
     config["seeds"] = list(range(math.ceil(n / len(real))))

@@ -26,7 +26,7 @@ Card
 from __future__ import annotations
 
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ from wmbench.harness.report.html import render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
 from wmbench.harness.report.perception_gap import gap_markdown
-from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line
+from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line, shown_episodes
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.results import (
     EPISODES_FILE,
@@ -149,13 +149,15 @@ def load_run(out: Path | str, scores: Scores | None = None) -> RunData:
                    _read_optional(out / RUN_FILE), lines, store.data, store.results())
 
 
-def rebuild_scores(run: RunData) -> Scores:
+def rebuild_scores(run: RunData, keep_evidence: Callable[[str, int], bool] | None = None) -> Scores:
     """The scores.json dict recomputed from episodes.jsonl and live.json (others carried over), streaming over
-    the lines (each scored as it is read, its trace dropped)."""
+    the lines (each scored as it is read, its trace dropped). ``keep_evidence(scenario, seed)`` False: that
+    episode keeps only the evidence the aggregates read (every number is the same; the report passes the
+    episodes it shows transcripts of)."""
     wanted_ids = set(run.config.get("scenarios") or [])
     seeds = set(run.config.get("seeds") or [])
-    scored = score_line_stream(line for line in run.lines if (not wanted_ids or line["scenario"] in wanted_ids)
-                               and (not seeds or line["seed"] in seeds))
+    scored = score_line_stream((line for line in run.lines if (not wanted_ids or line["scenario"] in wanted_ids)
+                                and (not seeds or line["seed"] in seeds)), keep_evidence)
     bench_ids = set(scored.scenarios)
     live_ids = [sid for sid in C09_IDS if sid in wanted_ids or (not wanted_ids and sid in run.live_results)]
     extra: dict[str, list[Any]] = dict(score_c09(run.live_results, live_ids)) if live_ids else {}
@@ -257,7 +259,10 @@ def write_reports(
     """
     run = load_run(out, scores)
     if scores is None and (rebuild or not run.scores):
-        run = RunData(run.out, rebuild_scores(run), run.config, run.lines, run.live, run.live_results)
+        # per-decision evidence only for the episodes the HTML shows (a flat report at any size)
+        shown = shown_episodes((line["scenario"], line["seed"]) for line in run.lines)
+        run = RunData(run.out, rebuild_scores(run, lambda sid, seed: (sid, seed) in shown), run.config,
+                      run.lines, run.live, run.live_results)
     if not run.scores:
         raise FileNotFoundError(f"{run.out}: no scores.json and nothing to rebuild scores from")
     scores = run.scores
