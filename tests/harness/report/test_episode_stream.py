@@ -40,6 +40,18 @@ def test_streamed_rebuild_equals_scoring_the_sorted_list(run_dir: Path) -> None:
     assert scores_to_json(rebuild_scores(load_run(run_dir))) == scores_to_json(streamed)  # re-iterable
 
 
+def test_slim_evidence_keeps_every_aggregate(run_dir: Path) -> None:
+    full = rebuild_scores(load_run(run_dir))
+    slim = rebuild_scores(load_run(run_dir), keep_evidence=lambda scenario, seed: False)
+    for key in ("categories", "pillars", "wm_score", "ci", "hidden_inconsistency_rate", "grade"):
+        assert slim[key] == full[key], key
+    for sid, entry in full["scenarios"].items():
+        assert (slim["scenarios"][sid]["score"], slim["scenarios"][sid]["explanation"],
+                slim["scenarios"][sid]["per_seed"]) == (entry["score"], entry["explanation"], entry["per_seed"])
+    assert any(ev.get("decisions") for ev in full["scenarios"]["S01"]["evidence"])
+    assert not any(ev.get("decisions") for ev in slim["scenarios"]["S01"]["evidence"])
+
+
 def test_intensity_series_takes_the_lowest_seed_in_any_file_order(run_dir: Path) -> None:
     lines = EpisodeLog(run_dir / EPISODES_FILE).read()
     assert intensity_series(lines) == intensity_series(list(reversed(lines)))
