@@ -2,7 +2,8 @@
 
 The episodes are synthetic *lines* written from real ones: a real run of every bench scenario (reference brain,
 smpl, 1 seed) is made once, then :func:`write_synthetic_run` writes N lines cycling over its lines with seed
-``i // len(real)`` (so every (scenario, seed) is distinct; the trace's own seed field is set to match), plus a ``run.json`` naming those seeds. Each
+``i // len(real)`` (so every (scenario, seed) is distinct; the trace's own seed field is set to match), plus a
+``run.json`` naming those seeds. Each
 measurement runs ``write_reports(DIR, rebuild=True)`` — what ``wmbench report DIR`` does: rescore every line,
 plots, Markdown, HTML with transcripts, leaderboard entry — in a fresh Python process and reads its peak RSS
 (``ru_maxrss``, imports included). Target: <= 150 MB at both sizes (flat: scoring and reports stream over

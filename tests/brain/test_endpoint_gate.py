@@ -13,7 +13,7 @@ from tests.brain.provider_fixtures import calm_scene
 from wmbench.brain.endpoint_gate import EndpointGate, retry_after_seconds
 
 pytest.importorskip("openai")
-from wmbench.brain.openai_provider import OpenAIBrain  # noqa: E402
+from wmbench.brain.openai_provider import OpenAIBrain
 
 PAUSE_S = 1.5
 

@@ -38,6 +38,7 @@ from wmbench.harness.cli.base import (
 )
 from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
+from wmbench.harness.cli.export_episodes_command import configure_export_episodes, export_episodes_command
 from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
 from wmbench.harness.cli.motion_model_option import (
     add_motion_model_argument,
@@ -319,6 +320,8 @@ register_command(Command("cache", "show (info) or empty (clear) the API brains' 
 
 register_command(Command("sweep", "run a grid of runs from a TOML sweep file (local or Ray)", configure_sweep,
                          sweep_command))
+register_command(Command("export-episodes", "write a run's or sweep's episodes as a per-body npz/json dataset",
+                         configure_export_episodes, export_episodes_command))
 
 
 if __name__ == "__main__":
