@@ -35,8 +35,9 @@ import numpy as np
 
 import wmbench
 from wmbench.core.errors import ConfigError
-from wmbench.envs.cameras import EYE_HEIGHT, FAR_PLANE, NEAR_PLANE, PANEL_FOV_DEG, PANEL_YAWS, PanoramaSpec
+from wmbench.envs.cameras import FAR_PLANE, NEAR_PLANE
 from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, EpisodeLine, EpisodeLog, read_json
+from wmbench.protocol.camera_layout import EYE_HEIGHT, PANEL_FOV_DEG, PANEL_YAWS, PanoramaSpec
 
 FORMAT = "wmbench-episodes/1"
 MANIFEST = "manifest.json"
