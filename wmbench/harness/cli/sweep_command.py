@@ -17,7 +17,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from wmbench.core.errors import ConfigError, MissingExtraError
+from wmbench.core.errors import ConfigError, MissingExtraError, RunError
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.run.results import RUN_FILE, read_json
 from wmbench.harness.suite import RunConfigError, RunFailed, RunInterrupted
@@ -77,7 +77,7 @@ def sweep_command(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("\nwmbench sweep: interrupted; rerun the same command to resume the sweep", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except RunFailed as err:
+    except (RunFailed, RunError) as err:  # a dead worker, Ray that would not start
         print(f"wmbench sweep: failed: {err}", file=sys.stderr)
         return EXIT_FAILED
     print(f"ran {len(result.ran)} cell(s), skipped {len(result.skipped)} finished, "

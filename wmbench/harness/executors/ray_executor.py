@@ -29,7 +29,7 @@ from typing import Any
 
 from wmbench.body.generators import select_generator, selected_generator_name
 from wmbench.brain.registry import get_brain
-from wmbench.core.errors import MissingExtraError
+from wmbench.core.errors import MissingExtraError, RunError
 from wmbench.harness.executors.base import EpisodeJob, longest_first
 from wmbench.harness.executors.local import LOCAL_MODEL_PREFIXES, REMOTE_PREFIXES
 from wmbench.harness.run.episode import EpisodeResult, run_episode
@@ -51,6 +51,10 @@ def _ray() -> Any:
     return ray
 
 
+class RayStartError(RunError):
+    """Ray could not be started or joined; the message says why in one line."""
+
+
 class RayExecutor:
     """Episodes as Ray tasks (see the module card)."""
 
@@ -65,12 +69,18 @@ class RayExecutor:
     def _connect(self) -> Any:
         ray = _ray()
         if not ray.is_initialized():
-            if self.address:
-                ray.init(address=self.address, log_to_driver=False)
-            else:
-                ray.init(num_cpus=self.num_cpus or os.cpu_count() or 1, include_dashboard=False,
-                         log_to_driver=False)
-                self._started_here = True
+            try:
+                if self.address:
+                    ray.init(address=self.address, log_to_driver=False)
+                else:
+                    ray.init(num_cpus=self.num_cpus or os.cpu_count() or 1, include_dashboard=False,
+                             log_to_driver=False)
+                    self._started_here = True
+            except Exception as err:  # Ray's own start-up failures (timeouts, no cluster): one line, no traceback
+                where = f"join the Ray cluster at {self.address}" if self.address else "start a local Ray instance"
+                headline = str(err).splitlines()[0] if str(err) else type(err).__name__
+                raise RayStartError(f"could not {where} ({headline}); finished episodes are kept, rerun to "
+                                    f"resume") from None
         return ray
 
     def close(self) -> None:
