@@ -11,6 +11,7 @@ from typing import Any
 
 from wmbench.harness.report.motion import motion_model_html
 from wmbench.harness.report.transcript import (
+    MAX_TRANSCRIPTS,
     TRANSCRIPT_CSS,
     category_seeds,
     confidence_text,
@@ -183,6 +184,7 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
             f"{escape(str(config.get('started', '')))}")
 
     run_info = s.get("run") or {}
+    transcripts = episode_transcripts(run.lines, s)
     usage = format_usage(run_info)
     status = entry.get("run_status", "complete")
     status_html = "" if status == "complete" else f"<div class=note>{escape(str(status))}</div>"
@@ -213,7 +215,9 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
         "<h2>Scenarios</h2><p class=meta>Click a column header to sort.</p>", _scenarios(s, names),
         "<section id=transcripts><h2>Transcripts</h2><p class=meta>Every episode's decisions: what the brain "
         "saw, said and did, and the points it earned (click an episode to open it).</p>",
-        render_transcripts_html(episode_transcripts(run.lines, s)), "</section>",
+        f"<p class=meta>{len(transcripts)} episode(s) shown; a run of more than {MAX_TRANSCRIPTS} episodes shows "
+        "the lowest seeds of each scenario (every trace is in episodes.jsonl).</p>",
+        render_transcripts_html(transcripts), "</section>",
         "<h2>Leaderboard entry</h2>", f"<pre>{escape(json.dumps(entry, indent=2))}</pre>",
         f"<script>{SORT_JS}</script></body></html>",
     ]
