@@ -31,7 +31,7 @@ class _Recorder(BaseHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:
         pass
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+    def do_POST(self) -> None:
         raw = self.rfile.read(int(self.headers.get("Content-Length", "0")))
         self.server.log.append((self.requestline, dict(self.headers.items()), raw.decode("utf-8")))  # type: ignore[attr-defined]
         body = json.dumps(completion(GOOD_TEXT)).encode()
@@ -95,6 +95,6 @@ def test_the_debug_option_puts_the_labels_back(recording_server, tmp_path):
     run_suite("openai/stub-model", "smpl", "S07", [SEEDS[0]], workers=1, out=tmp_path / "run", progress=False,
               live=False, reports=False, limit=1,
               brain_options={"base_url": url, "api_key": "sk-test", "cache": False, "debug_session_labels": True})
-    request_line, headers, body = recording_server.log[0]
+    _request_line, headers, body = recording_server.log[0]
     assert json.loads(body)["user"].startswith("wmbench-S07-")
     assert {k.lower(): v for k, v in headers.items()}.get("x-wmbench-seed") == str(SEEDS[0])

@@ -17,8 +17,8 @@ Card:
                builds a fresh brain from the spec and resets it with the seed of ``X-Wmbench-Seed`` when sent,
                else one derived from the session id (:func:`session_seed`: the same session, the same
                seed), so stateful brains never mix episodes and seeded brains stay reproducible without the
-               client telling the server which benchmark seed it is in. Calls within a session are serialized (the Brain protocol allows
-               one at a time); sessions run in parallel. At most ``max_sessions`` live (least recently used
+               client telling the server which benchmark seed it is in. Calls within a session are
+               serialized (the Brain protocol allows one at a time); sessions run in parallel. At most ``max_sessions`` live (least recently used
                closed first). Requests without a session id share one default brain. Simplified: a Brain
                *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in memory), are shared by all
                sessions and only reset when a new session starts;

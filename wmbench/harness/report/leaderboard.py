@@ -2,7 +2,10 @@
 
 Card
 ----
-Every schema key (:data:`SCHEMA_KEYS`) is present, plus ``wmbench_version`` and ``measured_categories``:
+Every schema key (:data:`SCHEMA_KEYS`) is present, plus ``wmbench_version`` and ``measured_categories``
+(and, for a suite run, the test split: ``instance_nonce`` (null for explicit seeds), ``test_seeds`` — the WM
+Score's instances, so ``--seed-list`` reproduces it — ``canonical_only`` and ``spec_fidelity``, seed 0's
+points reported apart):
 
 - ``wm_score`` (int, 0–1000, rounded) and ``grade`` from ``scores.json``; ``p1_perception``, ``p2_cognition``,
   ``p3_embodiment`` are the pillar sums rescaled to the spec's 250/450/300 (ints, rounded).
@@ -108,6 +111,13 @@ def leaderboard_entry(
         "measured_categories": [c for c, e in sorted(categories.items()) if e["measured"]],
         "run_status": run_status(scores),
     }
+    split = scores.get("split")
+    if split is not None:  # the test split: reproducible with --seed-list test_seeds (or the nonce)
+        entry["instance_nonce"] = split["nonce"]
+        entry["test_seeds"] = list(split["test_seeds"])
+        entry["canonical_only"] = split["canonical_only"]
+    fidelity = scores.get("spec_fidelity")
+    entry["spec_fidelity"] = None if fidelity is None else {"score": fidelity["score"], "max": fidelity["max"]}
     return entry
 
 

@@ -40,7 +40,7 @@ from wmbench.harness.report.html import render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
 from wmbench.harness.report.perception_gap import gap_markdown
-from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line
+from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line, split_text
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.results import (
     EPISODES_FILE,
@@ -170,6 +170,9 @@ def rebuild_scores(run: RunData) -> Scores:
             pass
         extra[sid] = per_seed_scores(sid, entry)
     scores = score_lines(lines, extra)
+    recorded_split = (run.scores or {}).get("split") or run.config.get("instances")
+    if recorded_split and recorded_split.get("nonce") is not None:  # the run's nonce survives a rebuild
+        scores["split"]["nonce"] = recorded_split["nonce"]
     if run.scores and run.scores.get("run"):
         scores["run"] = run.scores["run"]
     return scores
@@ -311,6 +314,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     if usage:
         out += [f"Brain: {usage}", ""]
     out += [hidden_inconsistency_line(s), ""]
+    split = split_text(s)
+    if split:
+        out += ["## Test split and spec fidelity", "", *[f"- {line}" for line in split], ""]
     n_seeds = len((run_info.get("seeds") if run_info else None) or run.config.get("seeds") or [0])
     out += ["## Pillars", "", "| pillar | sum | of | rescaled (spec) | of |", "|---|---|---|---|---|"]
     for p, pillar in s["pillars"].items():
