@@ -19,8 +19,8 @@ Card:
                seed), so stateful brains never mix episodes and seeded brains stay reproducible without the
                client telling the server which benchmark seed it is in. Calls within a session are
                serialized (the Brain protocol allows one at a time); sessions run in parallel. At most
-               ``max_sessions`` live (least recently used closed first). Requests without a session id share one default brain. Simplified: a Brain
-               *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in memory), are shared by all
+               ``max_sessions`` live (least recently used closed first). Requests without a session id
+               share one default brain. Simplified: a Brain *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in memory), are shared by all
                sessions and only reset when a new session starts;
     limits     listen backlog 128; each connection times out after ``connection_timeout_s`` (default 30 s)
                without a complete request; bodies over 4 MiB are refused from ``Content-Length`` (413) and
