@@ -11,17 +11,16 @@ Card:
     GET  /health               ``{"status": "ok", ...}`` (never needs the key): for load balancers and scripts.
     All also answer without the ``/v1`` prefix. Errors use OpenAI's ``{"error": {...}}`` shape.
 
-    sessions   one brain *instance per episode*: the session id comes from the ``X-Wmbench-Session`` header,
-               else the request's ``user`` field (the ``openai/`` provider sends only ``user``, an opaque
-               random token, unless its ``debug_session_labels`` option adds the headers); a new session
-               builds a fresh brain from the spec and resets it with the seed of ``X-Wmbench-Seed`` when sent,
-               else one derived from the session id (:func:`session_seed`: the same session, the same
-               seed), so stateful brains never mix episodes and seeded brains stay reproducible without the
-               client telling the server which benchmark seed it is in. Calls within a session are
-               serialized (the Brain protocol allows one at a time); sessions run in parallel. At most
-               ``max_sessions`` live (least recently used closed first). Requests without a session id
-               share one default brain. Simplified: a Brain *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in memory), are shared by all
-               sessions and only reset when a new session starts;
+    sessions   one brain *instance per episode*: the session id comes from the ``X-Wmbench-Session`` header, else the
+               request's ``user`` field (the ``openai/`` provider sends only ``user``, an opaque random token, unless
+               its ``debug_session_labels`` option adds the headers); a new session builds a fresh brain from the spec
+               and resets it with the seed of ``X-Wmbench-Seed`` when sent, else one derived from the session id
+               (:func:`session_seed`: the same session, the same seed), so stateful brains never mix episodes and seeded
+               brains stay reproducible without the client telling the server which benchmark seed it is in. Calls
+               within a session are serialized (the Brain protocol allows one at a time); sessions run in parallel. At
+               most ``max_sessions`` live (least recently used closed first). Requests without a session id share one
+               default brain. Simplified: a Brain *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in
+               memory), are shared by all sessions and only reset when a new session starts;
     limits     listen backlog 128; each connection times out after ``connection_timeout_s`` (default 30 s)
                without a complete request; bodies over 4 MiB are refused from ``Content-Length`` (413) and
                JSON nested deeper than 64 levels — in the body or in the scene text — is refused *before*
