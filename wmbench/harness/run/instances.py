@@ -7,12 +7,13 @@ Card
   ``spec_fidelity``, the report's "Spec fidelity" section) and scores the WM Score over its *test
   instances*, every other seed.
 - **Drawn instances** (the default of ``wmbench run``): a per-run random ``nonce`` (63 bits, recorded in
-  ``run.json``, ``scores.json`` and ``leaderboard_entry.json``) draws :data:`DEFAULT_INSTANCES` test seeds
-  from a large seed space (:func:`draw_test_seeds`). Instance ``i`` gets seed ``4 * base_i + i % 4`` with
-  ``base_i`` drawn from the nonce: the families' counterbalancing reads the low bits of the seed (the mirror
-  takes bit 0, the turned front ``seed // 2``), so any four consecutive instances cover both mirror sides and
-  two fronts exactly, as seeds 0-3 do, while every range (distances, times) is a fresh draw. The same nonce
-  always gives the same seeds, so ``--seed-list`` (or ``--instances-from``) reproduces a run exactly.
+  ``run.json``, ``scores.json`` and ``leaderboard_entry.json``) draws :data:`DEFAULT_INSTANCES` test seeds from a
+  large seed space (:func:`draw_test_seeds`). Instance ``i`` gets seed ``4 * base + i % 4``, one ``base`` per block
+  of four drawn from the nonce: the families' counterbalancing reads the low bits of the seed (the mirror takes bit
+  0, the turned front ``seed // 2``, the C02 creature ``seed // 4 + seed``), so every block of four instances (one
+  base) covers both mirror sides, two fronts and every creature exactly, as seeds 0-3 do, while every range
+  (distances, times) is a fresh draw per seed. The same nonce always gives the same seeds, so ``--seed-list`` (or
+  ``--instances-from``) reproduces a run exactly.
 - **Explicit seeds** (``--seeds N`` = 0..N-1, ``--seed-list``): no nonce, the seeds as given; seed 0 among
   them is spec fidelity, the others are the test instances. A run of seed 0 alone has no test instance: its
   WM Score is the canonical instance's, and the ``split`` block says ``canonical_only`` (not comparable with a
@@ -85,19 +86,21 @@ class InstanceDraw:
 
 
 def draw_test_seeds(nonce: int, count: int) -> tuple[int, ...]:
-    """The ``count`` test seeds of ``nonce``: instance ``i`` is ``4 * base + i % 4`` with ``base`` from
-    SHA-256 of (nonce, i) in 1..2**30-2 (never seed 0; distinct; the same nonce gives the same seeds)."""
-    seeds: list[int] = []
-    for i in range(count):
+    """The ``count`` test seeds of ``nonce``: instance ``i`` is ``4 * base + i % 4``, one ``base`` per block of
+    four instances drawn from SHA-256 of (nonce, block) in 1..2**30-2 (never seed 0; distinct; the same nonce
+    gives the same seeds). A block shares its base so the families' per-seed cycles that read ``seed // 4``
+    too (the C02 creature, ``Family.kinds``) play every entry once per block."""
+    bases: list[int] = []
+    for block in range((count + 3) // 4):
         attempt = 0
         while True:
-            digest = hashlib.sha256(f"wmbench-instances:{nonce}:{i}:{attempt}".encode()).digest()
-            seed = 4 * (1 + int.from_bytes(digest[:8], "big") % _BASES) + i % 4
-            if seed not in seeds:
+            digest = hashlib.sha256(f"wmbench-instances:{nonce}:{block}:{attempt}".encode()).digest()
+            base = 1 + int.from_bytes(digest[:8], "big") % _BASES
+            if base not in bases:
                 break
             attempt += 1
-        seeds.append(seed)
-    return tuple(seeds)
+        bases.append(base)
+    return tuple(4 * bases[i // 4] + i % 4 for i in range(count))
 
 
 def split_record(seeds: Iterable[int], draw: InstanceDraw | None = None) -> SplitBlock:
