@@ -20,6 +20,8 @@ one lacks exactly one capability, so a category that scores it well is blind to 
 - ``trailing-remark`` — the reference's reply followed by a chatty remark that mentions moving away.
 - ``official-field`` — the reference reading only the official scene fields (no ``walls.back``): what a brain
   written for the official benchmark loses to wmbench's extension fields.
+- ``memoriser`` — the seed-0 memoriser cheat (:mod:`wmbench.brain.memoriser`): the reference's replies on
+  the spec's published instances, the nearest remembered scene's reply elsewhere.
 - ``null``, ``random``, ``reference`` — the existing baselines (:mod:`wmbench.brain.baselines`).
 
 ``get_panel_brain(name)`` builds any of them; ``--brain panel:<name>`` names them on the command line.
@@ -37,6 +39,7 @@ import numpy as np
 
 from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
 from wmbench.brain.grammar import format_prediction
+from wmbench.brain.memoriser import MemoriserBrain
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, GRAMMAR_TO_SCENE, OPPOSITE, TRAVEL_PHRASES
@@ -360,6 +363,7 @@ PANEL: dict[str, PanelEntry] = {e.name: e for e in (
     PanelEntry("stuffer-back", "perception and action (keyword-stuffed step back)", lambda: StufferBrain(moving=True)),
     PanelEntry("trailing-remark", "nothing (reference + a chatty trailing remark)", TrailingRemarkBrain),
     PanelEntry("official-field", "the wmbench extension fields (reference without walls.back)", OfficialFieldBrain),
+    PanelEntry("memoriser", "generalisation (seed-0 reference replies, nearest remembered scene)", MemoriserBrain),
 )}
 
 
