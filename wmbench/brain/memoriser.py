@@ -68,14 +68,16 @@ def scene_key(scene: Mapping[str, Any]) -> str:
 
 def scene_features(scene: Mapping[str, Any]) -> tuple[float, ...]:
     """The numbers the nearest-scene search compares (see the module card)."""
-    walls = scene.get("walls") if isinstance(scene.get("walls"), Mapping) else {}
+    raw_walls = scene.get("walls")
+    walls: Mapping[str, Any] = raw_walls if isinstance(raw_walls, Mapping) else {}
     wall_values = tuple(_metres(walls.get(d)) for d in _SCENE_DIRECTIONS)
     npc_type = scene.get("npc_type")
     kind = 0.0 if not npc_type else (2.0 if npc_type == "beast" else 1.0)
     behaviour = float(BEHAVIOR_THREAT_RANK.get(str(scene.get("npc_behavior")), 0)) if npc_type else 0.0
     direction = tuple(1.0 if npc_type and scene.get("npc_direction") == d else 0.0 for d in _SCENE_DIRECTIONS)
-    npcs = scene.get("npcs") if isinstance(scene.get("npcs"), list) else []
-    memory = scene.get("recent_decisions") if isinstance(scene.get("recent_decisions"), list) else []
+    raw_npcs, raw_memory = scene.get("npcs"), scene.get("recent_decisions")
+    npcs: list[Any] = raw_npcs if isinstance(raw_npcs, list) else []
+    memory: list[Any] = raw_memory if isinstance(raw_memory, list) else []
     t = scene.get("t")
     return (*wall_values, kind, behaviour, _metres(scene.get("npc_distance")), *direction,
             float(len(npcs)), 1.0 if scene.get("sound") else 0.0, float(len(memory)),

@@ -131,7 +131,7 @@ def run_suite(
     workers = max(1, int(workers))
     draw = seeds if isinstance(seeds, InstanceDraw) else None
     try:
-        plan = plan_suite(scenarios, draw.seeds if draw is not None else seeds)
+        plan = plan_suite(scenarios, seeds.seeds if isinstance(seeds, InstanceDraw) else seeds)
         check_run_dir(out)
     except ValueError as err:
         raise RunConfigError(str(err)) from None

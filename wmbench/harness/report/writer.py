@@ -170,9 +170,9 @@ def rebuild_scores(run: RunData) -> Scores:
             pass
         extra[sid] = per_seed_scores(sid, entry)
     scores = score_lines(lines, extra)
-    recorded_split = (run.scores or {}).get("split") or run.config.get("instances")
-    if recorded_split and recorded_split.get("nonce") is not None:  # the run's nonce survives a rebuild
-        scores["split"]["nonce"] = recorded_split["nonce"]
+    recorded: Any = (run.scores.get("split") if run.scores else None) or run.config.get("instances")
+    if isinstance(recorded, dict) and recorded.get("nonce") is not None:  # the run's nonce survives a rebuild
+        scores["split"]["nonce"] = int(recorded["nonce"])
     if run.scores and run.scores.get("run"):
         scores["run"] = run.scores["run"]
     return scores
