@@ -11,9 +11,9 @@ import pytest
 
 from wmbench.brain.base import BrainReply
 from wmbench.brain.reference import ReferenceBrain
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.instances import draw_test_seeds
+from wmbench.protocol.trace import Trace
 from wmbench.scoring import score_trace
 
 SEEDS = draw_test_seeds(20261126, 4)

@@ -4,9 +4,11 @@ canonical (published) instances, and answers any other scene with the reply of t
 Card
 ----
 - **What it remembers.** :func:`seed0_table` plays the reference brain through seed 0 of every bench scenario
-  (C01–C08, the closed loop in a real :class:`~wmbench.envs.wmbench_env.WMBenchEnv`) and keeps every
-  (scene, reply) pair: the published layouts a brain could be trained or prompted on. Built once per process
-  (about 40 short episodes) and shared by every memoriser in it.
+  (C01–C08, the closed loop in the real env) and keeps every (scene, reply) pair: the published layouts a
+  brain could be trained or prompted on. It reaches the env the way a cheater outside the project would,
+  through the public Gymnasium ids (``gym.make("wmbench:WMBench-S12-v0")``), not through wmbench's env
+  module (the brain part does not import the env part). Built once per process (about 40 short episodes)
+  and shared by every memoriser in it.
 - **How it answers.** A scene seen on seed 0 gets its remembered reply exactly (its own replies are the
   reference's, so on seed 0 it walks the reference's trajectory and every scene is a hit). Any other scene
   gets the reply of the nearest remembered scene (:func:`scene_features`: wall distances, the primary NPC's
@@ -26,10 +28,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import gymnasium as gym
+
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.core.entities import BEHAVIOR_THREAT_RANK
-from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.scenarios import all_scenarios
 
 #: what an absent wall or NPC distance counts as (beyond every sensing range)
@@ -107,7 +110,7 @@ def _build_table() -> MemoryTable:
     for record in all_scenarios():
         if record.mode != "bench":
             continue
-        brain, env = ReferenceBrain(), WMBenchEnv(record.id)
+        brain, env = ReferenceBrain(), gym.make(f"wmbench:WMBench-{record.id}-v0")
         try:
             obs, _ = env.reset(seed=0)
             brain.reset(0)

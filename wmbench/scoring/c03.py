@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from wmbench.core.directions import DIRECTION_HEADINGS, SIDES
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
 from wmbench.scoring.evidence import spatial_accuracy, threatened
 from wmbench.scoring.keywords import KeywordBanks

@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from typing import TypedDict
 
 from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
 from wmbench.scoring.evidence import beast_located, beast_nearby, beast_present, mean
 from wmbench.scoring.expression import TENSE_POSTURES, decision_intensity, vigilance_terms

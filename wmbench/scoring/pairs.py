@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
-from wmbench.envs.trace import Trace
+from wmbench.protocol.trace import Trace
 from wmbench.scoring import c06
 from wmbench.scoring.dispatch import normalise_scenario_id, score_trace
 from wmbench.scoring.keywords import KeywordBanks, load_banks
