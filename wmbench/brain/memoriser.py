@@ -32,12 +32,12 @@ import gymnasium as gym
 
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
+from wmbench.core.directions import SCENE_ORDER
 from wmbench.core.entities import BEHAVIOR_THREAT_RANK
 from wmbench.scenarios import all_scenarios
 
 #: what an absent wall or NPC distance counts as (beyond every sensing range)
 FAR_M = 10.0
-_SCENE_DIRECTIONS = ("front", "left", "right", "back")
 #: weights of :func:`scene_features`' entries in the nearest-scene distance (walls and NPC facts first)
 _WEIGHTS = (1.0, 1.0, 1.0, 1.0,  # wall distances
             8.0, 2.0, 1.0, 6.0, 6.0, 6.0, 6.0,  # NPC: present/type, behaviour rank, distance, direction one-hot
@@ -73,11 +73,11 @@ def scene_features(scene: Mapping[str, Any]) -> tuple[float, ...]:
     """The numbers the nearest-scene search compares (see the module card)."""
     raw_walls = scene.get("walls")
     walls: Mapping[str, Any] = raw_walls if isinstance(raw_walls, Mapping) else {}
-    wall_values = tuple(_metres(walls.get(d)) for d in _SCENE_DIRECTIONS)
+    wall_values = tuple(_metres(walls.get(d)) for d in SCENE_ORDER)
     npc_type = scene.get("npc_type")
     kind = 0.0 if not npc_type else (2.0 if npc_type == "beast" else 1.0)
     behaviour = float(BEHAVIOR_THREAT_RANK.get(str(scene.get("npc_behavior")), 0)) if npc_type else 0.0
-    direction = tuple(1.0 if npc_type and scene.get("npc_direction") == d else 0.0 for d in _SCENE_DIRECTIONS)
+    direction = tuple(1.0 if npc_type and scene.get("npc_direction") == d else 0.0 for d in SCENE_ORDER)
     raw_npcs, raw_memory = scene.get("npcs"), scene.get("recent_decisions")
     npcs: list[Any] = raw_npcs if isinstance(raw_npcs, list) else []
     memory: list[Any] = raw_memory if isinstance(raw_memory, list) else []

@@ -12,14 +12,14 @@ truth there is safe, and the PREDICT item names her (``safe(human, standing, 5m)
 
 from __future__ import annotations
 
-from wmbench.core.entities import NpcKind
+from wmbench.core.entities import BEAST, HUMAN_KINDS, NpcKind
 from wmbench.scenarios.families import ALL_FRONTS
 from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
 
 #: the creature of S06/S08/S09/S10 per seed (``Family.kinds``): one beast and three people in every block of
 #: four drawn instances (seed 0, the spec's instance, keeps its beast)
-CREATURE_KINDS: tuple[NpcKind, ...] = ("beast", "woman", "man", "woman")
+CREATURE_KINDS: tuple[NpcKind, ...] = (BEAST, *HUMAN_KINDS, HUMAN_KINDS[0])  # beast, woman, man, woman
 
 
 @scenario
