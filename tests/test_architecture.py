@@ -57,10 +57,15 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
     "harness.inspect_task": _BELOW_HARNESS | {"harness.run"},
     "harness.gym_entry": _BELOW_HARNESS,
     "harness.counterfactual": _BELOW_HARNESS | {"harness.run"},
+    "harness.frontier": _BELOW_HARNESS | {"harness.run"},
     "harness.suite": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.transfer", "harness.report"},
+    "harness.official": _BELOW_HARNESS | {"harness.run", "harness.report"},
+    "harness.leaderboard": _BELOW_HARNESS | {"harness.run", "harness.report", "harness.official"},
+    "harness.verify": _BELOW_HARNESS | {"harness.run"},
     "harness.cli": _BELOW_HARNESS | {"harness.run", "harness.video", "harness.live", "harness.transfer",
                                      "harness.report", "harness.validity", "harness.suite",
-                                     "harness.counterfactual"},
+                                     "harness.counterfactual", "harness.frontier", "harness.official",
+                                     "harness.leaderboard", "harness.verify"},
 }
 
 #: Function-level imports of wmbench modules that are allowed: (importer, imported) -> the optional dependency

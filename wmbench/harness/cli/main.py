@@ -39,6 +39,10 @@ from wmbench.harness.cli.base import (
 from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
 from wmbench.harness.cli.counterfactual_command import BLAME_COMMAND, FORK_COMMAND
+from wmbench.harness.cli.export_command import EXPORT_COMMAND
+from wmbench.harness.cli.forecast_command import FORECAST_COMMAND
+from wmbench.harness.cli.frontier_command import FRONTIER_COMMAND
+from wmbench.harness.cli.leaderboard_command import COMPARE_COMMAND, LEADERBOARD_COMMAND
 from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
 from wmbench.harness.cli.motion_model_option import (
     add_motion_model_argument,
@@ -49,6 +53,7 @@ from wmbench.harness.cli.motion_model_option import (
 from wmbench.harness.cli.run_command import configure_run, default_out_dir, parse_options, run_command
 from wmbench.harness.cli.scenario_cards import scenario_card
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
+from wmbench.harness.cli.verify_command import VERIFY_COMMAND
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
 from wmbench.scenarios import get_scenario, select
 
@@ -290,9 +295,15 @@ register_command(Command("train-motion", "train the diffusion motion model on De
                          configure_train_motion, train_motion_command))
 
 register_command(VIDEO_COMMAND)
+register_command(EXPORT_COMMAND)
+register_command(LEADERBOARD_COMMAND)
+register_command(COMPARE_COMMAND)
+register_command(VERIFY_COMMAND)
 register_command(GAP_COMMAND)
 register_command(FORK_COMMAND)
 register_command(BLAME_COMMAND)
+register_command(FRONTIER_COMMAND)
+register_command(FORECAST_COMMAND)
 
 
 def _configure_validity(p: argparse.ArgumentParser) -> None:

@@ -34,6 +34,7 @@ from typing import Any
 from wmbench.core.taxonomy import CATEGORY_TITLES
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
+from wmbench.harness.cli.track_a_option import track_a_command
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.dirs import RunDirError, check_run_dir
 from wmbench.harness.run.guard import RunStopped
@@ -98,6 +99,10 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                         "C10 transfer are measured with the JSON)")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
+    p.add_argument("--track", default=None, choices=("A",),
+                   help="A: score a Track-A file (--scenarios wm_bench.jsonl) statically as the official Track A "
+                        "does (one decision per record, no simulation); without it a Track-A file runs "
+                        "physically, each record a closed-loop world (docs/official.md)")
     add_motion_model_argument(p)
 
 
@@ -116,6 +121,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     out = args.out or default_out_dir(args.brain, args.body)
+    if args.track == "A":
+        return track_a_command(args.scenarios, args.brain, out, options)
     seeds = choose_instances(args, out)
 
     try:

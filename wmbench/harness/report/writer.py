@@ -35,6 +35,7 @@ from wmbench.core.redaction import Redactor
 from wmbench.core.taxonomy import CATEGORY_TITLES, PILLARS
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
+from wmbench.harness.report.baselines import baselines_markdown
 from wmbench.harness.report.html import render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
@@ -277,7 +278,7 @@ def write_reports(
     markdown = run.out / REPORT_MD
     # atomic: a full disk leaves no half file; + the perception gap when `wmbench gap` has compared this run
     # with its scene-mode twin
-    write_text_atomic(markdown, render_markdown(run, entry, plots) + gap_markdown(run.out))
+    write_text_atomic(markdown, render_markdown(run, entry, plots) + gap_markdown(run.out) + baselines_markdown(entry))
     html = run.out / REPORT_HTML
     write_text_atomic(html, render_html(run, entry, plots, category_titles()))
     return ReportFiles(markdown, html, leaderboard, tuple(plot_paths))
