@@ -58,14 +58,19 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
     "harness.gym_entry": _BELOW_HARNESS,
     "harness.counterfactual": _BELOW_HARNESS | {"harness.run"},
     "harness.frontier": _BELOW_HARNESS | {"harness.run"},
-    "harness.suite": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.transfer", "harness.report"},
+    "harness.executors": _BELOW_HARNESS | {"harness.run"},
+    "harness.dataset": _BELOW_HARNESS | {"harness.run"},
+    "harness.suite": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.transfer", "harness.report",
+                                       "harness.executors"},
+    "harness.sweep": _BELOW_HARNESS | {"harness.run", "harness.executors", "harness.suite"},
     "harness.official": _BELOW_HARNESS | {"harness.run", "harness.report"},
     "harness.leaderboard": _BELOW_HARNESS | {"harness.run", "harness.report", "harness.official"},
     "harness.verify": _BELOW_HARNESS | {"harness.run"},
     "harness.cli": _BELOW_HARNESS | {"harness.run", "harness.video", "harness.live", "harness.transfer",
                                      "harness.report", "harness.validity", "harness.suite",
                                      "harness.counterfactual", "harness.frontier", "harness.official",
-                                     "harness.leaderboard", "harness.verify"},
+                                     "harness.leaderboard", "harness.verify", "harness.executors",
+                                     "harness.sweep", "harness.dataset"},
 }
 
 #: Function-level imports of wmbench modules that are allowed: (importer, imported) -> the optional dependency

@@ -3,7 +3,9 @@
 Card:
     client     the official ``openai`` client (``AsyncOpenAI`` on a private event-loop thread) with *its own*
                retries: 408/409/429/5xx, connection errors and time-outs are retried ``max_retries`` times,
-               ``Retry-After`` / ``retry-after-ms`` honoured (up to the client's 2-minute cap), the attempts
+               ``Retry-After`` / ``retry-after-ms`` honoured (up to the client's 2-minute cap) — and shared:
+               it pauses every brain of the process asking the same endpoint
+               (:mod:`wmbench.brain.endpoint_gate`) — the attempts
                it took reported as ``retries`` (the client's ``retries_taken``). The backoff jitter is the
                client's own: it only moves *when* a retry is sent, never what a reply says;
     deadline   ``timeout_s`` is a true wall-clock deadline for the whole decision — every attempt, every
@@ -55,6 +57,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from wmbench.brain.endpoint_gate import gate_for
 from wmbench.brain.errors import BrainSpecError, require_module
 from wmbench.brain.observation_message import observation_messages, text_only
 from wmbench.brain.prompt import scene_to_json
@@ -66,6 +69,8 @@ from wmbench.core.key_file import read_key_file
 SPEC_PATTERN = "openai/<model>"
 #: HTTP answers that no retry can fix: the run should stop and say so.
 FATAL_STATUS = frozenset({401, 403, 404})
+#: The openai client's default endpoint (what an unset base_url means), for the endpoint's shared gate.
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
 SESSION_HEADER = "X-Wmbench-Session"
 API_KEY_ENV = "OPENAI_API_KEY"
 SEED_HEADER = "X-Wmbench-Seed"
@@ -225,8 +230,12 @@ class OpenAIBrain(ProviderBrain):
         self._fatal: str | None = None
 
     async def _make_client(self, base_url: str | None, key: str) -> Any:
+        # every attempt waits while the endpoint is paused by a Retry-After any brain of this process got
+        gate = gate_for(base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL)
+        http_client = self._openai.DefaultAsyncHttpxClient(
+            event_hooks={"request": [gate.before_request], "response": [gate.after_response]})
         return self._openai.AsyncOpenAI(base_url=base_url, api_key=key, timeout=self.timeout_s,
-                                        max_retries=self.max_retries)
+                                        max_retries=self.max_retries, http_client=http_client)
 
     # -- episodes -----------------------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:

@@ -38,7 +38,9 @@ from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.core.redaction import Redactor
+from wmbench.harness.executors.base import EpisodeJob, Executor, longest_first
 from wmbench.harness.live.c09 import measure_live, skip_live
+from wmbench.harness.report.plots import prewarm_in_background
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
 from wmbench.harness.run.dirs import (
     check_run_dir,
@@ -111,6 +113,7 @@ def run_suite(
     max_connections: int = DEFAULT_MAX_CONNECTIONS,
     limit: int | None = None,
     guard: RunGuard | None = None,
+    executor: Executor | None = None,
 ) -> Scores:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
@@ -123,6 +126,8 @@ def run_suite(
     ``max_connections``: concurrent episodes for remote (``openai/``) brains, whatever ``workers`` says.
     ``limit``: run only the first N episodes of the selection (a quick try). ``guard`` decides when a failing
     brain stops the run early (default :class:`~wmbench.harness.run.guard.RunGuard`).
+    ``executor`` runs the episodes (:mod:`wmbench.harness.executors`: ``local`` or ``ray``; default: this
+    machine, as described above). API brains' episodes start longest first.
     Raises :class:`RunConfigError` before running anything if the configuration is wrong,
     :class:`RunInterrupted` on Ctrl-C (finished episodes are kept), and :class:`RunStopped` after writing
     the scores of the finished episodes when the brain could not go on.
@@ -157,10 +162,17 @@ def run_suite(
         keys = {_key(spec, body, brain): spec for spec in episodes}
         done = log.done_keys()
         todo = sorted(spec for key, spec in keys.items() if key not in done)
-        concurrency = max_connections if brain.startswith(REMOTE_BRAIN_PREFIXES) else workers
+        remote = brain.startswith(REMOTE_BRAIN_PREFIXES)
+        if remote:  # latency-bound: the run ends with its longest episode, so that one starts first
+            todo = longest_first(todo)
+            if reports:  # and the report's imports load while the episodes wait on the endpoint
+                prewarm_in_background()
+        concurrency = max_connections if remote else workers
+        job = EpisodeJob(brain, body, options, env_kwargs, _selected_motion_model(), workers, max_connections)
         try:
             _run_episodes(todo, brain, options, body, env_kwargs, concurrency, log, parent_brain,
-                          total=len(keys), progress=progress, out=out, guard=guard or RunGuard())
+                          total=len(keys), progress=progress, out=out, guard=guard or RunGuard(),
+                          executor=executor, job=job)
         except RunStopped as stop:
             stopped = stop.reason
     finally:
@@ -278,7 +290,8 @@ def executor_kind(brain: str, workers: int) -> str:
 
 def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
                   env_kwargs: Mapping[str, Any], workers: int, log: EpisodeLog, parent_brain: Brain, *,
-                  total: int, progress: bool, out: Path, guard: RunGuard | None = None) -> None:
+                  total: int, progress: bool, out: Path, guard: RunGuard | None = None,
+                  executor: Executor | None = None, job: EpisodeJob | None = None) -> None:
     from tqdm import tqdm
 
     kind = executor_kind(brain, min(workers, max(1, len(todo))))
@@ -286,7 +299,9 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
                disable=not progress or not sys.stderr.isatty(), dynamic_ncols=True)
     finished = total - len(todo)
     try:
-        if kind == "process":  # each worker process builds its own brain; the parent's stays idle
+        if executor is not None and job is not None:  # a sweep's executor (local or Ray) runs them
+            results = executor.results(todo, job)
+        elif kind == "process":  # each worker process builds its own brain; the parent's stays idle
             results = results_in_processes(todo, brain, options, body, env_kwargs, workers)
         else:
             brains = _BrainPool(brain, options, first=parent_brain)

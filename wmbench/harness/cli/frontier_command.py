@@ -41,7 +41,7 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--option", nargs="*", default=[], metavar="KEY=VALUE", help="brain options, as for run")
     p.add_argument("--think-times", default="0,0.5,1,2,4", help="think times in s of sim time (default 0,0.5,1,2,4)")
     p.add_argument("--token-budgets", default=None, help="token budgets, e.g. 16,64 (default: none)")
-    p.add_argument("--scenarios", default="bench", help="selection (default: every bench scenario, C01-C08)")
+    p.add_argument("--scenarios", default="all", help="selection (default all: its bench scenarios, C01-C08)")
     p.add_argument("--seed-list", default="1", help="seeds (default 1)")
     p.add_argument("--body", default="smpl", help="body (default smpl)")
     p.add_argument("--out", type=Path, required=True, help="folder for frontier.json / .md / .png")

@@ -44,6 +44,7 @@ from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
 from wmbench.harness.cli.counterfactual_command import BLAME_COMMAND, FORK_COMMAND
 from wmbench.harness.cli.export_command import EXPORT_COMMAND
+from wmbench.harness.cli.export_episodes_command import configure_export_episodes, export_episodes_command
 from wmbench.harness.cli.forecast_command import FORECAST_COMMAND
 from wmbench.harness.cli.frontier_command import FRONTIER_COMMAND
 from wmbench.harness.cli.leaderboard_command import COMPARE_COMMAND, LEADERBOARD_COMMAND
@@ -63,6 +64,7 @@ from wmbench.harness.cli.run_command import (
 )
 from wmbench.harness.cli.scenario_cards import scenario_card
 from wmbench.harness.cli.signals import EXIT_TERMINATED, terminate_as_interrupt
+from wmbench.harness.cli.sweep_command import configure_sweep, sweep_command
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
 from wmbench.harness.cli.verify_command import VERIFY_COMMAND
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
@@ -346,6 +348,12 @@ def _cache(args: argparse.Namespace) -> int:
 
 register_command(Command("cache", "show (info) or empty (clear) the API brains' response cache",
                          _configure_cache, _cache))
+
+
+register_command(Command("sweep", "run a grid of runs from a TOML sweep file (local or Ray)", configure_sweep,
+                         sweep_command))
+register_command(Command("export-episodes", "write a run's or sweep's episodes as a per-body npz/json dataset",
+                         configure_export_episodes, export_episodes_command))
 
 
 if __name__ == "__main__":

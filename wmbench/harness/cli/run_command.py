@@ -48,7 +48,7 @@ from wmbench.harness.run.instances import (
 )
 from wmbench.harness.run.lock import RunLockedError
 from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
-from wmbench.harness.run.selection import parse_seed_list
+from wmbench.harness.run.selection import parse_seed_list, plan_suite
 from wmbench.harness.suite import (
     DEFAULT_MAX_CONNECTIONS,
     RunConfigError,
@@ -57,6 +57,9 @@ from wmbench.harness.suite import (
     default_measurers,
     run_suite,
 )
+from wmbench.harness.sweep.estimate import MAX_EPISODES_WITHOUT_YES
+from wmbench.harness.sweep.model import SweepSpec
+from wmbench.harness.sweep.toml_file import SweepFileError, load_run_config
 from wmbench.protocol.observation import OBSERVATION_MODES
 from wmbench.scoring.scores_file import Scores
 
@@ -108,10 +111,20 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                         "does (one decision per record, no simulation); without it a Track-A file runs "
                         "physically, each record a closed-loop world (docs/official.md)")
     add_motion_model_argument(p)
+    p.add_argument("--config", type=Path, default=None, metavar="FILE",
+                   help="take the run's settings from a run file (TOML, see docs/sweeps.md), a run.json or a run "
+                        "directory: replays that run (--out still applies)")
+    p.add_argument("--yes", action="store_true",
+                   help=f"run more than {MAX_EPISODES_WITHOUT_YES:,} episodes without refusing")
 
 
 def run_command(args: argparse.Namespace) -> int:
     """``wmbench run``: the suite into ``--out`` (resuming it), then the summary table; the exit code."""
+    if args.config is not None:
+        try:
+            apply_run_config(args, load_run_config(args.config))
+        except SweepFileError as err:
+            raise UsageError(str(err)) from None
     try:
         options = parse_options(args.option)
     except ValueError as err:
@@ -128,6 +141,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.track == "A":
         return track_a_command(args.scenarios, args.brain, out, options)
     seeds = choose_instances(args, out)
+    _check_size(args.scenarios, seeds.seeds if isinstance(seeds, InstanceDraw) else seeds, args.limit,
+                args.yes)
 
     try:
         check_run_dir(out)  # new, empty or a wmbench run, outside the source tree (before anything is created)
@@ -188,6 +203,38 @@ def choose_instances(args: argparse.Namespace, out: Path) -> int | tuple[int, ..
         return resume_or_draw(out, args.instances, spec_fidelity=not args.no_spec_fidelity)
     except (ValueError, InstancesError) as err:
         raise UsageError(str(err)) from None
+
+
+def apply_run_config(args: argparse.Namespace, spec: SweepSpec) -> None:
+    """Put a one-cell run file's settings into ``args`` (``--out`` given on the command line wins)."""
+    cells = spec.cells()
+    if len(cells) != 1:
+        raise UsageError(f"--config {args.config}: a run file names one brain, body, observation and motion "
+                         f"model; this one makes {len(cells)} cells (run it with `wmbench sweep`)")
+    cell = cells[0]
+    args.brain, args.body, args.observation = cell.brain.spec, cell.body, cell.observation
+    args.motion_model, args.scenarios, args.workers = cell.motion_model, spec.scenarios, spec.workers
+    args.option = [[f"{k}={json.dumps(v)}" for k, v in cell.brain.options.items()]]
+    args.seed_list = ",".join(map(str, spec.seeds)) if spec.seeds is not None else None
+    args.seeds = spec.instances or 1
+    args.no_live = not spec.live
+    args.max_connections = spec.max_connections
+    if args.out is None and spec.out != SweepSpec.__dataclass_fields__["out"].default:
+        args.out = spec.out
+
+
+def _check_size(scenarios: str, seeds: int | tuple[int, ...], limit: int | None, yes: bool) -> None:
+    """Refuse a run of more than MAX_EPISODES_WITHOUT_YES bench episodes without ``--yes``."""
+    try:
+        plan = plan_suite(scenarios, seeds)
+    except ValueError:
+        return  # run_suite says what is wrong with the selection
+    episodes = len(plan.bench) * len(plan.seeds)
+    if limit is not None:
+        episodes = min(episodes, limit)
+    if episodes > MAX_EPISODES_WITHOUT_YES and not yes:
+        raise UsageError(f"this run has {episodes:,} episodes ({len(plan.bench)} scenarios x {len(plan.seeds):,} "
+                         f"seeds), more than {MAX_EPISODES_WITHOUT_YES:,}; pass --yes to run it")
 
 
 def parse_options(items: Sequence[str | Sequence[str]]) -> dict[str, Any]:

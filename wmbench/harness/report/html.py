@@ -11,6 +11,7 @@ from typing import Any
 
 from wmbench.harness.report.motion import motion_model_html
 from wmbench.harness.report.transcript import (
+    MAX_TRANSCRIPTS,
     TRANSCRIPT_CSS,
     confidence_text,
     episode_transcripts,
@@ -163,6 +164,7 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
             f"{escape(str(config.get('started', '')))}")
 
     run_info = s.get("run") or {}
+    transcripts = episode_transcripts(run.lines, s)
     n_seeds = len(run_info.get("seeds") or config.get("seeds") or [0])
     usage = format_usage(run_info)
     status = entry.get("run_status", "complete")
@@ -193,7 +195,9 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
         "<h2>Scenarios</h2><p class=meta>Click a column header to sort.</p>", _scenarios(s, names),
         "<section id=transcripts><h2>Transcripts</h2><p class=meta>Every episode's decisions: what the brain "
         "saw, said and did, and the points it earned (click an episode to open it).</p>",
-        render_transcripts_html(episode_transcripts(run.lines, s)), "</section>",
+        f"<p class=meta>{len(transcripts)} episode(s) shown; a run of more than {MAX_TRANSCRIPTS} episodes shows "
+        "the lowest seeds of each scenario (every trace is in episodes.jsonl).</p>",
+        render_transcripts_html(transcripts), "</section>",
         "<h2>Leaderboard entry</h2>", f"<pre>{escape(json.dumps(entry, indent=2))}</pre>",
         f"<script>{SORT_JS}</script></body></html>",
     ]

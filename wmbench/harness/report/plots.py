@@ -12,12 +12,33 @@ Needs matplotlib (the ``report`` extra).
 
 from __future__ import annotations
 
+import importlib
 import io
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from wmbench.scoring.live_run import median, percentile
+
+#: The matplotlib modules the plots use (imported lazily: matplotlib is the optional extra ``report``).
+MATPLOTLIB_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "matplotlib.patches")
+
+
+def prewarm_in_background() -> threading.Thread:
+    """Import matplotlib's modules in a daemon thread (seconds on a busy machine), so that a run whose
+    episodes wait on a remote brain has them loaded when its report is written; a missing matplotlib is
+    left for :func:`~wmbench.harness.report.writer.make_plots` to report."""
+    def load() -> None:
+        for name in MATPLOTLIB_MODULES:
+            try:
+                importlib.import_module(name)
+            except ImportError:
+                return
+
+    thread = threading.Thread(target=load, name="wmbench-report-prewarm", daemon=True)
+    thread.start()
+    return thread
 
 PILLAR_COLORS = {"P1": "#3b7dd8", "P2": "#d8833b", "P3": "#3bab6a"}
 UNMEASURED_COLOR = "#bbbbbb"

@@ -9,18 +9,25 @@ scene, the brain's reply, the parsed PREDICT and MOTION (or the parse error), th
 received, the events, the brain's latency/tokens/retries/cache/error, and the scorer's points and reason
 for that decision when the scorer gives one (``evidence["decisions"]``).
 
+A large run shows at most :data:`MAX_TRANSCRIPTS` of them (the lowest seeds of every scenario,
+:func:`shown_episodes`); the HTML says how many of how many.
+
 :func:`render_transcripts_html` turns them into collapsible ``<details>`` blocks (all text escaped) for
 ``report.html``; :func:`hidden_inconsistency_line` and :func:`confidence_text` are small shared views.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
 
 from wmbench.core.directions import SCENE_ORDER
+
+#: Episodes with a transcript in report.html at most (a 20,000-episode run would make a gigabyte of HTML);
+#: every episode's full trace stays in episodes.jsonl.
+MAX_TRANSCRIPTS = 200
 
 WALL_LABELS = tuple((word, word[0].upper()) for word in SCENE_ORDER)
 
@@ -83,7 +90,9 @@ def _intent_text(intent: Mapping[str, Any] | None) -> str:
     if not intent:
         return "–"
     styles = ", ".join(intent.get("styles") or [])
-    return f"{intent.get('direction', '?')} {intent.get('speed_class', '?')}" + (f" [{styles}]" if styles else "")
+    fallback = f" (fallback: {intent['fallback']})" if intent.get("fallback") else ""
+    return (f"{intent.get('direction', '?')} {intent.get('speed_class', '?')}" + (f" [{styles}]" if styles else "")
+            + fallback)
 
 
 def _brain_text(brain: Mapping[str, Any]) -> str:
@@ -111,9 +120,15 @@ def _seed_entry(scores: Mapping[str, Any], scenario: str, seed: int) -> tuple[di
     return {}, {}
 
 
-def episode_transcripts(lines: Sequence[Mapping[str, Any]], scores: Mapping[str, Any]
-                        ) -> list[EpisodeTranscript]:
-    """The transcript of every episode line, sorted by scenario and seed (see module card)."""
+def episode_transcripts(lines: Iterable[Mapping[str, Any]], scores: Mapping[str, Any],
+                        limit: int = MAX_TRANSCRIPTS) -> list[EpisodeTranscript]:
+    """The transcript of every episode line, sorted by scenario and seed (see module card) — of at most
+    ``limit`` of them (:func:`shown_episodes`). ``lines`` is read twice when it holds more than ``limit``
+    (pass an :class:`~wmbench.harness.report.episode_stream.EpisodeStream` or a list, not an iterator)."""
+    if iter(lines) is lines:  # an iterator can be read once only
+        lines = list(lines)
+    shown = shown_episodes(((str(x.get("scenario")), int(x.get("seed", 0))) for x in lines), limit)
+    lines = [x for x in lines if (str(x.get("scenario")), int(x.get("seed", 0))) in shown]
     transcripts = []
     for line in sorted(lines, key=lambda x: (str(x.get("scenario")), int(x.get("seed", 0)))):
         scenario, seed = str(line["scenario"]), int(line["seed"])
@@ -144,6 +159,17 @@ def episode_transcripts(lines: Sequence[Mapping[str, Any]], scores: Mapping[str,
             scenario=scenario, seed=seed, points=points, explanation=str(per_seed.get("explanation", "")),
             hidden_inconsistency=hidden_text, error=(line.get("error") or None), decisions=tuple(rows)))
     return transcripts
+
+
+def shown_episodes(keys: Iterable[tuple[str, int]], limit: int = MAX_TRANSCRIPTS) -> set[tuple[str, int]]:
+    """Which (scenario, seed) episodes get a transcript: all of them up to ``limit``; past it, the lowest
+    seeds of every scenario, as many per scenario as fit in ``limit`` (at least one each)."""
+    by_scenario: dict[str, list[int]] = {}
+    for scenario, seed in keys:
+        by_scenario.setdefault(scenario, []).append(seed)
+    total = sum(len(seeds) for seeds in by_scenario.values())
+    per_scenario = total if total <= limit else max(1, limit // max(1, len(by_scenario)))
+    return {(scenario, seed) for scenario, seeds in by_scenario.items() for seed in sorted(seeds)[:per_scenario]}
 
 
 def hidden_inconsistency_line(scores: Mapping[str, Any]) -> str:

@@ -26,7 +26,7 @@ Card
 from __future__ import annotations
 
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -37,25 +37,30 @@ from wmbench.core.visible import visible
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
 from wmbench.harness.report.baselines import baselines_markdown
+from wmbench.harness.report.episode_stream import EpisodeStream
 from wmbench.harness.report.html import render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
 from wmbench.harness.report.perception_gap import gap_markdown
-from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line, split_text
+from wmbench.harness.report.transcript import (
+    confidence_text,
+    hidden_inconsistency_line,
+    shown_episodes,
+    split_text,
+)
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.results import (
     EPISODES_FILE,
     RUN_FILE,
     SCORES_FILE,
     EpisodeLine,
-    EpisodeLog,
     read_json,
     read_scores,
     write_bytes_atomic,
     write_json,
     write_text_atomic,
 )
-from wmbench.harness.run.scores import score_lines
+from wmbench.harness.run.scores import score_line_stream
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.c09 import C09_IDS, score_c09
@@ -77,7 +82,8 @@ class RunData:
     out: Path
     scores: Scores | None  # None: no (readable) scores.json and none given
     config: dict[str, Any]
-    lines: list[EpisodeLine]
+    #: re-read from episodes.jsonl on each pass (:class:`EpisodeStream`): never the whole run in memory
+    lines: Iterable[EpisodeLine]
     live: dict[str, Any]
     live_results: dict[str, Any] = field(default_factory=dict)
 
@@ -145,19 +151,21 @@ def load_run(out: Path | str, scores: Scores | None = None) -> RunData:
     if not out.is_dir():
         raise FileNotFoundError(f"{out} is not a run directory (expected episodes.jsonl/scores.json in it)")
     store = LiveStore(out)
-    lines = EpisodeLog(out / EPISODES_FILE).read() if (out / EPISODES_FILE).exists() else []
+    lines = EpisodeStream(out / EPISODES_FILE)
     return RunData(out, scores.copy() if scores is not None else _read_optional_scores(out),
                    _read_optional(out / RUN_FILE), lines, store.data, store.results())
 
 
-def rebuild_scores(run: RunData) -> Scores:
-    """The scores.json dict recomputed from episodes.jsonl and live.json (others carried over)."""
+def rebuild_scores(run: RunData, keep_evidence: Callable[[str, int], bool] | None = None) -> Scores:
+    """The scores.json dict recomputed from episodes.jsonl and live.json (others carried over), streaming over
+    the lines (each scored as it is read, its trace dropped). ``keep_evidence(scenario, seed)`` False: that
+    episode keeps only the evidence the aggregates read (every number is the same; the report passes the
+    episodes it shows transcripts of)."""
     wanted_ids = set(run.config.get("scenarios") or [])
     seeds = set(run.config.get("seeds") or [])
-    lines = [line for line in run.lines if (not wanted_ids or line["scenario"] in wanted_ids)
-             and (not seeds or line["seed"] in seeds)]
-    lines.sort(key=lambda line: (line["scenario"], line["seed"]))
-    bench_ids = {line["scenario"] for line in lines}
+    scored = score_line_stream((line for line in run.lines if (not wanted_ids or line["scenario"] in wanted_ids)
+                                and (not seeds or line["seed"] in seeds)), keep_evidence)
+    bench_ids = set(scored.scenarios)
     live_ids = [sid for sid in C09_IDS if sid in wanted_ids or (not wanted_ids and sid in run.live_results)]
     extra: dict[str, list[Any]] = dict(score_c09(run.live_results, live_ids)) if live_ids else {}
     for sid, entry in (run.scores["scenarios"] if run.scores else {}).items():
@@ -171,7 +179,7 @@ def rebuild_scores(run: RunData) -> Scores:
         except KeyError:
             pass
         extra[sid] = per_seed_scores(sid, entry)
-    scores = score_lines(lines, extra)
+    scores = scored.summarize(extra)
     recorded: Any = (run.scores.get("split") if run.scores else None) or run.config.get("instances")
     if isinstance(recorded, dict) and recorded.get("nonce") is not None:  # the run's nonce survives a rebuild
         scores["split"]["nonce"] = int(recorded["nonce"])
@@ -187,24 +195,30 @@ def category_titles() -> dict[str, str]:
     return dict(CATEGORY_TITLES)
 
 
-def intensity_series(lines: Sequence[Mapping[str, Any]], categories: Sequence[str] = INTENSITY_CATEGORIES
+def intensity_series(lines: Iterable[Mapping[str, Any]], categories: Sequence[str] = INTENSITY_CATEGORIES
                      ) -> dict[str, dict[str, list[tuple[float, float]]]]:
-    """{category: {scenario: [(t, intensity), ...]}} from the first seed's trace of each scenario."""
+    """{category: {scenario: [(t, intensity), ...]}} from the first seed's trace of each scenario (streaming:
+    only the lowest seed's line of each plotted scenario is kept while reading)."""
     banks = load_banks()
     series: dict[str, dict[str, list[tuple[float, float]]]] = {c: {} for c in categories}
-    for line in sorted(lines, key=lambda x: (x["scenario"], x["seed"])):
+    first: dict[str, Mapping[str, Any]] = {}
+    for line in lines:
         sid = line["scenario"]
         try:
             category = get_scenario(sid).category
         except KeyError:
             continue
-        if category not in series or sid in series[category] or not line.get("trace"):
+        if category not in series or not line.get("trace"):
             continue
+        if sid not in first or line["seed"] < first[sid]["seed"]:
+            first[sid] = line
+    for sid, line in sorted(first.items()):
         try:
             trace = Trace.from_dict(line["trace"])
         except Exception as err:  # one damaged trace in the run's file must not stop the report
             warnings.warn(f"intensity plot: skipping {sid} seed {line['seed']} ({err})", stacklevel=2)
             continue
+        category = get_scenario(sid).category
         series[category][sid] = [(d.t, round(decision_intensity(d, banks).combined, 4)) for d in trace.decisions]
     return series
 
@@ -255,7 +269,10 @@ def write_reports(
     """
     run = load_run(out, scores)
     if scores is None and (rebuild or not run.scores):
-        run = RunData(run.out, rebuild_scores(run), run.config, run.lines, run.live, run.live_results)
+        # per-decision evidence only for the episodes the HTML shows (a flat report at any size)
+        shown = shown_episodes((line["scenario"], line["seed"]) for line in run.lines)
+        run = RunData(run.out, rebuild_scores(run, lambda sid, seed: (sid, seed) in shown), run.config,
+                      run.lines, run.live, run.live_results)
     if not run.scores:
         raise FileNotFoundError(f"{run.out}: no scores.json and nothing to rebuild scores from")
     scores = run.scores

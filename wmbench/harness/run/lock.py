@@ -148,7 +148,8 @@ def holds_run_lock(func: Callable[P, R]) -> Callable[P, R]:
 
     The directory is checked first with :func:`~wmbench.harness.run.dirs.check_run_dir`; when that refuses it
     (a file, a foreign folder, the source tree) nothing is created or locked and ``func`` reports the problem
-    itself."""
+    itself. A folder the lock created is removed again when the call wrote nothing else into it (a
+    configuration refused before anything ran)."""
     signature = inspect.signature(func)
 
     @functools.wraps(func)
@@ -160,7 +161,20 @@ def holds_run_lock(func: Callable[P, R]) -> Callable[P, R]:
             check_run_dir(out)
         except ValueError:
             return func(*args, **kwargs)
-        with run_lock(out):
-            return func(*args, **kwargs)
+        created = not out.exists()
+        try:
+            with run_lock(out):
+                return func(*args, **kwargs)
+        finally:
+            if created:  # a call refused before writing anything leaves no folder behind
+                _remove_if_only_the_lock(out)
 
     return wrapper
+
+
+def _remove_if_only_the_lock(out: Path) -> None:
+    """Remove ``out`` when the lock file is all it holds (the lock made it and nothing else was written)."""
+    with contextlib.suppress(OSError):
+        if [entry.name for entry in out.iterdir()] == [LOCK_FILE]:
+            (out / LOCK_FILE).unlink()
+            out.rmdir()

@@ -23,8 +23,10 @@ report`` rescores a run directory with :func:`score_lines`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+import functools
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from wmbench.core.errors import WMBenchError
@@ -36,6 +38,7 @@ from wmbench.harness.run.selection import SuitePlan
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios import Scenario, get_scenario
 from wmbench.scoring import score_trace, summarize
+from wmbench.scoring.dispatch import normalise_scenario_id
 from wmbench.scoring.pairs import PAIRS, rescore_pairs
 from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, Scores, SpecFidelity, SplitBlock
@@ -137,6 +140,98 @@ def spec_fidelity_block(fidelity: Scores) -> SpecFidelity:
                         scenarios=scenarios,
                         note="seed 0, the spec's canonical published layouts: reported apart, not in the WM Score "
                              "(a brain can memorise them); bench categories only")
+
+
+@dataclass(frozen=True)
+class LineScores:
+    """Episode lines scored one at a time (:func:`score_line_stream`): (scenario, seed, score) in (scenario,
+    seed) order, paired scenarios already rescored; :meth:`summarize` gives what :func:`score_lines` gives
+    for the same lines sorted the same way."""
+
+    scored: tuple[tuple[str, int, Any], ...]
+
+    @property
+    def scenarios(self) -> set[str]:
+        return {scenario for scenario, _, _ in self.scored}
+
+    def summarize(self, extra: Mapping[str, Sequence[Any]] | None = None) -> Scores:
+        """Split as :func:`score_run` splits (seed 0 apart as spec fidelity when other seeds are there)."""
+        test, fidelity = split_spec_fidelity(self.scored, lambda item: item[1])
+        scores = _summarize([(scenario, score) for scenario, _, score in test], extra)
+        scores["split"] = split_record(seed for _, seed, _ in self.scored)
+        if fidelity:
+            scores["spec_fidelity"] = spec_fidelity_block(
+                _summarize([(scenario, score) for scenario, _, score in fidelity], None))
+        return scores
+
+
+def score_line_stream(lines: Iterable[EpisodeLine],
+                      keep_evidence: Callable[[str, int], bool] | None = None) -> LineScores:
+    """Score ``lines`` as they are read — the streaming form of :func:`score_lines` over the lines sorted by
+    (scenario, seed): the same scores, never the lines in memory.
+
+    Paired scenarios (S29 against the same seed's S30) are rescored as soon as both traces have been read;
+    until then a trace waits as compact JSON text. ``keep_evidence(scenario, seed)`` False: that episode's
+    score keeps only the evidence the aggregates read (its rule and hidden-inconsistency counts), so a
+    20,000-episode report holds per-seed numbers, not per-decision reasons (:func:`slim_evidence`).
+    """
+    kept: list[list[Any]] = []  # [scenario, seed, score]
+    waiting: dict[tuple[str, int | None], tuple[int, str]] = {}  # paired trace key -> (index in kept, JSON)
+
+    def slim(index: int) -> None:
+        if keep_evidence is not None and not keep_evidence(kept[index][0], kept[index][1]):
+            kept[index][2] = slim_evidence(kept[index][2])
+
+    for line in lines:
+        kept.append([line["scenario"], line["seed"], score_line(line)])
+        trace = paired_trace(line)
+        if trace is None:
+            slim(len(kept) - 1)
+            continue
+        key = (normalise_scenario_id(trace.scenario_id), trace.seed)
+        waiting[key] = (len(kept) - 1, json.dumps(line["trace"]))
+        for index in _rescore_pair(key, waiting, kept):
+            slim(index)
+    for index, _ in waiting.values():  # partners never read: their unpaired scores stand
+        slim(index)
+    kept.sort(key=lambda item: (item[0], item[1]))
+    return LineScores(tuple((sid, seed, score) for sid, seed, score in kept))
+
+
+def _rescore_pair(key: tuple[str, int | None], waiting: dict[tuple[str, int | None], tuple[int, str]],
+                  kept: list[list[Any]]) -> tuple[int, ...]:
+    """If ``key``'s pair (scenario and partner, same seed) has both traces, rescore the scenario as
+    :func:`~wmbench.scoring.pairs.rescore_pairs` does and let both traces go; the indices of both lines
+    (none while one is missing)."""
+    scenario, seed = key
+    owner = scenario if scenario in PAIRS else next((s for s, (p, _) in PAIRS.items() if p == scenario), None)
+    if owner is None:
+        return (waiting.pop(key)[0],)
+    pair = ((owner, seed), (PAIRS[owner][0], seed))
+    if not all(k in waiting for k in pair):
+        return ()
+    (index, text), (partner_index, partner_text) = waiting.pop(pair[0]), waiting.pop(pair[1])
+    entries = {owner: [kept[index][2]]}
+    rescore_pairs([Trace.from_dict(json.loads(text)), Trace.from_dict(json.loads(partner_text))], entries)
+    kept[index][2] = entries[owner][0]
+    return index, partner_index
+
+
+def slim_evidence(score: Any) -> Any:
+    """``score`` with only the evidence the aggregates read: the rule, and the hidden-inconsistency counts
+    (one shared dict per distinct value: thousands of episodes hold a handful of them)."""
+    if not isinstance(score, ScenarioScore) or not isinstance(score.evidence, dict):
+        return score
+    hidden = (score.evidence.get("sim") or {}).get("hidden_inconsistency")
+    counts = (int(hidden.get("count", 0)), int(hidden.get("safe_decisions", 0))) if isinstance(hidden, dict) else None
+    return replace(score, evidence=_slim(str(score.evidence.get("rule")), counts))
+
+
+@functools.lru_cache(maxsize=4096)
+def _slim(rule: str, counts: tuple[int, int] | None) -> dict[str, Any]:
+    if counts is None:
+        return {"rule": rule}
+    return {"rule": rule, "sim": {"hidden_inconsistency": {"count": counts[0], "safe_decisions": counts[1]}}}
 
 
 @dataclass(frozen=True)

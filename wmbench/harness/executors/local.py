@@ -1,0 +1,88 @@
+"""The local executor: this machine's worker processes (or threads for API brains) — ``wmbench run``'s default.
+
+Card
+----
+- **Processes** (``workers > 1``, a brain computed in Python): :func:`wmbench.harness.run.workers.
+  results_in_processes`, each worker building the brain once and reusing one env.
+- **Threads** (API brains, ``openai/...``): ``max_connections`` threads, one brain instance per thread, so
+  there are never more requests in flight than the connection budget; episodes start longest first.
+- **Inline** (``workers == 1``, or local-model brains ``hf/``/``onnx/``: one model copy in memory).
+
+This is the same split :func:`wmbench.harness.suite.run_suite` makes when it is given no executor; a sweep
+passes one so that both executors go through one seam (:class:`~wmbench.harness.executors.base.Executor`).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+
+from wmbench.brain.base import Brain
+from wmbench.brain.registry import get_brain
+from wmbench.harness.executors.base import EpisodeJob, longest_first
+from wmbench.harness.run.env_reuse import close_all
+from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.harness.run.selection import EpisodeSpec
+from wmbench.harness.run.workers import results_in_processes, stream_results
+
+#: Brain spec prefixes served over the network (threads: the work is waiting).
+REMOTE_PREFIXES: tuple[str, ...] = ("openai/",)
+#: Brains that load a model in-process: one episode at a time.
+LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")
+
+
+class LocalExecutor:
+    """Episodes on this machine (see the module card)."""
+
+    name = "local"
+
+    def __init__(self, order: str = "longest") -> None:
+        if order not in ("longest", "given"):
+            raise ValueError(f"order must be 'longest' or 'given', got {order!r}")
+        #: API brains' episodes: ``longest`` first (default), or in the ``given`` order (the old behaviour,
+        #: kept for the before/after benchmark)
+        self.order = order
+        self._brains: list[Brain] = []
+        self._lock = threading.Lock()
+
+    def results(self, todo: Sequence[EpisodeSpec], job: EpisodeJob) -> Iterator[EpisodeResult]:
+        if not todo:
+            return iter(())
+        if job.brain.startswith(REMOTE_PREFIXES):
+            ordered = longest_first(todo) if self.order == "longest" else sorted(todo)
+            return self._threads(ordered, job, max(1, job.max_connections))
+        if job.workers > 1 and not job.brain.startswith(LOCAL_MODEL_PREFIXES):
+            return results_in_processes(todo, job.brain, job.brain_options, job.body, job.env_kwargs,
+                                        job.workers)
+        return self._threads(todo, job, 1)
+
+    def _threads(self, todo: Sequence[EpisodeSpec], job: EpisodeJob, threads: int) -> Iterator[EpisodeResult]:
+        local = threading.local()
+
+        def run(spec: EpisodeSpec) -> EpisodeResult:
+            brain = getattr(local, "brain", None)
+            if brain is None:
+                brain = local.brain = get_brain(job.brain, **dict(job.brain_options))
+                with self._lock:
+                    self._brains.append(brain)
+            return run_episode(spec.scenario, brain, job.body, spec.seed, job.env_kwargs, brain_label=job.brain,
+                               reuse_env=True)
+
+        try:
+            if threads <= 1:
+                for spec in todo:
+                    yield run(spec)
+                return
+            pool = ThreadPoolExecutor(max_workers=min(threads, len(todo)), thread_name_prefix="wmbench-episode")
+            yield from stream_results(pool, lambda spec: pool.submit(run, spec), todo, window=2 * threads)
+        finally:
+            if threads <= 1:
+                close_all()  # this thread's reused env (pool threads' envs end with them)
+            self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            brains, self._brains = self._brains, []
+        for brain in brains:
+            brain.close()
