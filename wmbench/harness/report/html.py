@@ -17,6 +17,7 @@ from wmbench.harness.report.transcript import (
     episode_transcripts,
     hidden_inconsistency_line,
     render_transcripts_html,
+    split_text,
 )
 from wmbench.harness.run.accounting import format_usage
 from wmbench.scenarios import get_scenario
@@ -169,7 +170,8 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
     status = entry.get("run_status", "complete")
     status_html = "" if status == "complete" else f"<div class=note>{escape(str(status))}</div>"
     usage_html = (f"<p class=meta>Brain: {escape(usage)}</p>" if usage else "") + \
-        f"<p class=meta>{escape(hidden_inconsistency_line(s))}</p>"
+        f"<p class=meta>{escape(hidden_inconsistency_line(s))}</p>" + \
+        "".join(f"<p class=meta>{escape(line)}</p>" for line in split_text(s))
     notes = run_info.get("not_measured_notes") or []
     notes_html = "".join(
         f"<div class=note>{escape(n.get('scenarios', ''))}: {escape(n.get('note', ''))}</div>" for n in notes)

@@ -42,7 +42,12 @@ from wmbench.harness.report.html import render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
 from wmbench.harness.report.perception_gap import gap_markdown
-from wmbench.harness.report.transcript import confidence_text, hidden_inconsistency_line, shown_episodes
+from wmbench.harness.report.transcript import (
+    confidence_text,
+    hidden_inconsistency_line,
+    shown_episodes,
+    split_text,
+)
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.results import (
     EPISODES_FILE,
@@ -175,6 +180,9 @@ def rebuild_scores(run: RunData, keep_evidence: Callable[[str, int], bool] | Non
             pass
         extra[sid] = per_seed_scores(sid, entry)
     scores = scored.summarize(extra)
+    recorded: Any = (run.scores.get("split") if run.scores else None) or run.config.get("instances")
+    if isinstance(recorded, dict) and recorded.get("nonce") is not None:  # the run's nonce survives a rebuild
+        scores["split"]["nonce"] = int(recorded["nonce"])
     if run.scores and run.scores.get("run"):
         scores["run"] = run.scores["run"]
     return scores
@@ -327,6 +335,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     if usage:
         out += [f"Brain: {usage}", ""]
     out += [hidden_inconsistency_line(s), ""]
+    split = split_text(s)
+    if split:
+        out += ["## Test split and spec fidelity", "", *[f"- {line}" for line in split], ""]
     n_seeds = len((run_info.get("seeds") if run_info else None) or run.config.get("seeds") or [0])
     out += ["## Pillars", "", "| pillar | sum | of | rescaled (spec) | of |", "|---|---|---|---|---|"]
     for p, pillar in s["pillars"].items():
