@@ -127,8 +127,9 @@ def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[A
 
 
 def paired_trace(line: EpisodeLine) -> Any:
-    """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`), else None: only those traces are kept while a run is scored. A
-    trace that cannot be read is None (score_line scores it as an error already)."""
+    """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`), else
+    None: only those traces are kept while a run is scored. A trace that cannot be read is None (score_line
+    scores it as an error already)."""
     wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
     trace = line.get("trace")
     if line.get("scenario") not in wanted or line.get("error") or not trace:
