@@ -63,6 +63,10 @@ CASES: list[tuple[str, str | None, SpeedClass, set[str], bool]] = [
     ("the lion charges from the left, so she bolts right", "right", S.SPRINT, set(), True),
     ("with the wall on her left, she walks", "fwd", S.WALK, set(), True),
     ("runs right away from the wolf", "right", S.RUN, set(), True),
+    # "right" after "to" is the side even when an idiom word follows (was read as "right at" = directly, fwd)
+    ("walks to the right at an easy pace", "right", S.WALK, set(), True),
+    ("walks off to the right at an easy pace", "right", S.WALK, set(), True),
+    ("runs right at the beast", "fwd", S.RUN, set(), True),
     ("the beast has left; she exhales with relief and walks forward", "fwd", S.WALK, {"relief"}, True),
     ("walks, not panicking", "fwd", S.WALK, set(), True),
     ("freezes in terror", None, S.STILL, {"freeze", "fear", "terror"}, True),

@@ -56,6 +56,8 @@ from wmbench.core.speed import SpeedClass
 __all__ = ["parse_motion"]
 
 _SPEED_ORDER = tuple(SpeedClass)
+#: words before "right" that make it the side ("to the right", "towards the right"), never "immediately"
+_SIDE_PRECEDERS = frozenset({"to", "toward"})
 _STRAIGHT_BLOCKERS = frozenset({"to", "toward", "for", "into", "at", "back", "away"})
 
 
@@ -84,7 +86,8 @@ def _is_idiom(units: list[PhraseUnit], i: int, direction_word: str) -> bool:
     """"right away/now", "has left", "straight back": the direction word is not a travel direction here."""
     after, after2, before = _neighbour(units, i + 1), _neighbour(units, i + 2), _neighbour(units, i - 1)
     if direction_word == "right":
-        return after in lexicon.RIGHT_IDIOM_FOLLOWERS
+        # "to the right at an easy pace": after "to" (the article is dropped) it names the side, whatever follows
+        return before not in _SIDE_PRECEDERS and after in lexicon.RIGHT_IDIOM_FOLLOWERS
     if direction_word == "left":
         return before in lexicon.LEFT_VERB_PRECEDERS
     if direction_word == "straight":

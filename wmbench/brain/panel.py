@@ -20,6 +20,10 @@ one lacks exactly one capability, so a category that scores it well is blind to 
 - ``trailing-remark`` — the reference's reply followed by a chatty remark that mentions moving away.
 - ``official-field`` — the reference reading only the official scene fields (no ``walls.back``): what a brain
   written for the official benchmark loses to wmbench's extension fields.
+- ``prompt-only`` / ``prompt-only-memoryless`` — the independent brain written from the prompt and the cards
+  alone (:mod:`wmbench.brain.prompt_only`), the stand-in for a real model; the second without memory.
+- ``oracle-random``, ``distance-only``, ``all-beast``, ``prompt-words`` — the cheats
+  (:mod:`wmbench.brain.panel_cheats`): prompt-only with one part replaced.
 - ``null``, ``random``, ``reference`` — the existing baselines (:mod:`wmbench.brain.baselines`).
 
 ``get_panel_brain(name)`` builds any of them; ``--brain panel:<name>`` names them on the command line.
@@ -37,6 +41,8 @@ import numpy as np
 
 from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
 from wmbench.brain.grammar import format_prediction
+from wmbench.brain.panel_cheats import AllBeastBrain, DistanceOnlyBrain, OracleRandomBrain, PromptWordsBrain
+from wmbench.brain.prompt_only import PromptOnlyBrain
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, GRAMMAR_TO_SCENE, OPPOSITE, TRAVEL_PHRASES
@@ -79,7 +85,8 @@ TRAILING_REMARK = ("\n\n*Note on the motion: the person keeps moving away from i
 #: brains of the panel other than the constants (the quick panel runs all of them)
 DIAGNOSTIC_BRAINS: tuple[str, ...] = (
     "reference", "null", "random", "left-first", "right-first", "mirror-swapped", "perceive-only", "act-only",
-    "stuffer-still", "stuffer-back", "trailing-remark", "official-field",
+    "stuffer-still", "stuffer-back", "trailing-remark", "official-field", "prompt-only", "prompt-only-memoryless",
+    "oracle-random", "distance-only", "all-beast", "prompt-words",
 )
 #: the constant replies of the quick panel: the strongest shapes of the full sweep (a wary step back, a
 #: freeze, a flight each way, standing still) under the PREDICT that matches most scenes, and the calm null
@@ -360,6 +367,16 @@ PANEL: dict[str, PanelEntry] = {e.name: e for e in (
     PanelEntry("stuffer-back", "perception and action (keyword-stuffed step back)", lambda: StufferBrain(moving=True)),
     PanelEntry("trailing-remark", "nothing (reference + a chatty trailing remark)", TrailingRemarkBrain),
     PanelEntry("official-field", "the wmbench extension fields (reference without walls.back)", OfficialFieldBrain),
+    PanelEntry("prompt-only", "nothing the prompt asks for (independent brain written from the prompt alone)",
+               PromptOnlyBrain),
+    PanelEntry("prompt-only-memoryless", "memory (prompt-only without recent_decisions / last_prediction)",
+               lambda: PromptOnlyBrain(memory=False)),
+    PanelEntry("oracle-random", "choosing (rule-perfect PREDICT, a random safe direction at one pace)",
+               OracleRandomBrain),
+    PanelEntry("distance-only", "reading behaviour (prompt-only with intensity from distance alone)",
+               DistanceOnlyBrain),
+    PanelEntry("all-beast", "telling beast from person (prompt-only calling every creature a beast)", AllBeastBrain),
+    PanelEntry("prompt-words", "nothing (prompt-only's decisions in the prompt's own words)", PromptWordsBrain),
 )}
 
 
