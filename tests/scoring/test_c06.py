@@ -65,6 +65,16 @@ def test_s27_repeats_the_safe_side(move, expected) -> None:
     assert first_branch(s) == expected
 
 
+def test_s27_the_route_is_the_first_move_then_running_on_away_keeps_it() -> None:
+    # left first (the remembered escape), then on along its own left (start-frame back): the route is left
+    b = TraceBuilder("S27").repeat(2, BEAST_FWD, move="left", scene=ESCAPED, **FLEE)
+    assert [d["points"] for d in score_trace(b.build()).evidence["decisions"]] == [20.0, 20.0]
+    # right first: another route for the whole phase, even where a later move goes start-frame left
+    b = TraceBuilder("S27").repeat(1, BEAST_FWD, move="right", scene=ESCAPED, **FLEE)
+    b.repeat(1, BEAST_FWD, move="back", scene=ESCAPED, **FLEE)
+    assert [d["points"] for d in score_trace(b.build()).evidence["decisions"]] == [5.0, 5.0]
+
+
 def three_phases(moves, motions=("a person runs away in fear",) * 3, speeds=("run",) * 3):
     b = TraceBuilder("S28")
     for n, (move, motion, speed) in enumerate(zip(moves, motions, speeds)):

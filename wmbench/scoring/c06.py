@@ -69,8 +69,9 @@ RULE_TEXT: dict[str, str] = {
            f"hit the wall before (start frame; from the trace or recent_decisions) {S26_POINTS['avoided']:g}; "
            f"moved to that side, into danger, collided or stood still {S26_POINTS['failed_side']:g}. A "
            f"collision caps at {C06_COLLISION_CAP:g}.",
-    "S27": "In the last phase, per decision with the beast nearby: moved safely to the side that escaped "
-           f"before (start frame) {S27_POINTS['repeated']:g}; moved safely elsewhere (the prompt: prefer the one "
+    "S27": "In the last phase, per decision with the beast nearby (its route: the start-frame side of its "
+           "first move in the phase): moved safely, on a route to the side that escaped before "
+           f"{S27_POINTS['repeated']:g}; moved safely on another route (the prompt: prefer the one "
            f"that worked; an escape, but not the remembered one) {S27_POINTS['other_safe']:g}; "
            f"stood still or moved into danger {S27_POINTS['held']:g}.",
     "S28": "Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same "
@@ -176,24 +177,35 @@ def score_failed_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                       sim={"failed_sides": sorted(failed), "source": source, "collisions": collisions})
 
 
-def _judge_safe_side(d: DecisionRecord, side: str | None, safe: set[str]) -> tuple[str, str]:
-    if contact(d) or into_danger(d):
-        return "unsafe", "moved into danger, collided or caught"
-    if moved_safe(d) and side in safe:
-        return "repeated", f"moved {side} (start frame), the side that escaped before"
-    if moved_safe(d):
-        return "other_safe", f"moved {side} (start frame); remembered safe side {sorted(safe)}"
-    return "held", "stood still"
+def route_of(trace: Trace, phase: int) -> str | None:
+    """The start-frame side of the first decision of ``phase`` that moved (S27/S29's route), else None.
+
+    On open ground a brain that took a side keeps going away from the beast, and after its turn "away" is
+    another start-frame side: the route it chose is where it went first."""
+    heading = phase_reference_heading(trace, phase)
+    return next((side for d in trace.decisions if d.phase == phase and realized(d).moved
+                 for side in [world_sector(d, heading)] if side), None)
 
 
 def score_safe_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not trace.decisions:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
-    _, safe, source, points = _side_points(trace, "escaped", "escaped", SAFE_SIDE_DEFAULT, S27_POINTS,
-                                           _judge_safe_side)
+    route = route_of(trace, _scored_phase(trace)[0])
+
+    def judge(d: DecisionRecord, side: str | None, safe: set[str]) -> tuple[str, str]:
+        if contact(d) or into_danger(d):
+            return "unsafe", "moved into danger, collided or caught"
+        if moved_safe(d) and route in safe:
+            return "repeated", f"moved {side}; its route went {route} (start frame), the side that escaped before"
+        if moved_safe(d):
+            return "other_safe", f"moved {side}; its route went {route} (start frame); remembered safe side " \
+                                 f"{sorted(safe)}"
+        return "held", "stood still"
+
+    _, safe, source, points = _side_points(trace, "escaped", "escaped", SAFE_SIDE_DEFAULT, S27_POINTS, judge)
     return make_score(trace, CATEGORY, "memory_safe_side", points,
-                      summary=f"safe side(s) {sorted(safe)} from {source}",
-                      sim={"safe_sides": sorted(safe), "source": source})
+                      summary=f"safe side(s) {sorted(safe)} from {source}; route {route}",
+                      sim={"safe_sides": sorted(safe), "source": source, "route": route})
 
 
 class _PhaseProfile(TypedDict):
@@ -263,9 +275,7 @@ def score_history(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     caught, caught_source = remembered_sides(trace, phase, "caught", "caught", FAILED_SIDE_DEFAULT)
     failed = (blocked if blocked_source != "default" or caught_source == "default" else set()) | (
         caught if caught_source != "default" else set())
-    heading = phase_reference_heading(trace, phase)
-    route = next((world_sector(d, heading) for d in trace.decisions
-                  if d.phase == phase and realized(d).moved and world_sector(d, heading)), None)
+    route = route_of(trace, phase)
 
     def judge(d: DecisionRecord, side: str | None, escaped: set[str]) -> tuple[str, str]:
         if realized(d).moved and side in failed:
