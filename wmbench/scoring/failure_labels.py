@@ -48,7 +48,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import Any, TypedDict
 
-from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
+from wmbench.core.taxonomy import SCENARIO_MAX_POINTS, TRACE_SCORED_CATEGORIES
 from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import direction_checks
 from wmbench.scoring.movement import contact, into_danger, into_predicted_danger, realized
@@ -76,10 +76,13 @@ class FailureLabel(StrEnum):
 #: every label, in the table order of the report
 FAILURE_LABELS: tuple[FailureLabel, ...] = tuple(FailureLabel)
 #: categories whose rules score the reply decision by decision from traces (labels apply)
-LABELLED_CATEGORIES: tuple[str, ...] = ("C01", "C02", "C03", "C04", "C05", "C06", "C07", "C08")
+LABELLED_CATEGORIES: tuple[str, ...] = TRACE_SCORED_CATEGORIES
 _REPEAT_WORDS = ("repeat", "word for word", "same answer", "identical answer")
-#: C06 branches that mean the memory was not used
-_MEMORY_BRANCHES = frozenset({"failed_side", "other_safe", "invented_memory"})
+#: the categories whose every lost point is of one kind (their rules score intensity / expression)
+_CATEGORY_FAILURE: dict[str, FailureLabel] = {
+    "C04": FailureLabel.INTENSITY_OFF_THREAT, "C05": FailureLabel.INTENSITY_OFF_THREAT,
+    "C07": FailureLabel.INTENSITY_OFF_THREAT, "C08": FailureLabel.WORDS_MOTION_MISMATCH,
+}
 _CREATURES = frozenset({"beast", "human"})
 
 
@@ -131,10 +134,8 @@ def label_decision(category: str, branch: str, why: str, record: DecisionRecord 
         return FailureLabel.IGNORED_BLOCKED_ROUTE
     if category == "C06" and branch == "invented_memory":
         return FailureLabel.PHANTOM   # a memory that is not there
-    if category in ("C04", "C05", "C07"):
-        return FailureLabel.INTENSITY_OFF_THREAT
-    if category == "C08":
-        return FailureLabel.WORDS_MOTION_MISMATCH
+    if category in _CATEGORY_FAILURE:
+        return _CATEGORY_FAILURE[category]
     seen = perception_label(record) if record is not None else None
     acted_well = any(w in text for w in ("safe sector", "held still to assess", "squeezed"))
     if seen is not None and (category in ("C01", "C02") or acted_well or "predict" in text):
@@ -148,9 +149,7 @@ def label_decision(category: str, branch: str, why: str, record: DecisionRecord 
 
 #: the label of an episode scored as a whole (a pattern, a pair, a curve) that lost points, by category
 EPISODE_LABELS: dict[str, FailureLabel] = {
-    "C04": FailureLabel.INTENSITY_OFF_THREAT, "C05": FailureLabel.INTENSITY_OFF_THREAT,
-    "C07": FailureLabel.INTENSITY_OFF_THREAT, "C08": FailureLabel.WORDS_MOTION_MISMATCH,
-    "C06": FailureLabel.NOT_OPEN_SIDE,   # S28: not the same escape each time
+    **_CATEGORY_FAILURE, "C06": FailureLabel.NOT_OPEN_SIDE,   # S28: not the same escape each time
 }
 
 
