@@ -22,6 +22,8 @@ def one(t, **kwargs):
 @pytest.mark.parametrize(("t", "predict", "label"), [
     (BEAST_FWD, {**all_safe(), "fwd": "danger(human)"}, FailureLabel.WRONG_ENTITY),
     (WOMAN_FWD, {**all_safe(), "fwd": "danger(beast)"}, FailureLabel.WRONG_ENTITY),
+    (truth(npcs=[npc("woman", "stop", 5.0, "fwd")]), {**all_safe(), "fwd": "danger(beast)"},
+     FailureLabel.WRONG_ENTITY),                       # a woman far off (safe) called a beast
     (BEAST_FWD, {**all_safe(), "left": "danger(beast)"}, FailureLabel.WRONG_DIRECTION),
     (BEAST_FWD, all_safe(), FailureLabel.WRONG_DIRECTION),
     (WALL_LEFT, all_safe(), FailureLabel.MISSED_WALL),

@@ -104,9 +104,10 @@ def perception_label(d: DecisionRecord) -> FailureLabel | None:
         return None
     creature_elsewhere = any(not c.truth_safe and c.truth_reason in _CREATURES and c.verdict != "danger"
                              for c in checks)
+    people = {n.direction for n in d.truth.npcs if n.type != "beast" and n.nearby}
     for c in wrong:
-        if not c.truth_safe and c.verdict == "danger":
-            return FailureLabel.WRONG_ENTITY
+        if c.verdict == "danger" and (not c.truth_safe or (c.reason == "beast" and c.direction in people)):
+            return FailureLabel.WRONG_ENTITY   # the wrong thing named (a person far off called a beast too)
     for c in wrong:
         if not c.truth_safe and c.truth_reason in _CREATURES:
             return FailureLabel.WRONG_DIRECTION
