@@ -22,7 +22,7 @@ import tempfile
 from pathlib import Path
 
 from benchmarks.common import BenchRow, run_script, time_repeats
-from wmbench.envs.cameras import PanoramaSpec
+from wmbench.protocol.camera_layout import PanoramaSpec
 
 GROUP = "render"
 SCENARIO = "S07"

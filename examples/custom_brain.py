@@ -2,7 +2,7 @@
 
     .venv/bin/python examples/custom_brain.py
 
-``decide`` gets the scene_context dict (see ``wmbench/brain/scene_schema.py``) and returns a ``BrainReply``
+``decide`` gets the scene_context dict (see ``wmbench/protocol/scene.py``) and returns a ``BrainReply``
 whose text is the two lines. To make it available as ``wmbench run --brain my-brain``, expose a factory under
 the ``wmbench.brains`` entry-point group of your package (``tests/plugins/wmbench_demo_plugin`` is a complete
 example); to serve a remote model, point ``--brain openai/<model>`` at any OpenAI-compatible endpoint.
@@ -14,9 +14,9 @@ import time
 from typing import Any
 
 from wmbench.brain.base import BrainReply
-from wmbench.brain.grammar import format_reply
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import run_episode
+from wmbench.protocol.grammar import format_reply
+from wmbench.protocol.trace import Trace
 from wmbench.scoring import score_trace
 
 OPPOSITE = {"front": "back", "back": "front", "left": "right", "right": "left"}

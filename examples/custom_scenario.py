@@ -10,8 +10,8 @@ scenario; scoring uses the rule of the category it names.
 from __future__ import annotations
 
 from wmbench.brain.registry import get_brain
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import run_episode
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import Expectations, NpcSpec, Phase, Scenario, Wall, register
 from wmbench.scoring import score_trace
 

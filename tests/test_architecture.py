@@ -36,18 +36,17 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "wmbench"
 
 #: The parts below the harness (and the root package, imported for ``__version__``) and what each may import.
-_LOWER = {"core", "scenarios", "body", "brain", "envs"}
+_LOWER = {"core", "protocol", "scenarios", "body", "brain", "envs"}
 _BELOW_HARNESS = _LOWER | {"scoring", "root"}
 ALLOWED_IMPORTS: dict[str, set[str]] = {
     "root": {"envs"},
     "core": set(),
+    "protocol": {"core"},
     "scenarios": {"core"},
     "body": {"core", "scenarios"},
-    "brain": {"core", "scenarios", "body", "envs"},
-    # envs.rewards' opt-in "score" reward calls the benchmark's scorer, which reads envs.trace: the two parts
-    # know each other, but no module cycle results (test_no_import_cycles)
-    "envs": {"core", "scenarios", "body", "brain", "scoring"},
-    "scoring": _LOWER,
+    "brain": {"core", "protocol", "scenarios", "body"},
+    "envs": {"core", "protocol", "scenarios", "body"},
+    "scoring": {"core", "protocol", "scenarios", "body"},
     "harness": set(),
     "harness.run": _BELOW_HARNESS,
     "harness.video": _BELOW_HARNESS,
@@ -56,9 +55,12 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
     "harness.report": _BELOW_HARNESS | {"harness.run", "harness.live"},
     "harness.validity": _BELOW_HARNESS | {"harness.run", "harness.transfer"},
     "harness.inspect_task": _BELOW_HARNESS | {"harness.run"},
+    "harness.gym_entry": _BELOW_HARNESS,
+    "harness.counterfactual": _BELOW_HARNESS | {"harness.run"},
     "harness.suite": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.transfer", "harness.report"},
     "harness.cli": _BELOW_HARNESS | {"harness.run", "harness.video", "harness.live", "harness.transfer",
-                                     "harness.report", "harness.validity", "harness.suite"},
+                                     "harness.report", "harness.validity", "harness.suite",
+                                     "harness.counterfactual"},
 }
 
 #: Function-level imports of wmbench modules that are allowed: (importer, imported) -> the optional dependency

@@ -17,7 +17,6 @@ from statistics import median
 import pytest
 
 from wmbench.brain.registry import get_brain
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.transfer.metrics import (
     SERVO_ERROR_KEY,
@@ -25,6 +24,7 @@ from wmbench.harness.transfer.metrics import (
     BodyRun,
     servo_readings,
 )
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import all_scenarios
 
 SEED = 0

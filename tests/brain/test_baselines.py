@@ -7,8 +7,8 @@ import json
 import pytest
 
 from wmbench.brain.baselines import NULL_MOTION, NullBrain, RandomBrain, ReplayBrain, load_replay_book
-from wmbench.brain.grammar import parse_reply
 from wmbench.core.directions import GRAMMAR_ORDER
+from wmbench.protocol.grammar import parse_reply
 
 from .provider_fixtures import calm_scene, corridor_scene, example_scene
 

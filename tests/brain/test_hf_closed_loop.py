@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tests.extras import needs_extra
-from wmbench.brain.grammar import ParseErrorCode
 from wmbench.brain.registry import get_brain
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.protocol.grammar import ParseErrorCode
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios.registry import get_scenario
 from wmbench.scoring import score_trace
 

@@ -12,9 +12,9 @@ from wmbench.brain.observation_message import MODE_NOTES, observation_messages, 
 from wmbench.brain.prompt import build_messages
 from wmbench.brain.server import make_server
 from wmbench.brain.vision_brain import VisionBrain
-from wmbench.envs.observation_modes import encode_png_data_url
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import run_episode
+from wmbench.protocol.observation import encode_png_data_url
+from wmbench.protocol.trace import Trace
 from wmbench.scoring import score_trace
 
 from .provider_fixtures import calm_scene
@@ -75,8 +75,8 @@ def test_serve_refuses_an_image_part_that_is_not_a_data_url():
 
 
 def test_the_optional_map_travels_as_a_second_image_part():
-    from wmbench.envs.observation_modes import brain_input
     from wmbench.envs.wmbench_env import WMBenchEnv
+    from wmbench.protocol.observation import brain_input
 
     env = WMBenchEnv("S02", observation="image", panorama_panel=16, image_map=True)
     try:

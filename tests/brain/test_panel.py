@@ -6,7 +6,6 @@ import json
 
 import pytest
 
-from wmbench.brain.grammar import parse_reply
 from wmbench.brain.panel import (
     DIAGNOSTIC_BRAINS,
     QUICK_CONSTANTS,
@@ -20,6 +19,7 @@ from wmbench.brain.panel import (
 )
 from wmbench.brain.registry import get_brain
 from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.protocol.grammar import parse_reply
 
 
 @pytest.fixture(scope="module")

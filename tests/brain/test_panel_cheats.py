@@ -7,10 +7,10 @@ from typing import Any
 
 from tests.brain.test_prompt_only import npc, scene
 from wmbench.body.motion_intent import parse_motion
-from wmbench.brain.grammar import ParseError, parse_reply
 from wmbench.brain.panel import DIAGNOSTIC_BRAINS, get_panel_brain
 from wmbench.brain.panel_cheats import PROMPT_WORDS
 from wmbench.brain.prompt_only import compose_reply
+from wmbench.protocol.grammar import ParseError, parse_reply
 
 CHEATS = ("oracle-random", "distance-only", "all-beast", "prompt-words")
 

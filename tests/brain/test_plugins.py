@@ -15,8 +15,8 @@ from wmbench.brain import registry
 from wmbench.brain.base import Brain
 from wmbench.brain.baselines import NullBrain
 from wmbench.brain.errors import PluginLoadError
-from wmbench.brain.grammar import parse_reply
 from wmbench.brain.registry import get_brain, list_brains
+from wmbench.protocol.grammar import parse_reply
 
 from .provider_fixtures import calm_scene, example_scene
 

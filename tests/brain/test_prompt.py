@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 from wmbench.body.motion_intent import parse_motion
-from wmbench.brain.grammar import Decision, parse_reply
 from wmbench.brain.prompt import DEFAULT_SYSTEM_PROMPT, build_messages, load_system_prompt, scene_to_json
-from wmbench.brain.scene_schema import SCENE_KEYS, WALL_KEYS, validate_scene
+from wmbench.protocol.grammar import Decision, parse_reply
+from wmbench.protocol.scene import SCENE_KEYS, WALL_KEYS, validate_scene
 
 SCENE = {
     # deliberately out of contract order: the JSON must come out in order

@@ -10,10 +10,10 @@ from typing import Any
 
 from wmbench.body.motion_intent import parse_motion
 from wmbench.brain import prompt_only
-from wmbench.brain.grammar import ParseError, parse_reply
 from wmbench.brain.panel import get_panel_brain
 from wmbench.brain.prompt import DEFAULT_SYSTEM_PROMPT
 from wmbench.brain.prompt_only import PromptOnlyBrain, compose_reply
+from wmbench.protocol.grammar import ParseError, parse_reply
 
 
 def scene(walls: dict[str, float | None] | None = None, npcs: list[dict[str, Any]] | None = None,

@@ -16,7 +16,6 @@ from hypothesis import strategies as st
 
 from wmbench.body.motion_intent import parse_motion
 from wmbench.brain.base import Brain, BrainReply
-from wmbench.brain.grammar import Decision, parse_reply
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.brain.reference_scene import read_sound, turned
 from wmbench.brain.reference_wording import (
@@ -29,6 +28,7 @@ from wmbench.brain.reference_wording import (
     NpcMention,
     compose_motion,
 )
+from wmbench.protocol.grammar import Decision, parse_reply
 
 DIRS = ("left", "right", "fwd", "back")
 SCENE_WORD = {"fwd": "front", "left": "left", "right": "right", "back": "back"}

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import pytest
 
 from wmbench.brain.reference import ReferenceBrain
-from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import all_scenarios
 
 SCENARIO_IDS = [s.id for s in all_scenarios()]

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from wmbench.brain.reference import ReferenceBrain
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import episode_line
 from wmbench.harness.run.scores import score_line
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import all_scenarios
 from wmbench.scoring.pairs import partner_of, score_traces
 

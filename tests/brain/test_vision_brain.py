@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 from wmbench.brain.vision_brain import VisionBrain, read_panorama
-from wmbench.envs.observation_modes import encode_png_data_url
-from wmbench.envs.perception import sector_of
-from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
+from wmbench.protocol.observation import encode_png_data_url
+from wmbench.protocol.scene import sector_of
+from wmbench.protocol.trace import Trace
 from wmbench.scoring import score_trace
 
 

@@ -7,6 +7,7 @@ import numpy as np
 from wmbench.brain.vision_brain import segment
 from wmbench.envs import cameras
 from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.protocol.camera_layout import PanoramaSpec
 
 PANEL = 48
 
@@ -17,7 +18,7 @@ def test_panorama_puts_the_front_wall_in_the_front_panel_only():
         env.reset(seed=0)
         s = env.body.state()
         strip = cameras.panorama(env.world.client, s.position[0], s.position[1], s.heading,
-                                 cameras.PanoramaSpec(PANEL))
+                                 PanoramaSpec(PANEL))
     finally:
         env.close()
     wall = segment(strip)["wall"]

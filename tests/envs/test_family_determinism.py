@@ -7,8 +7,8 @@ import json
 import pytest
 
 from wmbench.brain.reference import ReferenceBrain
-from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import all_scenarios
 from wmbench.scoring import score_trace
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from wmbench.brain.scene_schema import RECENT_DECISIONS_SHOWN
 from wmbench.envs.memory import MAX_MOTION_CHARS, DecisionMemory, decision_outcome, scene_direction
+from wmbench.protocol.scene import RECENT_DECISIONS_SHOWN
 from wmbench.scenarios import PriorDecision
 
 

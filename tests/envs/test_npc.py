@@ -8,6 +8,7 @@ import numpy as np
 import pybullet as p
 import pytest
 
+from wmbench.core.entities import BEHAVIOR_ROWS, BEHAVIORS
 from wmbench.envs.npc import CATCH_RADIUS, HUMAN_PERSONAL_SPACE, NpcCrowd
 from wmbench.envs.world import World
 from wmbench.scenarios import NpcSpec, Phase, TimelineEvent, Wall
@@ -48,6 +49,27 @@ def test_approach_charge_retreat_move_along_the_line_at_their_speed(world, behav
     assert npc.current_speed == pytest.approx(speed)
     pos, _ = p.getBasePositionAndOrientation(npc.body_id, physicsClientId=world.client)
     assert pos[0] == pytest.approx(npc.x)
+
+
+@pytest.mark.parametrize("behavior", BEHAVIORS)
+def test_every_behaviour_steps_as_its_row_says(world, behavior):
+    """Generated from the rows: a beast 6 m ahead, its record heading +y, one second of frames."""
+    crowd = crowd_of(world, NpcSpec("b", "beast", (6.0, 0.0), behavior, heading=math.pi / 2))
+    run(crowd, 30)
+    npc, steering = crowd.npcs["b"], BEHAVIOR_ROWS[behavior].steering
+    gap = math.hypot(npc.x, npc.y)
+    if steering == "hold":
+        assert (npc.x, npc.y) == (6.0, 0.0) and not npc.moving
+    elif steering == "pursue":
+        assert gap < 6.0 and npc.y == pytest.approx(0.0, abs=1e-9)
+    elif steering == "flee":
+        assert gap > 6.0 and npc.y == pytest.approx(0.0, abs=1e-9)
+    elif steering == "roam":
+        assert (npc.x, npc.y) != (6.0, 0.0)
+    else:
+        assert steering == "straight" and npc.x == pytest.approx(6.0) and npc.y > 0.0
+    if steering != "hold":
+        assert npc.moving and npc.current_speed > 0.0
 
 
 def test_stop_stands_and_cross_follows_its_world_heading(world):

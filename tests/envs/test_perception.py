@@ -8,8 +8,8 @@ import math
 import pytest
 
 from tests.envs.conftest import one_phase, reply
-from wmbench.brain.scene_schema import SCENE_KEYS, WALL_KEYS, WALL_SENSING_RANGE, validate_scene
-from wmbench.envs.perception import RayFan, sector_of
+from wmbench.envs.perception import RayFan
+from wmbench.protocol.scene import SCENE_KEYS, WALL_KEYS, WALL_SENSING_RANGE, sector_of, validate_scene
 from wmbench.scenarios import NpcSpec, TimelineEvent, Wall, select
 
 C01 = [s.id for s in select("C01")]

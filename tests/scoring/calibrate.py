@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from wmbench.brain.base import BrainReply
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import run_episode
+from wmbench.protocol.trace import Trace
 from wmbench.scoring import score_trace, summarize
 from wmbench.scoring.pairs import rescore_pairs
 from wmbench.scoring.report_types import ScenarioScore

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from tests.scoring.trace_factory import TraceBuilder, npc, truth
-from wmbench.envs.trace import Trace
+from wmbench.protocol.trace import Trace
 from wmbench.scoring import RULE_TEXT, score_trace
 from wmbench.scoring.dispatch import CATEGORY_MODULES, RULES, category_of, official_category
 from wmbench.scoring.rules import category_scenario_ids

@@ -12,9 +12,9 @@ import re
 import pytest
 
 from wmbench.brain.registry import get_brain
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.transfer.body_replay import replay_decisions
+from wmbench.protocol.trace import Trace
 from wmbench.scoring import ScenarioScore, score_trace
 
 SEED = 0

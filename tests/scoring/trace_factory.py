@@ -21,15 +21,17 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from wmbench.core.directions import DIRECTION_HEADINGS, GRAMMAR_ORDER
-from wmbench.core.entities import threat_sort_key
-from wmbench.core.speed import SPEED_CLASS_SPEEDS
-from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
-from wmbench.envs.trace import (
+from wmbench.core.entities import (
     THREAT_BEAST_APPROACH,
     THREAT_BEAST_CHARGE,
     THREAT_BEAST_IDLE,
     THREAT_HUMAN,
     THREAT_NONE,
+    threat_sort_key,
+)
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
+from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
+from wmbench.protocol.trace import (
     DecisionRecord,
     DirectionTruth,
     Event,

@@ -13,9 +13,9 @@ from typing import Any, Literal
 
 import numpy as np
 
-from wmbench.brain.grammar import format_reply
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, TRAVEL_PHRASES
+from wmbench.protocol.grammar import format_reply
 
 NULL_MOTION = "a person stands still, calm"
 

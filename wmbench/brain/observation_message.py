@@ -4,7 +4,7 @@ Card
 ----
 - :func:`observation_messages` (used by the ``openai`` provider): a scene without images gives exactly
   :func:`wmbench.brain.prompt.build_messages`'s messages. A scene with ``image`` (a data URL, see
-  :mod:`wmbench.envs.observation_modes`) gives a user message of content parts — first the JSON text part
+  :mod:`wmbench.protocol.observation`) gives a user message of content parts — first the JSON text part
   (the scene without the pictures), then one ``{"type": "image_url", "image_url": {"url": <data URL>}}``
   part for the strip and, with ``map`` (``image_map=True``), a second one for the map — the format
   OpenAI-compatible servers accept for vision models.
@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from wmbench.brain.prompt import build_messages
-from wmbench.envs.observation_modes import IMAGE_KEY, MAP_KEY
+from wmbench.protocol.observation import IMAGE_KEY, MAP_KEY
 
 #: The pictures a scene may carry, in the order their content parts are sent.
 PICTURE_KEYS = (IMAGE_KEY, MAP_KEY)

@@ -40,12 +40,12 @@ from typing import Any
 import numpy as np
 
 from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
-from wmbench.brain.grammar import format_prediction
 from wmbench.brain.panel_cheats import AllBeastBrain, DistanceOnlyBrain, OracleRandomBrain, PromptWordsBrain
 from wmbench.brain.prompt_only import PromptOnlyBrain
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, GRAMMAR_TO_SCENE, OPPOSITE, TRAVEL_PHRASES
+from wmbench.protocol.grammar import format_prediction
 from wmbench.scenarios.families import swap_side_words
 
 _SAFE = ("safe", "open")

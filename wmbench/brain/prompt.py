@@ -15,7 +15,7 @@ import math
 from pathlib import Path
 from typing import Any
 
-from wmbench.brain.scene_schema import SCENE_KEYS, WALL_KEYS
+from wmbench.protocol.scene import SCENE_KEYS, WALL_KEYS
 
 DEFAULT_SYSTEM_PROMPT = """\
 You are the cognitive core of an embodied character standing in a physical world. Each turn you receive a \

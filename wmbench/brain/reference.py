@@ -58,7 +58,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from wmbench.brain import grammar
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference_scene import (
     MemoryHints,
@@ -79,6 +78,7 @@ from wmbench.brain.reference_wording import (
 )
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, LATERAL, OPPOSITE, Direction
 from wmbench.core.speed import SpeedName
+from wmbench.protocol import grammar
 
 __all__ = [
     "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "FREEZE_DECISIONS",

@@ -24,10 +24,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from wmbench.brain.scene_schema import NPC_SENSING_RANGE
 from wmbench.core.directions import DIRECTION_READINGS, GRAMMAR_ORDER, QUARTER_TURNS, TURN_ORDER
 from wmbench.core.entities import BEHAVIOR_THREAT_RANK, threat_sort_key
 from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
+from wmbench.protocol.scene import NPC_SENSING_RANGE
 
 #: Rank (on the :data:`~wmbench.core.entities.BEHAVIOR_THREAT_RANK` scale) read for a behaviour the scene names
 #: outside the closed set: as threatening as ``stop``.

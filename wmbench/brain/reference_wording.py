@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 
+from wmbench.core.entities import BEHAVIOR_ROWS
 from wmbench.core.speed import SpeedName
 
 SPEED_VERBS: dict[str, str] = {"walk": "walks", "jog": "jogs", "run": "runs", "sprint": "sprints"}
@@ -260,10 +261,7 @@ RECALL_DETAILS: tuple[str, ...] = (
 )
 #: How an NPC's behaviour is named next to it ("the charging beast at 4.8 m"): words the motion parser
 #: does not read as the body's own speed or direction.
-BEHAVIOR_ADJECTIVES: dict[str, str] = {
-    "stop": "stationary", "approach": "approaching", "charge": "charging", "wander": "roaming",
-    "cross": "crossing", "retreat": "withdrawing",
-}
+BEHAVIOR_ADJECTIVES: dict[str, str] = {name: row.adjective for name, row in BEHAVIOR_ROWS.items()}
 #: Direction phrases for a travelling body; ``{verb}`` is the speed verb, ``{manner}`` the adverb.
 TRAVEL_TEMPLATES: dict[str, str] = {
     "left": "{verb} {manner} to the left",

@@ -10,12 +10,12 @@ Card
   scene, so ``scene`` minus ``image`` scores are the perception gap of this one brain.
 - **Colour segmentation** (per pixel, HSV-like): walls are saturated teal, the beast saturated orange, the
   woman purple, the man blue; ground, grid lines and sky are unsaturated (:data:`CLASS_HUES`).
-- **Distance from image geometry.** Each panel is a level pinhole camera at :data:`~wmbench.envs.cameras.EYE_HEIGHT`
-  with known focal length, so the lowest pixel of a wall or an NPC in a column (where it meets the ground)
-  gives its distance: depth ``z = eye_height * f / (row - cy)`` along the axis, ``z * sqrt(1 + x^2)`` along
-  the column's horizontal ray. A wall reading is the nearest contact within ±7.5° of the direction (as the
-  ray fan's cone), null beyond 6 m. A wall whose foot is below the frame (nearer than the eye height) is
-  read from its top edge and the standard wall height (prior knowledge of the world, like the eye height).
+- **Distance from image geometry.** Each panel is a level pinhole camera at
+  :data:`~wmbench.protocol.camera_layout.EYE_HEIGHT` with known focal length, so the lowest pixel of a wall or an NPC
+  in a column (where it meets the ground) gives its distance: depth ``z = eye_height * f / (row - cy)`` along the
+  axis, ``z * sqrt(1 + x^2)`` along the column's horizontal ray. A wall reading is the nearest contact within ±7.5° of
+  the direction (as the ray fan's cone), null beyond 6 m. A wall whose foot is below the frame (nearer than the eye
+  height) is read from its top edge and the standard wall height (prior knowledge of the world, like the eye height).
 - **NPCs.** Each colour's columns are grouped into blobs around the 360° strip (it wraps); a blob's
   direction is the sector of its centre column, its distance the ground contact of its lowest pixel.
   Behaviour is not visible in one frame: it is estimated from the change of distance since the previous
@@ -39,11 +39,10 @@ import numpy as np
 from wmbench.body.motion_intent import parse_motion
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
-from wmbench.brain.scene_schema import NPC_SENSING_RANGE, WALL_SENSING_RANGE
 from wmbench.core.entities import NPC_KINDS
-from wmbench.envs.cameras import EYE_HEIGHT, PANEL_YAWS, PanoramaSpec
-from wmbench.envs.observation_modes import IMAGE_KEY, MEMORY_KEYS, decode_data_url
-from wmbench.envs.perception import WALL_CONE_HALF_ANGLE, sector_of, threat_key
+from wmbench.protocol.camera_layout import EYE_HEIGHT, PANEL_YAWS, PanoramaSpec
+from wmbench.protocol.observation import IMAGE_KEY, MEMORY_KEYS, decode_data_url
+from wmbench.protocol.scene import NPC_SENSING_RANGE, WALL_CONE_HALF_ANGLE, WALL_SENSING_RANGE, sector_of, threat_order
 from wmbench.scenarios.records import WALL_HEIGHT
 
 #: Hue band (degrees) and minimum saturation of each segmented class.
@@ -250,15 +249,5 @@ def _own_motion(recent: Any) -> tuple[float, float] | None:
     return (intent.heading, intent.speed) if intent.direction is not None else (0.0, 0.0)
 
 
-class _RankNpc:
-    """Duck-typed NPC for :func:`threat_key` (it reads ``is_beast``, ``behavior``, ``name``)."""
-
-    def __init__(self, kind: str, behavior: str) -> None:
-        self.is_beast = kind == "beast"
-        self.behavior = behavior
-        self.name = kind
-
-
 def _rank(npc: SeenNpc, behavior: str) -> tuple:
-    # threat_key is typed for an Npc but reads only is_beast/behavior/name, which _RankNpc has
-    return threat_key(_RankNpc(npc.kind, behavior), npc.distance)  # type: ignore[arg-type]
+    return threat_order(npc.kind == "beast", behavior, npc.distance, npc.kind)

@@ -32,14 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 import pybullet as p
 
-from wmbench.core.directions import DIRECTION_HEADINGS, PANORAMA_ORDER, SCENE_TO_GRAMMAR
+from wmbench.protocol.camera_layout import EYE_HEIGHT, PANEL_FOV_DEG, PANEL_YAWS, PanoramaSpec
 
-PANEL_FOV_DEG = 90.0
-#: Eye height (m) of the egocentric panorama: a standing adult's eyes.
-EYE_HEIGHT = 1.6
-#: Panel order in the strip, with each panel's yaw relative to the heading (counter-clockwise, rad).
-PANEL_YAWS: tuple[tuple[str, float], ...] = tuple(
-    (word, DIRECTION_HEADINGS[SCENE_TO_GRAMMAR[word]]) for word in PANORAMA_ORDER)
 NEAR_PLANE = 0.05
 FAR_PLANE = 80.0
 #: TinyRenderer lighting: direction towards the light, ambient/diffuse/specular shares.
@@ -58,32 +52,6 @@ GRID_LINE_HALF_WIDTH = 0.02
 GRID_FADE_M = 30.0
 GRID_DARKEN = 0.3
 CHASE_UP = 3.5
-
-
-@dataclass(frozen=True)
-class PanoramaSpec:
-    """Size of one square panel (px); the strip is ``panel`` high and ``4 * panel`` wide."""
-
-    panel: int = 128
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.panel, int) or not 16 <= self.panel <= 1024:
-            raise ValueError(f"panorama panel size must be an integer in [16, 1024] px, got {self.panel!r}")
-
-    @property
-    def shape(self) -> tuple[int, int, int]:
-        """``(height, width, 3)`` of the strip."""
-        return (self.panel, 4 * self.panel, 3)
-
-    @property
-    def focal_px(self) -> float:
-        """Pinhole focal length in pixels (the same horizontally and vertically: square pixels)."""
-        return (self.panel / 2) / math.tan(math.radians(PANEL_FOV_DEG) / 2)
-
-    @property
-    def centre_px(self) -> float:
-        """Principal point (column and row) of a panel, in pixel-centre coordinates."""
-        return (self.panel - 1) / 2
 
 
 @dataclass(frozen=True)

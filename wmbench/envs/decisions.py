@@ -9,7 +9,7 @@ Card
 - :class:`OpenDecision`: a decision whose frames are still running (bench: one ``step``; live: until the
   next reply), with what it saw, its reply, the body before it, its realized-motion tracker, its events so
   far and whether it hit a wall. :meth:`OpenDecision.record` closes it into a
-  :class:`~wmbench.envs.trace.DecisionRecord`.
+  :class:`~wmbench.protocol.trace.DecisionRecord`.
 - :func:`remember_decision` adds a finished decision with its outcome to the memory the brain is shown,
   :func:`show_memory` puts a memory into a perception's scene; :func:`has_escaped` says whether the
   protagonist got away from the beasts that were near it.
@@ -24,11 +24,11 @@ from typing import Any, cast
 from wmbench.body.base import BodyState
 from wmbench.body.intent_types import MotionIntent
 from wmbench.body.motion_intent import parse_motion
-from wmbench.brain.grammar import ParseResult, parse_reply
 from wmbench.envs.memory import DecisionMemory, decision_outcome, scene_direction
 from wmbench.envs.perception import Perception
 from wmbench.envs.realized import RealizedMotion, RealizedTracker
-from wmbench.envs.trace import (
+from wmbench.protocol.grammar import ParseResult, parse_reply
+from wmbench.protocol.trace import (
     BodyStateRecord,
     BrainRecord,
     DecisionRecord,

@@ -40,10 +40,10 @@ from wmbench.envs.decisions import (
 )
 from wmbench.envs.memory import DecisionMemory
 from wmbench.envs.npc import Npc, NpcCrowd
-from wmbench.envs.observation_modes import brain_input
 from wmbench.envs.perception import Perception
 from wmbench.envs.realized import RealizedTracker
-from wmbench.envs.trace import BrainRecord, Event, Trace
+from wmbench.protocol.observation import brain_input
+from wmbench.protocol.trace import BrainRecord, Event, Trace
 
 
 @dataclass(frozen=True)

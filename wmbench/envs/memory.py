@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from wmbench.brain.scene_schema import RECENT_DECISIONS_SHOWN
 from wmbench.core.directions import GRAMMAR_TO_SCENE
+from wmbench.protocol.scene import RECENT_DECISIONS_SHOWN
 from wmbench.scenarios.records import PriorDecision
 
 MAX_MOTION_CHARS = 240

@@ -5,11 +5,12 @@ Card
 - **Bodies** (mass 0, moved with ``resetBasePositionAndOrientation``):
   *beast* — a long, low four-legged box body, orange-brown, 1.4 m tall (torso spans chest height so the
   1.2 m perception rays hit it); *woman* — a purple upright capsule (1.65 m); *man* — a blue one (1.8 m).
-- **Behaviours** (speed from the record, default :data:`~wmbench.core.entities.BEHAVIOR_SPEEDS`):
-  ``stop`` stands facing the protagonist; ``approach``/``charge`` steer towards the protagonist's root every
-  frame (a human halts at :data:`HUMAN_PERSONAL_SPACE`); ``retreat`` moves straight away from it; ``wander``
-  is a seeded random walk (new heading every 1–2 s from the env's generator, and at once after touching a
-  wall); ``cross`` walks along the record's fixed world heading. Every move is swept against the walls.
+- **Behaviours** step by their row's steering (:data:`~wmbench.core.entities.BEHAVIOR_ROWS`; speed from the
+  record, default the row's): ``hold`` (``stop``) stands facing the protagonist; ``pursue``
+  (``approach``/``charge``) steers towards the protagonist's root every frame (a human halts at
+  :data:`HUMAN_PERSONAL_SPACE`); ``flee`` (``retreat``) moves straight away from it; ``roam`` (``wander``) is a
+  seeded random walk (new heading every 1–2 s from the env's generator, and at once after touching a wall);
+  ``straight`` (``cross``) walks along the record's fixed world heading. Every move is swept against the walls.
 - **Timeline.** ``switch``/``spawn``/``despawn`` events fire at the first frame boundary at or after their
   phase time (events at 0 fire when the phase is built) and are reported as ``switch:<npc>:<behavior>``,
   ``spawn:<npc>``, ``despawn:<npc>``.
@@ -23,13 +24,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Protocol
+from typing import NoReturn, Protocol
 
 import numpy as np
 import pybullet as p
 
 from wmbench.body.multibody import yaw_quaternion
-from wmbench.core.entities import BEHAVIOR_SPEEDS, PURSUIT_BEHAVIORS
+from wmbench.core.entities import BEHAVIOR_ROWS
 from wmbench.envs.world import World
 from wmbench.scenarios.records import NpcSpec, Phase, TimelineEvent
 
@@ -72,7 +73,7 @@ class Npc:
         self.shape = NPC_SHAPES[spec.kind]
         self.behavior: str = spec.behavior
         self.nominal_speed: float = spec.resolved_speed
-        self.current_speed: float = self.nominal_speed if self.behavior != "stop" else 0.0
+        self.current_speed: float = self.nominal_speed if BEHAVIOR_ROWS[self.behavior].steering != "hold" else 0.0
         self.x, self.y = position
         self.yaw = 0.0
         self.wander_heading = 0.0
@@ -89,7 +90,7 @@ class Npc:
 
     @property
     def moving(self) -> bool:
-        return self.behavior != "stop" and self.nominal_speed > 0.0
+        return BEHAVIOR_ROWS[self.behavior].steering != "hold" and self.nominal_speed > 0.0
 
 
 class NpcCrowd:
@@ -181,9 +182,9 @@ class NpcCrowd:
 
     def _set_behavior(self, npc: Npc, behavior: str, speed: float | None, phase_time: float) -> None:
         npc.behavior = behavior
-        npc.nominal_speed = BEHAVIOR_SPEEDS[behavior] if speed is None else float(speed)
-        npc.current_speed = npc.nominal_speed if behavior != "stop" else 0.0
-        if behavior == "wander":
+        npc.nominal_speed = BEHAVIOR_ROWS[behavior].speed if speed is None else float(speed)
+        npc.current_speed = npc.nominal_speed if BEHAVIOR_ROWS[behavior].steering != "hold" else 0.0
+        if BEHAVIOR_ROWS[behavior].steering == "roam":
             self._new_wander_heading(npc, phase_time)
 
     def _new_wander_heading(self, npc: Npc, phase_time: float) -> None:
@@ -192,7 +193,7 @@ class NpcCrowd:
 
     def _spawn(self, npc: Npc, protagonist_xy: tuple[float, float], phase_time: float) -> None:
         npc.yaw = math.atan2(protagonist_xy[1] - npc.y, protagonist_xy[0] - npc.x)
-        if npc.behavior == "wander":
+        if BEHAVIOR_ROWS[npc.behavior].steering == "roam":
             self._new_wander_heading(npc, phase_time)
         builder = _build_beast if npc.is_beast else _build_human
         npc.body_id = builder(self.world.client, npc)
@@ -216,38 +217,45 @@ class NpcCrowd:
         )
 
     def _move(self, npc: Npc, dt: float, phase_time: float, px: float, py: float) -> None:
-        behavior = npc.behavior
+        steering = BEHAVIOR_ROWS[npc.behavior].steering
         reach = npc.nominal_speed * dt
         to_x, to_y = px - npc.x, py - npc.y
         gap = math.hypot(to_x, to_y)
-        if behavior == "stop" or reach <= 0.0:
+        if steering == "hold" or reach <= 0.0:
             npc.current_speed = 0.0
             yaw = math.atan2(to_y, to_x) if gap > 1e-9 else npc.yaw
             if abs(yaw - npc.yaw) > 1e-6:  # only touch PyBullet when the facing changes
                 npc.yaw = yaw
                 self._place(npc)
             return
-        if behavior in PURSUIT_BEHAVIORS:
+        if steering == "pursue":
             heading = math.atan2(to_y, to_x)
             stop_gap = 0.0 if npc.is_beast else HUMAN_PERSONAL_SPACE
             reach = min(reach, max(0.0, gap - stop_gap))
-        elif behavior == "retreat":
+        elif steering == "flee":
             heading = math.atan2(-to_y, -to_x)
-        elif behavior == "wander":
+        elif steering == "roam":
             if phase_time >= npc.next_wander_change - _EVENT_EPS:
                 self._new_wander_heading(npc, phase_time)
             heading = npc.wander_heading
-        else:  # cross
+        elif steering == "straight":
             heading = npc.spec.heading
+        else:
+            _unhandled(steering)
         end = (npc.x + reach * math.cos(heading), npc.y + reach * math.sin(heading), 0.0)
         result = self.world.sweep((npc.x, npc.y, 0.0), end, npc.shape.radius)
         moved = math.hypot(result.end[0] - npc.x, result.end[1] - npc.y)
         npc.x, npc.y = result.end[0], result.end[1]
         npc.current_speed = moved / dt
         npc.yaw = heading
-        if result.blocked and behavior == "wander":
+        if result.blocked and steering == "roam":
             npc.next_wander_change = phase_time  # pick a new heading next frame
         self._place(npc)
+
+
+def _unhandled(steering: NoReturn) -> NoReturn:
+    """mypy proves every :data:`~wmbench.core.entities.Steering` is handled above (a new one fails type checking)."""
+    raise AssertionError(f"NPC steering {steering!r} has no step")
 
 
 class PlacedNpc(Protocol):

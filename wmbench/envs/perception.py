@@ -30,41 +30,36 @@ from typing import Any
 import numpy as np
 
 from wmbench.body.base import BodyState
-from wmbench.brain.scene_schema import (
-    HEARING_RANGE,
-    NPC_SENSING_RANGE,
-    WALL_KEYS,
-    WALL_SENSING_RANGE,
-)
 from wmbench.core.directions import DIRECTION_HEADINGS, SCENE_ORDER, SCENE_TO_GRAMMAR, wrap_angle
-from wmbench.core.entities import threat_sort_key
+from wmbench.core.entities import BEHAVIOR_ROWS, THREAT_HUMAN, THREAT_NONE
 from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
 from wmbench.envs.npc import Npc, NpcCrowd
-from wmbench.envs.trace import (
-    THREAT_BEAST_APPROACH,
-    THREAT_BEAST_CHARGE,
-    THREAT_BEAST_IDLE,
-    THREAT_HUMAN,
-    THREAT_NONE,
+from wmbench.envs.world import World
+from wmbench.protocol.scene import (
+    HEARING_RANGE,
+    NPC_SENSING_RANGE,
+    WALL_CONE_HALF_ANGLE,
+    WALL_KEYS,
+    WALL_SENSING_RANGE,
+    sector_of,
+    threat_order,
+)
+from wmbench.protocol.trace import (
     DirectionTruth,
     NpcFact,
     Truth,
 )
-from wmbench.envs.world import World
 
 RAY_RANGE = 10.0
 #: The fewest rays a fan may have (DESIGN: at least 32 over 360°).
 MIN_RAYS = 32
-WALL_CONE_HALF_ANGLE = math.radians(7.5)
 #: An NPC this close (m) counts as visible even when the line-of-sight ray starts inside it.
 TOUCH_RANGE = 1.0
 #: A human this close (m) raises the threat level to 1.
 HUMAN_THREAT_RANGE = 3.0
+#: A human's footsteps are quieter than any beast's noise (:attr:`~wmbench.core.entities.BehaviorRow.beast_loudness`).
+HUMAN_LOUDNESS = 3
 HIT_NONE, HIT_WALL, HIT_BEAST, HIT_HUMAN = range(4)
-BEAST_NOISES = {"charge": "roar and pounding paws", "approach": "low growl"}
-#: Rank (on :data:`~wmbench.core.entities.BEHAVIOR_THREAT_RANK`'s scale) of a behaviour outside the closed set:
-#: below ``retreat``, so it sorts last.
-_UNKNOWN_BEHAVIOR_RANK = -1
 
 
 @dataclass(frozen=True)
@@ -112,21 +107,9 @@ class _Seen:
     nearby: bool
 
 
-def sector_of(relative_angle: float) -> str:
-    """Scene direction word of a relative angle (rad): 90° sectors centred on front/left/right/back."""
-    a = wrap_angle(relative_angle)
-    if abs(a) <= math.pi / 4:
-        return "front"
-    if math.pi / 4 < a < 3 * math.pi / 4:
-        return "left"
-    if -3 * math.pi / 4 < a < -math.pi / 4:
-        return "right"
-    return "back"
-
-
 def threat_key(npc: Npc, distance: float) -> tuple:
-    """Sort key: most threatening first (beast before human, behaviour rank, nearest, name)."""
-    return (0 if npc.is_beast else 1, threat_sort_key(npc.behavior, _UNKNOWN_BEHAVIOR_RANK), distance, npc.name)
+    """Sort key of a world NPC: :func:`~wmbench.protocol.scene.threat_order` of its kind, behaviour and distance."""
+    return threat_order(npc.is_beast, npc.behavior, distance, npc.name)
 
 
 def perceive(
@@ -207,13 +190,13 @@ def _sound(seen: list[_Seen]) -> str | None:
 
     def loudness(s: _Seen) -> tuple:
         npc = s.npc
-        rank = ({"charge": 0, "approach": 1}.get(npc.behavior, 2) if npc.is_beast else 3)
+        rank = BEHAVIOR_ROWS[npc.behavior].beast_loudness if npc.is_beast else HUMAN_LOUDNESS
         return (rank, s.exact_distance, npc.name)
 
     loudest = min(audible, key=loudness)
     npc = loudest.npc
     if npc.is_beast:
-        noise = BEAST_NOISES.get(npc.behavior, "rustling footsteps")
+        noise = BEHAVIOR_ROWS[npc.behavior].beast_noise
     else:
         noise = "footsteps"
     return f"{noise} from the {loudest.direction}"
@@ -240,8 +223,7 @@ def _truth(wall_readings: dict[str, float | None], seen: list[_Seen], primary: _
         if not s.nearby:
             continue
         if s.npc.is_beast:
-            level = max(level, {"charge": THREAT_BEAST_CHARGE, "approach": THREAT_BEAST_APPROACH}.get(
-                s.npc.behavior, THREAT_BEAST_IDLE))
+            level = max(level, BEHAVIOR_ROWS[s.npc.behavior].beast_threat_level)
         elif s.exact_distance <= HUMAN_THREAT_RANGE:
             level = max(level, THREAT_HUMAN)
     return Truth(directions=directions, npcs=facts, primary=_fact(primary) if primary else None,

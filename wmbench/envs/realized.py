@@ -24,7 +24,7 @@ from wmbench.body.envelope import classify_speed as classify_in_envelope
 from wmbench.core.directions import SCENE_TO_GRAMMAR
 from wmbench.core.speed import SPEED_CLASS_SPEEDS
 from wmbench.core.thresholds import MOVED_DISTANCE_M
-from wmbench.envs.perception import sector_of
+from wmbench.protocol.scene import sector_of
 
 
 def classify_speed(speed: float, envelope: Mapping[str, float] = SPEED_CLASS_SPEEDS) -> str:

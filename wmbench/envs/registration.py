@@ -9,7 +9,9 @@ import gymnasium as gym
 
 from wmbench.scenarios import all_scenarios
 
-ENTRY_POINT = "wmbench.envs.wmbench_env:WMBenchEnv"
+#: The simulator inside the scorer's wrapper (terminal ``episode_score``, the ``"score"`` reward); named by
+#: string, so the env part imports neither the harness nor the scorer.
+ENTRY_POINT = "wmbench.harness.gym_entry:make_env"
 MIX_ENV_ID = "WMBench-Mix-v0"
 
 

@@ -1,13 +1,11 @@
-"""Opt-in rewards for RL users of :class:`~wmbench.envs.wmbench_env.WMBenchEnv`, and the terminal info.
+"""Opt-in rewards for RL users of :class:`~wmbench.envs.wmbench_env.WMBenchEnv` that the simulator alone can pay.
 
 Card
 ----
-- **Modes** (``WMBenchEnv(..., reward=...)``): ``"none"`` (default; every reward 0.0, so benchmark results
-  are unchanged), ``"score"`` and ``"dense"``.
-- ``"score"``: 0 on every step but the terminal one, which pays the scenario's points / 20 (0..1) as the
-  benchmark's scorer gives them for this episode's trace (:func:`wmbench.scoring.score_trace`). An
-  episode return is therefore exactly the scenario score / 20. C09/C10 scenarios are measured by the harness,
-  not from one trace: their terminal reward is 0 and the info says ``measured: False``.
+- **Modes** (``gym.make(..., reward=...)``): ``"none"`` (default; every reward 0.0, so benchmark results
+  are unchanged), ``"score"`` and ``"dense"``. The env itself pays ``"none"`` and ``"dense"``; ``"score"`` is
+  the benchmark's scorer, so it is paid by :class:`wmbench.scoring.episode_score.EpisodeScoreWrapper`, which
+  the registered ids put around the env (``WMBenchEnv(reward="score")`` alone is refused with that advice).
 - ``"dense"``: a per-decision shaping signal from the simulator's ground truth (never the scorer), in
   :func:`dense_reward`. It is *not* the benchmark score and says nothing about one; use it to learn, report
   ``"score"``. Per decision:
@@ -19,24 +17,19 @@ Card
     beast got farther away (-0.1 per metre closer), clipped to +-0.3;
   * -0.2 for a wall collision, -1.0 for being caught, +0.5 for an escape (the sim's ``escaped`` event).
 
-- **Terminal info** (every mode): the step that ends an episode carries ``info["episode_score"]``
-  (:func:`terminal_score`: ``scenario``, ``score`` 0..20, ``max`` 20, ``measured``, ``explanation``,
-  ``rule``; never None, so a vector env can stack them into arrays) and ``info["trace"]`` (the episode's
-  :class:`~wmbench.envs.trace.Trace` object; ``to_dict()`` gives plain data), so a vector env's autoreset,
-  which starts a new trace one step later, loses neither. Gymnasium's vector envs hand a
-  terminal step's info on as that step's info (the next ``reset`` is a separate step in ``NEXT_STEP`` mode).
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
-from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
-from wmbench.envs.trace import DecisionRecord, Trace
-from wmbench.scoring import score_trace
+from wmbench.core.errors import ConfigError
+from wmbench.protocol.trace import DecisionRecord
 
 RewardMode = Literal["none", "score", "dense"]
 REWARD_MODES: tuple[str, ...] = ("none", "score", "dense")
+#: The modes the env pays by itself; ``"score"`` needs the scorer's wrapper.
+ENV_REWARD_MODES: tuple[str, ...] = ("none", "dense")
 
 PREDICT_WEIGHT = 0.1
 DISTANCE_WEIGHT = 0.1
@@ -54,23 +47,13 @@ def check_reward_mode(mode: str | None) -> str:
     return chosen
 
 
-def terminal_score(trace: Trace) -> dict[str, Any]:
-    """The benchmark's score of a finished episode's trace, as plain data (see the module card)."""
-    scored = score_trace(trace)
-    evidence = getattr(scored, "evidence", None) or {}
-    return {
-        "scenario": trace.scenario_id,
-        "score": float(scored.score),
-        "max": SCENARIO_MAX_POINTS,
-        "measured": bool(scored.measured),
-        "explanation": str(scored.explanation),
-        "rule": str((evidence.get("rule") if isinstance(evidence, dict) else None) or ""),
-    }
-
-
-def score_reward(score: dict[str, Any]) -> float:
-    """The terminal reward of ``"score"`` mode: points / 20 (0 for an unmeasured scenario)."""
-    return float(score["score"]) / SCENARIO_MAX_POINTS if score["measured"] else 0.0
+def check_env_reward_mode(mode: str | None) -> str:
+    """:func:`check_reward_mode` for the env itself: ``"score"`` is refused with where to get it."""
+    chosen = check_reward_mode(mode)
+    if chosen not in ENV_REWARD_MODES:
+        raise ConfigError("reward='score' is paid by the benchmark's scorer: use gym.make(..., reward='score') "
+                          "or wrap the env in wmbench.scoring.episode_score.EpisodeScoreWrapper(env, 'score')")
+    return chosen
 
 
 def dense_reward(decision: DecisionRecord, nearest_beast_after: float | None) -> float:

@@ -3,9 +3,9 @@
 Card
 ----
 - **Observation** ``Dict(scene, rays, ray_hits)``: ``scene`` is ``json.dumps(scene_context)`` (ASCII, official
-  keys first, see :mod:`wmbench.brain.scene_schema`); ``rays`` the fan's distances (m, capped at 10);
+  keys first, see :mod:`wmbench.protocol.scene`); ``rays`` the fan's distances (m, capped at 10);
   ``ray_hits`` each ray's class (0 none, 1 wall, 2 beast, 3 human). ``observation=`` picks what the brain
-  is shown (``scene``, ``image``, ``scene+image``, ``rays``: :mod:`wmbench.envs.observation_modes`); the
+  is shown (``scene``, ``image``, ``scene+image``, ``rays``: :mod:`wmbench.protocol.observation`); the
   image modes add ``image``, the ``(panorama_panel, 4 * panorama_panel, 3)`` uint8 egocentric strip (and
   ``map``, a heading-up view from above, with ``image_map=True``).
 - **Action**: the brain's reply text (``PREDICT: ...`` / ``MOTION: ...``). Any object is accepted: bytes
@@ -15,19 +15,21 @@ Card
 - **Step**: ``decision_dt`` of motion frames; per frame the NPCs move, the body moves (physics sub-steps only
   when ``body.needs_physics``), then the timeline fires, walls stop the body (``collision:wall``, once per
   decision) and a beast within 0.8 m ends the episode (``caught``). Each step appends a
-  :class:`~wmbench.envs.trace.DecisionRecord` to :attr:`trace`; ``info["events"]`` lists this step's event
+  :class:`~wmbench.protocol.trace.DecisionRecord` to :attr:`trace`; ``info["events"]`` lists this step's event
   kinds (a phase change's ``phase:<name>`` and phase-start events included).
 - **Episode**: the scenario's phases in order (world rebuilt, body back at the phase's start pose, memory kept
   or cleared); a phase lasts ``ceil(duration / decision_dt)`` decisions. ``terminated`` after the last phase
   or when caught; never ``truncated``. Stepping a finished episode returns its last observation again.
-- **Reward** is 0.0 by default (``reward="none"``): scoring is a separate, pure function of the trace
-  (``wmbench.harness``), so benchmark results do not depend on it. Opt in with ``reward="score"`` (the
-  scenario's points / 20 on the terminal step) or ``reward="dense"`` (per-decision shaping from the sim:
-  PREDICT accuracy, moving away from danger, collisions, caught, escaped); see :mod:`wmbench.envs.rewards`.
-- **Terminal info**: the step that ends the episode carries ``info["episode_score"]`` (scenario, score, max,
-  measured, explanation, rule: never None, so vector envs can stack them) and ``info["trace"]`` (the
-  episode's :class:`~wmbench.envs.trace.Trace`; ``.to_dict()`` for plain data), in every reward mode, so a
-  vector env's autoreset loses neither.
+- **Reward** is 0.0 by default (``reward="none"``): scoring is a separate, pure function of the trace, so
+  benchmark results do not depend on it. ``reward="dense"`` is per-decision shaping from the sim (PREDICT
+  accuracy, moving away from danger, collisions, caught, escaped; :mod:`wmbench.envs.rewards`). ``reward="score"``
+  (the scenario's points / 20 on the terminal step) is the scorer's: the registered ids
+  (``gym.make("WMBench-S12-v0", reward="score")``) wrap the env in
+  :class:`~wmbench.scoring.episode_score.EpisodeScoreWrapper`; this class alone refuses it.
+- **Terminal info**: the step that ends the episode carries ``info["trace"]`` (the episode's
+  :class:`~wmbench.protocol.trace.Trace`; ``.to_dict()`` for plain data), so a vector env's autoreset loses it
+  not; the registered ids' wrapper adds ``info["episode_score"]`` (scenario, score, max, measured, explanation,
+  rule) in every reward mode.
 - **Scenarios**: one fixed ``scenario``, or a pool ``scenarios`` (a selection such as ``"C01,C03"`` or
   ``"bench"`` for every bench-mode scenario) drawn from with the env's seeded generator at each reset;
   ``reset(options={"scenario": "S12"})`` picks one explicitly (the choice stays for later resets that name
@@ -80,13 +82,14 @@ from wmbench.envs.decisions import (
 from wmbench.envs.live_mode import FrameStep, LiveLoop
 from wmbench.envs.memory import DecisionMemory
 from wmbench.envs.npc import NpcCrowd
-from wmbench.envs.observation_modes import check_mode, has_image, text_part
 from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
 from wmbench.envs.pose_log import PoseLog
 from wmbench.envs.realized import RealizedTracker
-from wmbench.envs.rewards import check_reward_mode, dense_reward, score_reward, terminal_score
-from wmbench.envs.trace import BrainRecord, Event, InstanceRecord, Trace
+from wmbench.envs.rewards import check_env_reward_mode, dense_reward
 from wmbench.envs.world import World
+from wmbench.protocol.camera_layout import PanoramaSpec
+from wmbench.protocol.observation import check_mode, has_image, text_part
+from wmbench.protocol.trace import BrainRecord, Event, InstanceRecord, Trace
 from wmbench.scenarios import all_scenarios, select
 from wmbench.scenarios.families import Instance, draw_instance
 from wmbench.scenarios.records import Phase, Scenario
@@ -144,7 +147,7 @@ class WMBenchEnv(gym.Env):
                                           f"decision_dt * frame_rate ({decision_dt} * {frame_rate})")
         if max_reply_chars < 1:
             raise ValueError(f"max_reply_chars must be >= 1, got {max_reply_chars}")
-        self.reward_mode = check_reward_mode(reward)
+        self.reward_mode = check_env_reward_mode(reward)
         self.scenario_pool: tuple[Scenario, ...] = _scenario_pool(scenarios)
         if scenario is None and not self.scenario_pool:
             raise ValueError("WMBenchEnv needs a scenario (an id such as 'S12' or a Scenario record) or a "
@@ -171,8 +174,8 @@ class WMBenchEnv(gym.Env):
             "rays": spaces.Box(0.0, RAY_RANGE, (n_rays,), dtype=np.float32),
             "ray_hits": spaces.MultiDiscrete([4] * n_rays),
         })
-        self.observation = check_mode(observation)  # what the brain is shown (envs/observation_modes.py)
-        self.panorama_spec = cameras.PanoramaSpec(panorama_panel)
+        self.observation = check_mode(observation)  # what the brain is shown (protocol/observation.py)
+        self.panorama_spec = PanoramaSpec(panorama_panel)
         if has_image(self.observation):
             self.observation_space = spaces.Dict({
                 **self.observation_space.spaces,
@@ -258,11 +261,7 @@ class WMBenchEnv(gym.Env):
         info = self._info(step_events)
         info["decision"] = index
         if self._terminated:
-            score = terminal_score(self.trace)
-            info["episode_score"] = score
             info["trace"] = self.trace  # the object (reset starts a new one): vector envs keep it whole
-            if self.reward_mode == "score":
-                reward = score_reward(score)
         return self.current_observation(), reward, self._terminated, False, info
 
     def render(self):

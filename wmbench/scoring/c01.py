@@ -9,7 +9,7 @@ where a wall is sensed, ``safe(open)`` or ``safe(exit)`` where none is); the col
 
 from __future__ import annotations
 
-from wmbench.envs.trace import Trace
+from wmbench.protocol.trace import Trace
 from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, SPATIAL_POINTS, spatial_accuracy
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.movement import collided

@@ -15,7 +15,7 @@ average the nearby and the clear decisions separately.
 
 from __future__ import annotations
 
-from wmbench.envs.trace import DecisionRecord, NpcFact, Trace
+from wmbench.protocol.trace import DecisionRecord, NpcFact, Trace
 from wmbench.scoring.evidence import canonical_type, humans, mean, phantom_directions
 from wmbench.scoring.keywords import KeywordBanks, tokenize
 from wmbench.scoring.reply import PredictItem, distances_in, motion_text, parse_ok, prediction

@@ -18,7 +18,7 @@ import math
 from dataclasses import replace
 
 from wmbench.core.directions import DIRECTION_HEADINGS, SIDES
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
 from wmbench.scoring.evidence import SpatialResult, spatial_accuracy, spatial_from_checks, threatened
 from wmbench.scoring.keywords import KeywordBanks

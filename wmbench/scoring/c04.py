@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 
 from wmbench.core.speed import MAX_SPEED_RANK as SPEED_MAX
 from wmbench.core.speed import SPEED_RANKS
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import (
     beast_behavior,
     beast_located,

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from wmbench.core.speed import SPEED_RANKS
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import beast_behavior, beast_present, mean
 from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks

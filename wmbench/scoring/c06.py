@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import TypedDict
 
 from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
 from wmbench.scoring.evidence import beast_located, beast_nearby, mean
 from wmbench.scoring.expression import TENSE_POSTURES, decision_intensity

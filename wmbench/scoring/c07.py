@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from wmbench.core.speed import SPEED_RANKS
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
 from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import decision_intensity, keyword_intensity, vigilance_terms

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from wmbench.core.directions import OPPOSITE
 from wmbench.core.speed import SPEED_RANKS
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
 from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import descriptor_terms, emotion_families

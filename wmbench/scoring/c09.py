@@ -33,7 +33,7 @@ from typing import Any
 
 from wmbench.core.directions import DIRECTION_READINGS, OPPOSITE
 from wmbench.core.entities import PURSUIT_BEHAVIORS
-from wmbench.envs.trace import Trace
+from wmbench.protocol.trace import Trace
 from wmbench.scoring.bands import band_text, not_measured_in, points_at_least, points_at_most
 from wmbench.scoring.evidence import spatial_accuracy
 from wmbench.scoring.live_run import LiveResult, percentile

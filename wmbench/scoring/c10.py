@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wmbench.core.directions import DIRECTION_READINGS
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import beast_nearby, mean
 from wmbench.scoring.movement import contact, into_danger, moved_safe, realized, trace_caught
 from wmbench.scoring.reply import parse_ok

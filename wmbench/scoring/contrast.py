@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from wmbench.envs.trace import DecisionRecord
+from wmbench.protocol.trace import DecisionRecord
 from wmbench.scoring.reply import motion_text, parse_ok
 
 _WORDS = re.compile(r"[a-z0-9]+")

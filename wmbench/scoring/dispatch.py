@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from wmbench.core.taxonomy import OFFICIAL_SCENARIO_COUNT, SCENARIOS_PER_CATEGORY
-from wmbench.envs.trace import Trace
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios.registry import get_scenario
 from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
 from wmbench.scoring.evidence import hidden_inconsistency

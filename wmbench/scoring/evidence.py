@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wmbench.core.directions import DIRECTION_READINGS, GRAMMAR_ORDER
-from wmbench.envs.trace import DecisionRecord, NpcFact, Truth
+from wmbench.protocol.trace import DecisionRecord, NpcFact, Truth
 from wmbench.scoring.movement import (
     contact,
     moved_safe,

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from wmbench.core.speed import MAX_SPEED_RANK
-from wmbench.envs.trace import DecisionRecord
+from wmbench.protocol.trace import DecisionRecord
 from wmbench.scoring.keywords import INTENSITY_LEVELS, LEVEL_HIGH, LEVEL_NONE, KeywordBanks, tokenize
 from wmbench.scoring.movement import realized
 from wmbench.scoring.reply import motion_text, parse_ok

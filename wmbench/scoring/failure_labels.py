@@ -49,7 +49,7 @@ from enum import StrEnum
 from typing import Any, TypedDict
 
 from wmbench.core.taxonomy import SCENARIO_MAX_POINTS, TRACE_SCORED_CATEGORIES
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import direction_checks
 from wmbench.scoring.movement import contact, into_danger, into_predicted_danger, realized
 from wmbench.scoring.reply import parse_ok

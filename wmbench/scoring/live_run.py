@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from wmbench.envs.trace import TraceDict
+from wmbench.protocol.trace import TraceDict
 
 #: the target frame rate a live run is paced at unless another is chosen
 DEFAULT_FPS = 60

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from wmbench.core.directions import DIRECTION_READINGS, sector_word
 from wmbench.core.speed import SPEED_RANKS
 from wmbench.core.thresholds import SCORED_DISPLACEMENT_M
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.reply import predicted_danger
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
-from wmbench.envs.trace import Trace
+from wmbench.protocol.trace import Trace
 from wmbench.scoring.dispatch import normalise_scenario_id, score_trace
 from wmbench.scoring.keywords import KeywordBanks, load_banks
 from wmbench.scoring.report_types import ScenarioScore

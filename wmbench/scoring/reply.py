@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from types import MappingProxyType
 
-from wmbench.brain.grammar import parse_reply
 from wmbench.core.directions import DIRECTION_READINGS
-from wmbench.envs.trace import DecisionRecord
+from wmbench.protocol.grammar import parse_reply
+from wmbench.protocol.trace import DecisionRecord
 
 _DISTANCE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:m|meters?|metres?)\b", re.IGNORECASE)
 _MOTION_LINE = re.compile(r"motion\s*[:=]\s*(.*)", re.IGNORECASE)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import hidden_inconsistency, mean
 from wmbench.scoring.expression import decision_intensity
 from wmbench.scoring.keywords import KeywordBanks

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from wmbench.envs.trace import DecisionRecord, Trace
+from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import beast_nearby, beast_present
 
 

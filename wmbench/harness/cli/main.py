@@ -38,6 +38,7 @@ from wmbench.harness.cli.base import (
 )
 from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
+from wmbench.harness.cli.counterfactual_command import BLAME_COMMAND, FORK_COMMAND
 from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
 from wmbench.harness.cli.motion_model_option import (
     add_motion_model_argument,
@@ -290,6 +291,8 @@ register_command(Command("train-motion", "train the diffusion motion model on De
 
 register_command(VIDEO_COMMAND)
 register_command(GAP_COMMAND)
+register_command(FORK_COMMAND)
+register_command(BLAME_COMMAND)
 
 
 def _configure_validity(p: argparse.ArgumentParser) -> None:

@@ -28,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.core.taxonomy import CATEGORY_TITLES
-from wmbench.envs.observation_modes import OBSERVATION_MODES
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
 from wmbench.harness.run.accounting import format_usage
@@ -44,6 +43,7 @@ from wmbench.harness.suite import (
     default_measurers,
     run_suite,
 )
+from wmbench.protocol.observation import OBSERVATION_MODES
 from wmbench.scoring.scores_file import Scores
 
 

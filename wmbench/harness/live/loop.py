@@ -39,12 +39,12 @@ from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.registry import get_brain
-from wmbench.envs.trace import TraceDict
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.live.metrics import FrameClock, sample_memory
 from wmbench.harness.run.episode import decide_safely
 from wmbench.harness.video.recorder import VideoRecorder
 from wmbench.harness.video.replay import render_episode
+from wmbench.protocol.trace import TraceDict
 from wmbench.scoring.live_run import (
     DEFAULT_FPS,
     NS_PER_MS,
@@ -168,7 +168,7 @@ def run_live(
     ``record`` writes an mp4 (needs the ``video`` extra), rendered from the trace after the run
     (:mod:`wmbench.harness.video.replay`), so recording does not change the frame timing. ``on_frame`` is called
     after every frame with a :class:`LiveTick`; ``frame_work(env)`` runs inside every frame's timed work.
-    ``observation`` is what the brain is shown (:mod:`wmbench.envs.observation_modes`; an image mode renders the
+    ``observation`` is what the brain is shown (:mod:`wmbench.protocol.observation`; an image mode renders the
     strip inside the frame that asks the brain, so its cost shows in the frame timing). Raises ``ValueError``
     for a bad ``fps``, ``duration`` or ``observation``; a failure during the run is returned in ``error``.
     """

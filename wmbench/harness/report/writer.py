@@ -33,7 +33,6 @@ from typing import Any
 
 from wmbench.core.redaction import Redactor
 from wmbench.core.taxonomy import CATEGORY_TITLES, PILLARS
-from wmbench.envs.trace import Trace
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
 from wmbench.harness.report.failure_table import failure_label_lines
@@ -56,6 +55,7 @@ from wmbench.harness.run.results import (
     write_text_atomic,
 )
 from wmbench.harness.run.scores import score_lines
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.expression import decision_intensity

@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from wmbench.envs.trace import BrainRecord
 from wmbench.harness.run.results import EpisodeLine
+from wmbench.protocol.trace import BrainRecord
 from wmbench.scoring.scores_file import BrainUsage, RunBlock
 
 

@@ -29,10 +29,10 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from wmbench.brain.base import Brain, BrainReply
-from wmbench.envs.observation_modes import brain_input
-from wmbench.envs.trace import TraceDict
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run import env_reuse
+from wmbench.protocol.observation import brain_input
+from wmbench.protocol.trace import TraceDict
 
 #: A safety net against an env that never ends: no scenario comes close (the longest is well under a minute
 #: of sim time at two decisions a second).

@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any, TypedDict, cast
 
 from wmbench.core.redaction import Redactor
-from wmbench.envs.trace import InstanceRecord, TraceDict
 from wmbench.harness.run.episode import EpisodeResult, EpisodeSummary
+from wmbench.protocol.trace import InstanceRecord, TraceDict
 from wmbench.scoring.scores_file import Scores, scores_from_json, scores_to_json
 
 EPISODES_FILE = "episodes.jsonl"

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from wmbench.core.errors import WMBenchError
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.accounting import brain_usage, sum_usage
 from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import EpisodeKey, EpisodeLine, EpisodeLog, line_key
 from wmbench.harness.run.selection import SuitePlan
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import Scenario, get_scenario
 from wmbench.scoring import score_trace, summarize
 from wmbench.scoring.pairs import PAIRS, rescore_pairs

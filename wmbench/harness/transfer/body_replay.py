@@ -28,8 +28,8 @@ from typing import Any
 
 from wmbench.body.base import Body
 from wmbench.core.thresholds import MOVED_DISTANCE_M
-from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.protocol.trace import Trace
 
 #: Two speeds of one body closer than this fraction of its top decision speed count as equal.
 SPEED_TIE_FRACTION = 0.1

@@ -49,7 +49,6 @@ from wmbench.body.generators import get_generator
 from wmbench.body.smpl_character import SmplCharacter
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
-from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.measure import MeasureContext
@@ -64,6 +63,7 @@ from wmbench.harness.transfer.c10_scoring import (
 )
 from wmbench.harness.transfer.metrics import BodyRun, TransferRuns
 from wmbench.harness.transfer.outcome import TRANSFER_BODIES, run_bodies
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.c10 import DIAGNOSTIC_OF, score_brain_transfer
 from wmbench.scoring.report_types import ScenarioScore

@@ -41,8 +41,8 @@ from wmbench.body.generators import describe_clip, get_generator
 from wmbench.body.intent_types import MotionIntent
 from wmbench.core.directions import wrap_angle
 from wmbench.core.speed import SPEED_CLASS_SPEEDS, SpeedClass
-from wmbench.envs.trace import DecisionRecord, Trace
 from wmbench.harness.transfer.body_replay import order_sign
+from wmbench.protocol.trace import DecisionRecord, Trace
 
 #: Servo extras the robot reports in its body state (see :mod:`wmbench.body.robot`).
 SERVO_ERROR_KEY = "servo_tracking_error_rad"

@@ -20,9 +20,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from wmbench.brain.base import Brain
-from wmbench.envs.trace import Trace
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
+from wmbench.protocol.trace import Trace
 from wmbench.scenarios import Scenario
 from wmbench.scoring.c10 import SCENE_VARIANTS
 

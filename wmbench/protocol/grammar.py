@@ -56,8 +56,8 @@ How a reply is read (:func:`parse_reply`):
 
 Simplified: only English words are understood; a model answering in another language gets a typed error.
 
-Where the rules live: the vocabulary, verdict reading and item splitting in :mod:`wmbench.brain.grammar_words`,
-the limits, ``<think>`` removal and label finding in :mod:`wmbench.brain.grammar_layout`; this module holds the
+Where the rules live: the vocabulary, verdict reading and item splitting in :mod:`wmbench.protocol.grammar_words`,
+the limits, ``<think>`` removal and label finding in :mod:`wmbench.protocol.grammar_layout`; this module holds the
 reply types and puts the parts together. Import each name from the module that defines it.
 """
 
@@ -69,7 +69,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from wmbench.brain.grammar_layout import (
+from wmbench.core.directions import GRAMMAR_ORDER, Direction
+from wmbench.protocol.grammar_layout import (
     MAX_PREDICT_CHARS,
     MAX_REPLY_CHARS,
     MAX_SCAN_CHARS,
@@ -81,13 +82,12 @@ from wmbench.brain.grammar_layout import (
     predict_block,
     strip_thinking,
 )
-from wmbench.brain.grammar_words import (
+from wmbench.protocol.grammar_words import (
     DIRECTION_SYNONYMS,
     Verdict,
     keyed_items,
     parse_verdict,
 )
-from wmbench.core.directions import GRAMMAR_ORDER, Direction
 
 __all__ = [
     "REASONS", "Decision", "DirectionPrediction", "ParseError", "ParseErrorCode",

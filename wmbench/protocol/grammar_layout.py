@@ -1,4 +1,4 @@
-"""Where the parts of a reply are (rules: :mod:`wmbench.brain.grammar`): size caps, ``<think>`` blocks, labels.
+"""Where the parts of a reply are (rules: :mod:`wmbench.protocol.grammar`): size caps, ``<think>`` blocks, labels.
 
 Card
 ----
@@ -12,7 +12,7 @@ Card
   (:class:`Label`) and the rest of its line; :func:`predict_block` and :func:`motion_text` read the text a
   label stands for.
 
-Plain strings in and out; :mod:`wmbench.brain.grammar` turns them into typed results.
+Plain strings in and out; :mod:`wmbench.protocol.grammar` turns them into typed results.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from wmbench.brain.grammar_words import is_item_line
+from wmbench.protocol.grammar_words import is_item_line
 
 # ------------------------------------------------------------------------------------------------ limits
 #: Hard cap on the characters looked at before ``<think>`` removal (head + tail kept).

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from wmbench.brain.grammar import (
+from wmbench.core.directions import GRAMMAR_ORDER
+from wmbench.protocol.grammar import (
     REASONS,
     Decision,
     ParseError,
@@ -18,8 +19,7 @@ from wmbench.brain.grammar import (
     format_reply,
     parse_reply,
 )
-from wmbench.brain.grammar_words import parse_verdict
-from wmbench.core.directions import GRAMMAR_ORDER
+from wmbench.protocol.grammar_words import parse_verdict
 
 CANON = "PREDICT: left=safe(open), right=danger(wall), fwd=danger(beast), back=safe(open)"
 CANON_VERDICTS = {"left": ("safe", "open"), "right": ("danger", "wall"), "fwd": ("danger", "beast"),

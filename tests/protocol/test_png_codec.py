@@ -8,8 +8,8 @@ import sys
 import numpy as np
 import pytest
 
-from wmbench.envs.observation_modes import decode_data_url, encode_png_data_url
-from wmbench.envs.png_codec import decode_png, encode_png
+from wmbench.protocol.observation import decode_data_url, encode_png_data_url
+from wmbench.protocol.png_codec import decode_png, encode_png
 
 
 def test_round_trip_without_pillow(monkeypatch):

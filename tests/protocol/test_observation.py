@@ -7,8 +7,8 @@ import json
 import numpy as np
 import pytest
 
-from wmbench.envs.observation_modes import MEMORY_KEYS, brain_input, decode_data_url
 from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.protocol.observation import MEMORY_KEYS, brain_input, decode_data_url
 
 
 @pytest.fixture(scope="module")

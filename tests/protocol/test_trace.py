@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from wmbench.brain.registry import get_brain
-from wmbench.envs.trace import (
+from wmbench.harness.run.episode import run_episode
+from wmbench.protocol.trace import (
     BodyStateRecord,
     BrainRecord,
     DecisionDict,
@@ -20,7 +21,6 @@ from wmbench.envs.trace import (
     TraceDict,
     TraceMeta,
 )
-from wmbench.harness.run.episode import run_episode
 
 
 def _keys(record: Any) -> set[str]:

@@ -6,7 +6,7 @@ Card
   zlib level 6). Deterministic: the same pixels give the same bytes.
 - :func:`decode_png`: PNG bytes -> (H, W, 3) uint8, for 8-bit greyscale, RGB and RGBA, not interlaced, any of
   the five row filters (the ones other encoders choose). Anything else is a ``ValueError`` saying what
-  arrived; :func:`wmbench.envs.observation_modes.decode_data_url` prefers Pillow when it is installed (it
+  arrived; :func:`wmbench.protocol.observation.decode_data_url` prefers Pillow when it is installed (it
   reads JPEG and every PNG variant) and falls back to this.
 """
 

@@ -25,9 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, NotRequired, TypedDict
 
-#: threat levels used by the ground truth
-THREAT_NONE, THREAT_HUMAN, THREAT_BEAST_IDLE, THREAT_BEAST_APPROACH, THREAT_BEAST_CHARGE = range(5)
-
+from wmbench.core.entities import THREAT_NONE
 
 #: one PREDICT item as the trace stores it: ``[verdict, reason, raw item text]`` (older traces: two items)
 PredictionEntry = list[str | None]

@@ -20,10 +20,11 @@ Example::
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypedDict
 
-from wmbench.core.directions import SCENE_ORDER, SceneDirection
-from wmbench.core.entities import Behavior, NpcKind
+from wmbench.core.directions import SCENE_ORDER, SceneDirection, wrap_angle
+from wmbench.core.entities import Behavior, NpcKind, threat_sort_key
 
 #: Official keys, in order.
 OFFICIAL_KEYS: tuple[str, ...] = (
@@ -102,3 +103,28 @@ def validate_scene(scene: Any) -> list[str]:
     if scene.get("npc_nearby") and scene.get("npc_type") is None:
         problems.append("npc_nearby is true but npc_type is null")
     return problems
+
+
+#: Half-angle of the cone around each direction within which a wall's distance is reported (rad).
+WALL_CONE_HALF_ANGLE = math.radians(7.5)
+#: Rank (on :data:`~wmbench.core.entities.BEHAVIOR_THREAT_RANK`'s scale) of a behaviour outside the closed set:
+#: below ``retreat``, so it sorts last.
+UNKNOWN_BEHAVIOR_RANK = -1
+
+
+def sector_of(relative_angle: float) -> str:
+    """Scene direction word of a relative angle (rad): 90° sectors centred on front/left/right/back."""
+    a = wrap_angle(relative_angle)
+    if abs(a) <= math.pi / 4:
+        return "front"
+    if math.pi / 4 < a < 3 * math.pi / 4:
+        return "left"
+    if -3 * math.pi / 4 < a < -math.pi / 4:
+        return "right"
+    return "back"
+
+
+def threat_order(is_beast: bool, behavior: str, distance: float, name: str = "") -> tuple[int, int, float, str]:
+    """Sort key of an NPC for the scene's "most threatening NPC in range": beast before human, then behaviour
+    rank, nearest, name."""
+    return (0 if is_beast else 1, threat_sort_key(behavior, UNKNOWN_BEHAVIOR_RANK), distance, name)

@@ -1,4 +1,4 @@
-"""The words of the two-line grammar: what a PREDICT item's key and value say (rules: :mod:`wmbench.brain.grammar`).
+"""The words of the two-line grammar: what a PREDICT item's key and value say (rules: :mod:`wmbench.protocol.grammar`).
 
 Card
 ----
@@ -13,7 +13,7 @@ Card
   for a generic key, and its value text), never splitting inside parentheses; :func:`is_item_line` tells a
   line that starts with a key (a bulleted PREDICT list goes on).
 
-Everything here works on plain strings and never raises; :mod:`wmbench.brain.grammar` builds the typed
+Everything here works on plain strings and never raises; :mod:`wmbench.protocol.grammar` builds the typed
 results from these words.
 """
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from wmbench.envs.png_codec import decode_png, encode_png
+from wmbench.protocol.png_codec import decode_png, encode_png
 
 OBSERVATION_MODES: tuple[str, ...] = ("scene", "image", "scene+image", "rays")
 #: Keys of the scene_context that are memory (what the brain did), not perception (what is out there).

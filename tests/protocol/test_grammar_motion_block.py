@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from wmbench.brain.grammar import parse_reply
 from wmbench.brain.reference import ReferenceBrain
-from wmbench.envs.trace import Trace
 from wmbench.harness.run.episode import run_episode
+from wmbench.protocol.grammar import parse_reply
+from wmbench.protocol.trace import Trace
 
 ANSWER = "PREDICT: left=danger(wall), right=safe(open), fwd=danger(beast), back=safe(open)\n" \
          "MOTION: a person sprints to the right in terror"
