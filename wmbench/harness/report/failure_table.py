@@ -18,7 +18,7 @@ def failure_label_lines(scores: Mapping[str, Any]) -> list[str]:
     block = scores.get("failure_labels")
     out = ["## Failure labels", ""]
     if not isinstance(block, Mapping):
-        return [*out, "Not recorded (scores.json written before failure labels; `wmbench report DIR --rebuild`)."]
+        return [*out, "Not recorded (this scores.json was written before failure labels existed)."]
     overall: Mapping[str, int] = block.get("overall") or {}
     if not overall:
         return [*out, "No scored decision lost points."]
