@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.scoring.trace_factory import TraceBuilder, all_safe, npc, truth
-from wmbench.harness.report.failure_table import failure_label_lines
+from wmbench.harness.report.failure_table import failure_label_html, failure_label_lines
 from wmbench.scoring import score_trace
 from wmbench.scoring.aggregate import summarize
 from wmbench.scoring.failure_labels import FAILURE_LABELS, FailureLabel, count_labels, perception_label
@@ -76,6 +76,7 @@ def test_every_label_is_in_the_taxonomy_and_counts_reach_scores_json_and_the_rep
     assert scores["failure_labels"] == counts
     table = "\n".join(failure_label_lines(scores))
     assert "| decision.into_danger | 1 | 1 |" in table and "| label | C03 | total |" in table
+    assert "<tr><td>decision.into_danger</td><td>1</td><td>1</td></tr>" in failure_label_html(scores)
 
 
 def test_a_pattern_rule_that_lost_points_labels_the_episode() -> None:
