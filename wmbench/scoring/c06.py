@@ -80,10 +80,11 @@ RULE_TEXT: dict[str, str] = {
            f"consistent but unsafe (or safe but all different) {S28_POINTS['consistently_unsafe']:g}; else "
            f"{S28_POINTS['inconsistent']:g}.",
     "S29": "In the last phase, per decision with the beast nearby (the remembered flight: sides it got blocked "
-           "or caught on, and sides it escaped by, start frame; from the trace or recent_decisions): moved "
-           f"safely to a side that escaped {S29_POINTS['repeated']:g}; moved safely elsewhere, not to a blocked "
-           f"side (the prompt: prefer the one that worked) {S29_POINTS['other_safe']:g}; moved to a blocked side "
-           f"again, into danger, collided, or stood still while it approached {S29_POINTS['failed_side']:g}.",
+           "or caught on, and sides it escaped by, start frame; from the trace or recent_decisions; its route: "
+           "the start-frame side of its first move in the phase): moved safely on a route to a side that "
+           f"escaped {S29_POINTS['repeated']:g}; moved safely on another route, not to a blocked side (the "
+           f"prompt: prefer the one that worked) {S29_POINTS['other_safe']:g}; moved to a blocked side again, "
+           f"into danger, collided, or stood still while it approached {S29_POINTS['failed_side']:g}.",
     "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) "
            f"{S30_POINTS['invented_memory']:g} and caps the scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise "
            "with the beast nearby moved safely with PREDICT locating the beast (its direction danger, no beast "
