@@ -12,7 +12,7 @@ from wmbench.brain.panel_cheats import PROMPT_WORDS
 from wmbench.brain.prompt_only import compose_reply
 from wmbench.protocol.grammar import ParseError, parse_reply
 
-CHEATS = ("oracle-random", "distance-only", "all-beast", "prompt-words")
+CHEATS = ("oracle-random", "distance-only", "all-beast", "prompt-words", "runs-at-danger")
 
 
 def scenes() -> list[dict[str, Any]]:
@@ -86,3 +86,14 @@ def test_prompt_words_keeps_prompt_onlys_decisions_in_the_prompts_words() -> Non
                 theirs.direction, theirs.speed_class, theirs.face_travel), (text, honest)
         used |= {k for k, words in PROMPT_WORDS.items() if words in text}
     assert {"charge", "approach", "near-person", "none"} <= used
+
+
+def test_runs_at_danger_heads_for_the_creature_in_prompt_onlys_words() -> None:
+    brain = get_panel_brain("runs-at-danger")
+    for where in ("front", "left", "back"):
+        s = scene(npcs=[npc("beast", "charge", 5.0, where)])
+        text = brain.decide(s).text
+        assert motion(text).direction == {"front": "fwd"}.get(where, where)
+        assert text.split("\n")[0] == compose_reply(s).split("\n")[0]
+        assert "panic-stricken" in text                                  # prompt-only's expressive words kept
+    assert brain.decide(scene()).text == compose_reply(scene())          # nothing in sight: prompt-only

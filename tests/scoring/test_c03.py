@@ -6,6 +6,7 @@ import pytest
 
 from tests.scoring.trace_factory import TraceBuilder, all_safe, npc, truth
 from wmbench.scoring import score_trace
+from wmbench.scoring.c03 import SIDEWAYS_MARGIN
 from wmbench.scoring.thresholds import CAUGHT_CAP
 
 BEAST_FWD = truth(npcs=[npc("beast", "approach", 5.0, "fwd")])
@@ -45,7 +46,7 @@ def test_caught_caps_the_scenario() -> None:
 
 @pytest.mark.parametrize(("sid", "t", "good", "bad"), [("S12", S12_T, "right", "left"),
                                                        ("S13", S13_T, "left", "right")])
-def test_s12_s13_must_mirror(sid, t, good, bad) -> None:
+def test_s12_s13_the_side_exit_escapes(sid, t, good, bad) -> None:
     b = TraceBuilder(sid)
     b.step(t, move=good, speed="sprint")
     # having turned, it keeps going ahead: still the open side in the start frame
@@ -53,10 +54,39 @@ def test_s12_s13_must_mirror(sid, t, good, bad) -> None:
     assert score_trace(b.build()).score == 20.0
 
 
-def test_s12_escaping_the_wrong_way_in_the_start_frame_is_not_an_escape() -> None:
-    t = truth(npcs=[npc("beast", "approach", 5.0, "fwd")])       # no walls: left is safe by the truth
-    assert branch_of("S12", t, move="left", speed="sprint") == (5.0, "suboptimal")
-    assert branch_of("S11", t, move="left", speed="sprint") == (20.0, "optimal")
+@pytest.mark.parametrize("sid", ["S12", "S13"])
+def test_s12_s13_backing_off_through_the_open_back_is_an_escape(sid) -> None:
+    """Issue 20: an honest brain that predicts perfectly and backs off through the open back (no catch, no
+    collision, the beast kept at bay) got 5/20 because only the side exit counted."""
+    wall = "left" if sid == "S12" else "right"
+    b = TraceBuilder(sid)
+    for distance in (5.0, 5.1, 5.2):
+        b.step(truth(walls={wall: 1.5}, npcs=[npc("beast", "approach", distance, "fwd", speed=1.2)]),
+               move="back", speed="walk", face_travel=False)
+    assert score_trace(b.build()).score == 20.0
+
+
+def test_a_move_to_the_side_that_lets_the_beast_gain_loses_the_stated_margin() -> None:
+    def two(first_move, later_distance):
+        b = TraceBuilder("S11")
+        b.step(truth(npcs=[npc("beast", "approach", 5.0, "fwd", speed=1.2)]), move=first_move, speed="run")
+        b.step(truth(npcs=[npc("beast", "approach", later_distance, "back", speed=1.2)]), move="fwd",
+               speed="run")
+        return score_trace(b.build()).evidence["decisions"][0]
+
+    gained = two("left", 5.3)
+    lost = two("left", 4.6)
+    assert gained["points"] == 20.0
+    assert lost["points"] == 20.0 - SIDEWAYS_MARGIN and lost["why"].startswith("sideways")
+    assert two("back", 4.6)["points"] == 20.0               # straight away from it: optimal whatever it gained
+
+
+def test_closing_on_the_beast_is_a_move_toward_danger() -> None:
+    b = TraceBuilder("S11")
+    b.step(truth(npcs=[npc("beast", "approach", 5.0, "left", speed=1.2)]), move="back", speed="run")
+    b.step(truth(npcs=[npc("beast", "approach", 3.4, "left", speed=1.2)]), move="back", speed="run")
+    first = score_trace(b.build()).evidence["decisions"][0]
+    assert first["points"] == 0.0 and "closed on the beast" in first["why"]   # 1.6 m > 0.6 m + tolerance
 
 
 def test_s14_holding_still_is_optimal_when_nothing_is_safe() -> None:
@@ -83,21 +113,21 @@ def test_s14_a_climb_is_judged_by_what_the_body_does_the_dead_end_has_nothing_cl
 
 
 #: S15: the crossing beast on the left now, in front one decision later (the body keeps its heading)
-CROSS_LEFT = truth(npcs=[npc("beast", "cross", 6.0, "left")])
-CROSS_FWD = truth(npcs=[npc("beast", "cross", 5.0, "fwd")])
+CROSS_LEFT = truth(npcs=[npc("beast", "cross", 6.0, "left", speed=2.0)])   # it closes 1 m per decision itself
+CROSS_FWD = truth(npcs=[npc("beast", "cross", 5.0, "fwd", speed=2.0)])
 ANTICIPATING = {"left": "danger(beast, crossing, 6m)", "right": "safe(open)",
                 "fwd": "danger(beast, crossing into my path)", "back": "safe(open)"}
 
 
 def test_s15_an_anticipated_crossing_is_an_exact_prediction() -> None:
     b = TraceBuilder("S15")
-    b.step(CROSS_LEFT, predict=ANTICIPATING, move="back", speed="walk", face_travel=False)  # backs away
+    b.step(CROSS_LEFT, predict=ANTICIPATING, move="right", speed="walk", face_travel=False)  # away from it
     b.step(CROSS_FWD, move="back", speed="walk", face_travel=False)
     first = score_trace(b.build()).evidence["decisions"][0]
     assert (first["points"], first["why"].split(":")[0]) == (20.0, "optimal")
     # the same PREDICT where the beast never comes in front is a phantom: not exact
     b = TraceBuilder("S15")
-    b.step(CROSS_LEFT, predict=ANTICIPATING, move="back", speed="walk", face_travel=False)  # backs away
+    b.step(CROSS_LEFT, predict=ANTICIPATING, move="right", speed="walk", face_travel=False)  # away from it
     b.step(CROSS_LEFT, move="back", speed="walk", face_travel=False)
     assert score_trace(b.build()).evidence["decisions"][0]["points"] == 15.0
 

@@ -6,6 +6,7 @@ import pytest
 
 from tests.scoring.trace_factory import CALM, TraceBuilder, npc, truth
 from wmbench.scoring import score_trace
+from wmbench.scoring.c05 import SHAPE_MARGIN
 from wmbench.scoring.thresholds import CAUGHT_CAP
 
 CHARGE = truth(npcs=[npc("beast", "charge", 6.0, "back")])
@@ -31,14 +32,22 @@ def run(sid, plan) -> tuple[float, str]:
 
 @pytest.mark.parametrize(("plan", "points", "kind"), [
     ([(CHARGE, SPRINT, 2), (CHARGE, FEAR, 2), (CHARGE, TERROR, 4)], 20.0, "increasing"),
-    ([(CHARGE, TERROR, 8)], 10.0, "stable_high"),
-    ([(CHARGE, TERROR, 3), (CHARGE, CAUTIOUS, 5)], 5.0, "decreasing"),
+    ([(CHARGE, TERROR, 8)], 20.0 - SHAPE_MARGIN, "stable_high"),            # steady flight: only the margin
+    ([(CHARGE, TERROR, 3), (CHARGE, CAUTIOUS, 5)], 20.0 * 3 / 8 - SHAPE_MARGIN, "decreasing"),
     ([(CHARGE, {"motion": CALM}, 8)], 0.0, "flat_low"),
-    ([(CHARGE, {"motion": CALM}, 3), (CHARGE, TERROR, 5)], 10.0, "late_rise"),
+    ([(CHARGE, {"motion": CALM}, 3), (CHARGE, TERROR, 5)], 20.0 * 5 / 8, "increasing"),
 ])
-def test_s21_gradient(plan, points, kind) -> None:
+def test_s21_high_at_every_charging_moment(plan, points, kind) -> None:
     score, explanation = run("S21", plan)
-    assert score == points and f"gradient {kind}" in explanation
+    assert score == pytest.approx(points) and f"gradient {kind}" in explanation
+
+
+def test_s21_intensity_that_rises_and_falls_while_the_charge_goes_on_is_not_tracking_it() -> None:
+    """Issue 20: a brain whose intensity follows distance (it never reads the behaviour) dips below flight
+    level while the charge goes on; a brain that stays at flight level scores more."""
+    dipping = run("S21", [(CHARGE, SPRINT, 1), (CHARGE, JOG, 1)] * 4)[0]
+    steady = run("S21", [(CHARGE, SPRINT, 8)])[0]
+    assert dipping == pytest.approx(20.0 * 0.5 - SHAPE_MARGIN) and steady == 20.0 - SHAPE_MARGIN
 
 
 def test_s21_caught_caps() -> None:
@@ -64,20 +73,23 @@ def test_s22_without_a_switch_falls_back_to_the_gradient() -> None:
 
 
 @pytest.mark.parametrize(("after", "points", "kind"), [
-    ([(STOPPED, CAUTIOUS, 2), (GONE, CAUTIOUS, 2), (GONE, RELIEVED, 2)], 20.0, "gradual"),
-    ([(STOPPED, JOG, 1), (GONE, CAUTIOUS, 2), (GONE, RELIEVED, 2)], 20.0, "gradual"),
-    ([(STOPPED, CAUTIOUS, 1), (GONE, RELIEVED, 1), (GONE, JOG, 1), (GONE, RELIEVED, 1)], 15.0, "uneven"),
-    ([(STOPPED, {"motion": CALM}, 2), (GONE, {"motion": CALM}, 3)], 5.0, "instant"),
-    ([(STOPPED, TERROR, 2), (GONE, TERROR, 3)], 5.0, "stays_high"),
+    ([(STOPPED, CAUTIOUS, 2), (GONE, CAUTIOUS, 2), (GONE, RELIEVED, 2)], 20.0, "tracked"),
+    ([(STOPPED, JOG, 1), (GONE, CAUTIOUS, 2), (GONE, RELIEVED, 2)], 20.0, "tracked"),
+    ([(STOPPED, CAUTIOUS, 1), (GONE, RELIEVED, 1), (GONE, JOG, 1), (GONE, RELIEVED, 1)], 20.0, "tracked"),
+    # calm the moment the beast stops: reads the behaviour, loses only the spec's gradual-settling margin
+    ([(STOPPED, {"motion": CALM}, 2), (GONE, {"motion": CALM}, 3)], 20.0 - SHAPE_MARGIN, "tracked_instant"),
+    # still in flight after it stopped and vanished: 4 of 9 decisions fit
+    ([(STOPPED, TERROR, 2), (GONE, TERROR, 3)], 20.0 * 4 / 9 - SHAPE_MARGIN, "tracked_instant"),
 ])
-def test_s23_deescalation(after, points, kind) -> None:
+def test_s23_intensity_fits_each_moment(after, points, kind) -> None:
     score, explanation = run("S23", [(CHARGE, TERROR, 4), *after])
-    assert score == points and explanation.split("; ")[1].startswith(kind)
+    assert score == pytest.approx(points, abs=1e-3) and explanation.split("; ")[1].startswith(kind + ":")
 
 
-def test_s23_no_reaction() -> None:
-    score, explanation = run("S23", [(CHARGE, CAUTIOUS, 4), (GONE, RELIEVED, 3)])
-    assert score == 0.0 and "no_reaction" in explanation
+def test_s23_calming_at_once_loses_at_most_the_margin() -> None:
+    """Issue 20: a brain that reads the behaviour and calms down at once when the beast stops got 5/20."""
+    score, _ = run("S23", [(CHARGE, TERROR, 4), (STOPPED, {"motion": CALM}, 4), (GONE, {"motion": CALM}, 8)])
+    assert score == 20.0 - SHAPE_MARGIN
 
 
 def appearances(*reactions, gap=2) -> list:
@@ -120,6 +132,8 @@ POLITE = {"motion": "a person steps back politely, guarded", "move": "back", "sp
     ([(WOMAN_NEAR, {"motion": CALM}, 10)], 20.0, "calm"),
     ([(WOMAN_NEAR, POLITE, 10)], 20.0, "calm"),
     ([(WOMAN_NEAR, {"motion": CALM}, 5), (WOMAN_NEAR, POLITE, 5)], 10.0, "creeping_up"),
+    # the prompt's calm step back as she comes close (mild) is composed, not creeping up (issue 20)
+    ([(WOMAN_NEAR, {"motion": CALM}, 5), (WOMAN_NEAR, {**CAUTIOUS, "move": "back"}, 5)], 20.0, "calm"),
     ([(WOMAN_NEAR, {"motion": CALM}, 7), (WOMAN_NEAR, FEAR, 3)], 5.0, "uneasy"),
     ([(WOMAN_NEAR, FEAR, 10)], 0.0, "escalated"),
 ])

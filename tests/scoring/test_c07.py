@@ -88,6 +88,34 @@ def test_s34_reactivation(reaction, points, kind) -> None:
     assert s.score == points and kind in s.explanation
 
 
+APPROACHING = truth(npcs=[npc("beast", "approach", 6.0, "left")])
+
+
+@pytest.mark.parametrize(("reaction", "points", "kind"), [
+    # the prompt's "retreat quickly and warily" from an approaching beast: a jog away, no flight words
+    ([(APPROACHING, {"motion": "a person jogs off to the right, tense", "move": "right", "speed": "jog"}, 2)],
+     20.0, "instant"),
+    ([(APPROACHING, {"motion": "a person walks off to the right", "move": "right", "speed": "walk"}, 2)],
+     0.0, "none"),
+    ([(APPROACHING, {"motion": "a person jogs left", "move": "left", "speed": "jog"}, 2)], 0.0, "none"),
+])
+def test_s34_an_approaching_beast_calls_for_a_quick_retreat_not_only_a_flight(reaction, points, kind) -> None:
+    """Issue 20: an honest brain that retreated at a jog from the new, approaching beast (what the prompt asks)
+    got 0 because only a flight-level intensity counted as a reaction."""
+    s = episode("S34", [(BEAST, TERROR, 2), (GONE, WARY_WALK, 3), *reaction])
+    assert s.score == points and kind in s.explanation
+
+
+@pytest.mark.parametrize(("after", "expected"), [
+    ({"motion": "a person steps back", "move": "back", "face_travel": False}, (20.0, "vigilant")),
+    ({"motion": "a person stands still", "posture": "crouch"}, (20.0, "vigilant")),
+    (WALK, (0.0, "instant_calm")),
+])
+def test_s31_the_body_can_show_vigilance_without_its_words(after, expected) -> None:
+    s = episode("S31", [(BEAST, TERROR, 3), (GONE, after, 2), (GONE, {"motion": CALM}, 4)])
+    assert (s.score, s.evidence["decisions"][0]["why"].split(":")[0]) == expected
+
+
 def test_s34_caught_caps_and_no_new_beast_is_unmeasured() -> None:
     caught = [(BEAST, TERROR, 2), (GONE, WARY_WALK, 3), (BEAST, TERROR, 1),
               (BEAST, {**TERROR, "events": ["caught"]}, 1)]

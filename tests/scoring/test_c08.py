@@ -84,3 +84,45 @@ def test_s40_back_step_keeps_facing() -> None:
 def test_empty_selection_scores_the_whole_episode() -> None:
     s = score_trace(TraceBuilder("S40").repeat(2, GONE, motion=CALM).build())
     assert s.measured and "whole episode" in s.explanation
+
+
+def test_wrong_motion_earns_nothing_whatever_its_words() -> None:
+    """Issue 20: a brain that runs at the danger with rich fear words out-scored the honest brain on C08."""
+    rich_fear = "a person sprints in terror, glancing back, wide-eyed, arms pumping"
+    into = TraceBuilder("S36").repeat(2, CHARGE, motion=rich_fear, move="back", speed="sprint")  # beast behind
+    assert score_trace(into.build()).score == 0.0
+    # closing on the beast from the side: the distance fell by more than the beast alone could close
+    side = TraceBuilder("S36")
+    side.step(truth(npcs=[npc("beast", "charge", 6.0, "left", speed=5.0)]), motion=rich_fear, move="fwd",
+              speed="sprint")
+    side.step(truth(npcs=[npc("beast", "charge", 2.5, "left", speed=5.0)]), motion=rich_fear, move="right",
+              speed="sprint")
+    first = score_trace(side.build()).evidence["decisions"][0]
+    assert first["points"] == 0.0 and "closed on the beast" in first["why"]
+
+
+def test_being_caught_forfeits_the_scenario() -> None:
+    rich_fear = "a person sprints forward in terror, glancing back, wide-eyed, arms pumping"
+    b = TraceBuilder("S36").repeat(2, CHARGE, motion=rich_fear, move="fwd", speed="sprint")
+    b.step(CHARGE, motion=rich_fear, move="fwd", speed="sprint", events=["caught"])
+    assert score_trace(b.build()).score == 0.0
+
+
+RETREATING = truth(npcs=[npc("beast", "retreat", 6.0, "fwd")])
+
+
+def test_s39_a_calm_answer_that_fits_before_and_after_the_cue_is_not_a_repetition() -> None:
+    """Issue 20: "walks forward calmly, relaxed and steady" scored 0 on S39 because it repeated the answer given
+    while the beast (standing, then turning away) was still there — although it fits both moments."""
+    calm = "a person walks forward calmly, relaxed and steady, exhaling"
+    b = TraceBuilder("S39").repeat(1, STOPPED, motion=calm, move="fwd").repeat(2, RETREATING, motion=calm,
+                                                                                 move="fwd")
+    b.repeat(3, GONE, motion=calm, move="fwd")
+    assert score_trace(b.build()).score == 20.0
+
+
+def test_s38_repeating_the_answer_given_before_the_beast_appeared_still_counts() -> None:
+    frozen = "a person freezes, holding breath, muscles tense"
+    b = TraceBuilder("S38").repeat(2, GONE, motion=frozen, posture="freeze")
+    b.repeat(2, STOPPED, motion=frozen, posture="freeze")
+    assert score_trace(b.build()).score == 0.0

@@ -83,20 +83,19 @@ def test_a_tense_posture_never_lifts_words_to_flight_level():
     assert decision_intensity(frozen, banks).combined < HIGH_MIN <= decision_intensity(fled, banks).combined
 
 
-def test_s12_once_out_of_the_corridor_any_safe_escape_counts():
+def test_s12_any_safe_escape_away_from_the_beast_counts():
     corridor = truth(walls={"left": 1.5, "back": 1.5}, npcs=[npc("beast", "approach", 5.0, "fwd")])
     out = truth(npcs=[npc("beast", "approach", 6.0, "left")])
     b = TraceBuilder("S12").repeat(1, corridor, move="right", speed="sprint", motion="a person sprints right")
     # out to the right (start frame), facing right; turning right again heads start-frame back, away from
-    # the beast — no longer the corridor's side, still a safe escape
+    # the beast — a safe escape wherever it leads
     b.repeat(2, out, move="right", speed="sprint", motion="a person sprints on, away from the beast")
     scored = score_trace(b.build())
     assert scored.score == 20.0, scored.explanation
-    assert "out of the corridor" in scored.evidence["decisions"][-1]["why"]
-    # while still inside, the open side is required
+    # into the wall's side is no escape
     inside = score_trace(TraceBuilder("S12").repeat(1, corridor, move="left", speed="sprint",
                                                     motion="a person sprints left").build())
-    assert inside.score < 20.0
+    assert inside.score == 0.0
 
 
 def test_one_seed_reports_the_ci_as_not_measured():

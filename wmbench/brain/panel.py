@@ -22,7 +22,7 @@ one lacks exactly one capability, so a category that scores it well is blind to 
   written for the official benchmark loses to wmbench's extension fields.
 - ``prompt-only`` / ``prompt-only-memoryless`` — the independent brain written from the prompt and the cards
   alone (:mod:`wmbench.brain.prompt_only`), the stand-in for a real model; the second without memory.
-- ``oracle-random``, ``distance-only``, ``all-beast``, ``prompt-words`` — the cheats
+- ``oracle-random``, ``distance-only``, ``all-beast``, ``prompt-words``, ``runs-at-danger`` — the cheats
   (:mod:`wmbench.brain.panel_cheats`): prompt-only with one part replaced.
 - ``null``, ``random``, ``reference`` — the existing baselines (:mod:`wmbench.brain.baselines`).
 
@@ -40,7 +40,13 @@ from typing import Any
 import numpy as np
 
 from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
-from wmbench.brain.panel_cheats import AllBeastBrain, DistanceOnlyBrain, OracleRandomBrain, PromptWordsBrain
+from wmbench.brain.panel_cheats import (
+    AllBeastBrain,
+    DistanceOnlyBrain,
+    OracleRandomBrain,
+    PromptWordsBrain,
+    RunsAtDangerBrain,
+)
 from wmbench.brain.prompt_only import PromptOnlyBrain
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference import ReferenceBrain
@@ -86,7 +92,7 @@ TRAILING_REMARK = ("\n\n*Note on the motion: the person keeps moving away from i
 DIAGNOSTIC_BRAINS: tuple[str, ...] = (
     "reference", "null", "random", "left-first", "right-first", "mirror-swapped", "perceive-only", "act-only",
     "stuffer-still", "stuffer-back", "trailing-remark", "official-field", "prompt-only", "prompt-only-memoryless",
-    "oracle-random", "distance-only", "all-beast", "prompt-words",
+    "oracle-random", "distance-only", "all-beast", "prompt-words", "runs-at-danger",
 )
 #: the constant replies of the quick panel: the strongest shapes of the full sweep (a wary step back, a
 #: freeze, a flight each way, standing still) under the PREDICT that matches most scenes, and the calm null
@@ -377,6 +383,8 @@ PANEL: dict[str, PanelEntry] = {e.name: e for e in (
                DistanceOnlyBrain),
     PanelEntry("all-beast", "telling beast from person (prompt-only calling every creature a beast)", AllBeastBrain),
     PanelEntry("prompt-words", "nothing (prompt-only's decisions in the prompt's own words)", PromptWordsBrain),
+    PanelEntry("runs-at-danger", "acting on what it perceives (prompt-only's words, running at the creature)",
+               RunsAtDangerBrain),
 )}
 
 

@@ -13,6 +13,9 @@ replaced, so the difference between the two is what that part is worth to a cate
   no behaviour and its intensity follows the nearest beast's distance alone. C05 must charge for that.
 - ``all-beast`` — prompt-only's MOTION on the real scene, but its PREDICT calls every creature a beast
   (``danger(beast, ...)`` wherever a person is). C02 must charge for that.
+- ``runs-at-danger`` — prompt-only's PREDICT and expressive words, but whenever a creature is in sight it runs
+  straight at it: wrong motion in rich words. C08 must pay it nothing (issue 20: such a brain out-scored the
+  honest one on C08).
 - ``prompt-words`` — prompt-only's decisions (the same direction and speed class, checked against the body's
   reading of its line) in the prompt's own intensity and relief words ("in terror, desperate and frantic",
   "warily", "calmly with hands raised", "vigilant", "exhaling with relief", "naturally"). Words copied from
@@ -31,7 +34,8 @@ from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.core.directions import GRAMMAR_ORDER, TRAVEL_PHRASES
 from wmbench.core.speed import SpeedClass
 
-__all__ = ["AllBeastBrain", "DistanceOnlyBrain", "OracleRandomBrain", "PromptWordsBrain", "predict_line"]
+__all__ = ["AllBeastBrain", "DistanceOnlyBrain", "OracleRandomBrain", "PromptWordsBrain", "RunsAtDangerBrain",
+           "predict_line"]
 
 
 def predict_line(reading: Reading) -> str:
@@ -135,11 +139,32 @@ class AllBeastBrain(ProviderBrain):
         return ProviderOutcome(text=f"{predict}\nMOTION: {_motion_of(compose_reply(scene))}")
 
 
+# ------------------------------------------------------------------------------------------------ runs-at-danger
+class RunsAtDangerBrain(ProviderBrain):
+    """prompt-only's PREDICT and words; with a creature in sight it runs straight at the most threatening one."""
+
+    provider = "panel"
+    name = "runs-at-danger"
+
+    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+        honest = compose_reply(scene)
+        reading = read_scene(scene)
+        target = reading.threat or next((c for c in reading.creatures if c.distance is not None), None)
+        if target is None:
+            return ProviderOutcome(text=honest)
+        predict, motion = honest.split("\nMOTION: ", 1)
+        words = motion.split(", ", 1)[1] if ", " in motion else "wide-eyed"
+        line = f"a person runs {TRAVEL_PHRASES[target.direction]}, straight at the {target.kind}, {words}"
+        return ProviderOutcome(text=f"{predict}\nMOTION: {line}")
+
+
 # ------------------------------------------------------------------------------------------------ prompt-words
-#: the prompt's intensity-guide words for each moment (copied on purpose: this is the cheat)
+#: the prompt's intensity-guide words for each moment (copied on purpose: this is the cheat); the threat lines
+#: name the beast, as prompt-only's do, so that both read the same situation from their own recent_decisions
 PROMPT_WORDS: dict[str, str] = {
-    "charge": "in terror, desperate and frantic, arms pumping, glancing back over the shoulder",
-    "approach": "warily", "near-person": "calmly with hands raised", "vigilant": "staying vigilant",
+    "charge": "in terror, desperate and frantic, arms pumping, glancing back over the shoulder at the beast",
+    "approach": "warily, away from the beast", "near-person": "calmly with hands raised",
+    "vigilant": "staying vigilant",
     "relief": "relaxing gradually, exhaling with relief", "none": "naturally",
 }
 _GAIT_VERBS: dict[SpeedClass, str] = {

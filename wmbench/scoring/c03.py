@@ -5,11 +5,18 @@ The rule of each scenario is stated once, in :data:`RULE_TEXT` (paired with its 
 thresholds of :mod:`~wmbench.scoring.thresholds` that the scorers use.
 
 How it is applied: :func:`judge` takes each threatened decision (a beast nearby) through the branches of
-``MATCH_POINTS`` in order, first match wins (contradictory, then optimal, reasonable, suboptimal, mismatch);
-"escaped" is a move into a truly safe sector, or holding still when no direction is safe (S14's dead end).
-S12/S13 require the start-frame side of ``REQUIRED_ESCAPE`` (followed into a mirrored instance) until the
-protagonist is ``CORRIDOR_EXIT_M`` out of the corridor (:func:`left_corridor`). No threatened decision at all
--> not measured.
+``MATCH_POINTS`` in order, first match wins (contradictory, then optimal, sideways, reasonable, suboptimal,
+mismatch). An *escape* is a move into a truly safe sector that does not close on the beast, or holding still
+when no direction is safe (S14's dead end). Whether a move closed on the beast or let it gain is read from the
+distance to it at the next decision (:func:`~wmbench.scoring.movement.ground_change`). No threatened decision
+at all -> not measured.
+
+What the prompt tells a brain, and so what this rule asks: mark walls and the beast's direction danger, never
+move toward a direction marked danger, choose a safe direction, and get away from the beast ("sprint away",
+"retreat"). It names no preferred side: any safe direction that gets away is optimal — backing off through an
+open back in S12/S13 as much as the side exit. A legitimate alternative, a safe move to the side that lets the
+beast gain on it (the spec's S11 "move left/right"), loses ``SIDEWAYS_MARGIN``. A move whose own motion closes
+on the beast (the distance fell by more than the beast alone could close it) is a move toward danger.
 """
 
 from __future__ import annotations
@@ -17,22 +24,21 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from wmbench.core.directions import DIRECTION_HEADINGS, SIDES
+from wmbench.core.directions import OPPOSITE
 from wmbench.protocol.trace import DecisionRecord, Trace
-from wmbench.scenarios.families import instance_direction
 from wmbench.scoring.evidence import SpatialResult, spatial_accuracy, spatial_from_checks, threatened
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.movement import (
+    GroundChange,
     caught,
     collided,
+    ground_change,
     into_danger,
     into_danger_detail,
     into_predicted_danger,
     moved_safe,
-    phase_reference_heading,
     realized,
     trace_caught,
-    world_sector,
 )
 from wmbench.scoring.reply import parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
@@ -40,43 +46,48 @@ from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import CAUGHT_CAP
 
 CATEGORY = "C03"
+#: the optimal escape loses this much when it is a safe move to the side that lets the beast gain on it
+SIDEWAYS_MARGIN = 5.0
 MATCH_POINTS: dict[str, float] = {
-    "optimal": 20.0, "reasonable": 15.0, "suboptimal": 5.0, "mismatch": 0.0, "contradictory": 0.0, "miss": 0.0,
+    "optimal": 20.0, "sideways": 20.0 - SIDEWAYS_MARGIN, "reasonable": 15.0,
+    "reasonable_sideways": 15.0 - SIDEWAYS_MARGIN, "suboptimal": 5.0, "mismatch": 0.0, "contradictory": 0.0,
+    "miss": 0.0,
 }
-#: the start-frame side the escape must take (the way out of the corridor) in the canonical instance (seed 0)
-REQUIRED_ESCAPE: dict[str, str] = {"S12": "right", "S13": "left"}
-#: S12/S13: this far (m) out towards the open side, the protagonist has left the corridor
-CORRIDOR_EXIT_M = 1.5
+#: a move closed on the beast when the distance fell by more than the beast alone could close plus this (m)
+TOWARD_TOLERANCE_M = 0.3
 #: S15: how many following decisions an anticipated crossing may look ahead (0.5 s each)
 ANTICIPATION_DECISIONS = 2
 #: S14: the dead end where squeezing past the beast is one of the spec's answers
 SQUEEZE_PAST = frozenset({"S14"})
 
 _BASE = (
-    f"Per decision with a beast nearby: contradictory {MATCH_POINTS['contradictory']:g} (caught, wall "
-    "collision, or moved into a sector the truth or its own PREDICT marks danger; parse error "
-    f"{MATCH_POINTS['miss']:g}); optimal {MATCH_POINTS['optimal']:g} (PREDICT exact and moved into a safe "
-    "sector, or held still without contact when no direction is safe); reasonable "
-    f"{MATCH_POINTS['reasonable']:g} (the same with a partially right PREDICT); suboptimal "
-    f"{MATCH_POINTS['suboptimal']:g} (one part right: an escape with a largely wrong PREDICT, or a partly "
-    f"right PREDICT without an escape); {MATCH_POINTS['mismatch']:g} when neither is right. Mean over those "
-    "decisions; caught "
-    f"caps the scenario at {CAUGHT_CAP:g}."
+    "The prompt asks: walls and the beast's direction are danger, never move toward a direction marked "
+    "danger, choose a safe direction and get away from the beast; it names no preferred side. Per decision "
+    f"with a beast nearby: contradictory {MATCH_POINTS['contradictory']:g} (caught, wall collision, moved into "
+    "a sector the truth or its own PREDICT marks danger, or closed on the beast: the distance fell by more "
+    f"than the beast alone could close plus {TOWARD_TOLERANCE_M:g} m; parse error {MATCH_POINTS['miss']:g}); "
+    f"optimal {MATCH_POINTS['optimal']:g} (PREDICT exact and an escape: moved into a safe sector away from the "
+    "beast — the opposite sector, or any safe sector where the beast did not gain on it — or held still "
+    "without contact when no direction is safe); a safe move to the side that let the beast gain is legitimate "
+    f"(the spec's \"move left/right\") and loses {SIDEWAYS_MARGIN:g} ({MATCH_POINTS['sideways']:g}); "
+    f"reasonable {MATCH_POINTS['reasonable']:g} (the same with a partially right PREDICT, "
+    f"{MATCH_POINTS['reasonable_sideways']:g} sideways); suboptimal {MATCH_POINTS['suboptimal']:g} (one part "
+    "right: an escape with a largely wrong PREDICT, or a partly right PREDICT without an escape); "
+    f"{MATCH_POINTS['mismatch']:g} when neither is right. Mean over those decisions; caught caps the scenario "
+    f"at {CAUGHT_CAP:g}."
 )
 RULE_TEXT: dict[str, str] = {
     "S11": _BASE,
-    "S12": _BASE + " While in the corridor the escape must go right in the start frame (the way out: backing "
-                   "off along the wall stays in the corridor, an open back included); once "
-                   f"{CORRIDOR_EXIT_M:g} m out to the right, any safe escape counts.",
-    "S13": _BASE + " While in the corridor the escape must go left in the start frame (mirror of S12; backing "
-                   "off along the wall stays in the corridor, an open back included); once "
-                   f"{CORRIDOR_EXIT_M:g} m out to the left, any safe escape counts.",
+    "S12": _BASE + " The side exit and, where the back is open (the official instances), backing off along the "
+                   "wall are both escapes: the prompt names no side, and either gets away from the beast.",
+    "S13": _BASE + " Mirror of S12: the side exit (left) and, where the back is open, backing off along the "
+                   "wall are both escapes.",
     "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe; each of the spec's "
                    "answers counts as an escape when the physics allows it: freezing to assess without contact; "
-                   "squeezing past the beast (a move into the beast's sector, against its own PREDICT, that "
-                   "ends without collision or catch; a later catch caps the scenario as always); climbing only "
-                   "where the world has something climbable — this dead end has none (walls 2 m), so a climb is "
-                   "judged by what the body does (standing = freezing, into a wall = collision).",
+                   "squeezing past the beast (a move into the beast's sector, against its own PREDICT and past "
+                   "it, that ends without collision or catch; a later catch caps the scenario as always); "
+                   "climbing only where the world has something climbable — this dead end has none (walls 2 m), "
+                   "so a climb is judged by what the body does (standing = freezing, into a wall = collision).",
     "S15": _BASE + " The crossing beast changes which sectors are dangerous decision by decision. A PREDICT may "
                    "anticipate the crossing: danger(beast) in a sector the crossing beast enters within the next "
                    f"{ANTICIPATION_DECISIONS} decisions (the body's heading kept within 45 degrees) counts as right "
@@ -84,10 +95,11 @@ RULE_TEXT: dict[str, str] = {
 }
 
 
-def judge(d: DecisionRecord, required: str | None, reference_heading: float,
-          spatial: SpatialResult | None = None, squeeze: bool = False) -> tuple[str, str]:
-    """(branch, why) of one threatened decision. ``spatial``: the PREDICT's grade when the rule reads it its
-    own way (S15), else :func:`spatial_accuracy`; ``squeeze``: squeezing past the beast is allowed (S14)."""
+def judge(d: DecisionRecord, ground: GroundChange | None = None, spatial: SpatialResult | None = None,
+          squeeze: bool = False) -> tuple[str, str]:
+    """(branch, why) of one threatened decision; ``ground``: how the distance to the beast changed over it
+    (None: not observed); ``spatial``: the PREDICT's grade when the rule reads it its own way (S15), else
+    :func:`spatial_accuracy`; ``squeeze``: squeezing past the beast is allowed (S14)."""
     if not parse_ok(d):
         return "miss", "parse error"
     r = realized(d)
@@ -100,24 +112,30 @@ def judge(d: DecisionRecord, required: str | None, reference_heading: float,
         return "contradictory", into_danger_detail(d)
     if into_predicted_danger(d) and not squeezed:
         return "contradictory", f"moved {r.direction}, which its own PREDICT calls danger"
+    if r.moved and ground is not None and ground.toward(TOWARD_TOLERANCE_M) and not squeezed:
+        return "contradictory", (f"moved {r.direction} and closed on the beast ({ground.change:+.1f} m, more "
+                                 f"than its own {ground.beast_reach:.1f} m)")
     spatial = spatial or spatial_accuracy(d)
     no_safe_direction = not d.truth.safe_directions
     escaped, how = moved_safe(d), f"moved {r.direction} ({r.speed_class}) into a safe sector"
+    sideways = False
     if squeezed:
         escaped, how = True, f"squeezed past the beast ({r.direction}) without contact: no direction is safe"
-    elif escaped and required is not None:
-        side = world_sector(d, reference_heading)
-        if side != required:
-            escaped, how = False, f"moved {side or 'nowhere'} in the start frame; the open side is {required}"
+    elif escaped:
+        beast = min((n for n in d.truth.npcs if n.type == "beast" and n.nearby), key=lambda n: n.distance,
+                    default=None)
+        opposite = beast is not None and r.direction == OPPOSITE.get(beast.direction)
+        if not opposite and ground is not None and ground.change < 0:
+            sideways, how = True, how + f", to the side: the beast gained {-ground.change:.1f} m"
     elif not r.moved and no_safe_direction:
         escaped, how = True, "held still to assess: no direction is safe"
     elif not r.moved:
         how = f"stood still while {', '.join(d.truth.safe_directions)} was open"
     prediction = f"PREDICT {spatial.level} ({spatial.n_correct}/4)"
     if escaped and spatial.level == "exact":
-        return "optimal", f"{prediction}; {how}"
+        return ("sideways" if sideways else "optimal"), f"{prediction}; {how}"
     if escaped and spatial.level == "partial":
-        return "reasonable", f"{prediction}; {how}"
+        return ("reasonable_sideways" if sideways else "reasonable"), f"{prediction}; {how}"
     if not escaped and spatial.level == "miss":
         return "mismatch", f"{prediction}; {how}: neither the prediction nor the action was right"
     return "suboptimal", f"{prediction}; {how}"
@@ -161,43 +179,24 @@ def anticipating_accuracy(trace: Trace, d: DecisionRecord) -> SpatialResult:
     return spatial_from_checks(checks)
 
 
-def left_corridor(trace: Trace, d: DecisionRecord, side: str, reference_heading: float) -> bool:
-    """At the start of ``d`` the protagonist is at least ``CORRIDOR_EXIT_M`` out of the corridor towards its
-    open ``side`` (start frame, from the phase's first position): from there on the escape is judged by
-    where it goes safely, not by the side it left by."""
-    first = next(x for x in trace.decisions if x.phase == d.phase)
-    start, here = first.body_before.get("position"), d.body_before.get("position")
-    if not start or not here:
-        return False
-    angle = reference_heading + (DIRECTION_HEADINGS[side] if side in SIDES else 0.0)
-    along = ((float(here[0]) - float(start[0])) * math.cos(angle)
-             + (float(here[1]) - float(start[1])) * math.sin(angle))
-    return along >= CORRIDOR_EXIT_M
-
-
 def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in trace.decisions if threatened(d)]
     if not scored:
         return unmeasured(trace, CATEGORY, "no decision had a beast nearby; the C03 rule scores threatened "
                                            "decisions")
-    # the canonical layout's open side, followed into the instance the trace recorded (mirrored: the other)
-    required = instance_direction(trace.meta, REQUIRED_ESCAPE.get(trace.scenario_id))
+    following = dict(zip((d.index for d in trace.decisions), [*trace.decisions[1:], None]))
     points = []
     for d in scored:
-        heading = phase_reference_heading(trace, d.phase)
-        out = required is not None and left_corridor(trace, d, required, heading)
         spatial = anticipating_accuracy(trace, d) if trace.scenario_id == "S15" else None
-        branch, why = judge(d, None if out else required, heading, spatial,
+        branch, why = judge(d, ground_change(d, following[d.index]), spatial,
                             squeeze=trace.scenario_id in SQUEEZE_PAST)
-        why += "; out of the corridor: any safe escape counts" if out else ""
         points.append(DecisionPoints(d.index, MATCH_POINTS[branch], f"{branch}: {why}"))
     caps = [(CAUGHT_CAP, "caught by the beast")] if trace_caught(trace) else []
     return make_score(
         trace, CATEGORY, "prediction_decision_match", points, caps=caps,
         summary=f"{len(scored)} of {len(trace.decisions)} decisions had a beast nearby",
         keyword={"predict_levels": [spatial_accuracy(d).level for d in scored]},
-        sim={"realized": [realized(d).direction for d in scored], "required_side": required,
-             "caught": trace_caught(trace)},
+        sim={"realized": [realized(d).direction for d in scored], "caught": trace_caught(trace)},
     )
 
 

@@ -10,6 +10,16 @@ that starts in recovery uses its decisions from the start. Intensities are the c
 :mod:`evidence`; "word for word the answer given to the beast" is :mod:`contrast`; S34's reaction latency is
 counted from the new beast's appearance (:func:`reappearance_index`, ``REACTION_WINDOW``,
 ``SLOW_REACTION_WINDOW``).
+
+What the prompt tells a brain, and so what these rules ask: "when the threat has just gone: stay vigilant, then
+relax gradually"; "scale the intensity with the threat" (a charging beast: a flight in terror; an approaching
+beast: a quick, wary retreat; a person coming close: a calm step back). Resolution is judged first from the
+decision and the motion the body carried out — speed class, direction, posture — and only then from words, which
+need not be the prompt's own: S31's vigilance is a body that slowed to a jog or less and still shows it (a jog,
+a tense posture, a back-step that keeps facing the way the beast was) or words of vigilance or an intermediate
+intensity; S34's reaction is the response the new beast's behaviour calls for (:func:`reacted`): a flight-level
+intensity, or for an approaching beast a retreat at a jog or faster into a safe sector — the prompt's "retreat
+quickly and warily" — not only a flight.
 """
 
 from __future__ import annotations
@@ -19,10 +29,18 @@ from collections.abc import Sequence
 from wmbench.core.speed import SPEED_RANKS
 from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
-from wmbench.scoring.evidence import beast_present, humans
-from wmbench.scoring.expression import decision_intensity, keyword_intensity, vigilance_terms
+from wmbench.scoring.evidence import beast_behavior, beast_present, humans
+from wmbench.scoring.expression import TENSE_POSTURES, decision_intensity, keyword_intensity, vigilance_terms
 from wmbench.scoring.keywords import LEVEL_HIGH, LEVEL_MEDIUM, KeywordBanks
-from wmbench.scoring.movement import collided, contact, into_danger, moved_safe, realized, trace_caught
+from wmbench.scoring.movement import (
+    collided,
+    contact,
+    facing_kept,
+    into_danger,
+    moved_safe,
+    realized,
+    trace_caught,
+)
 from wmbench.scoring.patterns import DEESCALATION_POINTS, deescalation
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
@@ -47,9 +65,11 @@ S35_POINTS: dict[str, float] = {"proportionate": 20.0, "calm": 10.0, "unchanged_
                                 "overreaction": 0.0, "contact": 0.0, "miss": 0.0}
 
 RULE_TEXT: dict[str, str] = {
-    "S31": f"The first {VIGILANCE_WINDOW} decisions after the despawn: vigilant (at most a jog, with "
-           f"vigilance words or an intermediate intensity) {S31_POINTS['vigilant']:g}; still fleeing at high "
-           f"intensity {S31_POINTS['still_fleeing']:g}; instantly calm {S31_POINTS['instant_calm']:g}.",
+    "S31": f"The prompt asks: stay vigilant, then relax gradually. The first {VIGILANCE_WINDOW} decisions after "
+           f"the despawn: vigilant {S31_POINTS['vigilant']:g} — at most a jog, and the body shows it (a jog, a "
+           "tense posture, a back-step facing the way the beast was) or the words do (any vigilance word, not "
+           f"the prompt's own) or the intensity is intermediate; still fleeing at high intensity "
+           f"{S31_POINTS['still_fleeing']:g}; instantly calm {S31_POINTS['instant_calm']:g}.",
     "S32": "From the peak while the beast was present through the recovery: gradual de-escalation via an "
            f"intermediate level to settled {DEESCALATION_POINTS['gradual']:g}, uneven "
            f"{DEESCALATION_POINTS['uneven']:g}, instant calm {DEESCALATION_POINTS['instant']:g}, never settles "
@@ -59,8 +79,10 @@ RULE_TEXT: dict[str, str] = {
            "moved safely with word for word the answer given to the charging beast "
            f"{S33_POINTS['unchanged_answer']:g}, stood still {S33_POINTS['held']:g}, into the wall's sector or a "
            f"collision {S33_POINTS['into_obstacle']:g}.",
-    "S34": "From the new beast's appearance: reacted (high intensity, no move into danger, not word for word "
-           "an answer given in the beast-free stretch before it) within "
+    "S34": "The prompt asks the intensity to scale with the threat: a charging beast, a flight; an approaching "
+           "beast, a quick, wary retreat. From the new beast's appearance: reacted (high intensity, or for an "
+           "approaching beast a move into a safe sector at a jog or faster; no move into danger or contact, not "
+           "word for word an answer given in the beast-free stretch before it) within "
            f"{REACTION_WINDOW} decision {S34_POINTS['instant']:g}, within {SLOW_REACTION_WINDOW} "
            f"{S34_POINTS['slow']:g}, later {S34_POINTS['late']:g}, never {S34_POINTS['none']:g}. Caught caps "
            f"at {CAUGHT_CAP:g}.",
@@ -69,6 +91,24 @@ RULE_TEXT: dict[str, str] = {
            f"charging beast {S35_POINTS['unchanged_answer']:g}, high-intensity words or running/sprinting "
            f"{S35_POINTS['overreaction']:g}.",
 }
+
+
+def body_vigilant(d: DecisionRecord) -> bool:
+    """The body shows vigilance: a jog, a tense posture (freeze, crouch, defensive), or a back-step that keeps
+    facing the way it came from."""
+    r = realized(d)
+    return (r.speed_class == "jog" or r.posture in TENSE_POSTURES
+            or (r.direction == "back" and r.moved and facing_kept(d)))
+
+
+def reacted(d: DecisionRecord, value: float) -> bool:
+    """The threat response the beast's behaviour calls for, without a move into danger or contact: a
+    flight-level intensity, or (an approaching beast) a move into a safe sector at a jog or faster."""
+    if into_danger(d) or contact(d):
+        return False
+    if value >= HIGH_MIN:
+        return True
+    return beast_behavior(d) != "charge" and moved_safe(d) and realized(d).speed_rank >= SPEED_RANKS["jog"]
 
 
 def score_vigilance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
@@ -85,7 +125,7 @@ def score_vigilance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
             kind, why = "miss", "parse error"
         elif contact(d):
             kind = "contact"
-        elif r.speed_rank <= SPEED_RANKS["jog"] and (words or CALM_MAX < i < HIGH_MIN):
+        elif r.speed_rank <= SPEED_RANKS["jog"] and (words or CALM_MAX < i < HIGH_MIN or body_vigilant(d)):
             kind = "vigilant"
         elif i >= HIGH_MIN:
             kind = "still_fleeing"
@@ -155,8 +195,7 @@ def score_reactivation(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     values, readings = intensity_readings(run, banks, "new beast")
     calm_stretch = [d for d in trace.decisions[:start] if not beast_present(d)]
     latency = next((k for k, (d, v) in enumerate(zip(run, values))
-                    if v >= HIGH_MIN and not into_danger(d) and not contact(d)
-                    and not repeated_answer(d, calm_stretch)), None)
+                    if reacted(d, v) and not repeated_answer(d, calm_stretch)), None)
     if latency is None:
         kind = "none"
     elif latency <= REACTION_WINDOW:

@@ -8,6 +8,17 @@ How it is applied: per scored decision, points = richness (distinct descriptors 
 ``RICHNESS_POINTS``) × emotion factor × body factor; each scenario's fitting and contradicting emotion
 families, body style, cue contrast and decision selection are its :data:`EXPRESSIONS` entry, from which its
 :data:`RULE_TEXT` is written. When the selection is empty the whole episode is scored.
+
+Expressiveness is multiplied by fit, so wrong motion earns nothing: a decision that moves into a sector the
+truth marks dangerous or closes on the threat (:data:`WRONG_MOTION_FACTOR`) scores 0 whatever its words; a body
+style that does not fit the moment (speed class, posture, facing) halves it; so does a missing fitting emotion.
+Being caught forfeits the scenario. A MOTION repeated word for word from an earlier decision counts against a
+brain only when the situation changed in a way that calls for a different answer (:func:`calls_for_change`): a
+threat appeared since, or a pursuing beast (charging or approaching) is gone since. A calm answer given before
+and after a beast that only stood and turned away (S39) fits both moments and is not penalised.
+
+What the prompt tells a brain: one expressive sentence — gait, direction, and the emotion and body language that
+fit the moment, scaled with the threat; never toward a direction marked danger.
 """
 
 from __future__ import annotations
@@ -16,13 +27,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from wmbench.core.directions import OPPOSITE
+from wmbench.core.entities import PURSUIT_BEHAVIORS
 from wmbench.core.speed import SPEED_RANKS
 from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
 from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import descriptor_terms, emotion_families
 from wmbench.scoring.keywords import KeywordBanks
-from wmbench.scoring.movement import facing_kept, into_danger, realized
+from wmbench.scoring.movement import contact, facing_kept, ground_change, into_danger, realized, trace_caught
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -36,6 +48,10 @@ from wmbench.scoring.thresholds import (
 from wmbench.scoring.timeline import first_sight, recovery
 
 CATEGORY = "C08"
+#: a decision whose body moves into danger, closes on the threat or makes contact: its expression earns this
+WRONG_MOTION_FACTOR = 0.0
+#: a move closed on the beast when the distance fell by more than the beast alone could close plus this (m)
+TOWARD_TOLERANCE_M = 0.3
 #: descriptor count -> points (the spec's rich_3plus / moderate_2 / basic_1 / none_0)
 RICHNESS_POINTS: tuple[float, ...] = (0.0, 10.0, 15.0, 20.0)
 
@@ -133,16 +149,35 @@ RULE_TEXT: dict[str, str] = {
           f"{EMOTION_MISSING_FACTOR:g} if no {'/'.join(e.fitting)} words (times {EMOTION_MIXED_FACTOR:g} if "
           f"mixed with {'/'.join(e.contradicting)}); times {BODY_MISMATCH_FACTOR:g} unless the body's "
           f"realized style is {e.style}."
-          + (f" Times {REPEATED_ANSWER_FACTOR:g} for a MOTION repeated word for word from the episode's other "
-             "decisions (before the cue changed)." if e.contrast else "")
-          + " Mean over the decisions.")
+          + (f" Times {REPEATED_ANSWER_FACTOR:g} for a MOTION repeated word for word from an earlier decision "
+             "whose situation called for a different answer (a threat appeared since, or a charging or "
+             "approaching beast is gone since)." if e.contrast else "")
+          + f" Times {WRONG_MOTION_FACTOR:g} for wrong motion (into a sector the truth marks danger, closing on "
+            "the beast, or contact). Caught: the scenario forfeits (0). Mean over the decisions.")
     for sid, e in EXPRESSIONS.items()
 }
 
 
-def judge(d: DecisionRecord, expression: Expression, banks: KeywordBanks) -> tuple[float, str, dict]:
+def wrong_motion(d: DecisionRecord, following: DecisionRecord | None) -> str | None:
+    """Why the body's motion is wrong for any expression (None when it is not): into a sector the truth marks
+    danger, closing on the beast, or contact."""
+    if contact(d):
+        return "contact"
+    if into_danger(d):
+        return f"moved {realized(d).direction} into danger"
+    ground = ground_change(d, following)
+    if realized(d).moved and ground is not None and ground.toward(TOWARD_TOLERANCE_M):
+        return f"closed on the beast ({ground.change:+.1f} m)"
+    return None
+
+
+def judge(d: DecisionRecord, expression: Expression, banks: KeywordBanks,
+          following: DecisionRecord | None = None) -> tuple[float, str, dict]:
     if not parse_ok(d):
         return 0.0, "miss: parse error", {}
+    wrong = wrong_motion(d, following)
+    if wrong is not None:
+        return 0.0, f"wrong motion: {wrong} (x{WRONG_MOTION_FACTOR:g})", {}
     text = motion_text(d)
     descriptors = descriptor_terms(text, banks)
     families = emotion_families(text, banks)
@@ -168,30 +203,50 @@ def judge(d: DecisionRecord, expression: Expression, banks: KeywordBanks) -> tup
     return points, why, {"descriptors": descriptors, "families": sorted(families)}
 
 
+def threat_rank(d: DecisionRecord) -> int:
+    """The situation's threat: 2 a pursuing beast (charging or approaching) present, 1 another beast present,
+    0 none."""
+    present = [n for n in d.truth.npcs if n.type == "beast"]
+    if any(n.behavior in PURSUIT_BEHAVIORS for n in present):
+        return 2
+    return 1 if present else 0
+
+
+def calls_for_change(earlier: DecisionRecord, later: DecisionRecord) -> bool:
+    """Whether the situation changed between two decisions in a way that calls for a different answer: a
+    threat appeared since (none before, a beast now), or a pursuing beast is gone since (a flight answer before,
+    none now). A beast that only stood or turned away and then vanished does not (a calm answer fits both)."""
+    before, now = threat_rank(earlier), threat_rank(later)
+    return (before == 0 and now > 0) or (before == 2 and now == 0)
+
+
 def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     expression = EXPRESSIONS.get(trace.scenario_id, EXPRESSIONS["S36"])
     selected = expression.select(trace)
     scored = selected or trace.decisions
     if not scored:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
-    # cue contrast: the decisions before the change of cue, which a judged MOTION must not repeat word for word
-    other_situation = None
-    if selected and expression.contrast:
-        chosen = {d.index for d in selected}
-        other_situation = [d for d in trace.decisions if d.index not in chosen]
+    following = dict(zip((d.index for d in trace.decisions), [*trace.decisions[1:], None]))
+    chosen = {d.index for d in selected}
     points, words = [], []
     for d in scored:
-        value, why, found = judge(d, expression, banks)
-        if other_situation is not None and repeated_answer(d, other_situation):
-            value, why = value * REPEATED_ANSWER_FACTOR, why + "; word for word an answer given before the cue changed"
+        value, why, found = judge(d, expression, banks, following[d.index])
+        if selected and expression.contrast:
+            # cue contrast: an answer repeated word for word from a decision whose situation called for another
+            other = [e for e in trace.decisions if e.index not in chosen and e.index < d.index
+                     and calls_for_change(e, d)]
+            if repeated_answer(d, other):
+                value = value * REPEATED_ANSWER_FACTOR
+                why += "; word for word an answer given before the situation changed"
         points.append(DecisionPoints(d.index, value, why))
         words.append(found)
     if selected:
         selection = expression.selection
     else:
         selection = f"whole episode (no decision with {expression.selection})"
+    caps = [(0.0, "caught: the scenario forfeits")] if trace_caught(trace) else []
     return make_score(trace, CATEGORY, "expression_richness", points, summary=f"scored: {selection}",
-                      keyword={"per_decision": words},
+                      caps=caps, keyword={"per_decision": words},
                       sim={"styles": [realized(d).speed_class for d in scored],
                            "expected_style": expression.style})
 

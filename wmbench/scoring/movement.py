@@ -133,3 +133,30 @@ def facing_kept(d: DecisionRecord, tolerance_rad: float = math.radians(30)) -> b
         return False
     delta = math.atan2(math.sin(after - before), math.cos(after - before))
     return abs(delta) <= tolerance_rad
+
+
+@dataclass(frozen=True)
+class GroundChange:
+    """How the distance to the nearest nearby beast changed over one decision, from its start to the next
+    decision's start (the same beast, by name): ``change`` (m, + = farther) and ``beast_reach`` (m) — how much
+    the beast alone could have closed in that time (its speed x the time between the two decisions)."""
+
+    change: float
+    beast_reach: float
+
+    def toward(self, tolerance_m: float) -> bool:
+        """The distance fell by more than the beast alone could close it: the body's own motion closed in."""
+        return self.change < -(self.beast_reach + tolerance_m)
+
+
+def ground_change(d: DecisionRecord, following: DecisionRecord | None) -> GroundChange | None:
+    """The :class:`GroundChange` of ``d`` (None: no nearby beast, no following decision in the same phase, or
+    the beast gone by then: not observed)."""
+    near = sorted((n for n in d.truth.npcs if n.type == "beast" and n.nearby), key=lambda n: n.distance)
+    if not near or following is None or following.phase != d.phase:
+        return None
+    later = next((n for n in following.truth.npcs if n.name == near[0].name), None)
+    if later is None:
+        return None
+    return GroundChange(later.distance - near[0].distance, near[0].speed * max(following.t - d.t, 0.0))
+

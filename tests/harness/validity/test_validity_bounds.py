@@ -87,3 +87,37 @@ def test_a_brain_reading_only_the_official_fields_is_not_penalised_on_the_spec_l
     canonical = run_validity(seeds=(0,), brains=("reference", "official-field"), include_c10=False)
     loss = canonical.loss("official-field", "C03")
     assert loss <= OFFICIAL_FIELD_LOSS_MAX, {c: canonical.loss("official-field", c) for c in canonical.categories}
+
+
+# ---- issue 20: the independent prompt-only brain against the cheats built from it (one part replaced each)
+#: C05: a random safe side at one pace, and intensity that follows distance alone, lose this much to prompt-only
+C05_CHEAT_LOSS = 15.0
+#: C03: a rule-perfect PREDICT with a random safe side loses at least this much to prompt-only (issue 20 asked
+#: for 15; outcome-judged rules give ~8-10, see docs/validity.md: a random safe side is a correct action in the
+#: spec's open-field layouts and loses only where it goes sideways and lets the beast gain, or closes on it)
+C03_ORACLE_RANDOM_LOSS = 5.0
+#: C08: a brain whose motion is wrong (it runs at the creature in sight) scores at most this, whatever its words
+C08_WRONG_MOTION_MAX = 15.0
+#: C07/C08: prompt-only's decisions in the prompt's own words gain at most this over prompt-only's own words
+PROMPT_WORDS_GAIN_MAX = 5.0
+
+
+def test_a_random_safe_side_loses_to_reading_the_situation(quick: ValidityResult):
+    losses = {c: quick.loss("oracle-random", c, against="prompt-only") for c in ("C03", "C05")}
+    assert losses["C03"] >= C03_ORACLE_RANDOM_LOSS and losses["C05"] >= C05_CHEAT_LOSS, losses
+
+
+def test_intensity_that_follows_distance_is_not_reading_behaviour(quick: ValidityResult):
+    loss = quick.loss("distance-only", "C05", against="prompt-only")
+    assert loss >= C05_CHEAT_LOSS, loss
+
+
+def test_wrong_motion_earns_nothing_on_c08(quick: ValidityResult):
+    scores = {name: quick.brain(name).score("C08") for name in ("runs-at-danger", "perceive-only")}
+    assert all(v <= C08_WRONG_MOTION_MAX for v in scores.values()), scores
+
+
+def test_the_prompts_own_words_are_worth_a_few_points_at_most(quick: ValidityResult):
+    gains = {c: -quick.loss("prompt-words", c, against="prompt-only") for c in ("C07", "C08")}
+    assert all(g <= PROMPT_WORDS_GAIN_MAX for g in gains.values()), gains
+
