@@ -57,10 +57,11 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
     "harness.inspect_task": _BELOW_HARNESS | {"harness.run"},
     "harness.gym_entry": _BELOW_HARNESS,
     "harness.counterfactual": _BELOW_HARNESS | {"harness.run"},
+    "harness.frontier": _BELOW_HARNESS | {"harness.run"},
     "harness.suite": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.transfer", "harness.report"},
     "harness.cli": _BELOW_HARNESS | {"harness.run", "harness.video", "harness.live", "harness.transfer",
                                      "harness.report", "harness.validity", "harness.suite",
-                                     "harness.counterfactual"},
+                                     "harness.counterfactual", "harness.frontier"},
 }
 
 #: Function-level imports of wmbench modules that are allowed: (importer, imported) -> the optional dependency

@@ -9,6 +9,9 @@ Card
   the protagonist starting turned a quarter left, around, and a quarter right. The variants make the right
   direction depend on the scene: a brain that always moves the same way, whatever it perceives, meets the
   beast or the wall in some of them.
+- **Body-normalised threats**: on a body slower than the character every NPC speed is scaled by the body's
+  pace (its sprint / the character's; :func:`wmbench.harness.transfer.outcome.paced_record`), so "carried"
+  measures the brain's decisions, not the body's top speed; the unnormalised runs are a body diagnostic.
 - **Decision fit** (:func:`decision_fit`): a decision fits when its reply was read, there was no collision
   and no catch, the body did what the brain asked (a travelling intent realised in the asked sector), and
   the action suits the scene — with a beast nearby the body moved into a truly safe sector (standing still
@@ -59,7 +62,9 @@ PANIC_SPEEDS: frozenset[str] = frozenset({"run", "sprint"})
 
 RULE_TEXT = (
     "The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded "
-    "and with the protagonist starting turned a quarter left, around and a quarter right. A decision fits "
+    "and with the protagonist starting turned a quarter left, around and a quarter right; on a slower body "
+    "every threat's speed is scaled by the body's sprint over the character's (distances and timings kept). "
+    "A decision fits "
     "when the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, "
     "and with a beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze "
     "fits; with a person nearby and no beast, only a freeze or a calm walk or jog that does not head toward "

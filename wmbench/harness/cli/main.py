@@ -39,6 +39,7 @@ from wmbench.harness.cli.base import (
 from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
 from wmbench.harness.cli.counterfactual_command import BLAME_COMMAND, FORK_COMMAND
+from wmbench.harness.cli.frontier_command import FRONTIER_COMMAND
 from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
 from wmbench.harness.cli.motion_model_option import (
     add_motion_model_argument,
@@ -293,6 +294,7 @@ register_command(VIDEO_COMMAND)
 register_command(GAP_COMMAND)
 register_command(FORK_COMMAND)
 register_command(BLAME_COMMAND)
+register_command(FRONTIER_COMMAND)
 
 
 def _configure_validity(p: argparse.ArgumentParser) -> None:

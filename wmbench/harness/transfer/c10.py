@@ -62,9 +62,9 @@ from wmbench.harness.transfer.c10_scoring import (
     score_transfer,
 )
 from wmbench.harness.transfer.metrics import BodyRun, TransferRuns
-from wmbench.harness.transfer.outcome import TRANSFER_BODIES, run_bodies
+from wmbench.harness.transfer.outcome import TRANSFER_BODIES, body_pace, run_bodies
 from wmbench.protocol.trace import Trace
-from wmbench.scenarios import get_scenario
+from wmbench.scenarios import Scenario, get_scenario
 from wmbench.scoring.c10 import DIAGNOSTIC_OF, score_brain_transfer
 from wmbench.scoring.report_types import ScenarioScore
 
@@ -166,10 +166,25 @@ def measure_brain_transfer(brain_factory: Callable[[], Brain], seeds: Sequence[i
                     progress(f"transfer: {sid} seed {seed}: the brain closed loop on {', '.join(bodies)}")
                 runs = run_bodies(record, brain, seed, bodies, brain_label=brain_label)
                 diag = pipeline_diagnostics(sid, brain, seed) if diagnostics else {}
+                if diagnostics and len(bodies) > 1:
+                    diag["unnormalised"] = unnormalised_transfer(record, brain, seed, bodies, runs, brain_label)
                 out.setdefault(sid, []).append(score_brain_transfer(sid, seed, runs, diag))
     finally:
         brain.close()
     return out
+
+
+def unnormalised_transfer(record: Scenario, brain: Brain, seed: int, bodies: Sequence[str],
+                          runs: Mapping[str, Sequence[tuple[str, Trace | None, str | None]]],
+                          brain_label: str | None) -> dict[str, Any]:
+    """The body diagnostic of body-normalised C10: the same rule over runs against the scene's own threat speeds
+    (the source body's runs are the same either way). Reported, never scored."""
+    targets = [b for b in bodies[1:] if body_pace(b) < 1.0]
+    raw = run_bodies(record, brain, seed, targets, brain_label=brain_label, normalise=False) if targets else {}
+    merged = {b: (raw[b] if b in raw else runs[b]) for b in bodies}
+    scored = score_brain_transfer(record.id, seed, merged)
+    return {"score": scored.score, "pace": {b: round(body_pace(b), 4) for b in bodies},
+            "quality": {b: o["quality"] for b, o in scored.evidence["bodies"].items()}}
 
 
 # ------------------------------------------------------------------------------------------------ measuring

@@ -8,6 +8,12 @@ Card
   (:func:`scene_variant`) — the scene as recorded and with the protagonist starting turned a quarter left,
   around, and a quarter right. The variants make the right direction depend on the scene: a brain that always
   moves the same way, whatever it perceives, meets the beast or the wall in some of them.
+- **Body-normalised threats** (:func:`paced_record`): on a body slower than the character, every NPC speed of the
+  scene (its default or recorded speed, and every speed a timeline switch sets) is multiplied by the body's
+  **pace** (:func:`body_pace`: the body's sprint speed / the character's, capped at 1: robot 2.5 / 6.5 = 0.38,
+  drone 3 / 6.5 = 0.46). Distances and timings stay, so a threat closes the gap in the body's own time scale and
+  C10's "carried" measures the brain's decisions, not the body's top speed. The runs against the scene's own
+  speeds are kept as a body diagnostic (``evidence["diagnostics"]["unnormalised"]``), never scored.
 - The rule that turns these runs into points (decision fit, a body's outcome, the score) is
   :mod:`wmbench.scoring.c10`; the pipeline diagnostics are :mod:`wmbench.harness.transfer.c10`.
 """
@@ -19,11 +25,14 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
+from wmbench.body.registry import get_body
 from wmbench.brain.base import Brain
+from wmbench.core.entities import BEHAVIOR_SPEEDS
+from wmbench.core.speed import SPEED_CLASS_SPEEDS, SpeedClass
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.protocol.trace import Trace
-from wmbench.scenarios import Scenario
+from wmbench.scenarios import NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scoring.c10 import SCENE_VARIANTS
 
 TRANSFER_BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
@@ -45,14 +54,43 @@ def scene_variant(record: Scenario, variant: str) -> Scenario:
     return replace(record, phases=tuple(replace(p, start_heading=p.start_heading + turn) for p in record.phases))
 
 
+def body_pace(body: str) -> float:
+    """The body's sprint speed over the character's, capped at 1 (a faster body meets the scene's own threats)."""
+    sprint = SpeedClass.SPRINT.value
+    return min(1.0, float(get_body(body).envelope[sprint]) / SPEED_CLASS_SPEEDS[sprint])
+
+
+def paced_record(record: Scenario, pace: float) -> Scenario:
+    """``record`` with every NPC speed (default or recorded, and every speed a switch sets) times ``pace``."""
+    if pace == 1.0:
+        return record
+
+    def npc(spec: NpcSpec) -> NpcSpec:
+        return replace(spec, speed=spec.resolved_speed * pace)
+
+    def event(e: TimelineEvent) -> TimelineEvent:
+        if e.speed is not None:
+            return replace(e, speed=e.speed * pace)
+        if e.behavior is not None:
+            return replace(e, speed=BEHAVIOR_SPEEDS[e.behavior] * pace)
+        return e
+
+    def phase(p: Phase) -> Phase:
+        return replace(p, npcs=tuple(map(npc, p.npcs)), events=tuple(map(event, p.events)))
+
+    return replace(record, phases=tuple(map(phase, record.phases)))
+
+
 def run_bodies(record: Scenario, brain: Brain, seed: int = 0, bodies: Sequence[str] = TRANSFER_BODIES,
-               variants: Sequence[str] = SCENE_VARIANTS, brain_label: str | None = None,
-               ) -> dict[str, list[tuple[str, Trace | None, str | None]]]:
-    """The brain closed loop on each body in each variant: ``{body: [(variant, trace or None, error)]}``."""
+               variants: Sequence[str] = SCENE_VARIANTS, brain_label: str | None = None, *,
+               normalise: bool = True) -> dict[str, list[tuple[str, Trace | None, str | None]]]:
+    """The brain closed loop on each body in each variant: ``{body: [(variant, trace or None, error)]}``;
+    ``normalise``: threats paced to each body (:func:`paced_record`), else the scene's own speeds."""
     out: dict[str, list[tuple[str, Trace | None, str | None]]] = {}
     for body in bodies:
+        paced = paced_record(record, body_pace(body)) if normalise else record
         for variant in variants:
-            scene = scene_variant(record, variant)
+            scene = scene_variant(paced, variant)
             result = run_episode(record.id, brain, body, seed, brain_label=brain_label,
                                  env_factory=lambda _sid, b, _s=scene, **_kw: WMBenchEnv(_s, body=b))
             trace = Trace.from_dict(result.trace) if result.trace else None

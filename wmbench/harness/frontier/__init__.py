@@ -1,0 +1,1 @@
+"""The latency–accuracy frontier: a brain's scores as its think time and token budget grow."""
