@@ -59,9 +59,13 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
     "harness.counterfactual": _BELOW_HARNESS | {"harness.run"},
     "harness.frontier": _BELOW_HARNESS | {"harness.run"},
     "harness.suite": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.transfer", "harness.report"},
+    "harness.official": _BELOW_HARNESS | {"harness.run", "harness.report"},
+    "harness.leaderboard": _BELOW_HARNESS | {"harness.run", "harness.report", "harness.official"},
+    "harness.verify": _BELOW_HARNESS | {"harness.run"},
     "harness.cli": _BELOW_HARNESS | {"harness.run", "harness.video", "harness.live", "harness.transfer",
                                      "harness.report", "harness.validity", "harness.suite",
-                                     "harness.counterfactual", "harness.frontier"},
+                                     "harness.counterfactual", "harness.frontier", "harness.official",
+                                     "harness.leaderboard", "harness.verify"},
 }
 
 #: Function-level imports of wmbench modules that are allowed: (importer, imported) -> the optional dependency

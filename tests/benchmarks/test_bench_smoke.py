@@ -145,6 +145,16 @@ def test_brain_plumbing_token_rows_on_the_tiny_model():
     assert_rows_measured(rows, "brain", min_rows=6)
 
 
+def test_floor_quick_tiny_workload(monkeypatch):
+    monkeypatch.delenv("WMBENCH_ANCHOR_PYTHON", raising=False)
+    rows = load("bench_floor").measure(True, rounds=1, seconds=0.5, episodes=1)
+    anchor = rows[0]
+    assert anchor.status == "skipped" and "stand-in" in (anchor.skipped or "")
+    assert_rows_measured(rows[1:], "floor", min_rows=10)
+    names = [r.name for r in rows]
+    assert any("robot raw floor" in n for n in names) and any("aero on / off" in n for n in names)
+
+
 def test_live_quick_short_run():
     rows = load("bench_live").measure(True, rates=(60,), duration=1.0)
     assert_rows_measured(rows, "live", min_rows=4)

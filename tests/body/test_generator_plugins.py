@@ -32,8 +32,8 @@ def test_builtin_generators_are_listed_and_built():
 
 
 def test_unknown_generator_names_the_available_ones():
-    with pytest.raises(KeyError, match=r"^unknown motion generator 'nope'; expected one of: diffusion, keyframe, "
-                                      r"procedural$"):
+    with pytest.raises(KeyError, match=r"^unknown motion generator 'nope'; expected one of: diffusion, humanml3d, "
+                                      r"keyframe, procedural$"):
         generators.get_generator("nope")
 
 

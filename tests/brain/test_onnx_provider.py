@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -59,14 +60,29 @@ def test_session_reports_the_providers_it_really_got(brains):
     assert onnx.requested_providers == default_providers(onnxruntime.get_available_providers())
 
 
-def test_default_providers_prefer_cuda_only_when_offered(monkeypatch):
-    import wmbench.brain.onnx_provider as module
+def test_default_providers_come_from_onnxruntime_not_torch(monkeypatch):
+    """Issue 24 item 25: the CPU-only torch pin says "no GPU" on a GPU machine; onnxruntime's list decides."""
+    import types
 
+    fake_torch = types.SimpleNamespace(cuda=types.SimpleNamespace(is_available=lambda: False))
+    monkeypatch.setitem(sys.modules, "torch", fake_torch)  # as the CPU-only torch build answers on a GPU host
     assert default_providers(["CPUExecutionProvider"]) == CPU_PROVIDERS
-    monkeypatch.setattr(module, "_gpu_present", lambda: True)
     assert default_providers(["CUDAExecutionProvider", "CPUExecutionProvider"]) == CUDA_PROVIDERS
-    monkeypatch.setattr(module, "_gpu_present", lambda: False)
-    assert default_providers(["CUDAExecutionProvider", "CPUExecutionProvider"]) == CPU_PROVIDERS
+
+
+def test_the_session_asks_onnxruntime_and_records_what_it_really_got(brains, monkeypatch):
+    """With onnxruntime claiming CUDA (on this CPU machine), the brain requests CUDA first and reports the
+    CPU fallback the session really got — the path the GPU measurement takes, testable on CPU."""
+    _hf, onnx = brains
+    monkeypatch.setattr(onnxruntime, "get_available_providers",
+                        lambda: ["CUDAExecutionProvider", "CPUExecutionProvider"])
+    claimed = ONNXBrain(onnx.model)
+    try:
+        assert claimed.requested_providers == CUDA_PROVIDERS
+        assert claimed.providers == tuple(claimed.session.get_providers())
+        assert claimed.providers[-1] == "CPUExecutionProvider"  # a CPU machine: the session fell back
+    finally:
+        claimed.close()
 
 
 @pytest.mark.parametrize("scene_factory", [example_scene, calm_scene, corridor_scene])

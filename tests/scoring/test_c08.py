@@ -112,13 +112,14 @@ RETREATING = truth(npcs=[npc("beast", "retreat", 6.0, "fwd")])
 
 
 def test_s39_a_calm_answer_that_fits_before_and_after_the_cue_is_not_a_repetition() -> None:
-    """Issue 20: "walks forward calmly, relaxed and steady" scored 0 on S39 because it repeated the answer given
-    while the beast (standing, then turning away) was still there — although it fits both moments."""
-    calm = "a person walks forward calmly, relaxed and steady, exhaling"
+    """Issue 20: "walks forward calmly, relaxed and steady" scored 0 on S39 on every seed because it repeated the
+    answer given while the beast (standing, then turning away) was still there — although it fits both moments.
+    It now earns what its expression is worth: two descriptors, "relaxed" a relief word."""
+    calm = "a person walks forward calmly, relaxed and steady"
     b = TraceBuilder("S39").repeat(1, STOPPED, motion=calm, move="fwd").repeat(2, RETREATING, motion=calm,
                                                                                  move="fwd")
     b.repeat(3, GONE, motion=calm, move="fwd")
-    assert score_trace(b.build()).score == 20.0
+    assert score_trace(b.build()).score == richness_points(2) == 15.0
 
 
 def test_s38_repeating_the_answer_given_before_the_beast_appeared_still_counts() -> None:

@@ -117,6 +117,17 @@ class Body(Protocol):
     def sync_visuals(self) -> None: ...
 
 
+@runtime_checkable
+class Respawnable(Protocol):
+    """An optional capability of a :class:`Body`: start a new episode in the same world without being
+    built again. A reused env (``wmbench run``) then keeps the body's PyBullet bodies between episodes,
+    removes only the last episode's walls and NPCs, and calls ``respawn`` instead of ``spawn``; it must
+    leave the body exactly as a fresh ``spawn`` at ``position``/``heading`` would (traces byte-identical,
+    ``tests/harness/run/test_env_reuse.py``). Bodies without it get a full world reset."""
+
+    def respawn(self, position: Vec3, heading: float) -> None: ...
+
+
 #: Every member of the :class:`Body` contract (data first, then methods), as checked by the env and
 #: :func:`wmbench.body.check_body`.
 BODY_ATTRIBUTES: tuple[str, ...] = ("name", "needs_physics", "sensor_height", "envelope")

@@ -15,10 +15,11 @@ Card
   ("turns around and sprints away") flies back immediately and yaws counter-clockwise at the full rate.
   No translation (stand, freeze, hover): brake, then hold the position where it slowed below 0.2 m/s.
   ``crouch`` descends to 0.8 m, ``climb`` rises to 1.7 m (walls are 2 m), anything else flies at 1.2 m.
-- **Physics every step.** Read pose and velocities, run :class:`~wmbench.body.pid.QuadrotorCascade`
+- **Physics every step.** Read pose and velocities once, run :class:`~wmbench.body.pid.QuadrotorCascade`
   (velocity -> acceleration -> attitude + thrust -> body rates -> torques), mix into four rotor thrusts
   (saturated), apply each with ``applyExternalForce`` in LINK_FRAME at its rotor, plus the rotors' summed
-  drag torque about body z.
+  drag torque about body z. The step runs on plain floats with nothing built per step but the
+  arguments PyBullet takes; rotor rpm and tilt are derived from the last step only when ``state()`` asks.
 - **Walls.** It collides physically, and it never flies into one: each frame the braking distance ahead
   (0.25 s of control lag + speed² / 2·3 m/s² + one frame + 5 cm) is swept with the clearance radius; if
   a wall is in it, the speed set-point is cut to what still stops 5 cm short. When the requested step itself
@@ -26,7 +27,10 @@ Card
   -> ``collision:wall``.
 - **Extras**: altitude, altitude set-point, rotor rpm, tilt (rad).
 
-Simplified: no aerodynamic drag, ground effect or motor dynamics (rotor speeds change instantly); NPCs pass
+- **Aerodynamics** (off by default): rotor drag, ground effect and downwash from
+  :mod:`wmbench.body.drone_aero`, switched on with ``Quadrotor(aero=AeroOptions(drag=True, ...))``.
+
+Simplified: no motor dynamics (rotor speeds change instantly), and no air unless asked (above); NPCs pass
 through it (the env switches off their contacts with a dynamic body) and a beast's catch is decided in the
 ground plane, like for any body, even while the drone flies above the beast.
 """
@@ -34,15 +38,24 @@ ground plane, like for any body, even while the drone flies above the beast.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable, Sequence
 
 import pybullet as p
 
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.drone_aero import (
+    CRAZYFLIE_2X_AERO,
+    AeroCoefficients,
+    AeroOptions,
+    downwash_force,
+    drag_force,
+    ground_effect_gain,
+)
 from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, QuadrotorParams, drone_urdf_path
 from wmbench.body.envelope import classify_speed, scaled_envelope
 from wmbench.body.intent_types import MotionIntent
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
-from wmbench.body.pid import CascadeGains, FlightState, QuadrotorCascade, Setpoint
+from wmbench.body.pid import CascadeGains, QuadrotorCascade, Setpoint, tilt_of
 from wmbench.core.directions import wrap_angle
 
 CRUISE_ALTITUDE = 1.2
@@ -83,8 +96,14 @@ class Quadrotor(UrdfBody):
     clearance_radius = CLEARANCE_RADIUS
 
     def __init__(self, params: QuadrotorParams = CRAZYFLIE_2X, gains: CascadeGains | None = None,
-                 top_speed: float = DRONE_TOP_SPEED, cruise_altitude: float = CRUISE_ALTITUDE) -> None:
+                 top_speed: float = DRONE_TOP_SPEED, cruise_altitude: float = CRUISE_ALTITUDE,
+                 aero: AeroOptions | None = None, aero_coefficients: AeroCoefficients = CRAZYFLIE_2X_AERO) -> None:
         self.params = params
+        #: Optional aerodynamics (:mod:`wmbench.body.drone_aero`); None or all off: none simulated.
+        self.aero = aero if aero is not None and aero.any else None
+        self.aero_coefficients = aero_coefficients
+        #: Downwash sources: a callable giving the positions of other rotorcraft (None: there are none).
+        self.rotorcraft_above: Callable[[], Iterable[Vec3]] | None = None
         self.airframe = Airframe(params)
         self.controller = QuadrotorCascade(params.mass, params.inertia, gains)
         self.envelope = scaled_envelope(top_speed)
@@ -99,6 +118,11 @@ class Quadrotor(UrdfBody):
         self._direct = False
         self._rpm = (0.0, 0.0, 0.0, 0.0)
         self._tilt = 0.0
+        #: The last physics step's mixer output (f0..f3, yaw torque) and desired-thrust z; state() derives
+        #: the rotor rpm and the tilt from them only when asked (None: the values above stand).
+        self._mixed: tuple[float, float, float, float, float] | None = None
+        self._zd_z: float | None = None
+        self._rotors = tuple(self.airframe.rotor_positions)
 
     # ------------------------------------------------------------------ Body protocol
     @property
@@ -118,6 +142,11 @@ class Quadrotor(UrdfBody):
         p.changeDynamics(self._id, -1, linearDamping=0.0, angularDamping=0.0, physicsClientId=world.client)
         self.reset_pose(position, heading)
 
+    def respawn(self, position: Vec3, heading: float) -> None:
+        """A new episode in the same world without reloading the URDF (a reused env calls it instead of
+        ``spawn``): ``reset_pose`` restores everything ``spawn`` sets up after the load."""
+        self.reset_pose(position, heading)
+
     def reset_pose(self, position: Vec3, heading: float) -> None:
         world = self._require_world("reset_pose")
         heading = wrap_angle(float(heading))
@@ -133,6 +162,8 @@ class Quadrotor(UrdfBody):
         self._setpoint = Setpoint(altitude=self.cruise_altitude, yaw=heading, hold=self._hold)
         self._rpm = (self.params.hover_rpm,) * 4
         self._tilt = 0.0
+        self._mixed = None
+        self._zd_z = None
 
     def apply_intent(self, intent: MotionIntent) -> None:
         self._require_world("apply_intent")
@@ -181,41 +212,93 @@ class Quadrotor(UrdfBody):
         return report
 
     def on_physics_step(self) -> None:
-        if self._world is None or self._id < 0:
+        world = self._world
+        if world is None or self._id < 0:
             return
-        cid = self._world.client
-        (pos, quat) = self._pose()
-        lin, ang = p.getBaseVelocity(self._id, physicsClientId=cid)
+        cid, uid = world.client, self._id
+        # read the state once: pose, velocities, rotation matrix
+        pos, quat = p.getBasePositionAndOrientation(uid, cid)   # positional client id: ~1 us less per call
+        lin, ang = p.getBaseVelocity(uid, cid)
         rot = p.getMatrixFromQuaternion(quat)
-        body_rates = (rot[0] * ang[0] + rot[3] * ang[1] + rot[6] * ang[2],   # R^T w (world -> body)
-                      rot[1] * ang[0] + rot[4] * ang[1] + rot[7] * ang[2],
-                      rot[2] * ang[0] + rot[5] * ang[1] + rot[8] * ang[2])
-        flight = FlightState(pos, lin, rot, body_rates)
-        out = self.controller.update(flight, self._setpoint, self._world.physics_dt)
-        command = self.airframe.mix(out.thrust, out.torque)
-        for force, at in zip(command.forces, self.airframe.rotor_positions):
-            p.applyExternalForce(self._id, -1, (0.0, 0.0, force), at, p.LINK_FRAME, physicsClientId=cid)
-        tz = command.yaw_torque  # about body z, applied in the world frame (no LINK_FRAME torque quirks)
-        p.applyExternalTorque(self._id, -1, (rot[2] * tz, rot[5] * tz, rot[8] * tz), p.WORLD_FRAME,
-                              physicsClientId=cid)
-        self._rpm = command.rpm
-        self._tilt = out.tilt
+        r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
+        w0, w1, w2 = ang
+        thrust, tx, ty, tz, zd_z = self.controller.step(
+            pos[0], pos[1], pos[2], lin[0], lin[1], lin[2], rot,
+            r0 * w0 + r3 * w1 + r6 * w2,   # body rates = R^T w (world -> body)
+            r1 * w0 + r4 * w1 + r7 * w2,
+            r2 * w0 + r5 * w1 + r8 * w2,
+            self._setpoint, world.physics_dt)
+        self._mixed = mixed = self.airframe.mix_forces(thrust, tx, ty, tz)
+        self._zd_z = zd_z
+        at0, at1, at2, at3 = self._rotors
+        f0, f1, f2, f3 = mixed[0], mixed[1], mixed[2], mixed[3]
+        if self.aero is not None:
+            f0, f1, f2, f3 = self._apply_aero(self.aero, uid, cid, pos, lin, rot, mixed)
+        force, frame = p.applyExternalForce, p.LINK_FRAME
+        force(uid, -1, (0.0, 0.0, f0), at0, frame, cid)
+        force(uid, -1, (0.0, 0.0, f1), at1, frame, cid)
+        force(uid, -1, (0.0, 0.0, f2), at2, frame, cid)
+        force(uid, -1, (0.0, 0.0, f3), at3, frame, cid)
+        tz = mixed[4]  # about body z, applied in the world frame (no LINK_FRAME torque quirks)
+        p.applyExternalTorque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), p.WORLD_FRAME, cid)
+
+    def _apply_aero(self, aero: AeroOptions, uid: int, cid: int, pos: Vec3, lin: Vec3, rot: Sequence[float],
+                    mixed: tuple[float, float, float, float, float]) -> tuple[float, float, float, float]:
+        """The optional effects of :mod:`wmbench.body.drone_aero`: applies drag and downwash, and returns
+        the four rotor thrusts with the ground effect added (it acts at the rotors, so it rides on their
+        force calls: no extra PyBullet call)."""
+        c = self.aero_coefficients
+        r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
+        forces = (mixed[0], mixed[1], mixed[2], mixed[3])
+        if aero.drag:
+            kf = self.params.kf
+            rpm_sum = sum(math.sqrt(f / kf) for f in forces)
+            v0, v1, v2 = lin
+            v_body = (r0 * v0 + r3 * v1 + r6 * v2, r1 * v0 + r4 * v1 + r7 * v2, r2 * v0 + r5 * v1 + r8 * v2)
+            p.applyExternalForce(uid, -1, drag_force(c, rpm_sum, v_body), (0.0, 0.0, 0.0), p.LINK_FRAME, cid)
+        if aero.downwash and self.rotorcraft_above is not None:
+            push = downwash_force(c, (pos[0], pos[1], pos[2]), self.rotorcraft_above())
+            if push > 0.0:
+                p.applyExternalForce(uid, -1, (0.0, 0.0, -push), pos, p.WORLD_FRAME, cid)
+        if aero.ground_effect and r8 > 0.0:  # less than 90 degrees from upright
+            z = pos[2]   # each rotor's world height: z + (row 3 of R) . rotor position; ground top at z = 0
+            f0, f1, f2, f3 = (f + f * ground_effect_gain(c, z + r6 * at[0] + r7 * at[1])
+                              for f, at in zip(forces, self._rotors))
+            return f0, f1, f2, f3
+        return forces
 
     def state(self) -> BodyState:
         world = self._require_world("state")
-        (x, y, z), _ = self._pose()
-        vx, vy, vz = p.getBaseVelocity(self._id, physicsClientId=world.client)[0]
+        (x, y, z), quat = self._pose()   # one read for position and heading
+        vx, vy, vz = p.getBaseVelocity(self._id, world.client)[0]
         speed = math.hypot(vx, vy)
         styles = self._intent.styles
         posture = "crouch" if "crouch" in styles else "freeze" if "freeze" in styles else "upright"
         return BodyState(
-            position=(x, y, z), heading=self._yaw(), velocity=(vx, vy, vz), speed=speed, posture=posture,
+            position=(x, y, z), heading=quaternion_yaw(quat), velocity=(vx, vy, vz), speed=speed, posture=posture,
             speed_class=classify_speed(speed, self.envelope),
             extras={"altitude": round(z, 6), "altitude_setpoint": self._setpoint.altitude,
-                    "rotor_rpm": [round(r, 1) for r in self._rpm], "tilt_rad": round(self._tilt, 6)},
+                    "rotor_rpm": [round(r, 1) for r in self.rotor_rpm], "tilt_rad": round(self.tilt, 6)},
         )
 
     # ------------------------------------------------------------------ helpers
+    @property
+    def rotor_rpm(self) -> tuple[float, float, float, float]:
+        """The rotor speeds (rpm) of the last physics step (hover rpm after a reset)."""
+        if self._mixed is not None:
+            f0, f1, f2, f3, _ = self._mixed
+            self._rpm = self.airframe.rotor_rpm(f0, f1, f2, f3)
+            self._mixed = None
+        return self._rpm
+
+    @property
+    def tilt(self) -> float:
+        """The angle (rad) from vertical of the last physics step's desired thrust (0 after a reset)."""
+        if self._zd_z is not None:
+            self._tilt = tilt_of(self._zd_z)
+            self._zd_z = None
+        return self._tilt
+
     def altitude_for(self, intent: MotionIntent) -> float:
         """The altitude an intent asks for: crouch -> low, climb -> high, otherwise cruise."""
         if "crouch" in intent.styles:
@@ -237,7 +320,7 @@ class Quadrotor(UrdfBody):
 
     def _pose(self):
         assert self._world is not None
-        return p.getBasePositionAndOrientation(self._id, physicsClientId=self._world.client)
+        return p.getBasePositionAndOrientation(self._id, self._world.client)
 
     def _yaw(self) -> float:
         return quaternion_yaw(self._pose()[1])

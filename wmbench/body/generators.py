@@ -1,8 +1,9 @@
 """The motion-generator registry and a reading of what a generated clip does (for C10 S49).
 
 ``GENERATORS`` maps a name to ``"module:Class"`` (resolved lazily): ``procedural`` (the parametric gait),
-``keyframe`` (authored key poses) and ``diffusion`` (the learned text-to-motion model of
-:mod:`wmbench.body.motion_diffusion`, numpy inference from shipped weights). Third-party generators register
+``keyframe`` (authored key poses), ``diffusion`` (the learned text-to-motion model of
+:mod:`wmbench.body.motion_diffusion`, numpy inference from shipped weights) and ``humanml3d`` (a user's
+HumanML3D-format model, :mod:`wmbench.body.humanml3d_adapter`). Third-party generators register
 through the ``wmbench.motion_generators`` entry-point group (a class built as ``Class(fps, **kwargs)``)::
 
     [project.entry-points."wmbench.motion_generators"]
@@ -40,6 +41,7 @@ GENERATORS: dict[str, str] = {
     "procedural": "wmbench.body.procedural:ProceduralGenerator",
     "keyframe": "wmbench.body.keyframe_generator:KeyframeGenerator",
     "diffusion": "wmbench.body.motion_diffusion.generator:DiffusionGenerator",
+    "humanml3d": "wmbench.body.humanml3d_adapter:HumanML3DGenerator",
 }
 #: Entry-point group of third-party motion generators.
 ENTRY_POINT_GROUP = "wmbench.motion_generators"
@@ -55,6 +57,7 @@ DESCRIPTIONS: dict[str, str] = {
     "keyframe": "wmbench keyframe generator (authored key poses)",
     "diffusion": "wmbench diffusion text-to-motion model (MDM-style transformer, DDIM 4 steps, "
                  "trained on DeepMimic mocap + augmentation)",
+    "humanml3d": "a HumanML3D-format (263-dim, 20 fps) text-to-motion model named by WMBENCH_HUMANML3D_MODEL",
 }
 #: ``fps -> generator``: what a body calls for a fresh generator each time it is placed.
 GeneratorFactory = Callable[[int], MotionGenerator]

@@ -24,7 +24,9 @@ class MotionIntent:
     ``direction`` is the relative sector word the text named (None = no translation: stand, freeze, hover);
     ``heading`` the relative angle in radians (0 = ahead, +pi/2 = left) — the travel direction;
     ``face_travel`` False means keep facing while moving (a back-step keeps the eyes on the threat);
-    ``speed_class`` the gait; ``styles`` the posture/emotion tags; ``source`` the text it came from.
+    ``speed_class`` the gait; ``styles`` the posture/emotion tags; ``source`` the text it came from;
+    ``fallback`` a note when the text asked for a movement the bodies cannot do and this intent is the nearest
+    doable one (``"cartwheel -> stand still: no such motion"``, :mod:`wmbench.body.motion_fallback`).
     """
 
     direction: str | None
@@ -33,6 +35,7 @@ class MotionIntent:
     styles: frozenset[str] = frozenset()
     face_travel: bool = True
     source: str = ""
+    fallback: str | None = None
 
     @property
     def speed(self) -> float:
@@ -47,16 +50,19 @@ class MotionIntent:
         return cls(direction=None, heading=0.0, speed_class=SpeedClass.STILL, styles=styles, source=source)
 
     def to_dict(self) -> dict:
-        return {
+        record = {
             "direction": self.direction, "heading": round(self.heading, 6), "speed_class": self.speed_class.value,
             "speed": self.speed, "styles": sorted(self.styles), "face_travel": self.face_travel,
             "source": self.source,
         }
+        if self.fallback is not None:  # only when there is one: traces without fallbacks stay byte-identical
+            record["fallback"] = self.fallback
+        return record
 
     @classmethod
     def from_dict(cls, d: dict) -> MotionIntent:
         return cls(
             direction=d["direction"], heading=float(d["heading"]), speed_class=SpeedClass(d["speed_class"]),
             styles=frozenset(d.get("styles", ())), face_travel=bool(d.get("face_travel", True)),
-            source=d.get("source", ""),
+            source=d.get("source", ""), fallback=d.get("fallback"),
         )

@@ -38,10 +38,11 @@ and "away" without a named direction is taken as back because the scene is not k
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from wmbench.body import lexicon
 from wmbench.body.intent_types import MotionIntent
+from wmbench.body.motion_fallback import fallback_note
 from wmbench.body.motion_phrases import (
     PhraseMeaning,
     PhraseUnit,
@@ -176,10 +177,18 @@ def _direction(r: _Reading) -> str | None:
 
 
 def parse_motion(text: str) -> MotionIntent:
-    """Read a MOTION line into a :class:`MotionIntent` (see the module card for the rules). Never raises."""
+    """Read a MOTION line into a :class:`MotionIntent` (see the module card for the rules). Never raises.
+    A line asking for a movement the bodies cannot do gets the nearest doable intent with a ``fallback``
+    note (:mod:`wmbench.body.motion_fallback`)."""
     if not isinstance(text, str):
         return MotionIntent.still(source="")
     source = str.__str__(text)
+    intent = _parse(source)
+    note = fallback_note(source, intent)
+    return intent if note is None else replace(intent, fallback=note)
+
+
+def _parse(source: str) -> MotionIntent:
     reading = _read(match_units(lemma_words(source)))
     direction = _direction(reading)
     styles = set(reading.styles)

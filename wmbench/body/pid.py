@@ -20,17 +20,23 @@ Card
   4. **Rates** PID -> body torques ``τ = I (PID(ω_d - ω))``; collective thrust ``T = F · z_body``.
   The mixer (airframe) turns ``T, τ`` into rotor commands: :mod:`wmbench.body.drone_urdf`.
 
-Written with plain floats (3-vectors as tuples) because it runs 240 times per simulated second.
+Written with plain floats because it runs 240 times per simulated second: on 3-vectors, numpy's per-call
+overhead (~1 us) costs more than the arithmetic, so the cascade is inlined scalar code (issue 23).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+
+from wmbench.core.errors import ConfigError
 
 GRAVITY = 9.81
 #: Yaw errors within this (rad) of ±pi count as exactly pi: the turn then goes counter-clockwise (+yaw).
 YAW_TIE_TOLERANCE = 1e-6
+_TWO_PI = 2.0 * math.pi
+_YAW_TIE = math.pi - YAW_TIE_TOLERANCE
 
 
 def led_yaw(current: float, target: float, max_lead: float) -> float:
@@ -134,7 +140,14 @@ class ControlOutput:
 
 
 class QuadrotorCascade:
-    """The cascaded PID of the module card, for a vehicle of ``mass`` and principal ``inertia``."""
+    """The cascaded PID of the module card, for a vehicle of ``mass`` and principal ``inertia``.
+
+    :meth:`step` is the hot path (240 calls per simulated second): the six PIDs, the clamps and the vector
+    algebra are written out on plain floats held in the instance, with no objects built per call; it performs
+    the same floating-point operations in the same order as the scalar :class:`PID` objects and tuple helpers
+    it replaced (``tests/body/test_drone_equivalence.py`` flies both). :meth:`update` is the typed wrapper.
+    The PID states are readable as :attr:`velocity_integrals` and :attr:`rate_integrals`.
+    """
 
     def __init__(self, mass: float, inertia: tuple[float, float, float],
                  gains: CascadeGains | None = None) -> None:
@@ -142,51 +155,153 @@ class QuadrotorCascade:
         self.inertia = inertia
         self.gains = gains or CascadeGains()
         g = self.gains
-        self._vel = (PID(g.velocity_xy), PID(g.velocity_xy), PID(g.velocity_z))
-        self._rate = tuple(PID(r) for r in g.rate)
+        for pid in (g.velocity_xy, g.velocity_z, *g.rate):
+            if pid.kd:  # the hot path drops the D term of these loops (all default gains have kd = 0)
+                raise ConfigError(f"QuadrotorCascade: the velocity and rate loops are P+I only (kd = 0), got {pid}")
+        ix, iy, iz = inertia
+        rates = tuple(v for pid in g.rate for v in (pid.kp, pid.ki, pid.integral_limit, pid.output_limit))
+        #: Every constant :meth:`step` reads, unpacked in one go (the gains are frozen).
+        self._constants = (
+            g.hold_kp, g.max_climb_rate, g.altitude_kp, math.tan(g.max_tilt), -0.8 * GRAVITY, g.max_yaw_lead,
+            self.mass, ix, iy, iz,
+            g.velocity_xy.kp, g.velocity_xy.ki, g.velocity_xy.integral_limit, g.velocity_xy.output_limit,
+            g.velocity_z.kp, g.velocity_z.ki, g.velocity_z.integral_limit, g.velocity_z.output_limit,
+            *g.attitude_kp, *g.max_rate, *rates)
+        self.reset()
 
     def reset(self) -> None:
-        for pid in (*self._vel, *self._rate):
-            pid.reset()
+        """Integrals to zero (a new flight)."""
+        # x, y, z velocity integrals and roll, pitch, yaw rate integrals
+        self._ivx = self._ivy = self._ivz = 0.0
+        self._iwx = self._iwy = self._iwz = 0.0
+
+    @property
+    def velocity_integrals(self) -> tuple[float, float, float]:
+        return (self._ivx, self._ivy, self._ivz)
+
+    @property
+    def rate_integrals(self) -> tuple[float, float, float]:
+        return (self._iwx, self._iwy, self._iwz)
 
     def update(self, state: FlightState, sp: Setpoint, dt: float) -> ControlOutput:
-        g = self.gains
+        """One control step from a :class:`FlightState` (see :meth:`step`)."""
         px, py, pz = state.position
         vx, vy, vz = state.velocity
+        wx, wy, wz = state.body_rates
+        thrust, tx, ty, tz, zd_z = self.step(px, py, pz, vx, vy, vz, state.rotation, wx, wy, wz, sp, dt)
+        return ControlOutput(thrust, (tx, ty, tz), tilt_of(zd_z))
+
+    def step(self, px: float, py: float, pz: float, vx: float, vy: float, vz: float,
+             r: Sequence[float], wx: float, wy: float, wz: float, sp: Setpoint,
+             dt: float) -> tuple[float, float, float, float, float]:
+        """One control step on plain floats: position, velocity (world), rotation ``r`` (row-major
+        body->world 3x3), body rates. Returns ``(thrust, tx, ty, tz, zd_z)``; ``zd_z`` is the z component
+        of the desired thrust direction (:func:`tilt_of` turns it into the tilt)."""
+        (hold_kp, max_climb, alt_kp, tan_tilt, az_floor, max_lead, mass, ix, iy, iz,
+         xy_kp, xy_ki, xy_il, xy_ol, z_kp, z_ki, z_il, z_ol,
+         akx, aky, akz, mrx, mry, mrz,
+         rx_kp, rx_ki, rx_il, rx_ol, ry_kp, ry_ki, ry_il, ry_ol, rz_kp, rz_ki, rz_il, rz_ol) = self._constants
         # 1. outer loops -> velocity set-point
-        if sp.hold is not None:
-            vx_sp, vy_sp = g.hold_kp * (sp.hold[0] - px), g.hold_kp * (sp.hold[1] - py)
+        hold = sp.hold
+        if hold is not None:
+            vx_sp, vy_sp = hold_kp * (hold[0] - px), hold_kp * (hold[1] - py)
         else:
             vx_sp, vy_sp = sp.velocity_xy
-        vz_sp = max(-g.max_climb_rate, min(g.max_climb_rate, g.altitude_kp * (sp.altitude - pz)))
-        # 2. velocity PIDs -> acceleration, tilt-limited
-        ax = self._vel[0].update(vx_sp - vx, dt)
-        ay = self._vel[1].update(vy_sp - vy, dt)
-        az = max(-0.8 * GRAVITY, self._vel[2].update(vz_sp - vz, dt)) + GRAVITY
+        u = alt_kp * (sp.altitude - pz)
+        u = u if u < max_climb else max_climb
+        vz_sp = u if u > -max_climb else -max_climb
+        # 2. velocity PIDs -> acceleration (P + I, clamped integral and output), tilt-limited
+        e = vx_sp - vx
+        if xy_ki:
+            i = self._ivx + e * dt
+            i = i if i < xy_il else xy_il
+            self._ivx = i if i > -xy_il else -xy_il
+        u = xy_kp * e + xy_ki * self._ivx + 0.0
+        u = u if u < xy_ol else xy_ol
+        ax = u if u > -xy_ol else -xy_ol
+        e = vy_sp - vy
+        if xy_ki:
+            i = self._ivy + e * dt
+            i = i if i < xy_il else xy_il
+            self._ivy = i if i > -xy_il else -xy_il
+        u = xy_kp * e + xy_ki * self._ivy + 0.0
+        u = u if u < xy_ol else xy_ol
+        ay = u if u > -xy_ol else -xy_ol
+        e = vz_sp - vz
+        if z_ki:
+            i = self._ivz + e * dt
+            i = i if i < z_il else z_il
+            self._ivz = i if i > -z_il else -z_il
+        u = z_kp * e + z_ki * self._ivz + 0.0
+        u = u if u < z_ol else z_ol
+        u = u if u > -z_ol else -z_ol
+        az = (u if u > az_floor else az_floor) + GRAVITY
         horizontal = math.hypot(ax, ay)
-        max_horizontal = az * math.tan(g.max_tilt)
+        max_horizontal = az * tan_tilt
         if horizontal > max_horizontal:
             ax, ay = ax * max_horizontal / horizontal, ay * max_horizontal / horizontal
-        fx, fy, fz = self.mass * ax, self.mass * ay, self.mass * az
-        # 3. attitude: desired body axes from the thrust direction and the yaw
+        fx, fy, fz = mass * ax, mass * ay, mass * az
+        # 3. attitude: desired body axes from the thrust direction and the (led) yaw
         norm = math.sqrt(fx * fx + fy * fy + fz * fz)
-        zd = (fx / norm, fy / norm, fz / norm)
-        r = state.rotation
-        yaw = led_yaw(math.atan2(r[3], r[0]), sp.yaw, g.max_yaw_lead)   # current yaw: body x in the world
-        xc = (math.cos(yaw), math.sin(yaw), 0.0)
-        yd = _normalise(_cross(zd, xc))
-        xd = _cross(yd, zd)
-        # e_R = vee(Rd^T R - R^T Rd) / 2, with R columns = body axes in the world
-        bx, by, bz = (r[0], r[3], r[6]), (r[1], r[4], r[7]), (r[2], r[5], r[8])
-        e = (0.5 * (_dot(zd, by) - _dot(yd, bz)),
-             0.5 * (_dot(xd, bz) - _dot(zd, bx)),
-             0.5 * (_dot(yd, bx) - _dot(xd, by)))
-        rates_sp = tuple(max(-m, min(m, -k * ei)) for k, m, ei in zip(g.attitude_kp, g.max_rate, e))
-        # 4. rate PIDs -> torques; collective thrust along the current body z
-        tx, ty, tz = (i * pid.update(w_sp - w, dt) for i, pid, w_sp, w in
-                      zip(self.inertia, self._rate, rates_sp, state.body_rates))
-        thrust = max(0.0, fx * bz[0] + fy * bz[1] + fz * bz[2])
-        return ControlOutput(thrust, (tx, ty, tz), math.acos(max(-1.0, min(1.0, zd[2]))))
+        z0, z1, z2 = fx / norm, fy / norm, fz / norm
+        r0, r1, r2, r3, r4, r5, r6, r7, r8 = r
+        # yaw = led_yaw(current, sp.yaw, max_yaw_lead), written out; current yaw: body x in the world
+        current = math.atan2(r3, r0)
+        error = math.remainder(sp.yaw - current, _TWO_PI)
+        if abs(error) >= _YAW_TIE:
+            error = math.pi
+        error = error if error < max_lead else max_lead
+        yaw = current + (error if error > -max_lead else -max_lead)
+        c0, c1 = math.cos(yaw), math.sin(yaw)
+        # yd = normalise(zd x xc), xc = (c0, c1, 0)
+        y0, y1, y2 = z1 * 0.0 - z2 * c1, z2 * c0 - z0 * 0.0, z0 * c1 - z1 * c0
+        n = math.sqrt(y0 * y0 + y1 * y1 + y2 * y2) or 1.0
+        y0, y1, y2 = y0 / n, y1 / n, y2 / n
+        # xd = yd x zd
+        x0, x1, x2 = y1 * z2 - y2 * z1, y2 * z0 - y0 * z2, y0 * z1 - y1 * z0
+        # e_R = vee(Rd^T R - R^T Rd) / 2; body axes = columns of r
+        e0 = 0.5 * ((z0 * r1 + z1 * r4 + z2 * r7) - (y0 * r2 + y1 * r5 + y2 * r8))
+        e1 = 0.5 * ((x0 * r2 + x1 * r5 + x2 * r8) - (z0 * r0 + z1 * r3 + z2 * r6))
+        e2 = 0.5 * ((y0 * r0 + y1 * r3 + y2 * r6) - (x0 * r1 + x1 * r4 + x2 * r7))
+        # 4. rate set-points (clamped) -> rate PIDs (P + I) -> torques
+        u = -akx * e0
+        u = u if u < mrx else mrx
+        e = (u if u > -mrx else -mrx) - wx
+        if rx_ki:
+            i = self._iwx + e * dt
+            i = i if i < rx_il else rx_il
+            self._iwx = i if i > -rx_il else -rx_il
+        u = rx_kp * e + rx_ki * self._iwx + 0.0
+        u = u if u < rx_ol else rx_ol
+        tx = ix * (u if u > -rx_ol else -rx_ol)
+        u = -aky * e1
+        u = u if u < mry else mry
+        e = (u if u > -mry else -mry) - wy
+        if ry_ki:
+            i = self._iwy + e * dt
+            i = i if i < ry_il else ry_il
+            self._iwy = i if i > -ry_il else -ry_il
+        u = ry_kp * e + ry_ki * self._iwy + 0.0
+        u = u if u < ry_ol else ry_ol
+        ty = iy * (u if u > -ry_ol else -ry_ol)
+        u = -akz * e2
+        u = u if u < mrz else mrz
+        e = (u if u > -mrz else -mrz) - wz
+        if rz_ki:
+            i = self._iwz + e * dt
+            i = i if i < rz_il else rz_il
+            self._iwz = i if i > -rz_il else -rz_il
+        u = rz_kp * e + rz_ki * self._iwz + 0.0
+        u = u if u < rz_ol else rz_ol
+        tz = iz * (u if u > -rz_ol else -rz_ol)
+        # collective thrust along the current body z
+        t = fx * r2 + fy * r5 + fz * r8
+        return (t if t > 0.0 else 0.0), tx, ty, tz, z2
+
+
+def tilt_of(zd_z: float) -> float:
+    """The angle (rad) from vertical of a unit thrust direction whose z component is ``zd_z``."""
+    return math.acos(max(-1.0, min(1.0, zd_z)))
 
 
 def _cross(a: tuple, b: tuple) -> tuple[float, float, float]:

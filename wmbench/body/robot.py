@@ -120,6 +120,13 @@ class ServoRobot(UrdfBody):
         self._reset_counters()
         self.reset_pose(position, heading)
 
+    def respawn(self, position: Vec3, heading: float) -> None:
+        """A new episode in the same world without reloading the URDF (a reused env calls it instead of
+        ``spawn``): the episode's servo counters restart, then ``reset_pose``."""
+        self._require_world("respawn")
+        self._reset_counters()
+        self.reset_pose(position, heading)
+
     def reset_pose(self, position: Vec3, heading: float) -> None:
         world = self._require_world("reset_pose")
         self._generator = self._factory(round(1.0 / world.frame_dt))
@@ -175,8 +182,7 @@ class ServoRobot(UrdfBody):
         a, b = self._path
         yaw = a[3] + w * wrap_angle(b[3] - a[3])
         position = (a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1]), a[2] + w * (b[2] - a[2]))
-        p.resetBasePositionAndOrientation(self._id, position, yaw_quaternion(yaw),
-                                          physicsClientId=self._world.client)
+        p.resetBasePositionAndOrientation(self._id, position, yaw_quaternion(yaw), self._world.client)
         self._stamp += 1
 
     def state(self) -> BodyState:

@@ -98,8 +98,14 @@ class ServoSpec:
 
 # ------------------------------------------------------------------------------------------------ measuring
 
+def _norm(v: np.ndarray) -> float:
+    """``np.linalg.norm`` of a real 1-D vector, without its Python-level dispatch: numpy computes it as
+    ``sqrt(v.dot(v))`` for exactly this case, so the result is the same to the last bit."""
+    return math.sqrt(float(v.dot(v)))
+
+
 def _unit(v: np.ndarray) -> np.ndarray:
-    n = float(np.linalg.norm(v))
+    n = _norm(v)
     return v / n if n > 1e-9 else np.array([0.0, -1.0, 0.0])
 
 
@@ -132,8 +138,12 @@ def _hinge_yaw(upper: np.ndarray, lower: np.ndarray) -> float:
     (frame components fwd, left, up). The hinge axis is +left at yaw 0; the axis seen in the frame is carried
     back through the pitch and roll the upper segment implies, then read like ``line_yaw``. Faded to 0 as the
     hinge straightens (the axis is undefined for a straight limb)."""
-    axis = np.cross(upper, lower)
-    bend = float(np.linalg.norm(axis))
+    a0, a1, a2 = upper.tolist()
+    b0, b1, b2 = lower.tolist()
+    # np.cross(upper, lower) written out (numpy computes each component as the same two products and a
+    # difference, so the result is identical; without its dispatch overhead)
+    axis = np.array((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0))
+    bend = _norm(axis)
     if bend < 1e-6:
         return 0.0
     f, left, up = upper.tolist()
@@ -251,8 +261,10 @@ class ServoMap:
             frame = ROOT_FRAME
             if row.frame == "chest":
                 if chest is None:
-                    yaw = float(np.clip(out[self._yaw], self.lower[self._yaw], self.upper[self._yaw]))
-                    pitch = float(np.clip(out[self._pitch], self.lower[self._pitch], self.upper[self._pitch]))
+                    # np.clip on one number, written out: min(max(x, lower), upper)
+                    y, p_ = self._yaw, self._pitch
+                    yaw = min(max(float(out[y]), float(self.lower[y])), float(self.upper[y]))
+                    pitch = min(max(float(out[p_]), float(self.lower[p_])), float(self.upper[p_]))
                     chest = chest_frame(yaw, pitch)
                 frame = chest
             measured = measure_angle(row.measure, tuple(joints[i] for i in idx), frame)

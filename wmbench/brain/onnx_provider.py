@@ -2,9 +2,11 @@
 
 Card:
     folder     ``model.onnx`` plus the tokenizer files (and ``config.json``) of the same model;
-    providers  ``["CUDAExecutionProvider", "CPUExecutionProvider"]`` when onnxruntime offers CUDA and a GPU is
-               there (checked with torch when installed), else CPU; ``providers`` option overrides. What the
-               session *really* got (onnxruntime silently falls back) is ``brain.providers``;
+    providers  ``["CUDAExecutionProvider", "CPUExecutionProvider"]`` when onnxruntime itself lists CUDA
+               (``onnxruntime.get_available_providers()``; never torch, whose CPU-only build says "no GPU" on a
+               GPU machine), else CPU; ``providers`` option overrides. What the session *really* got
+               (onnxruntime silently falls back to CPU when CUDA cannot start) is ``brain.providers``, and
+               ``wmbench run`` records it in ``run.json`` as ``brain_providers``;
     decoding   greedy, with the KV cache: the prompt runs once, then one token per step, feeding
                ``present.*`` back as ``past_key_values.*``; stops at EOS or ``max_new_tokens`` (default 256);
                inputs are found by name (``input_ids``, optional ``attention_mask``/``position_ids``,
@@ -18,7 +20,6 @@ on CUDA — fine for short replies.
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,18 +39,11 @@ _ORT_FLOAT_TYPES = {"tensor(float)": np.float32, "tensor(float16)": np.float16, 
 
 
 def default_providers(available: Sequence[str]) -> tuple[str, ...]:
-    """CUDA then CPU when onnxruntime offers CUDA and a GPU is present, else CPU only."""
-    if "CUDAExecutionProvider" in available and _gpu_present():
+    """CUDA then CPU when onnxruntime lists CUDA in ``available`` (its ``get_available_providers()``), else
+    CPU only. Whether a GPU really answers shows in the session's providers (``brain.providers``)."""
+    if "CUDAExecutionProvider" in available:
         return CUDA_PROVIDERS
     return CPU_PROVIDERS
-
-
-def _gpu_present() -> bool:
-    if importlib.util.find_spec("torch") is None:
-        return True  # cannot tell: let onnxruntime try, brain.providers reports what it got
-    import torch
-
-    return bool(torch.cuda.is_available())
 
 
 class ONNXBrain(LocalLMBrain):

@@ -14,9 +14,12 @@ Card:
                instantly with the same reason (``BrainReply.fatal``; the runner then stops the run): HTTP
                401/403 (key), 404 (model or URL), an endpoint that cannot be reached after the retries, or
                ``max_consecutive_failures`` failed decisions in a row (default 5);
-    endpoint   ``base_url``/``api_key`` options, else ``OPENAI_BASE_URL``/``OPENAI_API_KEY``; a missing key
-               is sent as ``"EMPTY"`` (local servers need none). The key is never cached, logged or put in
-               error messages;
+    endpoint   ``base_url`` option, else ``OPENAI_BASE_URL``; the key from ``OPENAI_API_KEY`` or a file
+               (``api_key_file=PATH``, its first line), or the ``api_key`` option (visible in ``ps`` when
+               given on a command line: prefer the other two). With a ``base_url`` a missing key is sent as
+               ``"EMPTY"`` (local servers need none); with neither a key nor a base URL the brain refuses to
+               start (one line naming ``OPENAI_API_KEY``), before any request goes to the public endpoint.
+               The key is never cached, logged or put in error messages;
     episodes   ``start_episode(context)`` (called by the harness after ``reset``) names the scenario,
                instance and seed; each request carries a session id for the episode as the ``user`` field
                and the ``X-Wmbench-Session`` header (``wmbench serve`` keeps one brain per session), plus
@@ -28,7 +31,9 @@ Card:
                at ``temperature == 0`` and off above it, ``True``/``False`` force it; empty and failed
                replies are never stored; a write that fails (disk full, read-only) is skipped;
     reply      latency (all attempts), prompt/completion tokens from ``usage``, ``retries``, ``cached``;
-               ``content: null`` or an empty reply is a failed decision that says what came back.
+               ``content: null`` or an empty reply is a failed decision that says what came back, and so is
+               an answer that is not a ``chat.completion`` JSON object (a ``200 text/plain`` page, a proxy's
+               HTML): counted as a failure, never an exception.
 """
 
 from __future__ import annotations
@@ -51,11 +56,13 @@ from wmbench.brain.prompt import scene_to_json
 from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
 from wmbench.brain.response_cache import CachedResponse, ResponseCache, cache_key
 from wmbench.core.errors import RunError
+from wmbench.core.key_file import read_key_file
 
 SPEC_PATTERN = "openai/<model>"
 #: HTTP answers that no retry can fix: the run should stop and say so.
 FATAL_STATUS = frozenset({401, 403, 404})
 SESSION_HEADER = "X-Wmbench-Session"
+API_KEY_ENV = "OPENAI_API_KEY"
 SEED_HEADER = "X-Wmbench-Seed"
 
 
@@ -159,6 +166,7 @@ class OpenAIBrain(ProviderBrain):
         *,
         base_url: str | None = None,
         api_key: str | None = None,
+        api_key_file: str | Path | None = None,
         timeout_s: float = 60.0,
         max_retries: int = 4,
         temperature: float = 0.0,
@@ -189,10 +197,15 @@ class OpenAIBrain(ProviderBrain):
         self.sample_id = sample_id
         self.max_consecutive_failures = int(max_consecutive_failures)
         self.seed = seed
-        key = api_key or os.environ.get("OPENAI_API_KEY") or "EMPTY"
+        url = base_url or os.environ.get("OPENAI_BASE_URL") or None
+        key = api_key or read_key_file(api_key_file) or os.environ.get(API_KEY_ENV) or None
+        if key is None and url is None:  # the public endpoint with key "EMPTY" would only answer 401s
+            raise BrainSpecError(f"{self.name} needs an API key: set {API_KEY_ENV} (or the option "
+                                 f"api_key_file=PATH), or point OPENAI_BASE_URL / base_url= at a server that "
+                                 "needs none")
+        key = key or "EMPTY"
         self._secret = key if key != "EMPTY" else None
         self._loop = _LoopThread()
-        url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         self._client = self._loop.run(self._make_client(url, key))
         self.base_url = str(self._client.base_url)
         use_cache = float(temperature) == 0.0 if cache is None else bool(cache)
@@ -281,6 +294,11 @@ class OpenAIBrain(ProviderBrain):
                                                   f"{self.timeout_s:g} s deadline (timeout_s)")
         except Exception as exc:  # the endpoint/network/SDK failed: a failed decision, classified fatal or not
             return ProviderOutcome(text="", error=self._describe(exc), fatal=self._is_fatal(exc))
+        if not isinstance(getattr(completion, "choices", None), list):  # e.g. 200 text/plain: parse() gives str
+            response = getattr(raw, "http_response", None)
+            kind = response.headers.get("content-type", "no content type") if response is not None else "?"
+            return ProviderOutcome(text="", error=f"{self.base_url} answered {kind} {str(completion)[:80]!r}; "
+                                                  "expected a chat.completion JSON object")
         retries = int(getattr(raw, "retries_taken", 0) or 0)
         usage = completion.usage
         prompt_tokens = usage.prompt_tokens if usage is not None else None

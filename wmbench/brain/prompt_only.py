@@ -251,7 +251,7 @@ def choose_direction(reading: Reading) -> Direction | None:
             elif direction in LATERAL[threat.direction]:
                 points += 2
         else:
-            points += {"fwd": 3, "right": 2, "left": 2, "back": 1}[direction]
+            points += 3 if direction == "fwd" else 1 if direction == "back" else 2  # ahead, then a side
         near_people = [c for c in reading.creatures if not c.is_beast and c.direction == direction
                        and c.distance is not None and c.distance < PERSON_NEAR_M]
         if near_people:
@@ -260,7 +260,7 @@ def choose_direction(reading: Reading) -> Direction | None:
             points -= 10
         if direction in reading.worked:
             points += 5
-        tie = {"right": 3, "left": 2, "fwd": 1, "back": 0}[direction]
+        tie = 3 if direction == "right" else 2 if direction == "left" else 1 if direction == "fwd" else 0
         return (points, tie)
 
     return max(safe, key=preference)

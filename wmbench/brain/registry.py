@@ -73,6 +73,8 @@ BUILTIN_PROVIDERS: tuple[BrainProvider, ...] = (
     BrainProvider("reference", "wmbench.brain.reference:ReferenceBrain", "scripted world model (default)"),
     BrainProvider("vision", "wmbench.brain.vision_brain:VisionBrain",
                   "scripted, perceives from the camera image (run with --observation image)"),
+    BrainProvider("forecaster", "wmbench.brain.forecaster:ForecasterBrain",
+                  "the reference brain plus a FORECAST line (forecast scoring demo)"),
     BrainProvider("null", "wmbench.brain.baselines:NullBrain", "always the same calm reply"),
     BrainProvider("random", "wmbench.brain.baselines:RandomBrain", "seeded random well-formed replies"),
     BrainProvider("replay", "wmbench.brain.baselines:ReplayBrain", "replies read back from a file",

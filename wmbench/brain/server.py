@@ -20,9 +20,18 @@ Card:
                *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in memory), are shared by all
                sessions and only reset when a new session starts;
     limits     listen backlog 128; each connection times out after ``connection_timeout_s`` (default 30 s)
-               without a complete request; bodies over 4 MiB are refused from ``Content-Length`` (413) and
+               of silence, and every request must arrive whole (request line, headers and body) within
+               ``request_deadline_s`` (default 30 s) of its first wait, however slowly it trickles in: a
+               reaper thread closes connections past their deadline. At most ``max_connections``
+               (default 64) connections are served at once; one more is answered 503 and closed at once,
+               without a thread. Bodies over 4 MiB are refused from ``Content-Length`` (413) and
                JSON nested deeper than 64 levels — in the body or in the scene text — is refused *before*
                any parsing (a linear scan, ~ms per MB);
+    images     an image part must be a PNG (the image modes send PNG; simplified: JPEG is refused here) whose
+               header — read from the first bytes of its data URL, nothing decoded — declares at most
+               :data:`MAX_IMAGE_SIDE` pixels a side; the memory a decode needs (:func:`decoded_bytes`) may
+               reach :data:`MAX_REQUEST_DECODED_BYTES` per request (413 beyond) and ``max_decoded_bytes``
+               (default 256 MiB) across the requests in flight (503 "busy, retry" beyond);
     key        ``api_key`` (``--api-key`` or ``WMBENCH_SERVE_API_KEY``): every request but ``/health`` must
                send ``Authorization: Bearer <key>``, else 401 saying so.
 
@@ -32,10 +41,14 @@ Card:
 
 from __future__ import annotations
 
+import base64
+import binascii
+import contextlib
 import hmac
 import json
 import os
 import re
+import socket
 import threading
 import time
 import uuid
@@ -49,15 +62,25 @@ from typing import Any
 import numpy as np
 
 from wmbench.brain.base import Brain, BrainReply
-from wmbench.brain.observation_message import scene_with_images
+from wmbench.brain.observation_message import PICTURE_KEYS, scene_with_images
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
+from wmbench.protocol.png_codec import decoded_bytes, png_header
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
 MAX_JSON_DEPTH = 64
 LISTEN_BACKLOG = 128
 DEFAULT_CONNECTION_TIMEOUT_S = 30.0
 DEFAULT_MAX_SESSIONS = 256
+DEFAULT_REQUEST_DEADLINE_S = 30.0
+DEFAULT_MAX_CONNECTIONS = 64
+#: Largest width or height an image part may declare (the widest panorama is 4 x 1024 px).
+MAX_IMAGE_SIDE = 4096
+#: Decode memory one request's images may need (two pictures of the largest allowed size fit).
+MAX_REQUEST_DECODED_BYTES = 96 * 1024 * 1024
+DEFAULT_MAX_DECODED_BYTES = 256 * 1024 * 1024
+#: How often the reaper looks for connections past their request deadline.
+REAPER_INTERVAL_S = 0.25
 API_KEY_ENV = "WMBENCH_SERVE_API_KEY"
 SESSION_HEADER = "X-Wmbench-Session"
 SEED_HEADER = "X-Wmbench-Seed"
@@ -113,6 +136,30 @@ def check_depth(data: bytes | str, what: str) -> None:
     depth = json_depth(data)
     if depth > MAX_JSON_DEPTH:
         raise BadRequest(f"{what} nests {depth} levels deep; expected at most {MAX_JSON_DEPTH}")
+
+
+def image_decode_cost(scene: dict[str, Any]) -> int:
+    """Bytes decoding the scene's image parts would need, from their PNG headers only (see module card);
+    BadRequest for a part that is not a PNG, or declares a side over :data:`MAX_IMAGE_SIDE`, or needs more
+    than :data:`MAX_REQUEST_DECODED_BYTES` in all."""
+    total = 0
+    for key in PICTURE_KEYS:
+        url = scene.get(key)
+        if not isinstance(url, str):
+            continue
+        head = url.split(",", 1)[1][:64] if "," in url else ""
+        try:
+            header = png_header(base64.b64decode(head[: len(head) // 4 * 4]))
+        except (ValueError, binascii.Error) as err:
+            raise BadRequest(f"image part {key!r} must be a base64 PNG data URL: {err}") from None
+        if not (0 < header.width <= MAX_IMAGE_SIDE and 0 < header.height <= MAX_IMAGE_SIDE):
+            raise BadRequest(f"image part {key!r} declares {header.width}x{header.height} pixels; expected 1 to "
+                             f"{MAX_IMAGE_SIDE} a side", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+        total += decoded_bytes(header)
+    if total > MAX_REQUEST_DECODED_BYTES:
+        raise BadRequest(f"the request's images need {total} bytes to decode; expected at most "
+                         f"{MAX_REQUEST_DECODED_BYTES}", HTTPStatus.REQUEST_ENTITY_TOO_LARGE)
+    return total
 
 
 def _text_of(content: Any) -> str:
@@ -173,8 +220,23 @@ class BrainHTTPServer(ThreadingHTTPServer):
     def __init__(self, brain: Brain, address: tuple[str, int], *, owns_brain: bool,
                  quiet: bool = True, brain_factory: Callable[[], Brain] | None = None,
                  api_key: str | None = None, max_sessions: int = DEFAULT_MAX_SESSIONS,
-                 connection_timeout_s: float = DEFAULT_CONNECTION_TIMEOUT_S) -> None:
+                 connection_timeout_s: float = DEFAULT_CONNECTION_TIMEOUT_S,
+                 request_deadline_s: float = DEFAULT_REQUEST_DEADLINE_S,
+                 max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                 max_decoded_bytes: int = DEFAULT_MAX_DECODED_BYTES) -> None:
         super().__init__(address, _BrainRequestHandler)
+        self.request_deadline_s = float(request_deadline_s)
+        self.max_connections = max(1, int(max_connections))
+        self.max_decoded_bytes = int(max_decoded_bytes)
+        self.connections_refused = 0
+        self.connections_reaped = 0
+        self._decoding = 0  # bytes reserved by requests in flight (image_budget)
+        self._deadlines: dict[socket.socket, float] = {}  # connection -> monotonic deadline of its request
+        self._conn_lock = threading.Lock()
+        self._active = 0
+        self._stop_reaper = threading.Event()
+        self._reaper = threading.Thread(target=self._reap, name="wmbench-serve-reaper", daemon=True)
+        self._reaper.start()
         self.brain = brain
         self.owns_brain = owns_brain
         self.quiet = quiet
@@ -230,6 +292,75 @@ class BrainHTTPServer(ThreadingHTTPServer):
                     old.brain.close()
         return session
 
+    # -- connections: a cap, and a deadline per request ------------------------------------------------------
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve ``request`` in a thread, unless :attr:`max_connections` are being served: then 503, closed."""
+        with self._conn_lock:
+            full = self._active >= self.max_connections
+            if not full:
+                self._active += 1
+        if full:
+            self.connections_refused += 1
+            _refuse(request, self.max_connections)
+            self.shutdown_request(request)
+            return
+        super().process_request(request, client_address)
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            with self._conn_lock:
+                self._active -= 1
+                self._deadlines.pop(request, None)
+
+    @property
+    def active_connections(self) -> int:
+        with self._conn_lock:
+            return self._active
+
+    def arm_deadline(self, connection: socket.socket) -> None:
+        """The request now awaited on ``connection`` must arrive whole within :attr:`request_deadline_s`."""
+        with self._conn_lock:
+            self._deadlines[connection] = time.monotonic() + self.request_deadline_s
+
+    def disarm_deadline(self, connection: socket.socket) -> None:
+        """The request has arrived (the brain's thinking time is not bounded by the deadline)."""
+        with self._conn_lock:
+            self._deadlines.pop(connection, None)
+
+    def _reap(self) -> None:
+        while not self._stop_reaper.wait(REAPER_INTERVAL_S):
+            now = time.monotonic()
+            with self._conn_lock:
+                late = [conn for conn, deadline in self._deadlines.items() if deadline <= now]
+                for conn in late:
+                    del self._deadlines[conn]
+            for conn in late:
+                self.connections_reaped += 1
+                with contextlib.suppress(OSError):  # wakes the handler's blocked read with EOF
+                    conn.shutdown(socket.SHUT_RDWR)
+
+    # -- image decode memory --------------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def image_budget(self, cost: int) -> Any:
+        """Reserve ``cost`` decode bytes for one request while it is decided; BadRequest 503 when the requests
+        in flight already hold :attr:`max_decoded_bytes`."""
+        if cost <= 0:
+            yield
+            return
+        with self._conn_lock:
+            if self._decoding + cost > self.max_decoded_bytes:
+                raise BadRequest(f"the server is decoding {self._decoding} bytes of images for other requests; "
+                                 f"this one needs {cost} more (limit {self.max_decoded_bytes}): retry later",
+                                 HTTPStatus.SERVICE_UNAVAILABLE)
+            self._decoding += cost
+        try:
+            yield
+        finally:
+            with self._conn_lock:
+                self._decoding -= cost
+
     @property
     def live_sessions(self) -> int:
         with self._sessions_lock:
@@ -260,6 +391,7 @@ class BrainHTTPServer(ThreadingHTTPServer):
             self.shutdown()
             self._thread.join()
             self._thread = None
+        self._stop_reaper.set()
         self.server_close()
         with self._sessions_lock:
             sessions, self._sessions = list(self._sessions.values()), OrderedDict()
@@ -289,6 +421,20 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
         # `timeout`, here per server)
         self.connection.settimeout(self.server.connection_timeout_s)
 
+    def handle_one_request(self) -> None:
+        # the whole request (line, headers, body) must arrive within the server's deadline (module card)
+        self.server.arm_deadline(self.connection)
+        try:
+            super().handle_one_request()
+        finally:
+            self.server.disarm_deadline(self.connection)
+
+    def parse_request(self) -> bool:
+        ok = super().parse_request()
+        if ok and self.command != "POST":  # no body to wait for: the request is complete
+            self.server.disarm_deadline(self.connection)
+        return ok
+
     def do_GET(self) -> None:
         self.server.count_request()
         if self._route() == "/health":
@@ -317,13 +463,18 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
                 raise BadRequest("stream=true is not supported by wmbench serve; send stream=false")
             messages: Any = request.get("messages")  # JSON; scene_from_messages checks it is a list of messages
             scene = scene_from_messages(messages)
+            cost = image_decode_cost(scene)  # from the PNG headers, before any pixel is decoded
             session_id = self.headers.get(SESSION_HEADER) or request.get("user") or None
             seed = _seed_of(self.headers.get(SEED_HEADER))
         except BadRequest as exc:
             self._send_error(exc.status, str(exc))
             return
         try:
-            reply = self.server.decide(scene, None if session_id is None else str(session_id), seed)
+            with self.server.image_budget(cost):
+                reply = self.server.decide(scene, None if session_id is None else str(session_id), seed)
+        except BadRequest as exc:  # the server's image budget is spent by other requests
+            self._send_error(exc.status, str(exc))
+            return
         except Exception as exc:  # a Brain should not raise (plugins may): still answer the client
             reply = BrainReply(text="", latency_s=0.0, provider="", error=f"{type(exc).__name__}: {exc}")
         if reply.error:
@@ -369,6 +520,7 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
         raw = self.rfile.read(length)
         if len(raw) < length:
             raise BadRequest(f"the body ended after {len(raw)} of {length} bytes (Content-Length)")
+        self.server.disarm_deadline(self.connection)
         self.close_connection = not keep_alive
         check_depth(raw, "the request body")
         try:
@@ -394,6 +546,17 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
             super().log_message(format, *args)
+
+
+def _refuse(request: Any, limit: int) -> None:
+    """A minimal 503 for a connection over the cap, written without a thread and never waiting on the client."""
+    body = json.dumps({"error": {"message": f"the server is serving {limit} connections, its limit; retry later",
+                                 "type": "server_busy", "param": None, "code": 503}}).encode()
+    head = (f"HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nContent-Length: {len(body)}"
+            "\r\nConnection: close\r\nRetry-After: 1\r\n\r\n").encode()
+    with contextlib.suppress(OSError):
+        request.setblocking(False)  # a full send buffer drops the answer instead of stalling the accept loop
+        request.send(head + body)
 
 
 def _seed_of(header: str | None) -> int | None:
@@ -429,6 +592,9 @@ def _completion(model: str, messages: list[dict[str, Any]], reply: BrainReply) -
 def make_server(brain: str | Brain, host: str = "127.0.0.1", port: int = 0, *, quiet: bool = True,
                 api_key: str | None = None, max_sessions: int = DEFAULT_MAX_SESSIONS,
                 connection_timeout_s: float = DEFAULT_CONNECTION_TIMEOUT_S,
+                request_deadline_s: float = DEFAULT_REQUEST_DEADLINE_S,
+                max_connections: int = DEFAULT_MAX_CONNECTIONS,
+                max_decoded_bytes: int = DEFAULT_MAX_DECODED_BYTES,
                 **brain_options: Any) -> BrainHTTPServer:
     """Bind a server for ``brain`` (a :func:`get_brain` spec, or a Brain); ``port=0`` picks a free port.
 
@@ -443,7 +609,9 @@ def make_server(brain: str | Brain, host: str = "127.0.0.1", port: int = 0, *, q
     key = api_key if api_key is not None else os.environ.get(API_KEY_ENV)
     try:
         return BrainHTTPServer(instance, (host, port), owns_brain=owns_brain, quiet=quiet, brain_factory=factory,
-                               api_key=key, max_sessions=max_sessions, connection_timeout_s=connection_timeout_s)
+                               api_key=key, max_sessions=max_sessions, connection_timeout_s=connection_timeout_s,
+                               request_deadline_s=request_deadline_s, max_connections=max_connections,
+                               max_decoded_bytes=max_decoded_bytes)
     except OSError:
         if owns_brain:
             instance.close()

@@ -65,7 +65,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from wmbench.body.base import Body, BodyState
+from wmbench.body.base import Body, BodyState, Respawnable
 from wmbench.body.checker import require_body
 from wmbench.body.intent_types import MotionIntent
 from wmbench.body.registry import get_body
@@ -203,8 +203,14 @@ class WMBenchEnv(gym.Env):
         super().reset(seed=seed)
         self._choose_scenario(options)
         self.scenario, self.instance = draw_instance(self.family_record, seed, self.np_random)
+        reuse = False
         if self._world is None:
             self._world = World(self.frame_dt, 1.0 / self.physics_hz, gui=self.render_mode == "human")
+        elif self._body_reusable():
+            reuse = True  # keep the body; take out only what the last episode added (issue 23)
+            if self._crowd is not None:
+                self._crowd.remove_all()
+            self._world.set_walls(())
         else:
             self.body.remove()
             self._world.reset()
@@ -222,8 +228,12 @@ class WMBenchEnv(gym.Env):
         self._poses = PoseLog(self.frame_rate)
         self.trace.meta["poses"] = self._poses.data
         first = self.scenario.phases[0]
-        self.body.spawn(self._world, (*first.start_position, 0.0), first.start_heading)
-        self._world.exclude_from_rays(self.body.body_ids())
+        if reuse:
+            assert isinstance(self.body, Respawnable)
+            self.body.respawn((*first.start_position, 0.0), first.start_heading)
+        else:
+            self.body.spawn(self._world, (*first.start_position, 0.0), first.start_heading)
+            self._world.exclude_from_rays(self.body.body_ids())
         events = self._enter_phase(0)
         self._perception = self.perceive()
         return self.current_observation(), self._info(events)
@@ -272,6 +282,12 @@ class WMBenchEnv(gym.Env):
             return camera.capture(self._world.client, self.body.state(), threat=self._nearest_threat())
         camera.follow(self._world.client, self.body.state())
         return None
+
+    def _body_reusable(self) -> bool:
+        """Whether the next episode may keep the spawned body: it is spawned and
+        :class:`~wmbench.body.base.Respawnable` (the world keeps its ground; the last episode's walls and NPCs
+        are removed). Saves ``resetSimulation`` and the URDF load per episode."""
+        return isinstance(self.body, Respawnable) and bool(self.body.body_ids())
 
     def close(self) -> None:
         if self._world is not None:
@@ -469,9 +485,10 @@ class WMBenchEnv(gym.Env):
         crowd.step(dt, self._phase_frame * dt, xy)
         report = body.on_frame()
         if body.needs_physics:
+            control, physics = body.on_physics_step, world.step_physics
             for _ in range(self.substeps):
-                body.on_physics_step()
-                world.step_physics()
+                control()
+                physics()
         self._phase_frame += 1
         self._frames += 1
         t = round(self._frames * dt, 6)

@@ -50,6 +50,7 @@ from wmbench.harness.run.dirs import (
 from wmbench.harness.run.env_reuse import close_all
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
+from wmbench.harness.run.lock import holds_run_lock
 from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import (
     EPISODES_FILE,
@@ -91,6 +92,7 @@ class RunInterrupted(WMBenchError):
         self.done, self.total, self.out = done, total, out
 
 
+@holds_run_lock  # one writer per run directory (harness/run/lock.py)
 def run_suite(
     brain: str,
     body: str = "smpl",
@@ -141,8 +143,8 @@ def run_suite(
         _check_body(body)
         redactor = Redactor.for_options(options)
         try:
-            write_run_config(out, union_config(_run_config(brain, body, plan, workers, options, env_kwargs),
-                                               merged_fields), redactor)
+            write_run_config(out, union_config({**_run_config(brain, body, plan, workers, options, env_kwargs),
+                                                **_providers_of(parent_brain)}, merged_fields), redactor)
         except ValueError as err:
             raise RunConfigError(str(err)) from None
         log = EpisodeLog(out / EPISODES_FILE, redactor)
@@ -239,6 +241,12 @@ def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: M
         "python": sys.version.split()[0],
         "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+
+
+def _providers_of(brain: Brain) -> dict[str, list[str]]:
+    """``brain_providers``: the execution providers a local model's session really got (``onnx/``), if any."""
+    providers = getattr(brain, "providers", None)
+    return {"brain_providers": [str(p) for p in providers]} if isinstance(providers, (list, tuple)) else {}
 
 
 def _selected_motion_model() -> str:

@@ -32,7 +32,8 @@ from typing import Any
 
 import numpy as np
 
-from wmbench.protocol.png_codec import decode_png, encode_png
+from wmbench.core.errors import ConfigError
+from wmbench.protocol.png_codec import decode_png, encode_png, png_header
 
 OBSERVATION_MODES: tuple[str, ...] = ("scene", "image", "scene+image", "rays")
 #: Keys of the scene_context that are memory (what the brain did), not perception (what is out there).
@@ -40,6 +41,9 @@ MEMORY_KEYS: tuple[str, ...] = ("t", "recent_decisions", "last_prediction")
 IMAGE_KEY = "image"
 #: The optional second picture of the image modes: a heading-up map (``WMBenchEnv(image_map=True)``).
 MAP_KEY = "map"
+#: The most pixels :func:`decode_data_url` decodes by default (16 Mpx: the largest panorama, 4096x1024, and
+#: room for a user's own camera); more is refused from the header, before decoding.
+MAX_DECODE_PIXELS = 4096 * 4096
 
 
 def check_mode(mode: str) -> str:
@@ -72,9 +76,10 @@ def encode_png_data_url(image: np.ndarray) -> str:
     return "data:image/png;base64," + base64.b64encode(encode_png(image)).decode("ascii")
 
 
-def decode_data_url(url: str) -> np.ndarray:
+def decode_data_url(url: str, max_pixels: int = MAX_DECODE_PIXELS) -> np.ndarray:
     """The (H, W, 3) uint8 image of a base64 image data URL (Pillow when installed, else PNG only);
-    ValueError saying what arrived otherwise."""
+    ValueError saying what arrived otherwise. An image whose header declares more than ``max_pixels`` pixels
+    is refused *before* its pixels are decoded (a 221 KiB PNG can declare 26400x6600)."""
     if not isinstance(url, str) or not url.startswith("data:image/") or ";base64," not in url:
         raise ValueError(f"expected an image data URL 'data:image/png;base64,...', got {str(url)[:40]!r}")
     try:
@@ -85,14 +90,30 @@ def decode_data_url(url: str) -> np.ndarray:
         from PIL import Image
     except ImportError:
         try:
+            header = png_header(raw)
+            _check_pixels(header.width, header.height, max_pixels)
             return decode_png(raw)
+        except ImageTooLargeError:
+            raise
         except (ValueError, zlib.error, struct.error) as exc:
             raise ValueError(f"image data URL does not hold a readable image: {exc}") from None
     try:
-        with Image.open(io.BytesIO(raw)) as img:
+        with Image.open(io.BytesIO(raw)) as img:  # lazy: reads the header only
+            _check_pixels(img.size[0], img.size[1], max_pixels)
             return np.asarray(img.convert("RGB"), dtype=np.uint8)
+    except ImageTooLargeError:
+        raise
     except Exception as exc:  # the brain's/user's image bytes: Pillow raises many types on bad data
         raise ValueError(f"image data URL does not hold a readable image: {type(exc).__name__}: {exc}") from None
+
+
+class ImageTooLargeError(ConfigError):
+    """An image whose header declares more pixels than the reader allows (refused before decoding)."""
+
+
+def _check_pixels(width: int, height: int, max_pixels: int) -> None:
+    if width * height > max_pixels:
+        raise ImageTooLargeError(f"image of {width}x{height} pixels; expected at most {max_pixels} pixels")
 
 
 def brain_input(obs: Mapping[str, Any]) -> dict[str, Any]:

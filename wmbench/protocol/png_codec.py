@@ -7,18 +7,54 @@ Card
 - :func:`decode_png`: PNG bytes -> (H, W, 3) uint8, for 8-bit greyscale, RGB and RGBA, not interlaced, any of
   the five row filters (the ones other encoders choose). Anything else is a ``ValueError`` saying what
   arrived; :func:`wmbench.protocol.observation.decode_data_url` prefers Pillow when it is installed (it
-  reads JPEG and every PNG variant) and falls back to this.
+  reads JPEG and every PNG variant) and falls back to this. The zlib stream is inflated at most to the size
+  the header declares (plus one byte), so a small file cannot inflate to gigabytes behind a small header.
+- :func:`png_header`: the IHDR facts (width, height, bit depth, colour type, interlace) read from the first
+  33 bytes *without decoding*, and :func:`decoded_bytes`, the memory a full decode of such a PNG needs — what
+  ``wmbench serve`` checks before any pixel is inflated (issue 24 item 1).
 """
 
 from __future__ import annotations
 
 import struct
 import zlib
+from dataclasses import dataclass
 
 import numpy as np
 
 SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _CHANNELS = {0: 1, 2: 3, 6: 4}  # colour type -> samples per pixel
+_ANY_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}  # every PNG colour type (for sizing, any decoder)
+
+
+@dataclass(frozen=True)
+class PngHeader:
+    """A PNG's IHDR chunk: what a decoder would allocate, known before decoding."""
+
+    width: int
+    height: int
+    bit_depth: int
+    colour_type: int
+    interlace: int
+
+
+def png_header(data: bytes) -> PngHeader:
+    """The IHDR of PNG ``data`` (no pixel is decoded); ValueError when ``data`` does not start like a PNG."""
+    if not data.startswith(SIGNATURE):
+        raise ValueError(f"not a PNG (got {data[:8]!r}; without Pillow only PNG images can be read: "
+                         "pip install pillow)")
+    if len(data) < len(SIGNATURE) + 8 + 13 or data[12:16] != b"IHDR":
+        raise ValueError("PNG without an IHDR chunk first")
+    width, height, depth, colour, _comp, _filt, interlace = struct.unpack(">IIBBBBB", data[16:29])
+    if colour not in _ANY_CHANNELS or depth not in (1, 2, 4, 8, 16):
+        raise ValueError(f"PNG of colour type {colour}, bit depth {depth}: not a valid PNG header")
+    return PngHeader(width, height, depth, colour, interlace)
+
+
+def decoded_bytes(header: PngHeader) -> int:
+    """Bytes a decode of ``header``'s image needs: the inflated rows plus the (H, W, 3) result."""
+    row = (header.width * _ANY_CHANNELS[header.colour_type] * header.bit_depth + 7) // 8 + 1
+    return header.height * row + header.width * header.height * 3
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -60,7 +96,9 @@ def decode_png(data: bytes) -> np.ndarray:
                          "only 8-bit greyscale/RGB/RGBA, non-interlaced PNGs can be read")
     bpp = _CHANNELS[colour]
     stride = width * bpp
-    raw = np.frombuffer(zlib.decompress(b"".join(idat)), dtype=np.uint8)
+    # inflate no further than the header allows (+1 byte to notice more): a zlib bomb costs its declared size
+    raw = np.frombuffer(zlib.decompressobj().decompress(b"".join(idat), height * (stride + 1) + 1),
+                        dtype=np.uint8)
     if raw.size != height * (stride + 1):
         raise ValueError(f"PNG data holds {raw.size} bytes; {width}x{height} needs {height * (stride + 1)}")
     rows = raw.reshape(height, stride + 1)

@@ -53,6 +53,7 @@ class IntentRecord(TypedDict):
     styles: list[str]
     face_travel: bool
     source: str
+    fallback: NotRequired[str]  # a movement the bodies cannot do -> the nearest doable one (body.motion_fallback)
 
 
 class BodyStateRecord(TypedDict):

@@ -58,6 +58,7 @@ class Wall:
         ``length`` is its extent along the other axis; ``offset`` slides it along that axis
         (towards +y for fwd/back walls, towards +x for left/right walls).
         """
+        validation.check_wall_placement(direction, distance, length, offset)  # distance > 0, known direction
         ux, uy = DIRECTION_VECTORS[direction]
         centre_along = distance + WALL_THICKNESS / 2
         label = name or f"wall_{direction}"

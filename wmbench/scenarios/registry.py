@@ -14,12 +14,22 @@ from wmbench.core.registry import Registry
 from wmbench.core.taxonomy import CATEGORY_PILLARS, PILLARS
 from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
 from wmbench.scenarios.records import Scenario
+from wmbench.scenarios.track_a import (
+    PHYSICAL_PREFIX,
+    TRACK_A_CATEGORIES,
+    UpstreamIdError,
+    is_upstream_id,
+    looks_like_track_a,
+    physical_scenario,
+    read_track_a,
+)
 
 
 def normalise_id(scenario_id: str) -> str:
-    """A scenario id as registered: upper case, ``S5`` -> ``S05``."""
+    """A scenario id as registered: upper case, ``S5`` -> ``S05``. A three-digit upstream id (``S001``, the
+    official dataset's) stays as it is: it never aliases wmbench's ``S01``."""
     s = scenario_id.strip().upper()
-    if s.startswith("S") and s[1:].isdigit():
+    if s.startswith("S") and s[1:].isdigit() and not is_upstream_id(s):
         return f"S{int(s[1:]):02d}"
     return s
 
@@ -61,7 +71,10 @@ def register(record: Scenario, *, overwrite: bool = False) -> Scenario:
 
 def get_scenario(scenario_id: str) -> Scenario:
     """The record for ``scenario_id`` (case-insensitive, ``S5`` == ``S05``); an unknown id raises
-    :class:`~wmbench.core.errors.UnknownNameError` (also a ``KeyError``) listing the known ids."""
+    :class:`~wmbench.core.errors.UnknownNameError` (also a ``KeyError``) listing the known ids; an upstream
+    id (``S001``) raises :class:`~wmbench.scenarios.track_a.UpstreamIdError` saying it is not ``S01``."""
+    if is_upstream_id(scenario_id):
+        raise UpstreamIdError(scenario_id)
     return SCENARIOS.get(scenario_id)
 
 
@@ -73,6 +86,9 @@ def all_scenarios() -> tuple[Scenario, ...]:
 def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
     """Resolve a selection: ``all``, or a comma-separated mix of ids (S12), categories (C03) and pillars (P2).
 
+    A token naming a Track-A file (``wm_bench.jsonl``) selects the physical world of each of its C01..C08
+    records (registered as ``TA-C01-S001`` ...; :mod:`wmbench.scenarios.track_a`). An upstream id (``S001``) given
+    without its file is refused: it is not wmbench's ``S01``.
     Order follows scenario id; duplicates are dropped. Unknown tokens raise ``ValueError`` naming them.
     """
     tokens = [t.strip() for t in (selection.split(",") if isinstance(selection, str) else selection)]
@@ -82,12 +98,17 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
     chosen: dict[str, Scenario] = {}
     for token in tokens:
         up = token.upper()
-        if up == "ALL":
-            matches = list(all_scenarios())
+        if looks_like_track_a(token):
+            matches = [register(physical_scenario(r), overwrite=True) for r in read_track_a(token)
+                       if r.category in TRACK_A_CATEGORIES]
+        elif is_upstream_id(up):
+            raise UpstreamIdError(token)
+        elif up == "ALL":
+            matches = list(_not_imported())
         elif up in CATEGORY_PILLARS:
-            matches = [s for s in all_scenarios() if s.category == up]
+            matches = [s for s in _not_imported() if s.category == up]
         elif up in PILLARS:
-            matches = [s for s in all_scenarios() if s.pillar == up]
+            matches = [s for s in _not_imported() if s.pillar == up]
         else:
             try:
                 matches = [get_scenario(up)]
@@ -99,3 +120,8 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
         for s in matches:
             chosen[s.id] = s
     return tuple(chosen[k] for k in sorted(chosen))
+
+
+def _not_imported() -> tuple[Scenario, ...]:
+    """Every registered record but the Track-A worlds (``TA-...``), which only their file selects."""
+    return tuple(s for s in all_scenarios() if not s.id.startswith(PHYSICAL_PREFIX))

@@ -65,6 +65,16 @@ def check_wall(wall: Any) -> None:
     _number(owner, "height", wall.height, minimum=0.0, strict=True)
 
 
+def check_wall_placement(direction: Any, distance: Any, length: Any, offset: Any) -> None:
+    """The arguments of ``Wall.facing``: a known direction, a distance > 0 (a negative one would put the wall
+    on the opposite side: a ``fwd`` wall at -2 m is a back wall), a length > 0, a finite offset."""
+    owner = f"Wall.facing({direction!r}, ...)"
+    _word(owner, "direction", direction, DIRECTIONS)
+    _number(owner, "distance", distance, minimum=0.0, strict=True)
+    _number(owner, "length", length, minimum=0.0, strict=True)
+    _number(owner, "offset", offset)
+
+
 def check_npc(npc: Any) -> None:
     owner = f"NpcSpec {npc.name!r}"
     _word(owner, "kind", npc.kind, NPC_KINDS)

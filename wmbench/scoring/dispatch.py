@@ -19,6 +19,7 @@ from dataclasses import replace
 from wmbench.core.taxonomy import OFFICIAL_SCENARIO_COUNT, SCENARIOS_PER_CATEGORY
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios.registry import get_scenario
+from wmbench.scenarios.track_a import is_upstream_id, physical_category
 from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
 from wmbench.scoring.evidence import hidden_inconsistency
 from wmbench.scoring.failure_labels import label_score
@@ -42,14 +43,15 @@ RULE_TEXT: dict[str, str] = {sid: rule.statement for sid, rule in SCENARIO_RULES
 
 
 def normalise_scenario_id(scenario_id: str) -> str:
+    """``S5`` -> ``S05``; an upstream three-digit id (``S001``) is kept: it is never wmbench's ``S01``."""
     s = str(scenario_id).strip().upper()
-    return f"S{int(s[1:]):02d}" if s.startswith("S") and s[1:].isdigit() else s
+    return f"S{int(s[1:]):02d}" if s.startswith("S") and s[1:].isdigit() and not is_upstream_id(s) else s
 
 
 def official_category(scenario_id: str) -> str | None:
     """C01..C10 for the official ids S01..S50, else None."""
     s = normalise_scenario_id(scenario_id)
-    if s.startswith("S") and s[1:].isdigit() and 1 <= int(s[1:]) <= OFFICIAL_SCENARIO_COUNT:
+    if s.startswith("S") and s[1:].isdigit() and not is_upstream_id(s) and 1 <= int(s[1:]) <= OFFICIAL_SCENARIO_COUNT:
         return f"C{(int(s[1:]) - 1) // SCENARIOS_PER_CATEGORY + 1:02d}"
     return None
 
@@ -57,7 +59,8 @@ def official_category(scenario_id: str) -> str | None:
 def category_of(trace: Trace) -> str | None:
     """The trace's category: official numbering, else ``trace.meta["category"]``, else the scenario registry.
     """
-    category = official_category(trace.scenario_id) or trace.meta.get("category")
+    category = (official_category(trace.scenario_id) or physical_category(trace.scenario_id)
+                or trace.meta.get("category"))
     if category:
         return str(category).upper()
     try:

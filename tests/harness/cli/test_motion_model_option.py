@@ -59,7 +59,7 @@ def test_resuming_a_run_with_another_motion_model_is_refused(tmp_path, capsys):
 def test_unknown_motion_model_is_a_usage_error(command, capsys):
     assert main([*command, "--motion-model", "nope"]) == 2
     err = capsys.readouterr().err
-    assert "--motion-model 'nope'" in err and "expected one of: diffusion, keyframe, procedural" in err
+    assert "--motion-model 'nope'" in err and "expected one of: diffusion, humanml3d, keyframe, procedural" in err
     assert "Traceback" not in err
 
 

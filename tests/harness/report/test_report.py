@@ -47,7 +47,7 @@ def test_default_run_suite_writes_every_output(suite_dir):
     assert set(SCHEMA_KEYS) <= set(entry) and check_entry(entry) == []
     # the entry carries live.json's numbers (their speed is benchmarks/bench_live.py's rows, not asserted here)
     assert entry["fps"] == round(stored.data["fps"], 2) and 0.0 < entry["fps"] <= 60.0
-    assert entry["cognitive_latency_ms"] == round(stored.data["cognitive_latency_ms"])
+    assert entry["decision_latency_ms"] == round(stored.data["cognitive_latency_ms"])
 
 
 def test_html_is_self_contained_with_all_plots(suite_dir):

@@ -30,10 +30,11 @@ def _trace_text(result) -> str:
     return json.dumps(result.trace, sort_keys=True)
 
 
-@pytest.mark.parametrize("body", ["smpl", "robot"])
+@pytest.mark.parametrize("body", ["smpl", "robot", "drone"])
 def test_reused_env_traces_are_byte_identical_to_fresh_ones(brain, body):
-    """Every bench scenario, run one after another on one reused env (seed 1), against a fresh env each."""
-    ids = BENCH_IDS if body == "smpl" else BENCH_IDS[::10]
+    """Every bench scenario, run one after another on one reused env (seed 1), against a fresh env each.
+    (The drone keeps its airframe between episodes of a reused env: ``reuse_on_reset``, issue 23.)"""
+    ids = BENCH_IDS if body != "robot" else BENCH_IDS[::10]
     reused = [_trace_text(run_episode(sid, brain, body, 1, reuse_env=True)) for sid in ids]
     assert len(env_reuse._envs()) == 1  # one env (one PyBullet client) served them all
     fresh = [_trace_text(run_episode(sid, brain, body, 1)) for sid in ids]

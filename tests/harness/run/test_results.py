@@ -85,7 +85,19 @@ def test_damaged_middle_line_is_skipped_with_a_warning(log):
 def test_duplicate_keys_read_once(log):
     log.append(_result("S01"))
     log.append(_result("S01"))
-    assert len(log.read()) == 1
+    with pytest.warns(UserWarning, match="1 duplicate episode line"):
+        assert len(log.read()) == 1
+    assert log.duplicates == 1
+
+
+def test_the_first_line_of_an_episode_is_its_result(log):
+    """The documented rule: of two lines for one (scenario, seed), the first is kept, whatever the second says."""
+    first, second = _result("S01"), _result("S01", error="the second copy")
+    log.append(first)
+    log.append(second)
+    with pytest.warns(UserWarning, match="duplicate"):
+        (kept,) = log.read()
+    assert kept["error"] == first.error
 
 
 def test_missing_file_reads_empty(tmp_path):

@@ -36,6 +36,7 @@ import math
 import os
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -47,6 +48,7 @@ from wmbench.body.motion_diffusion.onnx_backend import OnnxDenoiser
 from wmbench.body.motion_generator import MotionFrame
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
 from wmbench.body.stream_generator import StreamGenerator, posture_label
+from wmbench.core.errors import ConfigError
 
 #: The shipped model.
 WEIGHTS_DIR = Path(__file__).parent / "weights"
@@ -69,23 +71,23 @@ class MotionModel:
         npz = weights_dir / "denoiser.npz"
         if not npz.is_file():
             raise FileNotFoundError(f"no diffusion motion model at {npz}; train one with `wmbench train-motion`")
-        data = np.load(npz)
-        meta = json.loads((weights_dir / "config.json").read_text())
+        data, meta = _read_weights(weights_dir)
         self.config = meta["denoiser"]
         self.vocabulary: dict[str, int] = meta["vocabulary"]
         self.mean, self.std = data["mean"], data["std"]
         self.rest_context = data["rest_context"]
         self.timesteps, self.alphas_cumprod = data["timesteps"], data["alphas_cumprod"]
         self.final_alpha_cumprod = float(data["final_alpha_cumprod"])
+        check_onnx_file(weights_dir / "denoiser.onnx")  # a broken export is reported, whatever the backend
         self.backend = backend
         self.providers: list[str] = []
         if backend == "numpy":
             self.denoise: DenoiseFn = NumpyDenoiser(
-                {k[2:]: data[k] for k in data.files if k.startswith("w/")}, self.config)
+                {k[2:]: data[k] for k in data if k.startswith("w/")}, self.config)
         elif backend == "torch":
             from wmbench.body.motion_diffusion.denoiser_torch import TorchDenoiser
 
-            torch_model = TorchDenoiser({k[2:]: data[k] for k in data.files if k.startswith("w/")}, self.config)
+            torch_model = TorchDenoiser({k[2:]: data[k] for k in data if k.startswith("w/")}, self.config)
             self.providers = [str(torch_model.device)]
             self.denoise = torch_model
         elif backend == "onnx":
@@ -110,6 +112,56 @@ class MotionModel:
 
     def denormalise(self, frames: np.ndarray) -> np.ndarray:
         return frames * self.std + self.mean
+
+
+class MotionWeightsError(ConfigError):
+    """A diffusion weights folder whose files cannot be read; the message names the file and the fix."""
+
+
+#: Arrays ``denoiser.npz`` must hold (besides the ``w/...`` weights).
+NPZ_ARRAYS = ("mean", "std", "rest_context", "timesteps", "alphas_cumprod", "final_alpha_cumprod")
+
+
+def _read_weights(folder: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays of ``denoiser.npz`` and the parsed ``config.json`` of ``folder``; MotionWeightsError (one
+    line: which file, what is wrong, how to get a good one) for a truncated, garbage or incomplete file."""
+    retrain = "retrain with `wmbench train-motion`, or unset WMBENCH_DIFFUSION_WEIGHTS for the shipped model"
+    npz = folder / "denoiser.npz"
+    try:
+        with np.load(npz) as archive:
+            data = {name: archive[name] for name in archive.files}
+    except Exception as err:  # np.load on damaged bytes: BadZipFile, ValueError, OSError, EOFError, ...
+        raise MotionWeightsError(f"{npz} is not a readable weights file ({type(err).__name__}: {err}); "
+                                 f"{retrain}") from None
+    missing = [name for name in NPZ_ARRAYS if name not in data]
+    if missing:
+        raise MotionWeightsError(f"{npz} lacks the arrays {', '.join(missing)}; {retrain}")
+    config = folder / "config.json"
+    try:
+        meta = json.loads(config.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MotionWeightsError(f"no config.json beside {npz}; expected the config.json that "
+                                 f"`wmbench train-motion` writes with the weights; {retrain}") from None
+    except (OSError, ValueError) as err:
+        raise MotionWeightsError(f"{config} is not readable JSON ({type(err).__name__}: {err}); {retrain}"
+                                 ) from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("denoiser"), dict) \
+            or not isinstance(meta.get("vocabulary"), dict):
+        raise MotionWeightsError(f"{config} lacks the 'denoiser' and 'vocabulary' objects; {retrain}")
+    return data, meta
+
+
+def check_onnx_file(path: Path) -> None:
+    """MotionWeightsError when ``path`` exists but cannot be an ONNX model. Simplified: a cheap check of the
+    protobuf's first field (an ONNX ModelProto starts with ``ir_version``, tag byte 0x08), not a parse; the
+    ``onnx`` backend parses it for real (and reports a failure the same way)."""
+    if not path.is_file():
+        return
+    with open(path, "rb") as f:
+        head = f.read(1)
+    if head != b"\x08":
+        raise MotionWeightsError(f"{path} is not an ONNX model (starts with {head!r}, expected the ir_version "
+                                 "field 0x08); re-export with `wmbench train-motion`, or delete it")
 
 
 def shipped_model(backend: str = "numpy") -> MotionModel:

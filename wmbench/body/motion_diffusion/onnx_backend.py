@@ -11,6 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
+from wmbench.core.errors import ConfigError
+
 #: Providers in order of preference.
 PREFERRED_PROVIDERS: tuple[str, ...] = ("CUDAExecutionProvider", "CPUExecutionProvider")
 
@@ -33,8 +35,12 @@ class OnnxDenoiser:
             raise FileNotFoundError(f"no ONNX motion model at {path}; train one with `wmbench train-motion`")
         options = ort.SessionOptions()
         options.log_severity_level = 3
-        self.session = ort.InferenceSession(str(path), options,
-                                            providers=choose_providers(ort.get_available_providers()))
+        try:
+            self.session = ort.InferenceSession(str(path), options,
+                                                providers=choose_providers(ort.get_available_providers()))
+        except Exception as err:  # onnxruntime's own types (InvalidProtobuf, Fail, ...): a garbage file
+            raise ConfigError(f"{path} cannot be loaded by onnxruntime ({type(err).__name__}: "
+                              f"{str(err).strip()[:200]}); re-export with `wmbench train-motion`") from None
         self.providers: list[str] = list(self.session.get_providers())
 
     def __call__(self, noisy: np.ndarray, t: np.ndarray, context: np.ndarray, cond: np.ndarray,

@@ -23,6 +23,7 @@ Needs the ``motion`` extra (torch, diffusers); building the data needs pybullet 
 from __future__ import annotations
 
 import json
+import re
 import time
 import warnings
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from wmbench.body.motion_diffusion import dataset as ds
+from wmbench.core.errors import ConfigError
 
 #: Standard deviations below this are floored when normalising (near-constant features).
 STD_FLOOR = 0.01
@@ -235,8 +237,51 @@ def configure(p) -> None:
     p.add_argument("--save-windows", type=Path, default=None, help="only build the windows and save them here")
 
 
+class TrainArgsError(ConfigError):
+    """A ``train-motion`` argument that cannot work; the message says what was expected and what arrived."""
+
+
+def check_args(args) -> None:
+    """Every ``train-motion`` argument checked before any work starts (:class:`TrainArgsError`, one line)."""
+    for name, least in (("steps", 1), ("batch", 1), ("layers", 1), ("seed", 0)):
+        value = getattr(args, name)
+        if value < least:
+            raise TrainArgsError(f"--{name} must be at least {least}, got {value}")
+    from wmbench.body.motion_diffusion.denoiser_torch import DenoiserConfig  # torch: checked by the caller
+
+    heads = DenoiserConfig(vocabulary=1).heads
+    if args.width < heads or args.width % heads:
+        raise TrainArgsError(f"--width must be a positive multiple of {heads} (the attention heads), got {args.width}")
+    if not re.fullmatch(r"cpu|cuda(:\d+)?", str(args.device)):
+        raise TrainArgsError(f"--device must be cpu, cuda or cuda:N, got {args.device!r}")
+    if str(args.device).startswith("cuda"):
+        import torch
+
+        if not torch.cuda.is_available():
+            raise TrainArgsError(f"--device {args.device}: this torch sees no CUDA device "
+                                 f"(torch {torch.__version__}); use --device cpu")
+    if args.windows is not None:
+        try:
+            load_windows(args.windows)
+        except FileNotFoundError:
+            raise TrainArgsError(f"--windows {args.windows} does not exist; expected a .npz written by "
+                                 "--save-windows") from None
+        except Exception as err:  # np.load on arbitrary bytes raises many types (ValueError, OSError, ...)
+            raise TrainArgsError(f"--windows {args.windows} is not a windows file ({type(err).__name__}: "
+                                 f"{err}); expected a .npz written by --save-windows") from None
+    for option, path in (("--out", args.out), ("--save-windows", args.save_windows)):
+        if path is None:
+            continue
+        if option == "--out" and path.exists() and not path.is_dir():
+            raise TrainArgsError(f"--out {path} is an existing file; expected a folder for the weights")
+        for parent in Path(path).parents:
+            if parent.exists() and not parent.is_dir():
+                raise TrainArgsError(f"{option} {path}: {parent} is a file; expected a folder there")
+
+
 def run(args) -> int:
     """Run ``train-motion`` with parsed ``args``; prints the result, returns the exit code."""
+    check_args(args)
     if args.save_windows is not None:
         save_windows(args.save_windows, args.seed)
         print(f"windows written to {args.save_windows}")

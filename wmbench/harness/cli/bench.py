@@ -35,6 +35,7 @@ from wmbench.harness.cli.motion_model_option import add_motion_model_argument, a
 BENCHMARKS: dict[str, str] = {
     "bodies": "bench_bodies", "suite": "bench_suite", "live": "bench_live", "brain": "bench_brain_plumbing",
     "memory": "bench_memory", "motion": "bench_motion", "render": "bench_render",
+    "floor": "bench_floor",
 }
 BENCH_MODULES: tuple[str, ...] = tuple(BENCHMARKS.values())
 _OPS: dict[str, Callable[[float, float], bool]] = {

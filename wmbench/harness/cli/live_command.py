@@ -14,8 +14,10 @@ from typing import Any
 
 from wmbench.core.errors import ConfigError
 from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
-from wmbench.harness.live.store import LiveStore
+from wmbench.harness.live.store import LIVE_FILE, LiveStore
 from wmbench.harness.report.writer import write_reports
+from wmbench.harness.run.out_dir import describe_os_error
+from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, SCORES_FILE
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.live_run import LiveResult, LiveTick
 
@@ -83,13 +85,22 @@ def format_live_result(result: LiveResult) -> str:
     return "\n".join(lines)
 
 
+#: Files of which a run directory holds at least one; ``wmbench report`` refuses a folder with none of them.
+RUN_MARKERS: tuple[str, ...] = (RUN_FILE, EPISODES_FILE, SCORES_FILE, LIVE_FILE)
+
+
 def report_command(run_dir: Path, *, model_name: str | None = None, organization: str = "",
                    paper_url: str = "", demo_url: str = "") -> Any:
     """Rebuild the reports of ``run_dir`` from its episodes.jsonl and live.json; returns the ReportFiles."""
     if not run_dir.is_dir():
         raise LiveCommandError(f"{run_dir} is not a directory; expected a run directory of `wmbench run`")
+    if not any((run_dir / name).is_file() for name in RUN_MARKERS):
+        raise LiveCommandError(f"{run_dir} holds no wmbench run (none of {', '.join(RUN_MARKERS)}); expected a "
+                               "directory written by `wmbench run` or `wmbench live`")
     try:
         return write_reports(run_dir, rebuild=True, model_name=model_name, organization=organization,
                              paper_url=paper_url, demo_url=demo_url)
     except FileNotFoundError as err:
         raise LiveCommandError(str(err)) from None
+    except OSError as err:  # a read-only or full run dir: nothing half-written (writes are atomic)
+        raise LiveCommandError(f"cannot write the reports in {run_dir}: {describe_os_error(err)}") from None

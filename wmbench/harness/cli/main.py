@@ -11,7 +11,8 @@
 Each subcommand is a :class:`Command` in :data:`COMMANDS` (``configure`` adds its arguments, ``run`` does
 the work and returns the exit code); later subcommands (``live``, ``report``, ``bench``) register the same way
 with :func:`register_command`. Mistakes a user can make (unknown scenario, brain or body, a bad option)
-print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` keeps what finished, exit code 130.
+print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` or ``validity`` keeps what finished,
+exit code 130; SIGTERM does the same with exit code 143 (:mod:`wmbench.harness.cli.signals`).
 
 The table, exit codes and :class:`UsageError` live in :mod:`wmbench.harness.cli.base`, the ``run``
 subcommand (with its option parsing, default run directory and summary table) in
@@ -28,8 +29,11 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
+from wmbench.core.key_file import read_key_file
+from wmbench.core.visible import visible
 from wmbench.harness.cli.base import (
     COMMANDS,
+    EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
     Command,
@@ -39,7 +43,10 @@ from wmbench.harness.cli.base import (
 from wmbench.harness.cli.bench import bench_command, configure_bench
 from wmbench.harness.cli.cache_command import cache_command, configure_cache
 from wmbench.harness.cli.counterfactual_command import BLAME_COMMAND, FORK_COMMAND
+from wmbench.harness.cli.export_command import EXPORT_COMMAND
+from wmbench.harness.cli.forecast_command import FORECAST_COMMAND
 from wmbench.harness.cli.frontier_command import FRONTIER_COMMAND
+from wmbench.harness.cli.leaderboard_command import COMPARE_COMMAND, LEADERBOARD_COMMAND
 from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
 from wmbench.harness.cli.motion_model_option import (
     add_motion_model_argument,
@@ -47,9 +54,17 @@ from wmbench.harness.cli.motion_model_option import (
     configure_train_motion,
     train_motion_command,
 )
-from wmbench.harness.cli.run_command import configure_run, default_out_dir, parse_options, run_command
+from wmbench.harness.cli.run_command import (
+    configure_run,
+    default_out_dir,
+    parse_options,
+    run_command,
+    warn_secret_on_command_line,
+)
 from wmbench.harness.cli.scenario_cards import scenario_card
+from wmbench.harness.cli.signals import EXIT_TERMINATED, terminate_as_interrupt
 from wmbench.harness.cli.validity_command import configure_validity, validity_command
+from wmbench.harness.cli.verify_command import VERIFY_COMMAND
 from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
 from wmbench.scenarios import get_scenario, select
 
@@ -72,11 +87,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exit_:  # argparse: --help (0) or a bad argument (2, message already printed)
         return int(exit_.code or 0)
     try:
-        code = COMMANDS[args.command].run(args)
+        with terminate_as_interrupt() as term:  # SIGTERM takes the Ctrl-C path (keeps what finished)
+            code = COMMANDS[args.command].run(args)
         sys.stdout.flush()  # inside the try: a reader that left shows up here, not at interpreter exit
-        return code
+        return EXIT_TERMINATED if term.signalled and code == EXIT_INTERRUPTED else code
     except UsageError as err:
-        print(f"wmbench {args.command}: error: {err}", file=sys.stderr)
+        print(visible(f"wmbench {args.command}: error: {err}"), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `wmbench list | head`: the reader left; not an error of ours, and no traceback
         _silence_stdout()
@@ -144,7 +160,10 @@ def _configure_serve(p: argparse.ArgumentParser) -> None:
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default: 127.0.0.1)")
     p.add_argument("--port", type=_port, default=8000, help="port 0-65535 (default: 8000)")
     p.add_argument("--api-key", default=None,
-                   help="require 'Authorization: Bearer KEY' (default: $WMBENCH_SERVE_API_KEY; unset: no check)")
+                   help="require 'Authorization: Bearer KEY' (default: $WMBENCH_SERVE_API_KEY; unset: no check). "
+                        "A key on the command line is visible in `ps`: prefer the variable or --api-key-file")
+    p.add_argument("--api-key-file", type=Path, default=None,
+                   help="read the required key from this file's first line (kept out of `ps`)")
     p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
                    help="options for each brain instance, repeatable and multi-valued")
     p.add_argument("--quiet", action="store_true", help="do not log each request")
@@ -165,7 +184,10 @@ def _serve(args: argparse.Namespace) -> int:
     serve_main = _optional("wmbench.brain.server", "serve_main")
     try:
         options = parse_options(args.option)
-        serve_main(args.brain, args.host, args.port, api_key=args.api_key, quiet=args.quiet, **options)
+        if args.api_key is not None:
+            warn_secret_on_command_line("--api-key KEY", "$WMBENCH_SERVE_API_KEY or --api-key-file PATH")
+        api_key = args.api_key or read_key_file(args.api_key_file)
+        serve_main(args.brain, args.host, args.port, api_key=api_key, quiet=args.quiet, **options)
     except KeyboardInterrupt:
         return EXIT_OK
     except (ValueError, ImportError, OSError) as err:  # unknown brain spec, missing extra, port in use
@@ -239,7 +261,7 @@ def _live(args: argparse.Namespace) -> int:
                               observation=args.observation)
     except (LiveCommandError, ValueError, ImportError) as err:  # bad spec, bad value, missing extra
         raise UsageError(str(err)) from None
-    print(format_live_result(result))
+    print(visible(format_live_result(result)))
     if args.record is not None and args.record.exists():
         print(f"video: {args.record}")
     print(f"live: {out / 'live.json'}")
@@ -291,10 +313,15 @@ register_command(Command("train-motion", "train the diffusion motion model on De
                          configure_train_motion, train_motion_command))
 
 register_command(VIDEO_COMMAND)
+register_command(EXPORT_COMMAND)
+register_command(LEADERBOARD_COMMAND)
+register_command(COMPARE_COMMAND)
+register_command(VERIFY_COMMAND)
 register_command(GAP_COMMAND)
 register_command(FORK_COMMAND)
 register_command(BLAME_COMMAND)
 register_command(FRONTIER_COMMAND)
+register_command(FORECAST_COMMAND)
 
 
 def _configure_validity(p: argparse.ArgumentParser) -> None:

@@ -12,6 +12,7 @@ import argparse
 
 from wmbench.body.generators import select_generator, selected_generator_name
 from wmbench.body.motion_diffusion.train import configure, run
+from wmbench.core.errors import ConfigError
 from wmbench.harness.cli.base import UsageError
 
 
@@ -30,7 +31,9 @@ def apply_motion_model(args: argparse.Namespace) -> str:
     try:
         return select_generator(name)
     except (KeyError, ImportError, FileNotFoundError, ValueError) as err:
-        raise UsageError(f"--motion-model {name!r}: {err.args[0] if err.args else err}") from None
+        # str(err), not err.args[0]: a FileNotFoundError's first arg is its errno (the old "--motion-model: 2")
+        raise UsageError(f"--motion-model {name!r}: {err.args[0] if isinstance(err, KeyError) and err.args else err}"
+                         ) from None
 
 
 def configure_train_motion(p: argparse.ArgumentParser) -> None:
@@ -45,4 +48,7 @@ def train_motion_command(args: argparse.Namespace) -> int:
     except ImportError as err:
         raise UsageError(f"train-motion needs the motion extra (pip install 'wmbench[motion]'): {err}") from None
 
-    return run(args)
+    try:
+        return run(args)
+    except ConfigError as err:  # a bad argument (checked before training) or unreadable windows
+        raise UsageError(str(err)) from None

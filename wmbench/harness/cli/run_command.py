@@ -22,17 +22,20 @@ import json
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from wmbench.core.taxonomy import CATEGORY_TITLES
+from wmbench.core.visible import visible
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
+from wmbench.harness.cli.track_a_option import track_a_command
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.dirs import RunDirError, check_run_dir
 from wmbench.harness.run.guard import RunStopped
+from wmbench.harness.run.lock import RunLockedError
 from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
 from wmbench.harness.run.selection import parse_seed_list
 from wmbench.harness.suite import (
@@ -66,7 +69,9 @@ def configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
                    help="brain options, repeatable and multi-valued (e.g. --option temperature=0 history=4); "
-                        "values are read as JSON when they parse, else as text")
+                        "values are read as JSON when they parse, else as text. API keys: set OPENAI_API_KEY "
+                        "or pass api_key_file=PATH; api_key=... on a command line is visible to every user "
+                        "in `ps` (a warning says so)")
     p.add_argument("--max-connections", type=int, default=None,
                    help="concurrent requests for API brains (openai/...), independent of --workers "
                         "(default: 8)")
@@ -77,6 +82,10 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                         "C10 transfer are measured with the JSON)")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
+    p.add_argument("--track", default=None, choices=("A",),
+                   help="A: score a Track-A file (--scenarios wm_bench.jsonl) statically as the official Track A "
+                        "does (one decision per record, no simulation); without it a Track-A file runs "
+                        "physically, each record a closed-loop world (docs/official.md)")
     add_motion_model_argument(p)
 
 
@@ -96,6 +105,8 @@ def run_command(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UsageError(f"--limit must be at least 1, got {args.limit}")
     out = args.out or default_out_dir(args.brain, args.body)
+    if args.track == "A":
+        return track_a_command(args.scenarios, args.brain, out, options)
 
     try:
         check_run_dir(out)  # new, empty or a wmbench run, outside the source tree (before anything is created)
@@ -108,28 +119,28 @@ def run_command(args: argparse.Namespace) -> int:
                            measurers=default_measurers(live=not args.no_live),
                            max_connections=max_connections, limit=args.limit,
                            env_kwargs={"observation": args.observation} if args.observation != "scene" else None)
-    except RunConfigError as err:
+    except (RunConfigError, RunLockedError) as err:  # RunLockedError: another run holds --out
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:
-        print(f"\nwmbench run: {stop}", file=sys.stderr)
+        print(visible(f"\nwmbench run: {stop}"), file=sys.stderr)
         return EXIT_INTERRUPTED
     except KeyboardInterrupt:  # after the episodes, while scoring: everything is on disk
         print(f"\nwmbench run: interrupted while scoring; rerun the same command to score {out}",
               file=sys.stderr)
         return EXIT_INTERRUPTED
     except RunFailed as err:
-        print(f"wmbench run: failed: {err}", file=sys.stderr)
+        print(visible(f"wmbench run: failed: {err}"), file=sys.stderr)
         return EXIT_FAILED
     except RunStopped as stop:
         if stop.scores:
-            print(format_summary(stop.scores))
-        print(f"wmbench run: stopped early (run incomplete, results so far in {out}): {stop.reason}",
+            print(visible(format_summary(stop.scores)))
+        print(visible(f"wmbench run: stopped early (run incomplete, results so far in {out}): {stop.reason}"),
               file=sys.stderr)
         return EXIT_FAILED
     except OSError as err:  # the disk filled up (or went read-only) mid-run: finished episodes are kept
         raise UsageError(f"cannot write the run in {out}: {describe_os_error(err)}; finished episodes are "
                          f"kept, free some space and rerun to resume") from None
-    print(format_summary(scores))
+    print(visible(format_summary(scores)))
     print(f"\nscores: {out / 'scores.json'}")
     if not (Path(out) / "report.html").exists():  # the runner warned why; scores.json is complete
         print(f"wmbench run: error: the report could not be written in {out}; scores.json is complete, "
@@ -154,7 +165,25 @@ def parse_options(items: Sequence[str | Sequence[str]]) -> dict[str, Any]:
         except ValueError:
             value = raw
         options[key.strip()] = value
+    warn_secret_options(options)
     return options
+
+
+#: Option names whose value is a secret that must not travel on a command line.
+SECRET_OPTION = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
+
+
+def warn_secret_options(options: Mapping[str, Any]) -> None:
+    """One stderr line per secret-looking ``--option`` (``ps`` shows a command line to every user)."""
+    for name in options:
+        if SECRET_OPTION.search(name):
+            warn_secret_on_command_line(f"--option {name}=...", f"OPENAI_API_KEY or --option {name}_file=PATH")
+
+
+def warn_secret_on_command_line(given: str, instead: str) -> None:
+    """Warn that ``given`` (a secret on the command line) is visible in ``ps``; suggest ``instead``."""
+    print(f"wmbench: warning: {given} is visible to every user of this machine in `ps` and may land in shell "
+          f"history; use {instead}", file=sys.stderr)
 
 
 def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:

@@ -17,9 +17,14 @@ import sys
 from pathlib import Path
 
 from wmbench.brain.panel import get_panel_brain
-from wmbench.harness.cli.base import EXIT_OK, UsageError
+from wmbench.core.visible import visible
+from wmbench.harness.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
+from wmbench.harness.run.out_dir import describe_os_error
 from wmbench.harness.validity.docs import write_docs
-from wmbench.harness.validity.panel import run_validity
+from wmbench.harness.validity.panel import ValidityInterrupted, run_validity
+
+#: The resume file of a panel run in ``--out`` (removed once validity.json is written).
+CHECKPOINT_FILE = "validity.partial.jsonl"
 
 
 def configure_validity(p: argparse.ArgumentParser) -> None:
@@ -48,14 +53,24 @@ def validity_command(args: argparse.Namespace) -> int:
                 get_panel_brain(name).close()
             except ValueError as err:
                 raise UsageError(str(err)) from None
-    result = run_validity(
-        args.quick, seeds=tuple(range(args.seeds)) if args.seeds else None, brains=brains, workers=args.workers,
-        include_c10=not args.no_c10, progress=lambda line: print(f"  {line}", file=sys.stderr, flush=True))
     out = args.out or Path("runs") / ("validity-quick" if args.quick else "validity")
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"cannot create {out}: {describe_os_error(err)}") from None
+    checkpoint = out / CHECKPOINT_FILE  # finished (brain, seed) jobs: a stopped panel resumes
+    try:
+        result = run_validity(
+            args.quick, seeds=tuple(range(args.seeds)) if args.seeds else None, brains=brains,
+            workers=args.workers, include_c10=not args.no_c10, checkpoint=checkpoint,
+            progress=lambda line: print(visible(f"  {line}"), file=sys.stderr, flush=True))
+    except ValidityInterrupted as stop:
+        print(f"\nwmbench validity: {stop}", file=sys.stderr)
+        return EXIT_INTERRUPTED
     (out / "validity.json").write_text(result.to_json() + "\n", encoding="utf-8")
     table = result.to_markdown()
     (out / "validity.md").write_text(table + "\n", encoding="utf-8")
+    checkpoint.unlink(missing_ok=True)  # the results are written: the next run starts fresh
     print(table)
     load = f", load average before {result.load_before[0]:.1f}" if result.load_before else ""
     print(f"\n{len(result.brains)} brains x seeds {list(result.seeds)} in {result.elapsed_s:.0f} s "

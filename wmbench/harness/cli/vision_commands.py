@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
+import sys
+import warnings
 from pathlib import Path
 
 from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.report.perception_gap import GapError, perception_gap, write_gap
 from wmbench.harness.report.writer import write_reports
+from wmbench.harness.run.out_dir import describe_os_error
+from wmbench.harness.run.results import EPISODES_FILE, EpisodeLog
 from wmbench.harness.video.recorder import MissingVideoExtraError
 from wmbench.harness.video.replay import ReplayError, render_episode
+from wmbench.scenarios import get_scenario
 
 
 def _configure_video(p: argparse.ArgumentParser) -> None:
@@ -21,30 +25,55 @@ def _configure_video(p: argparse.ArgumentParser) -> None:
 
 
 def _video(args: argparse.Namespace) -> int:
-    episodes = args.run_dir / "episodes.jsonl"
-    if not episodes.is_file():
-        raise UsageError(f"{args.run_dir} has no episodes.jsonl; expected a run directory of `wmbench run`")
-    wanted = args.scenario.upper()
-    found = None
-    with episodes.open(encoding="utf-8") as lines:
-        for line in lines:
-            try:
-                episode = json.loads(line)
-            except json.JSONDecodeError:
-                continue  # a torn last line of an interrupted run
-            if episode.get("scenario") == wanted and (args.seed is None or episode.get("seed") == args.seed):
-                found = episode
-                break
-    if found is None or not found.get("trace"):
-        seed = "" if args.seed is None else f" with seed {args.seed}"
-        raise UsageError(f"no finished episode of {wanted}{seed} in {episodes}")
-    out = args.out or args.run_dir / "videos" / f"{wanted}-s{found.get('seed')}.mp4"
+    """``wmbench video RUN SCENARIO``: read the episode with the run reader every command uses
+    (:class:`~wmbench.harness.run.results.EpisodeLog`: unreadable lines are skipped and counted, never a
+    traceback), check the scenario against the registry (a name from a file never becomes a path), and write
+    under ``RUN/videos/`` unless ``--out`` names another file."""
     try:
-        path = render_episode(found["trace"], out)
+        record = get_scenario(args.scenario)
+    except KeyError as err:
+        raise UsageError(err.args[0] if err.args else str(err)) from None
+    episodes = args.run_dir / EPISODES_FILE
+    if not episodes.is_file():
+        raise UsageError(f"{args.run_dir} has no {EPISODES_FILE}; expected a run directory of `wmbench run`")
+    log = EpisodeLog(episodes)
+    with warnings.catch_warnings(record=True):  # counted below in one line instead of one warning each
+        warnings.simplefilter("always")
+        try:
+            lines = log.read()  # all of it: the unreadable count is known at the end
+        except OSError as err:
+            raise UsageError(f"cannot read {episodes}: {describe_os_error(err)}") from None
+    found = next((line for line in lines if line["scenario"] == record.id
+                  and (args.seed is None or line["seed"] == args.seed)), None)
+    if log.unreadable:
+        print(f"wmbench video: {log.unreadable} unreadable line(s) of {episodes} skipped", file=sys.stderr)
+    trace = found.get("trace") if found is not None else None
+    if found is None or not isinstance(trace, dict):
+        seed = "" if args.seed is None else f" with seed {args.seed}"
+        raise UsageError(f"no finished episode of {record.id}{seed} in {episodes}")
+    out = args.out or args.run_dir / "videos" / f"{record.id}-s{int(found['seed'])}.mp4"
+    _check_video_out(out)
+    try:
+        path = render_episode(trace, out, record)
     except (ReplayError, MissingVideoExtraError) as err:
         raise UsageError(str(err)) from None
+    except OSError as err:
+        raise UsageError(f"cannot write the video {out}: {describe_os_error(err)}") from None
     print(f"video: {path}")
     return EXIT_OK
+
+
+def _check_video_out(out: Path) -> None:
+    """UsageError unless ``out`` can become an mp4 file: not a directory, no file where a folder must be."""
+    if out.is_dir():
+        raise UsageError(f"--out {out} is a directory; expected the path of an .mp4 file")
+    for parent in out.parents:
+        if parent.exists() and not parent.is_dir():
+            raise UsageError(f"--out {out}: {parent} is a file; expected a directory there")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise UsageError(f"cannot create {out.parent} for the video: {describe_os_error(err)}") from None
 
 
 def _configure_gap(p: argparse.ArgumentParser) -> None:

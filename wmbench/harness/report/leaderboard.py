@@ -4,13 +4,23 @@ Card
 ----
 Every schema key (:data:`SCHEMA_KEYS`) is present, plus ``wmbench_version`` and ``measured_categories``:
 
-- ``wm_score`` (int, 0–1000, rounded) and ``grade`` from ``scores.json``; ``p1_perception``, ``p2_cognition``,
-  ``p3_embodiment`` are the pillar sums rescaled to the spec's 250/450/300 (ints, rounded).
-- ``c01_to_c10``: ``{"C01": int, ...}``, each category's points (of 100, rounded) when fully measured, else
+- One entry, one truth (``score_formula`` states it in the entry): ``wm_score`` (int, 0–1000) is
+  ``scores.json``'s WM Score rounded, and it equals the sum of ``c01_to_c10`` *exactly*: the categories are
+  rounded by largest remainder so their ints add up to it (each within 1 point of its true value;
+  unmeasured categories add 0, a partly measured one is null in ``c01_to_c10`` and its measured part counts
+  in ``pillar_sums``). ``pillar_sums`` are the sums of those category ints (P1 /200, P2 /500, P3 /300;
+  they add up to ``wm_score``). ``p1_perception``, ``p2_cognition``, ``p3_embodiment`` are the spec's
+  rescaled pillars (P1 × 250/200, P2 × 450/500, P3 × 300/300, rounded), so their total
+  (``rescaled_total``) is a *different* number from ``wm_score`` whenever P1 and P2 are not in proportion.
+- ``c01_to_c10``: ``{"C01": int, ...}``, each category's points (of 100) when fully measured, else
   null — ``measured_categories`` lists the fully measured ones, so an incomplete run is never mistaken for
   a complete one.
-- ``fps``: mean FPS of the run's C09 live runs; ``cognitive_latency_ms``: median decision latency over them
-  (int). Both null when C09 was not measured (the schema expects numbers; null says "not measured").
+- ``fps``: mean FPS of the run's C09 live runs. ``cognitive_latency_ms``: the spec's cognitive loop latency,
+  stimulus → behaviour change, as S42 measures it (median over its seeds of the time from the scene change to
+  the first changed motion applied, ms); ``decision_latency_ms``: the median time the brain took per decision
+  in the live runs. All null when not measured (the schema expects numbers; null says "not measured").
+- ``track``: ``"C"`` — a harness-measured run (``"A"`` is written by the static Track-A runner; Track B is
+  self-reported and never written by wmbench).
 - ``gpu``: the CUDA device torch used during the live runs, else ``"none (CPU: <model>)"``.
 - ``brain_model``: the brain spec; ``motion_model``: what turned MOTION into movement for the run's body.
 - ``model_name`` defaults to the brain spec; ``organization``, ``paper_url``, ``demo_url`` default to "".
@@ -19,13 +29,20 @@ Every schema key (:data:`SCHEMA_KEYS`) is present, plus ``wmbench_version`` and 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 import wmbench
 from wmbench.body.generators import describe_generator
-from wmbench.core.taxonomy import PILLAR_TITLES
+from wmbench.core.taxonomy import (
+    CATEGORY_MAX_POINTS,
+    CATEGORY_PILLARS,
+    PILLAR_RESCALED_MAX,
+    PILLAR_TITLES,
+    PILLARS,
+)
 from wmbench.scoring.scores_file import Scores
 
 SCHEMA_KEYS: tuple[str, ...] = (
@@ -34,6 +51,16 @@ SCHEMA_KEYS: tuple[str, ...] = (
     "paper_url", "demo_url",
 )
 EXTRA_KEYS: tuple[str, ...] = ("wmbench_version", "measured_categories")
+#: keys that make the entry say how its numbers relate (item "one entry, one truth")
+CONSISTENCY_KEYS: tuple[str, ...] = ("track", "pillar_sums", "rescaled_total", "score_formula",
+                                     "decision_latency_ms")
+SCORE_FORMULA = ("wm_score = sum(pillar_sums) = sum(c01_to_c10) when every category is fully measured "
+                 "(categories rounded by largest remainder; a partly measured category is null in c01_to_c10 "
+                 "and its measured part is in pillar_sums); "
+                 "p1_perception = P1 sum x 250/200, p2_cognition = P2 sum x 450/500, p3_embodiment = P3 sum x "
+                 "300/300 (the spec's pillar scale; their total is rescaled_total, not wm_score)")
+#: pillar -> factor from the pillar sum (of 100 per category) to the spec's pillar scale
+PILLAR_RESCALE = {p: PILLAR_RESCALED_MAX[p] / (CATEGORY_MAX_POINTS * len(cats)) for p, cats in PILLARS.items()}
 #: key -> accepted types (None allowed where the entry may say "not measured")
 KEY_TYPES: dict[str, tuple[type, ...]] = {
     "model_name": (str,), "organization": (str,), "submission_date": (str,), "wm_score": (int,),
@@ -41,6 +68,8 @@ KEY_TYPES: dict[str, tuple[type, ...]] = {
     "c01_to_c10": (dict,), "fps": (float, type(None)), "cognitive_latency_ms": (int, type(None)),
     "gpu": (str,), "brain_model": (str,), "motion_model": (str,), "paper_url": (str,), "demo_url": (str,),
     "wmbench_version": (str,), "measured_categories": (list,),
+    "track": (str,), "pillar_sums": (dict,), "rescaled_total": (int,), "score_formula": (str,),
+    "decision_latency_ms": (int, type(None)),
 }
 PILLAR_KEYS = {p: f"{p.lower()}_{title.lower()}" for p, title in PILLAR_TITLES.items()}
 MOTION_MODELS = {
@@ -81,24 +110,26 @@ def leaderboard_entry(
 ) -> dict[str, Any]:
     """The entry for ``scores`` (a scores.json dict) and ``live`` (a live.json dict or None)."""
     categories = scores["categories"]
-    pillars = scores["pillars"]
     c09 = categories.get("C09")
     c09_measured = bool(c09 and c09["measured_max"])
     live = live or {}
     fps = live.get("fps") if c09_measured else None
-    latency = live.get("cognitive_latency_ms") if c09_measured else None
+    decision_latency = live.get("cognitive_latency_ms") if c09_measured else None
+    wm_score = round(float(scores["wm_score"] or 0.0))
+    counted = {c: float(e["score"] or 0.0) for c, e in sorted(categories.items())}
+    ints = largest_remainder(counted, wm_score)
+    pillar_sums = {p: sum(v for c, v in ints.items() if CATEGORY_PILLARS.get(c) == p) for p in PILLAR_KEYS}
+    rescaled = {p: round(pillar_sums[p] * PILLAR_RESCALE[p]) for p in PILLAR_KEYS}
     entry: dict[str, Any] = {
         "model_name": model_name or brain,
         "organization": organization,
         "submission_date": submission_date or datetime.now(timezone.utc).date().isoformat(),
-        "wm_score": round(float(scores["wm_score"] or 0.0)),
+        "wm_score": wm_score,
         "grade": str(scores["grade"] or "F"),
-        **{key: round(float(pillars[p]["rescaled"] or 0.0) if p in pillars else 0)
-           for p, key in PILLAR_KEYS.items()},
-        "c01_to_c10": {c: (round(float(e["score"])) if e["measured"] else None)
-                       for c, e in sorted(categories.items())},
+        **{key: rescaled[p] for p, key in PILLAR_KEYS.items()},
+        "c01_to_c10": {c: (ints[c] if e["measured"] else None) for c, e in sorted(categories.items())},
         "fps": None if fps is None else round(float(fps), 2),
-        "cognitive_latency_ms": None if latency is None else round(float(latency)),
+        "cognitive_latency_ms": stimulus_latency_ms(scores),
         "gpu": gpu_label(live.get("hardware")),
         "brain_model": brain,
         "motion_model": motion_model_for(body, motion_model),
@@ -107,8 +138,42 @@ def leaderboard_entry(
         "wmbench_version": str(getattr(wmbench, "__version__", "unknown")),
         "measured_categories": [c for c, e in sorted(categories.items()) if e["measured"]],
         "run_status": run_status(scores),
+        "track": "C",
+        "pillar_sums": pillar_sums,
+        "rescaled_total": sum(rescaled.values()),
+        "score_formula": SCORE_FORMULA,
+        "decision_latency_ms": None if decision_latency is None else round(float(decision_latency)),
     }
     return entry
+
+
+def largest_remainder(values: Mapping[str, float], total: int) -> dict[str, int]:
+    """``values`` rounded to ints that add up to ``total`` (largest remainder; each within 1 of its value).
+
+    ``total`` must be the rounded sum of ``values`` (it is: the WM Score is the sum of the categories)."""
+    floors = {k: math.floor(v) for k, v in values.items()}
+    left = total - sum(floors.values())
+    order = sorted(values, key=lambda k: (-(values[k] - floors[k]), k))
+    for k in order[:max(0, left)]:
+        floors[k] += 1
+    return floors
+
+
+def stimulus_latency_ms(scores: Scores) -> int | None:
+    """The spec's cognitive loop latency: S42's measured scene change → changed motion (median over its
+    seeds, ms); None when S42 was not measured or no motion change followed."""
+    entry = scores["scenarios"].get("S42")
+    if not entry or not entry["measured"]:
+        return None
+    lives = [cast(Mapping[str, Any], e).get("live") for e in entry["evidence"]]
+    found = [float(live["latency_s"]) for live in lives
+             if isinstance(live, Mapping) and live.get("latency_s") is not None]
+    if not found:
+        return None
+    found.sort()
+    mid = len(found) // 2
+    median = found[mid] if len(found) % 2 else (found[mid - 1] + found[mid]) / 2
+    return round(median * 1000)
 
 
 def run_status(scores: Scores) -> str:

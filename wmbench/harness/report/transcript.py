@@ -83,7 +83,9 @@ def _intent_text(intent: Mapping[str, Any] | None) -> str:
     if not intent:
         return "–"
     styles = ", ".join(intent.get("styles") or [])
-    return f"{intent.get('direction', '?')} {intent.get('speed_class', '?')}" + (f" [{styles}]" if styles else "")
+    fallback = f" (fallback: {intent['fallback']})" if intent.get("fallback") else ""
+    return (f"{intent.get('direction', '?')} {intent.get('speed_class', '?')}" + (f" [{styles}]" if styles else "")
+            + fallback)
 
 
 def _brain_text(brain: Mapping[str, Any]) -> str:

@@ -33,8 +33,10 @@ from typing import Any
 
 from wmbench.core.redaction import Redactor
 from wmbench.core.taxonomy import CATEGORY_TITLES, PILLARS
+from wmbench.core.visible import visible
 from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
+from wmbench.harness.report.baselines import baselines_markdown
 from wmbench.harness.report.failure_table import failure_label_lines
 from wmbench.harness.report.html import render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
@@ -275,9 +277,11 @@ def write_reports(
     markdown = run.out / REPORT_MD
     # atomic: a full disk leaves no half file; + the perception gap when `wmbench gap` has compared this run
     # with its scene-mode twin
-    write_text_atomic(markdown, render_markdown(run, entry, plots) + gap_markdown(run.out))
+    # visible(): model replies and run files may hold ESC/NUL/BEL/bidi characters (core/visible.py)
+    write_text_atomic(markdown, visible(render_markdown(run, entry, plots) + gap_markdown(run.out)
+                                        + baselines_markdown(entry)))
     html = run.out / REPORT_HTML
-    write_text_atomic(html, render_html(run, entry, plots, category_titles()))
+    write_text_atomic(html, visible(render_html(run, entry, plots, category_titles())))
     return ReportFiles(markdown, html, leaderboard, tuple(plot_paths))
 
 

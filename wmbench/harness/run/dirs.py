@@ -20,7 +20,7 @@ from typing import Any
 
 import wmbench
 from wmbench.core.errors import ConfigError
-from wmbench.harness.run.results import RUN_FILE, EpisodeKey, read_json
+from wmbench.harness.run.results import LOCK_FILE, RUN_FILE, EpisodeKey, read_json
 from wmbench.harness.run.selection import SuitePlan, plan_suite
 
 
@@ -46,7 +46,7 @@ def check_run_dir(out: Path | str) -> None:
         return
     if not out.is_dir():
         raise RunDirError(f"--out {out} is an existing file; expected a directory (new or from an earlier run)")
-    if (out / RUN_FILE).is_file() or not any(out.iterdir()):
+    if (out / RUN_FILE).is_file() or not any(p.name != LOCK_FILE for p in out.iterdir()):
         return
     raise RunDirError(f"--out {out} is not empty and holds no wmbench run ({RUN_FILE}); expected a new or "
                       f"empty folder, or a wmbench run folder to resume")

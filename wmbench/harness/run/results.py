@@ -8,7 +8,8 @@
 
 Each line is written in one piece, flushed and ``fsync``-ed, so a killed run loses at most the line being
 written. The reader ignores a truncated last line (that episode simply runs again), and the writer cuts such
-a tail off before appending. Any other unreadable line (bad UTF-8, bad JSON, no scenario/seed/body/brain) is
+a tail off before appending. Any other unreadable line (bad UTF-8, bad JSON, no scenario/seed/body/brain, a
+``trace``/``summary``/``error`` of the wrong type: :func:`check_line_shape`) is
 skipped with a warning and never lost silently: :meth:`EpisodeLog.read` copies every such line, byte for
 byte, into ``episodes.unreadable.jsonl`` next to it (rewritten on each read, so it always lists exactly the
 lines currently unreadable) and counts them in :attr:`EpisodeLog.unreadable`; their episodes run again.
@@ -42,6 +43,8 @@ EPISODES_FILE = "episodes.jsonl"
 UNREADABLE_FILE = "episodes.unreadable.jsonl"
 RUN_FILE = "run.json"
 SCORES_FILE = "scores.json"
+#: The run directory's lock file (:mod:`wmbench.harness.run.lock`): one writer per run directory.
+LOCK_FILE = ".wmbench.lock"
 
 @dataclass(frozen=True, order=True)
 class EpisodeKey:
@@ -103,6 +106,31 @@ def line_key(line: Mapping[str, Any]) -> EpisodeKey:
     return EpisodeKey(str(line["scenario"]), int(line["seed"]), str(line["body"]), str(line["brain"]))
 
 
+#: ``summary`` counts scoring adds up: each must be a whole number when present.
+SUMMARY_COUNTS = ("decisions", "parse_errors", "failed_decisions")
+
+
+def check_line_shape(line: Any) -> EpisodeKey:
+    """The key of an episode line whose parts have the types scoring relies on; TypeError saying which part
+    does not (``trace`` an object or null, ``summary`` an object of whole-number counts, ``error`` text or
+    null). Such a line is a broken record: kept aside and counted like an unreadable one, never scored."""
+    if not isinstance(line, Mapping):
+        raise TypeError(f"expected a JSON object, got {type(line).__name__}")
+    key = line_key(line)
+    trace, summary, error = line.get("trace"), line.get("summary", {}), line.get("error")
+    if trace is not None and not isinstance(trace, Mapping):
+        raise TypeError(f"'trace' must be an object or null, got {type(trace).__name__}")
+    if not isinstance(summary, Mapping):
+        raise TypeError(f"'summary' must be an object, got {type(summary).__name__}")
+    for name in SUMMARY_COUNTS:
+        value = summary.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"'summary.{name}' must be a whole number, got {value!r}")
+    if error is not None and not isinstance(error, str):
+        raise TypeError(f"'error' must be text or null, got {type(error).__name__}")
+    return key
+
+
 class EpisodeLog:
     """The append-only ``episodes.jsonl`` of one run directory."""
 
@@ -111,6 +139,8 @@ class EpisodeLog:
         self.redactor = redactor or Redactor()
         #: Unreadable lines found by the last read (kept in :attr:`unreadable_path`).
         self.unreadable = 0
+        #: Later lines of an episode already read, ignored by the last full read (see :meth:`iter_lines`).
+        self.duplicates = 0
 
     @property
     def unreadable_path(self) -> Path:
@@ -147,13 +177,27 @@ class EpisodeLog:
         return list(self.iter_lines())
 
     def iter_lines(self) -> Iterator[EpisodeLine]:
-        """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small."""
+        """:meth:`read` one line at a time, so a caller that keeps only what it needs stays small.
+
+        **One result per episode**: the *first* complete line of each (scenario, seed, body, brain) is the
+        result; a later line for the same key (two processes that ran the same episode before the run lock
+        existed, or a line appended by hand) is ignored, counted in :attr:`duplicates` and warned about once.
+        A run directory holds one brain and body (``run.json`` refuses a mix), so this is one result per
+        (scenario, seed). First, not last: the first line is the one the run that wrote it scored and
+        resumed from, so re-reading never changes a score already reported."""
         seen: set[EpisodeKey] = set()
+        duplicates = 0
         for line in self._complete_lines():
             key = line_key(line)
             if key not in seen:
                 seen.add(key)
                 yield line
+            else:
+                duplicates += 1
+        self.duplicates = duplicates
+        if duplicates:
+            warnings.warn(f"{self.path}: {duplicates} duplicate episode line(s) ignored; the first line of each "
+                          "(scenario, seed) is its result", stacklevel=2)
 
     def done_keys(self) -> set[EpisodeKey]:
         """The episodes already finished (error episodes included: they are results too)."""
@@ -171,11 +215,12 @@ class EpisodeLog:
                     continue
                 try:
                     line = json.loads(raw.decode("utf-8"))
-                    line_key(line)
+                    check_line_shape(line)
                 except (ValueError, KeyError, TypeError) as err:  # UnicodeDecodeError is a ValueError
                     # a damaged line is skipped, not fatal: its episode just runs again
                     warnings.warn(f"{self.path}:{number}: skipping unreadable episode line ({err}); expected "
-                                  f"one UTF-8 JSON object with scenario/seed/body/brain; kept in "
+                                  f"one UTF-8 JSON object with scenario/seed/body/brain (and trace, summary, "
+                                  f"error of the right types); kept in "
                                   f"{self.unreadable_path.name}", stacklevel=2)
                     bad.append(raw)
                     continue
@@ -188,9 +233,13 @@ class EpisodeLog:
         side = self.unreadable_path
         if not bad:
             if side.exists():
-                side.unlink()
+                with contextlib.suppress(OSError):  # read-only run dir: the stale copy stays
+                    side.unlink()
             return
-        write_bytes_atomic(side, b"".join(bad))
+        try:
+            write_bytes_atomic(side, b"".join(bad))
+        except OSError as err:  # a read-only run dir can still be read (report, video): the lines were warned
+            warnings.warn(f"{side}: cannot keep the unreadable lines aside ({err.strerror or err})", stacklevel=3)
 
     def _cut_partial_tail(self) -> None:
         """Drop an unterminated last line left by a killed run, so the next line starts clean."""

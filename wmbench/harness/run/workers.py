@@ -6,9 +6,9 @@ Card
   whose workers ignore Ctrl-C (the parent decides), build the brain once each (closed when the worker exits)
   and run one episode per task. Each worker is handed the scenario records of the episodes it may run and
   registers any its own registry lacks or holds differently, so a scenario added with ``register()`` in the
-  parent runs (and is scored) with any number of workers. Workers die with the parent: Linux's
-  parent-death signal (``PR_SET_PDEATHSIG``, SIGKILL) and, everywhere, a watchdog thread that exits the
-  worker once its parent process is gone (a ``kill -9`` of the parent leaves no orphans).
+  parent runs (and is scored) with any number of workers. The pool is
+  :func:`~wmbench.harness.run.pool.worker_pool`: workers die with the parent (a ``kill -9`` of the parent
+  leaves no orphans) and a Ctrl-C while they start prints no worker traceback.
 - :func:`stream_results`: results as they finish, with at most ``window`` tasks submitted at a time, so the
   parent holds a bounded number of results however long the run (a finished result is handed on and
   forgotten). On Ctrl-C it submits nothing more, lets what is running finish and yields it, then re-raises;
@@ -19,41 +19,32 @@ The runner (:mod:`wmbench.harness.suite`) chooses the executor and logs each res
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import multiprocessing
-import os
-import signal
 import sys
-import threading
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, as_completed, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, as_completed, wait
 from typing import Any
 
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.harness.run.pool import worker_pool
 from wmbench.harness.run.selection import EpisodeSpec
 from wmbench.scenarios import Scenario, get_scenario, register
 from wmbench.scenarios.registry import all_scenarios
 
 #: Tasks in flight per worker: enough to keep every worker busy, few enough that memory stays bounded.
 TASKS_PER_WORKER = 2
-#: How often (s) a worker's watchdog checks that its parent is still alive.
-PARENT_CHECK_S = 0.5
-_PR_SET_PDEATHSIG = 1
 
 
 def results_in_processes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
                          env_kwargs: Mapping[str, Any], workers: int) -> Iterator[EpisodeResult]:
     """The episodes of ``todo`` run by up to ``workers`` worker processes (each builds brain ``brain`` once),
     as they finish (see :func:`stream_results`)."""
-    context = multiprocessing.get_context("spawn")  # fork is unsafe with threads and with pybullet clients
     size = min(workers, len(todo))
     records = _records_for(todo)
-    pool = ProcessPoolExecutor(max_workers=size, mp_context=context, initializer=_init_worker,
-                               initargs=(brain, dict(options), records, os.getpid()))
+    # spawn workers that die with this process and ignore Ctrl-C (harness/run/pool.py)
+    pool = worker_pool(size, _init_worker, (brain, dict(options), records))
     kwargs = dict(env_kwargs)
     yield from stream_results(pool, lambda spec: pool.submit(_run_in_worker, spec, body, kwargs, brain), todo,
                               window=TASKS_PER_WORKER * size)
@@ -102,12 +93,10 @@ def _records_for(todo: Sequence[EpisodeSpec]) -> tuple[Scenario, ...]:
 _WORKER_BRAIN: Brain | None = None
 
 
-def _init_worker(spec: str, options: dict[str, Any], records: Sequence[Scenario], parent_pid: int) -> None:
-    """Process-pool initializer: die with the parent, ignore Ctrl-C (the parent decides), register the
-    parent's scenario records, and build this worker's brain once."""
+def _init_worker(spec: str, options: dict[str, Any], records: Sequence[Scenario]) -> None:
+    """Process-pool initializer (after :func:`~wmbench.harness.run.pool.worker_pool` made the worker die with
+    the parent and ignore Ctrl-C): register the parent's scenario records, build this worker's brain once."""
     global _WORKER_BRAIN
-    _die_with_parent(parent_pid)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _register_records(records)
 
     _WORKER_BRAIN = get_brain(spec, **options)
@@ -120,24 +109,6 @@ def _register_records(records: Sequence[Scenario]) -> None:
     for record in records:
         if here.get(record.id) != record:
             register(record, overwrite=True)
-
-
-def _die_with_parent(parent_pid: int) -> None:
-    """Exit this worker as soon as ``parent_pid`` is gone: the kernel's parent-death signal where there is
-    one (Linux), and a watchdog thread everywhere (also covers a parent that died before this ran)."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent_pid:
-        os._exit(1)
-
-    def watch() -> None:
-        while True:
-            time.sleep(PARENT_CHECK_S)
-            if os.getppid() != parent_pid:
-                os._exit(1)  # the parent died: no one will read this worker's results
-
-    threading.Thread(target=watch, name="wmbench-parent-watchdog", daemon=True).start()
 
 
 def _run_in_worker(spec: EpisodeSpec, body: str, env_kwargs: dict[str, Any], label: str) -> EpisodeResult:

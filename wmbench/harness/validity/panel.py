@@ -33,19 +33,23 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from wmbench.brain.panel import DIAGNOSTIC_BRAINS, get_panel_brain, lacks, panel_names
+from wmbench.core.errors import WMBenchError
 from wmbench.core.taxonomy import TRACE_SCORED_CATEGORIES
 from wmbench.harness.run.episode import run_episode
+from wmbench.harness.run.pool import worker_pool
 from wmbench.harness.run.results import episode_line
 from wmbench.harness.run.scores import paired_trace, score_line
 from wmbench.harness.transfer.c10 import measure_c10_brain
 from wmbench.scenarios import all_scenarios
 from wmbench.scoring import summarize
 from wmbench.scoring.pairs import rescore_pairs
+from wmbench.scoring.report_types import ScenarioScore
 
 BENCH_CATEGORIES: tuple[str, ...] = TRACE_SCORED_CATEGORIES
 CATEGORIES: tuple[str, ...] = (*BENCH_CATEGORIES, "C10")
@@ -200,8 +204,14 @@ def run_validity(
     workers: int = 2,
     include_c10: bool = True,
     progress: Callable[[str], None] | None = None,
+    checkpoint: Path | None = None,
 ) -> ValidityResult:
-    """Run the panel (quick or full, or just ``brains``) over ``seeds`` and return the frozen result."""
+    """Run the panel (quick or full, or just ``brains``) over ``seeds`` and return the frozen result.
+
+    ``checkpoint``: a JSONL file that gets one line per finished (brain, seed) job; jobs already in it are
+    not run again, so a run stopped by Ctrl-C, SIGTERM or ``kill -9`` resumes where it was. Workers come from
+    :func:`~wmbench.harness.run.pool.worker_pool` (they die with this process). Ctrl-C raises
+    :class:`ValidityInterrupted` after keeping what finished."""
     names = tuple(brains) if brains is not None else panel_names(quick)
     chosen_seeds = tuple(seeds) if seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
     if not names or not chosen_seeds:
@@ -213,29 +223,78 @@ def run_validity(
     c10_seeds = chosen_seeds[:1] if include_c10 else ()
     jobs = [(name, seed, seed in c10_seeds) for name in names for seed in chosen_seeds]
     collected: dict[str, dict[str, list[Any]]] = {name: {} for name in names}
-    done = 0
-    if workers <= 1:
-        outputs = (_job(*job) for job in jobs)
-        for name, scores in outputs:
-            _collect(collected, name, scores)
-            done += 1
-            if progress:
-                progress(f"{done}/{len(jobs)} {name}")
-    else:
-        import multiprocessing
+    finished = read_checkpoint(checkpoint, jobs) if checkpoint is not None else {}
+    for (name, _seed, _c10), scores in finished.items():
+        _collect(collected, name, scores)
+    todo = [job for job in jobs if job not in finished]
+    done = len(jobs) - len(todo)
+    if progress and done:
+        progress(f"resuming: {done}/{len(jobs)} jobs already in {checkpoint}")
 
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = [pool.submit(_job, *job) for job in jobs]
-            for future in as_completed(futures):
-                name, scores = future.result()
-                _collect(collected, name, scores)
-                done += 1
-                if progress:
-                    progress(f"{done}/{len(jobs)} {name}")
+    def keep(job: tuple[str, int, bool], scores: list[Any]) -> None:
+        nonlocal done
+        _collect(collected, job[0], scores)
+        if checkpoint is not None:
+            append_checkpoint(checkpoint, job, scores)
+        done += 1
+        if progress:
+            progress(f"{done}/{len(jobs)} {job[0]}")
+
+    try:
+        if workers <= 1:
+            for job in todo:
+                keep(job, _job(*job)[1])
+        elif todo:
+            pool = worker_pool(min(workers, len(todo)))
+            try:
+                futures = {pool.submit(_job, *job): job for job in todo}
+                for future in as_completed(futures):
+                    keep(futures[future], future.result()[1])
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
+    except KeyboardInterrupt:
+        raise ValidityInterrupted(done, len(jobs), checkpoint) from None
     results = tuple(_brain_scores(name, collected[name], include_c10) for name in names)
     return ValidityResult(quick=quick, seeds=chosen_seeds, brains=results,
                           elapsed_s=time.perf_counter() - start, workers=workers, load_before=load,
                           categories=CATEGORIES if include_c10 else BENCH_CATEGORIES)
+
+
+class ValidityInterrupted(WMBenchError):
+    """Ctrl-C (or SIGTERM) stopped the panel; ``done`` of ``total`` jobs are kept in the checkpoint."""
+
+    def __init__(self, done: int, total: int, checkpoint: Path | None) -> None:
+        kept = f"kept in {checkpoint}; rerun the same command to resume" if checkpoint else "not kept"
+        super().__init__(f"interrupted: {done} of {total} (brain, seed) jobs finished, {kept}")
+        self.done, self.total, self.checkpoint = done, total, checkpoint
+
+
+def read_checkpoint(path: Path, jobs: Sequence[tuple[str, int, bool]]) -> dict[tuple[str, int, bool], list[Any]]:
+    """The finished jobs among ``jobs`` recorded in ``path`` (unreadable or foreign lines are ignored)."""
+    wanted = set(jobs)
+    finished: dict[tuple[str, int, bool], list[Any]] = {}
+    if not path.is_file():
+        return finished
+    for raw in path.read_bytes().splitlines():
+        try:
+            line = json.loads(raw)
+            job = (str(line["brain"]), int(line["seed"]), bool(line["c10"]))
+            scores = [ScenarioScore(**s) for s in line["scores"]]
+        except (ValueError, KeyError, TypeError):
+            continue  # a torn last line (killed mid-write) or a line of another shape: that job runs again
+        if job in wanted:
+            finished[job] = scores
+    return finished
+
+
+def append_checkpoint(path: Path, job: tuple[str, int, bool], scores: Sequence[Any]) -> None:
+    """One line for a finished job, flushed and fsync-ed (a kill loses at most the line being written)."""
+    line = json.dumps({"brain": job[0], "seed": job[1], "c10": job[2], "scores": [s.to_dict() for s in scores]})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line + "\n")
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequence[Any]) -> None:

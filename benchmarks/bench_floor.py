@@ -1,0 +1,449 @@
+"""Speed beside the physics floor: each body's loop next to raw PyBullet and (drone) gym-pybullet-drones.
+
+Every row is per CPU second of this process (or of the anchor's process), the median of interleaved rounds
+(each round runs every measurement once, in the same order), so the ratios are same-run ratios:
+
+- **anchor**: gym-pybullet-drones ``HoverAviary`` (240 Hz physics, 30 Hz control, RPM actions at hover),
+  stepped in a subprocess of the Python named by ``WMBENCH_ANCHOR_PYTHON`` with ``WMBENCH_ANCHOR_PATH`` on
+  its path (a separate venv: never installed into wmbench's); its own CPU time of the stepping loop,
+  resets at truncation included. The version and commit are read from ``ANCHOR_COMMIT`` beside the source
+  (written by whoever installed it). When it is not available the row is skipped and the documented
+  stand-in is the *raw + reads* row below (what any controller in Python costs at least).
+- **raw floor**: wmbench's quadrotor URDF alone in a PyBullet world, per 240 Hz step 4
+  ``applyExternalForce`` (hover thrust) and ``stepSimulation``; **raw + reads** adds the pose, velocity
+  and rotation-matrix reads a controller needs.
+- **drone S04**: the whole closed loop (``run_episode``, reference brain, one reused env, resets included)
+  on S04 (open field), with the current controller and with the 0.3.0 controller kept for tests
+  (``tests/body/reference_drone_controller.py``) -- before and after in one run. Also the body alone
+  (``on_frame`` + 8 x ``on_physics_step``, no env) with both controllers.
+- **aero cost**: the drone body alone with drag, ground effect and downwash on, against all off.
+- **robot**: S04 closed loop, frames/s, beside its raw floor (same URDF, 20 revolute joints, 8 sub-steps:
+  one ``setJointMotorControlArray`` and one ``getJointStates`` per frame, per sub-step the kinematic root's
+  ``resetBasePositionAndOrientation`` and ``stepSimulation``).
+- **smpl**: S04 closed loop, frames/s (kinematic: no physics per frame, so no floor).
+
+Run: ``.venv/bin/python -m benchmarks.bench_floor [--quick] [--profile]`` (``--profile``: where the drone's
+S04 loop time goes, cProfile self time grouped by part).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import functools
+import json
+import os
+import pstats
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from benchmarks.common import REPO_ROOT, BenchRow, median_of, ratio
+
+GROUP = "floor"
+PHYSICS_HZ = 240
+FRAME_RATE = 30
+SUBSTEPS = PHYSICS_HZ // FRAME_RATE
+SCENARIO = "S04"
+
+ANCHOR_CODE = r"""
+import json, subprocess, sys, time
+import numpy as np
+from gym_pybullet_drones.envs.HoverAviary import HoverAviary
+seconds = float(sys.argv[1])
+env = HoverAviary(gui=False)
+env.reset(seed=0)
+action = np.zeros(env.action_space.shape, dtype=np.float32)   # RPM action 0 = hover rpm
+for _ in range(30):
+    env.step(action)
+steps = int(seconds * env.CTRL_FREQ)
+t0 = time.process_time()
+for _ in range(steps):
+    _, _, terminated, truncated, _ = env.step(action)
+    if terminated or truncated:
+        env.reset(seed=0)
+cpu = time.process_time() - t0
+print(json.dumps({"sim_s": steps / env.CTRL_FREQ, "cpu_s": cpu, "pyb_freq": env.PYB_FREQ,
+                  "ctrl_freq": env.CTRL_FREQ}))
+"""
+
+
+BASELINE_CODE = r"""
+import json, sys, time
+from wmbench.brain.registry import get_brain
+from wmbench.harness.run.episode import make_env, run_episode
+body, scenario, episodes, seed = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+env = make_env(scenario, body, frame_rate=30)
+brain = get_brain("reference")
+
+class Held:
+    def __getattr__(self, name):
+        return getattr(env, name)
+    def close(self):
+        pass
+
+def run(n, first):
+    sim = 0.0
+    for k in range(n):
+        result = run_episode(scenario, brain, body, first + k, env_factory=lambda *a, **kw: Held())
+        assert result.error is None, result.error
+        sim += env.unwrapped.sim_time
+    return sim
+
+run(1, seed)   # warm-up
+t0 = time.process_time()
+sim = run(episodes, seed)
+print(json.dumps({"sim_s": sim, "cpu_s": time.process_time() - t0}))
+"""
+
+
+# ------------------------------------------------------------------------------------------ measurements
+
+
+def baseline_rate(path: Path, body: str, episodes: int, seed: int) -> float:
+    """Sim seconds per CPU second of the S04 loop of an older checkout at ``path`` (a subprocess with it
+    first on ``sys.path``; its own CPU time of the episodes, warm-up excluded)."""
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    out = subprocess.run([sys.executable, "-c", BASELINE_CODE, body, SCENARIO, str(episodes), str(seed)],
+                         env=env, capture_output=True, text=True, timeout=600, check=True, cwd=str(path))
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return float(data["sim_s"]) / float(data["cpu_s"])
+
+
+def anchor_source() -> tuple[str, Path] | None:
+    """(python, source path) of the gym-pybullet-drones install, or None."""
+    python, path = os.environ.get("WMBENCH_ANCHOR_PYTHON"), os.environ.get("WMBENCH_ANCHOR_PATH")
+    if not python or not path or not Path(python).is_file() or not Path(path).is_dir():
+        return None
+    return python, Path(path)
+
+
+def anchor_label(path: Path) -> str:
+    """``gym-pybullet-drones <version> @ <commit>`` from its pyproject and ANCHOR_COMMIT file."""
+    version = "?"
+    pyproject = path / "pyproject.toml"
+    if pyproject.is_file():
+        for line in pyproject.read_text().splitlines():
+            if line.startswith("version"):
+                version = line.split("=", 1)[1].strip().strip('"')
+                break
+    commit_file = path / "ANCHOR_COMMIT"
+    commit = commit_file.read_text().strip()[:12] if commit_file.is_file() else "unknown commit"
+    return f"gym-pybullet-drones {version} @ {commit}"
+
+
+def anchor_rtf(python: str, path: Path, seconds: float) -> float:
+    """HoverAviary sim seconds per CPU second of its stepping loop (a subprocess)."""
+    env = {**os.environ, "PYTHONPATH": str(path)}
+    out = subprocess.run([python, "-c", ANCHOR_CODE, str(seconds)], env=env, capture_output=True, text=True,
+                         timeout=600, check=True)
+    data = json.loads(out.stdout.strip().splitlines()[-1])
+    return float(data["sim_s"]) / float(data["cpu_s"])
+
+
+def raw_drone_rtf(seconds: float, reads: bool) -> float:
+    """wmbench's quadrotor URDF, hover forces + stepSimulation (+ the reads a controller needs)."""
+    import pybullet as p
+
+    from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, drone_urdf_path
+    from wmbench.body.pid import GRAVITY
+
+    cid = p.connect(p.DIRECT)
+    try:
+        p.setGravity(0, 0, -GRAVITY, physicsClientId=cid)
+        p.setTimeStep(1.0 / PHYSICS_HZ, physicsClientId=cid)
+        uid = p.loadURDF(str(drone_urdf_path()), [0, 0, 1.2], flags=p.URDF_USE_INERTIA_FROM_FILE,
+                         physicsClientId=cid)
+        rotors = Airframe().rotor_positions
+        hover = CRAZYFLIE_2X.mass * GRAVITY / 4
+        steps = int(seconds * PHYSICS_HZ)
+        t0 = time.process_time()
+        for _ in range(steps):
+            if reads:
+                _, quat = p.getBasePositionAndOrientation(uid, physicsClientId=cid)
+                p.getBaseVelocity(uid, physicsClientId=cid)
+                p.getMatrixFromQuaternion(quat)
+            for at in rotors:
+                p.applyExternalForce(uid, -1, (0.0, 0.0, hover), at, p.LINK_FRAME, physicsClientId=cid)
+            p.stepSimulation(physicsClientId=cid)
+        return seconds / (time.process_time() - t0)
+    finally:
+        p.disconnect(cid)
+
+
+def drone_body_rtf(seconds: float, reference: bool, aero: bool = False) -> float:
+    """The drone body alone in a world (no env): per frame ``on_frame`` then 8 physics steps, flying a
+    fixed intent sequence. ``aero``: with drag, ground effect and downwash (a craft 1 m above) on."""
+    from wmbench.body.drone import Quadrotor
+    from wmbench.body.drone_aero import AeroOptions
+    from wmbench.body.motion_intent import parse_motion
+    from wmbench.envs.world import World
+
+    body: Quadrotor
+    if reference:
+        from tests.body.reference_drone_controller import ReferenceQuadrotor
+        body = ReferenceQuadrotor()
+    elif aero:
+        body = Quadrotor(aero=AeroOptions(drag=True, ground_effect=True, downwash=True))
+        body.rotorcraft_above = lambda: [(0.0, 0.0, 2.2)]
+    else:
+        body = Quadrotor()
+    world = World(frame_dt=1.0 / FRAME_RATE, physics_dt=1.0 / PHYSICS_HZ)
+    intents = [parse_motion(t) for t in ("a person runs forward", "turns left and walks", "freezes",
+                                         "sprints back")]
+    try:
+        body.spawn(world, (0.0, 0.0, 0.0), 0.0)
+        frames = int(seconds * FRAME_RATE)
+        t0 = time.process_time()
+        for i in range(frames):
+            if i % 30 == 0:
+                body.apply_intent(intents[(i // 30) % len(intents)])
+            body.on_frame()
+            for _ in range(SUBSTEPS):
+                body.on_physics_step()
+                world.step_physics()
+            body.state()
+        return seconds / (time.process_time() - t0)
+    finally:
+        world.close()
+
+
+class _Loop:
+    """A reused S04 env for one body (instance or name), run episode after episode."""
+
+    def __init__(self, body: Any) -> None:
+        from wmbench.brain.registry import get_brain
+        from wmbench.harness.run.episode import make_env
+
+        self.env = make_env(SCENARIO, body, frame_rate=FRAME_RATE)
+        self.brain = get_brain("reference")
+        self.seed = 0
+
+    def run(self, episodes: int) -> tuple[float, float]:
+        """(sim seconds, CPU seconds) of ``episodes`` episodes (resets included, construction excluded)."""
+        from wmbench.harness.run.episode import run_episode
+
+        env = self.env
+
+        class _Held:
+            def __getattr__(self, name: str) -> Any:
+                return getattr(env, name)
+
+            def close(self) -> None:  # kept for the next episode
+                pass
+
+        sim = 0.0
+        t0 = time.process_time()
+        for _ in range(episodes):
+            result = run_episode(SCENARIO, self.brain, "unused", self.seed, env_factory=lambda *a, **k: _Held())
+            if result.error:
+                raise RuntimeError(result.error.splitlines()[0])
+            sim += env.unwrapped.sim_time
+            self.seed += 1
+        return sim, time.process_time() - t0
+
+    def close(self) -> None:
+        self.env.close()
+        self.brain.close()
+
+
+def _loop_rate(loop: _Loop, episodes: int) -> float:
+    sim, cpu = loop.run(episodes)
+    return sim / cpu
+
+
+def raw_robot_fps(frames: int) -> float:
+    """The robot's URDF alone: per frame one motor command array + one joint-state read, per sub-step a
+    kinematic root placement and stepSimulation."""
+    import pybullet as p
+
+    from wmbench.body.multibody import yaw_quaternion
+    from wmbench.body.robot import ServoRobot
+    from wmbench.envs.world import World
+
+    world = World(frame_dt=1.0 / FRAME_RATE, physics_dt=1.0 / PHYSICS_HZ)
+    robot = ServoRobot()
+    try:
+        robot.spawn(world, (0.0, 0.0, 0.0), 0.0)
+        uid, cid = robot._id, world.client
+        index = list(robot._servo_index)
+        n = len(index)
+        targets, zeros = [0.0] * n, [0.0] * n
+        effort = robot.servo_map.effort.tolist()
+        quat = yaw_quaternion(0.0)
+        t0 = time.process_time()
+        for i in range(frames):
+            p.setJointMotorControlArray(uid, index, p.POSITION_CONTROL, targetPositions=targets,
+                                        targetVelocities=zeros, forces=effort, physicsClientId=cid)
+            p.getJointStates(uid, index, physicsClientId=cid)
+            for k in range(SUBSTEPS):
+                p.resetBasePositionAndOrientation(uid, (0.001 * (i * SUBSTEPS + k), 0.0, 0.9), quat,
+                                                  physicsClientId=cid)
+                p.stepSimulation(physicsClientId=cid)
+        return frames / (time.process_time() - t0)
+    finally:
+        robot.remove()
+        world.close()
+
+
+# ------------------------------------------------------------------------------------------ the table
+
+
+def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None, seconds: float | None = None,
+            episodes: int | None = None) -> list[BenchRow]:
+    """The rows; ``baseline``: a checkout of an older wmbench whose S04 loops run beside (``before``);
+    ``seconds`` (sim seconds per raw / body measurement) and ``episodes`` (per loop measurement) override
+    the workload."""
+    rounds = rounds or (2 if quick else 5)
+    seconds = seconds or (5.0 if quick else 15.0)
+    episodes = episodes or (2 if quick else 5)
+    anchor = anchor_source()
+    from tests.body.reference_drone_controller import ReferenceQuadrotor
+
+    loops = {"drone": _Loop("drone"), "drone 0.3.0": _Loop(ReferenceQuadrotor()), "robot": _Loop("robot"),
+             "smpl": _Loop("smpl")}
+    samples: dict[str, list[float]] = {}
+    jobs: dict[str, Callable[[], float]] = {}
+    if anchor is not None:
+        jobs["anchor"] = lambda: anchor_rtf(anchor[0], anchor[1], seconds)
+    jobs["raw"] = lambda: raw_drone_rtf(seconds, reads=False)
+    jobs["raw+reads"] = lambda: raw_drone_rtf(seconds, reads=True)
+    jobs["drone body"] = lambda: drone_body_rtf(seconds / 3, reference=False)
+    jobs["drone body 0.3.0"] = lambda: drone_body_rtf(seconds / 3, reference=True)
+    jobs["drone body aero"] = lambda: drone_body_rtf(seconds / 3, reference=False, aero=True)
+    for name, loop in loops.items():
+        jobs[name] = functools.partial(_loop_rate, loop, episodes)
+    jobs["robot raw"] = lambda: raw_robot_fps(int(seconds * FRAME_RATE / 2)) / FRAME_RATE
+    if baseline is not None:
+        for body in ("drone", "robot", "smpl"):
+            jobs[f"{body} before"] = functools.partial(baseline_rate, baseline, body, episodes, 0)
+    try:
+        for name in list(jobs):  # warm-up: imports, URDF caches, first clients
+            if name != "anchor" and not name.endswith(" before"):
+                jobs[name]()
+        for _ in range(rounds):
+            for name, job in jobs.items():
+                samples.setdefault(name, []).append(job())
+    finally:
+        for loop in loops.values():
+            loop.close()
+    med = {name: median_of(values) for name, values in samples.items()}
+    spread = {name: f"{min(v):,.0f}-{max(v):,.0f}" for name, v in samples.items()}
+    note = f"median of {rounds} interleaved rounds (range {{}}); per CPU second"
+    rows: list[BenchRow] = []
+    if anchor is not None:
+        rows.append(BenchRow(GROUP, "drone anchor: HoverAviary real-time factor", med["anchor"], "x", None,
+                             f"{anchor_label(anchor[1])}; 240 Hz physics, 30 Hz RPM control at hover; "
+                             + note.format(spread["anchor"])))
+    else:
+        rows.append(BenchRow.skip(GROUP, "drone anchor: HoverAviary real-time factor", "x",
+                                  "WMBENCH_ANCHOR_PYTHON / WMBENCH_ANCHOR_PATH not set: stand-in is 'raw + reads'"))
+    base = med.get("anchor", med["raw+reads"])
+    base_name = "anchor" if anchor is not None else "raw + reads (stand-in)"
+    labels = (("raw", "drone raw floor (4 forces + step)"), ("raw+reads", "drone raw + reads"),
+              ("drone", f"drone {SCENARIO} closed loop"),
+              ("drone 0.3.0", f"drone {SCENARIO} closed loop, 0.3.0 controller in today's loop"),
+              ("drone body", "drone body alone"), ("drone body 0.3.0", "drone body alone, 0.3.0 controller"),
+              ("drone body aero", "drone body alone, drag + ground effect + downwash on"))
+    for key, label in labels:
+        rows.append(BenchRow(GROUP, f"{label}: real-time factor", med[key], "x", None,
+                             f"{ratio(med[key], base):.2f}x {base_name}, {ratio(med[key], med['raw']):.3f} of raw, "
+                             f"{ratio(med[key], med['raw+reads']):.2f} of raw+reads; " + note.format(spread[key])))
+    rows.append(BenchRow(GROUP, "drone aero cost: body alone, aero on / off", ratio(med["drone body aero"],
+                         med["drone body"]), "x", None, "all three effects on (a craft held 1 m above for downwash)"))
+    rows.append(BenchRow(GROUP, "drone: closed loop now / 0.3.0", ratio(med["drone"], med["drone 0.3.0"]), "x",
+                         None, "same run, same episodes (seeds differ per round, the same for both)"))
+    robot_fps, robot_raw = med["robot"] * FRAME_RATE, med["robot raw"] * FRAME_RATE
+    rows.append(BenchRow(GROUP, "robot raw floor: frames/s", robot_raw, "frames/s", None,
+                         note.format(f"{min(samples['robot raw']) * FRAME_RATE:,.0f}-"
+                                     f"{max(samples['robot raw']) * FRAME_RATE:,.0f}")))
+    rows.append(BenchRow(GROUP, f"robot {SCENARIO} closed loop: frames/s", robot_fps, "frames/s", None,
+                         f"{ratio(robot_fps, robot_raw):.2f} of its raw floor; "
+                         + note.format(f"{min(samples['robot']) * FRAME_RATE:,.0f}-"
+                                       f"{max(samples['robot']) * FRAME_RATE:,.0f}")))
+    rows.append(BenchRow(GROUP, f"smpl {SCENARIO} closed loop: frames/s", med["smpl"] * FRAME_RATE, "frames/s",
+                         None, "kinematic, no physics floor; "
+                         + note.format(f"{min(samples['smpl']) * FRAME_RATE:,.0f}-"
+                                       f"{max(samples['smpl']) * FRAME_RATE:,.0f}")))
+    if baseline is not None:
+        for body in ("drone", "robot", "smpl"):
+            before = med[f"{body} before"]
+            beside = ""
+            if body == "drone" and "anchor" in med:
+                beside = f"{ratio(before, med['anchor']):.2f}x anchor; "
+            elif body == "robot":
+                beside = f"{ratio(before * FRAME_RATE, robot_raw):.2f} of its raw floor; "
+            rows.append(BenchRow(GROUP, f"{body} {SCENARIO} closed loop BEFORE ({baseline.name}): real-time factor",
+                                 before, "x", None, f"now / before {ratio(med[body], before):.2f}x; {beside}"
+                                 + note.format(spread[f"{body} before"])))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------ the profile
+
+#: Parts of the loop, by the file a function lives in (first match wins); self time is summed per part.
+PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("controller + mixer", ("body/pid.py", "body/drone_urdf.py", "reference_drone_controller.py")),
+    ("physics-step glue (Quadrotor.on_physics_step)", ("body/drone.py:on_physics_step", "body/drone.py:_apply_aero")),
+    ("physics (stepSimulation)", ("stepSimulation",)),
+    ("pybullet state reads / force calls", ("getBase", "getMatrixFromQuaternion", "applyExternal")),
+    ("body per-frame (drone.py, sweeps, contacts)", ("body/drone.py", "body/multibody.py", "getContactPoints",
+                                                     "envs/world.py", "rayTest")),
+    ("perception", ("envs/perception.py", "envs/observation", "rayTestBatch")),
+    ("npcs", ("envs/npc.py",)),
+    ("trace + pose log", ("envs/trace.py", "envs/pose_log.py", "envs/decisions.py", "envs/realized.py")),
+    ("brain + grammar", ("brain/",)),
+    ("env step bookkeeping", ("envs/wmbench_env.py", "harness/", "envs/memory.py", "envs/rewards.py")),
+)
+
+
+def profile(seconds_of_episodes: int = 10) -> str:
+    """Where the drone's S04 loop time goes (cProfile self time, grouped by :data:`PARTS`)."""
+    loop = _Loop("drone")
+    try:
+        loop.run(1)
+        prof = cProfile.Profile()
+        prof.enable()
+        loop.run(seconds_of_episodes)
+        prof.disable()
+    finally:
+        loop.close()
+    stats = pstats.Stats(prof)
+    totals: dict[str, float] = {}
+    raw: Any = stats.stats  # type: ignore[attr-defined]
+    for (filename, _line, func), (_cc, _nc, tottime, _ct, _callers) in raw.items():
+        where = f"{filename}:{func}"
+        part = next((name for name, keys in PARTS if any(k in where for k in keys)), "other")
+        totals[part] = totals.get(part, 0.0) + tottime
+    total = sum(totals.values())
+    lines = [f"drone {SCENARIO} loop, {seconds_of_episodes} episodes, cProfile self time ({total:.2f} s):"]
+    for part, t in sorted(totals.items(), key=lambda kv: -kv[1]):
+        lines.append(f"  {part:48s} {100 * t / total:5.1f} %")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    from wmbench.harness.cli.bench import format_rows
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--rounds", type=int, default=None)
+    parser.add_argument("--profile", action="store_true", help="print where the drone loop's time goes")
+    parser.add_argument("--baseline", type=Path, default=None,
+                        help="a checkout of an older wmbench (e.g. `git archive <commit>` unpacked): its S04 "
+                             "loops run in the same rounds, in subprocesses")
+    args = parser.parse_args()
+    if args.profile:
+        print(profile())
+        return 0
+    rows = measure(args.quick, args.rounds, args.baseline)
+    print(format_rows(rows))
+    return 1 if any(r.status == "error" for r in rows) else 0
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(REPO_ROOT))
+    raise SystemExit(main())

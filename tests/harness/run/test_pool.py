@@ -1,0 +1,118 @@
+"""Issue 24 items 7 and 8: worker processes die with their parent; Ctrl-C and SIGTERM keep what finished and
+print one clean line; ``wmbench validity`` resumes. Real processes, real signals, bounded waits."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+WMBENCH = [sys.executable, "-m", "wmbench.harness.cli.main"]
+
+
+def _children(pid: int) -> set[int]:
+    """Direct children of ``pid`` (from /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+                found.add(int(entry.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def _wait_for(predicate, timeout_s: float, what: str) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not predicate():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout_s} s waiting for {what}")
+        time.sleep(0.1)
+
+
+def _validity(out: Path, *extra: str) -> list[str]:
+    return [*WMBENCH, "validity", "--brains", "null,random", "--seeds", "1", "--no-c10", "--workers", "2",
+            "--out", str(out), *extra]
+
+
+def test_kill_9_of_validity_leaves_no_worker_alive(tmp_path):
+    proc = subprocess.Popen(_validity(tmp_path / "v"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for(lambda: len(_children(proc.pid)) >= 3, 120, "two workers and the resource tracker")
+        time.sleep(3)  # the workers are inside their jobs now
+        workers = _children(proc.pid)
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    _wait_for(lambda: not any(_alive(pid) for pid in workers), 15, f"workers {sorted(workers)} to exit")
+
+
+def test_ctrl_c_of_validity_is_one_line_keeps_what_finished_and_resumes(tmp_path):
+    out = tmp_path / "v"
+    proc = subprocess.Popen(_validity(out, "--workers", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
+    assert proc.stderr is not None
+    lines = []
+    for line in proc.stderr:  # wait for the first finished (brain, seed) job
+        lines.append(line)
+        if line.strip().startswith("1/2"):
+            break
+    os.killpg(proc.pid, signal.SIGINT)  # what a terminal's Ctrl-C does: the whole process group
+    _, rest = proc.communicate(timeout=300)
+    err = "".join(lines) + rest
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err
+    assert err.strip().splitlines()[-1].startswith("wmbench validity: interrupted: 1 of 2 (brain, seed) jobs")
+    assert len((out / "validity.partial.jsonl").read_text().splitlines()) == 1
+    again = subprocess.run(_validity(out, "--workers", "1"), capture_output=True, text=True, timeout=600)
+    assert again.returncode == 0, again.stderr
+    assert "resuming: 1/2 jobs already in" in again.stderr
+    assert set(json.loads((out / "validity.json").read_text())["brains"]) == {"null", "random"}
+    assert not (out / "validity.partial.jsonl").exists()
+
+
+def test_sigterm_of_a_run_with_workers_keeps_what_finished_exit_143(tmp_path):
+    out = tmp_path / "run"
+    proc = subprocess.Popen([*WMBENCH, "run", "--brain", "null", "--scenarios", "C01,C02", "--seeds", "2",
+                             "--workers", "2", "--no-live", "--no-progress", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    episodes = out / "episodes.jsonl"
+    _wait_for(lambda: episodes.exists() and episodes.read_text().count("\n") >= 1, 300, "a finished episode")
+    workers = _children(proc.pid)
+    os.kill(proc.pid, signal.SIGTERM)
+    _, err = proc.communicate(timeout=300)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err
+    assert "interrupted:" in err.strip().splitlines()[-1] and "rerun the same command to resume" in err
+    kept = episodes.read_text().splitlines()
+    assert kept and all(json.loads(line)["scenario"] for line in kept)
+    _wait_for(lambda: not any(_alive(pid) for pid in workers), 15, "the workers to exit")
+
+
+def test_ctrl_c_while_workers_start_prints_no_worker_traceback(tmp_path):
+    proc = subprocess.Popen([*WMBENCH, "run", "--brain", "null", "--scenarios", "C01", "--seeds", "2",
+                             "--workers", "2", "--no-live", "--no-progress", "--out", str(tmp_path / "run")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    _wait_for(lambda: len(_children(proc.pid)) >= 2, 120, "workers to be started")
+    os.killpg(proc.pid, signal.SIGINT)  # the workers are still importing wmbench
+    _, err = proc.communicate(timeout=300)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert proc.returncode in (0, 130), err
