@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
 from wmbench.core.errors import WMBenchError
+from wmbench.scoring.failure_labels import FailureLabelCounts
 from wmbench.scoring.report_types import ScenarioScore
 
 #: the top-level keys every scores.json written since 0.2 has (``run`` is added by a suite run)
@@ -195,6 +196,8 @@ class Scores(TypedDict):
     scenarios: dict[str, ScenarioEntry]
     ci: CiBlock
     hidden_inconsistency_rate: HiddenInconsistencyRate
+    #: why points were lost: label counts overall / per category / per scenario (scoring/failure_labels.py)
+    failure_labels: NotRequired[FailureLabelCounts]
     extra_scenarios: NotRequired[dict[str, ScenarioEntry]]
     problems: NotRequired[list[str]]
     split: NotRequired[SplitBlock]

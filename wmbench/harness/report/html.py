@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from wmbench.harness.report.failure_table import failure_label_html
 from wmbench.harness.report.motion import motion_model_html
 from wmbench.harness.report.transcript import (
     MAX_TRANSCRIPTS,
@@ -186,7 +187,7 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
         f"<p><span class=score>{_num(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}</span>"
         f"<span class=grade>{escape(grade)}</span></p>{note}{status_html}{notes_html}{usage_html}",
         "<h2>Pillars</h2>", _pillars(s), f"<div class=plots>{overview}</div>",
-        "<h2>Categories</h2>", _categories(s, titles, n_seeds),
+        "<h2>Categories</h2>", _categories(s, titles, n_seeds), failure_label_html(s),
         "<h2>Live measurements (C09)</h2>", _live(run),
         f"<div class=plots>{_img(by_name['latency']) if 'latency' in by_name else ''}</div>",
         "<h2>Intensity over time (C05, C07)</h2>",

@@ -38,6 +38,7 @@ from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
 from wmbench.harness.report.baselines import baselines_markdown
 from wmbench.harness.report.episode_stream import EpisodeStream
+from wmbench.harness.report.failure_table import failure_label_lines
 from wmbench.harness.report.html import render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
@@ -349,10 +350,12 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
         ci = confidence_text(category["ci95"], n_seeds)
         out.append(f"| {c} {titles.get(c, '')} | {_fmt(category['score'])} | {category['max']:g} | "
                    f"{'yes' if category['measured'] else 'no'} | {ci} |")
+    out += ["", *failure_label_lines(s)]
     for plot in plots:
         out += ["", f"![{plot.caption}]({PLOTS_DIR}/{plot.name}.png)"]
     if run.live_results:
-        out += ["", "## Live measurements (C09)", "",
+        out += ["", "## Live measurements (C09)", "", "Pipeline numbers on this machine (FPS, frames, dropped) are "
+                "harness properties, reported and not scored; C09 scores the brain's think time and decisions.", "",
                 "| scenario | FPS | late frames | dropped | latency median ms | p95 ms | decisions |",
                 "|---|---|---|---|---|---|---|"]
         for sid, r in sorted(run.live_results.items()):

@@ -10,7 +10,7 @@ Card
   ``run`` summary (no wall times, paths or worker counts).
 - :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a stored trace
   that cannot be read back, scores 0 with the reason (:func:`error_score`); a scorer that raises on a
-  readable trace is a bug and propagates; paired scenarios (S29 against the same seed's S30) are rescored
+  readable trace is a bug and propagates; paired scenarios (:data:`wmbench.scoring.pairs.PAIRS`) are rescored
   with their partner's trace (only those traces are kept: :func:`paired_trace`).
 - The test split (:mod:`wmbench.harness.run.instances`): seed-0 lines are scored apart into
   ``spec_fidelity`` (:func:`split_spec_fidelity`, :func:`spec_fidelity_block`) and the WM Score is over the
@@ -245,7 +245,7 @@ class _ScoredLine:
     parse_errors: int
     score: Any
     usage: BrainUsage  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
-    #: kept only for the scenarios of a paired rule (S29, S30), see :func:`paired_trace`
+    #: kept only for the scenarios of a paired rule, see :func:`paired_trace`
     trace: Any = None
 
     @classmethod
@@ -258,7 +258,7 @@ class _ScoredLine:
 def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None,
                paired_traces: Sequence[Any] = ()) -> Scores:
     """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
-    paired scenarios among them rescored against their partners' ``paired_traces`` (S29 vs S30)."""
+    paired scenarios among them rescored against their partners' ``paired_traces``."""
     by_scenario: dict[str, list[Any]] = {}
     for scenario_id, score in scored:
         by_scenario.setdefault(scenario_id, []).append(score)
@@ -270,9 +270,9 @@ def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[A
 
 
 def paired_trace(line: EpisodeLine) -> Any:
-    """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`,
-    e.g. S29 against the same seed's S30), else None: only those traces are kept while a run is scored. A
-    trace that cannot be read is None (score_line scores it as an error already)."""
+    """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`), else
+    None: only those traces are kept while a run is scored. A trace that cannot be read is None (score_line
+    scores it as an error already)."""
     wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
     trace = line.get("trace")
     if line.get("scenario") not in wanted or line.get("error") or not trace:
