@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pybullet as p
 
+from wmbench.body.base import Vec3
 from wmbench.body.drone import Quadrotor
 from wmbench.body.drone_urdf import Airframe
 from wmbench.body.pid import GRAVITY, PID, CascadeGains, Setpoint, led_yaw
@@ -123,7 +124,7 @@ class ReferenceQuadrotor(Quadrotor):
         self.reference = ReferenceCascade(self.params.mass, self.params.inertia)
         self.unmix = reference_unmix(self.airframe)
 
-    def reset_pose(self, position, heading) -> None:  # type: ignore[no-untyped-def]
+    def reset_pose(self, position: Vec3, heading: float) -> None:
         super().reset_pose(position, heading)
         self.reference.reset()
 

@@ -3,6 +3,7 @@ unreachable ports, ``content: null``, failures in a row; the decision-aware cach
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -125,9 +126,28 @@ def test_history_sends_earlier_turns_and_resets_per_episode():
     assert third == build_messages(corridor_scene())  # a new episode starts with no history
 
 
-def test_each_episode_has_its_own_session_id():
+def test_each_episode_has_its_own_opaque_session_id():
+    """One session token per episode, as the only thing that tells episodes apart: 32 random hex digits, no
+    scenario, seed or wmbench header on the wire (issue 20: no side channels)."""
     with FaultServer.reply(GOOD_TEXT) as server:
         brain = OpenAIBrain("m", base_url=server.url, cache=False)
+        brain.reset(3)
+        brain.start_episode({"scenario": "S07", "seed": 3})
+        brain.decide(calm_scene())
+        brain.decide(calm_scene())
+        brain.reset(4)
+        brain.decide(calm_scene())
+        brain.close()
+    users = [body["user"] for body in server.bodies]
+    headers = [{k.lower(): v for k, v in h.items()} for h in server.headers]
+    assert users[0] == users[1] != users[2]
+    assert all(re.fullmatch(r"[0-9a-f]{32}", user) for user in users)
+    assert not any(name.startswith("x-wmbench") for h in headers for name in h)
+
+
+def test_debug_session_labels_name_the_episode_on_request():
+    with FaultServer.reply(GOOD_TEXT) as server:
+        brain = OpenAIBrain("m", base_url=server.url, cache=False, debug_session_labels=True)
         brain.reset(3)
         brain.start_episode({"scenario": "S07", "seed": 3})
         brain.decide(calm_scene())

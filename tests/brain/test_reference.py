@@ -75,7 +75,8 @@ def scene(walls: dict | None = None, npcs: tuple = (), sound: str | None = "auto
 
 
 def truth(sc: dict) -> dict[str, tuple[str, str]]:
-    """The sim's ground-truth rule (docs/simulation.md), written out independently."""
+    """The sim's ground-truth rule (docs/simulation.md), written out independently, with a person beyond 2 m
+    named ``safe(human)`` as the prompt asks (the truth's verdict, safe, is the same)."""
     grammar_dir = {v: k for k, v in SCENE_WORD.items()}
     out = {}
     for d in DIRS:
@@ -86,6 +87,8 @@ def truth(sc: dict) -> dict[str, tuple[str, str]]:
             out[d] = ("danger", "wall")
         elif any(n["type"] != "beast" and n["distance"] <= 2.0 for n in here):
             out[d] = ("danger", "human")
+        elif here:  # the prompt: a person farther away is named, not a danger ("left=safe(human, ...)")
+            out[d] = ("safe", "human")
         else:
             out[d] = ("safe", "open")
     return out

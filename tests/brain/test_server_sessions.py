@@ -165,3 +165,21 @@ def test_a_bad_seed_header_is_a_400(seed):
         status, body = post(server.url, {"messages": build_messages(calm_scene())},
                             {"X-Wmbench-Session": "s", "X-Wmbench-Seed": seed})
     assert status == 400 and "X-Wmbench-Seed must be an integer" in body["error"]["message"]
+
+
+def test_a_session_without_a_seed_header_seeds_its_brain_from_the_session_id():
+    """The provider no longer sends X-Wmbench-Seed: a seeded brain served per session is still reproducible
+    (same session id, same replies, in a fresh server too) and different sessions draw differently."""
+    from wmbench.brain.server import session_seed
+
+    def replies(user: str) -> list[str]:
+        with make_server("random") as server:
+            server.start_in_thread()
+            return [reply_text(post(server.url, {"messages": build_messages(example_scene()), "user": user})[1])
+                    for _ in range(4)]
+
+    first, again, other = replies("a" * 32), replies("a" * 32), replies("b" * 32)
+    assert first == again
+    assert first != other
+    assert session_seed("a" * 32) != session_seed("b" * 32)
+    assert 0 <= session_seed("a" * 32) < 2**32

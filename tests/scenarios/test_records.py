@@ -476,6 +476,9 @@ def test_s29_and_s30_share_the_scene_and_differ_in_memory() -> None:
     s29, s30 = get_scenario("S29").phases[0], get_scenario("S30").phases[0]
     assert (s29.walls, s29.npcs, s29.events, s29.duration) == (s30.walls, s30.npcs, s30.events, s30.duration)
     assert s29.prior_decisions and not s30.prior_decisions and not s30.carry_memory
+    # the remembered flight teaches both lessons the prompt names: a blocked side and a side that escaped
+    outcomes = {p.outcome for p in s29.prior_decisions}
+    assert "blocked by wall on right" in outcomes and "escaped" in outcomes
 
 
 WITH_PRIORS = tuple(r for r in OFFICIAL if any(p.prior_decisions for p in r.phases))

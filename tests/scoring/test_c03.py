@@ -93,7 +93,43 @@ def test_s14_holding_still_is_optimal_when_nothing_is_safe() -> None:
     assert branch_of("S14", DEAD_END, posture="freeze") == (20.0, "optimal")
     partial = {"fwd": "danger(wall)", "left": "danger(wall)", "right": "danger(wall)", "back": "safe(open)"}
     assert branch_of("S14", DEAD_END, predict=partial) == (15.0, "reasonable")
-    assert branch_of("S14", DEAD_END, move="back") == (0.0, "contradictory")
+    assert branch_of("S14", DEAD_END, move="left") == (0.0, "contradictory")          # into a wall
+
+
+def test_s14_squeezing_past_the_beast_is_an_escape_when_the_physics_allows_it() -> None:
+    # the spec's "squeeze past": into the beast's sector (against its own, right PREDICT), no contact
+    assert branch_of("S14", DEAD_END, move="back", speed="run") == (20.0, "optimal")
+    # the physics did not allow it: caught on the way (and the scenario capped)
+    caught = score_trace(TraceBuilder("S14").repeat(1, DEAD_END, move="back", events=["caught"]).build())
+    assert caught.evidence["decisions"][0]["why"].startswith("contradictory") and caught.score <= CAUGHT_CAP
+    # elsewhere the beast's sector stays danger: S11 moving at the beast is contradictory
+    assert branch_of("S11", BEAST_FWD, move="fwd") == (0.0, "contradictory")
+
+
+def test_s14_a_climb_is_judged_by_what_the_body_does_the_dead_end_has_nothing_climbable() -> None:
+    assert branch_of("S14", DEAD_END, motion="a person tries to climb the wall, terrified") == (20.0, "optimal")
+    assert branch_of("S14", DEAD_END, move="fwd", motion="a person climbs the wall ahead",
+                     events=["collision:wall"]) == (0.0, "contradictory")
+
+
+#: S15: the crossing beast on the left now, in front one decision later (the body keeps its heading)
+CROSS_LEFT = truth(npcs=[npc("beast", "cross", 6.0, "left", speed=2.0)])   # it closes 1 m per decision itself
+CROSS_FWD = truth(npcs=[npc("beast", "cross", 5.0, "fwd", speed=2.0)])
+ANTICIPATING = {"left": "danger(beast, crossing, 6m)", "right": "safe(open)",
+                "fwd": "danger(beast, crossing into my path)", "back": "safe(open)"}
+
+
+def test_s15_an_anticipated_crossing_is_an_exact_prediction() -> None:
+    b = TraceBuilder("S15")
+    b.step(CROSS_LEFT, predict=ANTICIPATING, move="right", speed="walk", face_travel=False)  # away from it
+    b.step(CROSS_FWD, move="back", speed="walk", face_travel=False)
+    first = score_trace(b.build()).evidence["decisions"][0]
+    assert (first["points"], first["why"].split(":")[0]) == (20.0, "optimal")
+    # the same PREDICT where the beast never comes in front is a phantom: not exact
+    b = TraceBuilder("S15")
+    b.step(CROSS_LEFT, predict=ANTICIPATING, move="right", speed="walk", face_travel=False)  # away from it
+    b.step(CROSS_LEFT, move="back", speed="walk", face_travel=False)
+    assert score_trace(b.build()).evidence["decisions"][0]["points"] == 15.0
 
 
 def test_only_threatened_decisions_are_scored_and_none_is_unmeasured() -> None:

@@ -7,7 +7,6 @@ import pytest
 
 from tests.scoring.trace_factory import CALM, TraceBuilder, npc, truth
 from wmbench.scoring import c06, score_trace
-from wmbench.scoring.keywords import load_banks
 from wmbench.scoring.pairs import score_traces
 from wmbench.scoring.thresholds import C06_COLLISION_CAP, C06_INVENTED_MEMORY_CAP
 
@@ -58,12 +57,22 @@ def test_s26_default_side_and_collision_cap() -> None:
 
 
 @pytest.mark.parametrize(("move", "expected"), [
-    ("left", (20.0, "repeated")), ("right", (10.0, "other_safe")), (None, (0.0, "held")),
+    ("left", (20.0, "repeated")), ("right", (5.0, "other_safe")), (None, (0.0, "held")),
     ("fwd", (0.0, "unsafe")),
 ])
 def test_s27_repeats_the_safe_side(move, expected) -> None:
     s = score_trace(TraceBuilder("S27").repeat(1, BEAST_FWD, move=move, scene=ESCAPED, **FLEE).build())
     assert first_branch(s) == expected
+
+
+def test_s27_the_route_is_the_first_move_then_running_on_away_keeps_it() -> None:
+    # left first (the remembered escape), then on along its own left (start-frame back): the route is left
+    b = TraceBuilder("S27").repeat(2, BEAST_FWD, move="left", scene=ESCAPED, **FLEE)
+    assert [d["points"] for d in score_trace(b.build()).evidence["decisions"]] == [20.0, 20.0]
+    # right first: another route for the whole phase, even where a later move goes start-frame left
+    b = TraceBuilder("S27").repeat(1, BEAST_FWD, move="right", scene=ESCAPED, **FLEE)
+    b.repeat(1, BEAST_FWD, move="back", scene=ESCAPED, **FLEE)
+    assert [d["points"] for d in score_trace(b.build()).evidence["decisions"]] == [5.0, 5.0]
 
 
 def three_phases(moves, motions=("a person runs away in fear",) * 3, speeds=("run",) * 3):
@@ -92,62 +101,53 @@ def test_s28_needs_two_phases() -> None:
     assert not score_trace(TraceBuilder("S28").repeat(2, BEAST_FWD, move="left", **FLEE).build()).measured
 
 
-@pytest.mark.parametrize(("t", "kwargs", "expected"), [
-    (BEAST_FWD, {"move": "left", **FLEE}, (20.0, "heightened")),
-    (BEAST_FWD, {"move": "back", "motion": "a person walks back cautiously", "speed": "walk"},
-     (20.0, "heightened")),
-    (BEAST_FWD, {"move": "back", "motion": "a person walks back", "speed": "walk"}, (10.0, "ordinary")),
-    (BEAST_FWD, {"motion": "a person freezes, tense", "posture": "freeze"}, (15.0, "braced")),
-    (BEAST_FWD, {"motion": CALM}, (5.0, "held")),
-    (BEAST_FWD, {"move": "fwd", **FLEE}, (0.0, "unsafe")),
-    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": "a person walks on warily", "move": "left"},
-     (20.0, "heightened")),
-    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": "a person walks on briskly", "move": "left"},
-     (10.0, "ordinary")),
-    (truth(npcs=[npc("beast", "stop", 9.0, "fwd")]), {"motion": CALM}, (5.0, "unaffected")),
+#: S29's memory: a flight whose right got blocked and whose left escaped (the canonical layout)
+FLIGHT = {"recent_decisions": [
+    {"t": -3.0, "motion": "a person sprints right", "direction": "right", "outcome": "moved right"},
+    {"t": -2.5, "motion": "keeps sprinting right", "direction": "right", "outcome": "blocked by wall on right"},
+    {"t": -2.0, "motion": "turns and sprints left", "direction": "left", "outcome": "moved left"},
+    {"t": -1.5, "motion": "keeps running left", "direction": "left", "outcome": "escaped"},
+]}
+
+
+@pytest.mark.parametrize(("move", "expected"), [
+    ("left", (20.0, "repeated")), ("back", (5.0, "other_safe")), ("right", (0.0, "failed_side")),
+    ("fwd", (0.0, "unsafe")), (None, (0.0, "held")),
 ])
-def test_s29_history(t, kwargs, expected) -> None:
-    # scored against an S30 episode that answered calmly (standing still): the memory made a difference
-    without = TraceBuilder("S30").repeat(1, t, motion=CALM).build()
-    scored = c06.score_history(TraceBuilder("S29").repeat(1, t, **kwargs).build(), load_banks(), without)
-    points, branch = first_branch(scored)
-    if kwargs.get("motion") == CALM:     # the same calm answer as without memory: capped, the memory did nothing
-        assert (points, branch) == (min(expected[0], c06.S29_NO_EFFECT_CAP), expected[1])
-    else:
-        assert (points, branch) == expected
+def test_s29_follows_the_lessons_of_the_remembered_flight(move, expected) -> None:
+    s = score_trace(TraceBuilder("S29").repeat(1, BEAST_FWD, move=move, scene=FLIGHT, **FLEE).build())
+    assert first_branch(s) == expected
+    assert s.evidence["sim"]["failed_sides"] == ["right"] and s.evidence["sim"]["safe_sides"] == ["left"]
+    assert s.evidence["sim"]["source"] == "memory"
 
 
-def test_s29_unpaired_is_capped_because_the_memory_effect_was_not_measured() -> None:
-    scored = score_trace(TraceBuilder("S29").repeat(2, BEAST_FWD, move="left", **FLEE).build())
-    assert scored.score == c06.S29_UNPAIRED_CAP and "not measured" in scored.explanation
+def test_s29_the_route_is_the_first_move_and_a_later_turn_away_keeps_it() -> None:
+    # moves are relative to the body, which turns to face them: left first (the remembered escape), then its
+    # own left again (start-frame back, away from the beast): the route is left
+    b = TraceBuilder("S29").repeat(2, BEAST_FWD, move="left", scene=FLIGHT, **FLEE)
+    assert [d["points"] for d in score_trace(b.build()).evidence["decisions"]] == [20.0, 20.0]
+    # back first: the route is back (another safe side); then a move to the start-frame right (the blocked
+    # side) earns nothing
+    b = TraceBuilder("S29").repeat(1, BEAST_FWD, move="back", scene=FLIGHT, **FLEE)
+    b.repeat(1, BEAST_FWD, move="left", scene=FLIGHT, **FLEE)
+    scored = score_trace(b.build()).evidence["decisions"]
+    assert [(d["points"], d["why"].split(":")[0]) for d in scored] == [(5.0, "other_safe"), (0.0, "failed_side")]
 
 
-def test_s29_the_same_answers_with_and_without_memory_earn_only_the_no_effect_cap() -> None:
-    # a constant or memoryless brain: S29 and S30 answered identically -> history changed nothing
-    same = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
-    without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
-    scored = c06.score_history(same, load_banks(), without)
-    assert scored.score == c06.S29_NO_EFFECT_CAP and "changed nothing" in scored.explanation
-    # the same brain fleeing only with the memory: full points
-    calm_without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="back", motion="a person walks back",
-                                               speed="walk").build()
-    assert c06.score_history(same, load_banks(), calm_without).score == 20.0
+def test_s29_a_remembered_catch_is_a_side_to_avoid() -> None:
+    caught = {"recent_decisions": [
+        {"t": -2.0, "motion": "a person runs back", "direction": "back", "outcome": "caught"},
+        {"t": -1.0, "motion": "a person runs right", "direction": "right", "outcome": "escaped"}]}
+    s = score_trace(TraceBuilder("S29").repeat(1, BEAST_FWD, move="back", scene=caught, **FLEE).build())
+    assert first_branch(s) == (0.0, "failed_side") and s.evidence["sim"]["failed_sides"] == ["back"]
 
 
-def test_s29_a_weaker_reaction_with_memory_is_not_a_memory_effect() -> None:
-    weaker = TraceBuilder("S29").repeat(3, BEAST_FWD, move="back", motion="a person walks back",
-                                        speed="walk").build()
-    stronger_without = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
-    scored = c06.score_history(weaker, load_banks(), stronger_without)
-    assert scored.score <= c06.S29_NO_EFFECT_CAP and "weaker" in scored.explanation
-
-
-def test_pairs_rescore_s29_with_the_same_seeds_s30() -> None:
-    s29 = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
-    s30 = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+def test_s29_is_no_longer_paired_with_s30() -> None:
+    # 0.3 scored S29 against S30 ("history changes the answer"), a habit the prompt never asks for
+    s29 = TraceBuilder("S29").repeat(2, BEAST_FWD, move="left", scene=FLIGHT, **FLEE).build()
+    s30 = TraceBuilder("S30").repeat(2, BEAST_FWD, move="left", **FLEE).build()
     scores = score_traces([s29, s30])
-    assert scores["S29"][0].score == c06.S29_NO_EFFECT_CAP
-    assert scores["S29"][0].evidence["sim"]["paired_with"] == "S30"
+    assert scores["S29"][0].score == 20.0 and "paired_with" not in scores["S29"][0].evidence["sim"]
 
 
 @pytest.mark.parametrize(("t", "kwargs", "expected"), [
@@ -173,11 +173,11 @@ def test_s30_invented_memory_caps_and_real_memory_does_not() -> None:
     assert score_trace(remembered.build()).score == 20.0
 
 
-def test_a_run_scores_s29_against_its_s30_line_of_the_same_seed() -> None:
+def test_a_run_scores_s29_on_its_own_line() -> None:
     from wmbench.harness.run.scores import score_lines
 
-    s29 = TraceBuilder("S29").repeat(3, BEAST_FWD, move="left", **FLEE).build()
+    s29 = TraceBuilder("S29").repeat(3, BEAST_FWD, move="back", scene=FLIGHT, **FLEE).build()
     s30 = TraceBuilder("S30").repeat(3, BEAST_FWD, move="left", **FLEE).build()
     lines = [{"scenario": t.scenario_id, "seed": 0, "trace": t.to_dict()} for t in (s29, s30)]
     scores = score_lines(lines)
-    assert scores["scenarios"]["S29"]["score"] == c06.S29_NO_EFFECT_CAP
+    assert scores["scenarios"]["S29"]["score"] == c06.S29_POINTS["other_safe"]

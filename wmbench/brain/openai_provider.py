@@ -23,9 +23,14 @@ Card:
                start (one line naming ``OPENAI_API_KEY``), before any request goes to the public endpoint.
                The key is never cached, logged or put in error messages;
     episodes   ``start_episode(context)`` (called by the harness after ``reset``) names the scenario,
-               instance and seed; each request carries a session id for the episode as the ``user`` field
-               and the ``X-Wmbench-Session`` header (``wmbench serve`` keeps one brain per session), plus
-               ``X-Wmbench-Seed``;
+               instance and seed *for the local cache key only*; each request carries an opaque session
+               token for the episode (32 random hex digits, new per episode) as the ``user`` field, which
+               ``wmbench serve`` keeps one brain per session by. Nothing else about the episode reaches the
+               endpoint: no scenario id, title, instance or seed in any field or header (a side channel a
+               submitted system could replay canonical answers through, or detect the benchmark by).
+               ``debug_session_labels=True`` (a documented debug option) restores the labelled session id
+               ``wmbench-<scenario>-<instance>-seed<N>-<hex>`` and the ``X-Wmbench-Session`` /
+               ``X-Wmbench-Seed`` headers, for reading a server's logs;
     history    ``history=N`` (default 0, the official single-turn protocol) sends the last N (scene, reply)
                turns of the episode as chat messages before the current scene (:func:`chat_messages`);
     cache      :mod:`wmbench.brain.response_cache`, keyed by the request *and* the decision context
@@ -183,6 +188,7 @@ class OpenAIBrain(ProviderBrain):
         sample_id: str | int | None = None,
         max_consecutive_failures: int = 5,
         seed: int | None = 0,
+        debug_session_labels: bool = False,
     ) -> None:
         super().__init__()
         if not model:
@@ -202,6 +208,7 @@ class OpenAIBrain(ProviderBrain):
         self.sample_id = sample_id
         self.max_consecutive_failures = int(max_consecutive_failures)
         self.seed = seed
+        self.debug_session_labels = bool(debug_session_labels)
         url = base_url or os.environ.get("OPENAI_BASE_URL") or None
         key = api_key or read_key_file(api_key_file) or os.environ.get(API_KEY_ENV) or None
         if key is None and url is None:  # the public endpoint with key "EMPTY" would only answer 401s
@@ -247,9 +254,22 @@ class OpenAIBrain(ProviderBrain):
             self._session = self._new_session_id()
 
     def _new_session_id(self) -> str:
+        """An opaque random token (``debug_session_labels``: labelled with the scenario, instance and seed)."""
+        token = uuid.uuid4().hex
+        if not self.debug_session_labels:
+            return token
         ctx = self._episode
         parts = [p for p in (ctx.scenario, ctx.instance, None if ctx.seed is None else f"seed{ctx.seed}") if p]
-        return "-".join(["wmbench", *parts, uuid.uuid4().hex[:12]])
+        return "-".join(["wmbench", *parts, token[:12]])
+
+    def _request_headers(self) -> dict[str, str]:
+        """Extra HTTP headers: none, unless ``debug_session_labels`` asks for the labelled ones."""
+        if not self.debug_session_labels:
+            return {}
+        headers = {SESSION_HEADER: self._session}
+        if self._episode.seed is not None:
+            headers[SEED_HEADER] = str(self._episode.seed)
+        return headers
 
     def close(self) -> None:
         if self._loop.closed:
@@ -290,11 +310,9 @@ class OpenAIBrain(ProviderBrain):
         return outcome
 
     def _ask(self, messages: list[dict[str, Any]]) -> ProviderOutcome:
-        headers = {SESSION_HEADER: self._session}
-        if self._episode.seed is not None:
-            headers[SEED_HEADER] = str(self._episode.seed)
         request = self._client.chat.completions.with_raw_response.create(
-            model=self.model, messages=messages, user=self._session, extra_headers=headers, **self.params)
+            model=self.model, messages=messages, user=self._session, extra_headers=self._request_headers(),
+            **self.params)
         try:
             raw = self._loop.run(request, deadline_s=self.timeout_s)
             completion = raw.parse()

@@ -24,6 +24,8 @@ one lacks exactly one capability, so a category that scores it well is blind to 
   alone (:mod:`wmbench.brain.prompt_only`), the stand-in for a real model; the second without memory.
 - ``oracle-random``, ``distance-only``, ``all-beast``, ``prompt-words``, ``runs-at-danger`` — the cheats
   (:mod:`wmbench.brain.panel_cheats`): prompt-only with one part replaced.
+- ``memoriser`` — the seed-0 memoriser cheat (:mod:`wmbench.brain.memoriser`): the reference's replies on
+  the spec's published instances, the nearest remembered scene's reply elsewhere.
 - ``null``, ``random``, ``reference`` — the existing baselines (:mod:`wmbench.brain.baselines`).
 
 ``get_panel_brain(name)`` builds any of them; ``--brain panel:<name>`` names them on the command line.
@@ -40,6 +42,7 @@ from typing import Any
 import numpy as np
 
 from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
+from wmbench.brain.memoriser import MemoriserBrain
 from wmbench.brain.panel_cheats import (
     AllBeastBrain,
     DistanceOnlyBrain,
@@ -385,6 +388,7 @@ PANEL: dict[str, PanelEntry] = {e.name: e for e in (
     PanelEntry("prompt-words", "nothing (prompt-only's decisions in the prompt's own words)", PromptWordsBrain),
     PanelEntry("runs-at-danger", "acting on what it perceives (prompt-only's words, running at the creature)",
                RunsAtDangerBrain),
+    PanelEntry("memoriser", "generalisation (seed-0 reference replies, nearest remembered scene)", MemoriserBrain),
 )}
 
 

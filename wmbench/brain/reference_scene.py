@@ -232,7 +232,8 @@ def read_scene(scene: Any) -> SceneReading:
 
 
 def danger_map(reading: SceneReading) -> dict[str, tuple[str, str]]:
-    """Per grammar direction ``(verdict, reason)`` by the ground-truth rule (beast > wall > human ≤ 2 m)."""
+    """Per grammar direction ``(verdict, reason)`` by the ground-truth rule (beast > wall > human ≤ 2 m), a
+    person farther away named as ``safe(human)`` (the prompt: "left=safe(human, standing, 6m)")."""
     verdicts: dict[str, tuple[str, str]] = {}
     for d in GRAMMAR_ORDER:
         if any(b.direction == d for b in reading.beasts):
@@ -241,6 +242,8 @@ def danger_map(reading: SceneReading) -> dict[str, tuple[str, str]]:
             verdicts[d] = ("danger", "wall")
         elif any(h.direction == d and h.distance <= HUMAN_DANGER_RANGE_M for h in reading.humans):
             verdicts[d] = ("danger", "human")
+        elif any(h.direction == d for h in reading.humans):
+            verdicts[d] = ("safe", "human")  # the prompt: a person farther away is named, not a danger
         else:
             verdicts[d] = ("safe", "open")
     return verdicts

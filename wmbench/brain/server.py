@@ -11,14 +11,16 @@ Card:
     GET  /health               ``{"status": "ok", ...}`` (never needs the key): for load balancers and scripts.
     All also answer without the ``/v1`` prefix. Errors use OpenAI's ``{"error": {...}}`` shape.
 
-    sessions   one brain *instance per episode*: the session id comes from the ``X-Wmbench-Session`` header,
-               else the request's ``user`` field (the ``openai/`` provider sends both); a new session builds
-               a fresh brain from the spec and resets it (with ``X-Wmbench-Seed`` when sent), so stateful
-               brains never mix episodes. Calls within a session are serialized (the Brain protocol allows
-               one at a time); sessions run in parallel. At most ``max_sessions`` live (least recently used
-               closed first). Requests without a session id share one default brain. Simplified: a Brain
-               *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in memory), are shared by all
-               sessions and only reset when a new session starts;
+    sessions   one brain *instance per episode*: the session id comes from the ``X-Wmbench-Session`` header, else the
+               request's ``user`` field (the ``openai/`` provider sends only ``user``, an opaque random token, unless
+               its ``debug_session_labels`` option adds the headers); a new session builds a fresh brain from the spec
+               and resets it with the seed of ``X-Wmbench-Seed`` when sent, else one derived from the session id
+               (:func:`session_seed`: the same session, the same seed), so stateful brains never mix episodes and seeded
+               brains stay reproducible without the client telling the server which benchmark seed it is in. Calls
+               within a session are serialized (the Brain protocol allows one at a time); sessions run in parallel. At
+               most ``max_sessions`` live (least recently used closed first). Requests without a session id share one
+               default brain. Simplified: a Brain *object* (not a spec), and ``hf/``/``onnx/`` specs (one model in
+               memory), are shared by all sessions and only reset when a new session starts;
     limits     listen backlog 128; each connection times out after ``connection_timeout_s`` (default 30 s)
                of silence, and every request must arrive whole (request line, headers and body) within
                ``request_deadline_s`` (default 30 s) of its first wait, however slowly it trickles in: a
@@ -44,6 +46,7 @@ from __future__ import annotations
 import base64
 import binascii
 import contextlib
+import hashlib
 import hmac
 import json
 import os
@@ -285,7 +288,7 @@ class BrainHTTPServer(ThreadingHTTPServer):
             while len(self._sessions) > self.max_sessions:
                 evicted.append(self._sessions.popitem(last=False)[1])
         with session.lock:
-            session.brain.reset(seed)
+            session.brain.reset(session_seed(session_id) if seed is None else seed)
         for old in evicted:
             if old.owned:
                 with old.lock:
@@ -546,6 +549,13 @@ class _BrainRequestHandler(BaseHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         if not self.server.quiet:
             super().log_message(format, *args)
+
+
+def session_seed(session_id: str) -> int:
+    """A served brain's seed for a session that sent none: 32 bits of the SHA-256 of its id (stable across
+    runs and processes, unlike ``hash``; an opaque random session id gives an unpredictable but recorded-free
+    seed, the same one for every request of the session)."""
+    return int.from_bytes(hashlib.sha256(session_id.encode("utf-8")).digest()[:4], "big")
 
 
 def _refuse(request: Any, limit: int) -> None:

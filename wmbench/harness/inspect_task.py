@@ -27,7 +27,7 @@ from collections import deque
 from typing import Any
 
 from wmbench.brain.base import BrainReply
-from wmbench.brain.openai_provider import SEED_HEADER, SESSION_HEADER, ChatTurn, chat_messages
+from wmbench.brain.openai_provider import SESSION_HEADER, ChatTurn, chat_messages
 from wmbench.brain.prompt import scene_to_json
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import EpisodeLine, episode_line
@@ -77,11 +77,10 @@ class InspectModelBrain:
         self._config = GenerateConfig()
 
     def reset(self, seed: int | None = None) -> None:
-        """A new episode: no history, and a new session id (``wmbench serve`` keeps a brain per session)."""
+        """A new episode: no history, and a new opaque session token (``wmbench serve`` keeps a brain per
+        session). Nothing names the scenario or the seed on the wire (the ``openai/`` provider's rule)."""
         self._turns.clear()
-        session = f"wmbench-inspect-seed{seed}-{uuid.uuid4().hex[:12]}"
-        headers = {SESSION_HEADER: session, **({} if seed is None else {SEED_HEADER: str(seed)})}
-        self._config = GenerateConfig(extra_headers=headers)
+        self._config = GenerateConfig(extra_headers={SESSION_HEADER: uuid.uuid4().hex})
 
     def decide(self, scene: dict[str, Any]) -> BrainReply:
         start = time.perf_counter()

@@ -53,6 +53,7 @@ from wmbench.harness.run.dirs import (
 from wmbench.harness.run.env_reuse import close_all
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
+from wmbench.harness.run.instances import InstanceDraw, scored_seeds, split_record
 from wmbench.harness.run.lock import holds_run_lock
 from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import (
@@ -100,7 +101,7 @@ def run_suite(
     brain: str,
     body: str = "smpl",
     scenarios: str = "all",
-    seeds: int | Sequence[int] = 1,
+    seeds: int | Sequence[int] | InstanceDraw = 1,
     workers: int = 1,
     out: Path | str = Path("runs/latest"),
     brain_options: Mapping[str, Any] | None = None,
@@ -117,6 +118,9 @@ def run_suite(
 ) -> Scores:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
+    ``seeds``: a count (0..N-1), explicit seeds, or an :class:`~wmbench.harness.run.instances.InstanceDraw`
+    (seed 0 and the test seeds drawn from its nonce, recorded in run.json and scores.json). Seed 0 is spec
+    fidelity, reported apart; the WM Score is over the other seeds (:mod:`wmbench.harness.run.instances`).
     ``measurers`` maps non-bench modes to their measurer (default: :func:`default_measurers`).
     ``live``: measure C09 with short live runs (:mod:`wmbench.harness.live.c09`, kept in ``live.json``); False
     reports C09 as not measured. ``reports``: write report.md, report.html and leaderboard_entry.json.
@@ -133,8 +137,9 @@ def run_suite(
     options = dict(brain_options or {})
     env_kwargs = dict(env_kwargs or {})
     workers = max(1, int(workers))
+    draw = seeds if isinstance(seeds, InstanceDraw) else None
     try:
-        plan = plan_suite(scenarios, seeds)
+        plan = plan_suite(scenarios, seeds.seeds if isinstance(seeds, InstanceDraw) else seeds)
         check_run_dir(out)
     except ValueError as err:
         raise RunConfigError(str(err)) from None
@@ -149,7 +154,7 @@ def run_suite(
         _check_body(body)
         redactor = Redactor.for_options(options)
         try:
-            write_run_config(out, union_config({**_run_config(brain, body, plan, workers, options, env_kwargs),
+            write_run_config(out, union_config({**_run_config(brain, body, plan, workers, options, env_kwargs, draw),
                                                 **_providers_of(parent_brain)}, merged_fields), redactor)
         except ValueError as err:
             raise RunConfigError(str(err)) from None
@@ -173,9 +178,12 @@ def run_suite(
             stopped = stop.reason
     finally:
         parent_brain.close()
-    context = MeasureContext(brain, options, body, scored_plan.seeds, workers, out, progress, env_kwargs)
+    # C09/C10 measure on the test instances only (seed 0 is spec fidelity, reported for bench episodes)
+    context = MeasureContext(brain, options, body, scored_seeds(scored_plan.seeds), workers, out, progress,
+                             env_kwargs)
     chosen = _with_live(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
-    scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen)
+    scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen,
+                       split_record(scored_plan.seeds, draw))
     if stopped is not None:
         mark_stopped(scores, stopped)
     write_scores(out, scores)
@@ -239,7 +247,7 @@ def _check_body(body: str) -> None:
 
 
 def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: Mapping[str, Any],
-                env_kwargs: Mapping[str, Any]) -> dict[str, Any]:
+                env_kwargs: Mapping[str, Any], draw: InstanceDraw | None = None) -> dict[str, Any]:
     return {
         "brain": brain,
         "body": body,
@@ -247,6 +255,7 @@ def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: M
         "selection": plan.selection,
         "scenarios": list(plan.scenario_ids),
         "seeds": list(plan.seeds),
+        "instances": split_record(plan.seeds, draw),
         "workers": workers,
         "brain_options": dict(options),
         "env_kwargs": dict(env_kwargs),

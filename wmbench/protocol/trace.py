@@ -108,6 +108,8 @@ class InstanceRecord(TypedDict):
     safe_directions: list[str]
     #: the family's extra walls were added (wmbench variants, seeds past the official ones)
     variant_walls: bool
+    #: the creature's kind where the family draws it (C02), else "" (absent in traces before 0.4)
+    creature: NotRequired[str]
 
 
 class TraceMeta(TypedDict, total=False):

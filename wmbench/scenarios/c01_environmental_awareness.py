@@ -8,6 +8,7 @@ faces; walls are long enough that all three rays of a ±7.5° direction cone hit
 from __future__ import annotations
 
 from wmbench.core.directions import DIRECTIONS
+from wmbench.scenarios.families import ALL_FRONTS
 from wmbench.scenarios.records import Expectations, Family, Phase, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -104,9 +105,14 @@ def s04_open_field() -> Scenario:
 
     Setup: flat ground, no walls, no NPCs. 3 s (6 decisions).
     Expected: PREDICT all four directions safe(open) — no invented walls; any calm move.
+    Variant (seeds 2 and up, every drawn test instance): one far boundary wall 4.5-5.75 m away, turned to a
+    different side per seed, so the open field is not one memorisable scene; its direction is danger(wall)
+    (the ray truth), the other three stay safe(open).
     """
     return Scenario(
         id="S04", category="C01", name="Open Field",
+        family=Family(fronts=ALL_FRONTS, wall_distance=(0.9, 1.15),
+                      variant_walls=(Wall.facing("fwd", 5.0, length=12.0, name="far_boundary"),)),
         setup="Open flat ground: no walls in any direction.",
         phases=(Phase(name="open field", duration=3.0),),
         expectations=Expectations(

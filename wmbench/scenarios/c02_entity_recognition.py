@@ -2,13 +2,24 @@
 
 Open ground (no walls) so that only the NPCs matter. The scorer reads the primary NPC out of the PREDICT
 reasons (and MOTION wording) and compares it with the sim's NPC facts at each decision.
+
+Creature kind: S06, S08, S09 and S10 are about recognising *an* entity (what, doing what, how far, where), a
+meaning that survives a person in the beast's place; their families draw the creature (``CREATURE_KINDS``,
+seed 0 keeps the spec's beast), so a brain that calls every creature a beast loses on the person instances
+of every C02 scenario, not only in S07. A person farther than 2 m is not a danger (the prompt's rule): the
+truth there is safe, and the PREDICT item names her (``safe(human, standing, 5m)``).
 """
 
 from __future__ import annotations
 
+from wmbench.core.entities import BEAST, HUMAN_KINDS, NpcKind
 from wmbench.scenarios.families import ALL_FRONTS
 from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
 from wmbench.scenarios.registry import scenario
+
+#: the creature of S06/S08/S09/S10 per seed (``Family.kinds``): one beast and three people in every block of
+#: four drawn instances (seed 0, the spec's instance, keeps its beast)
+CREATURE_KINDS: tuple[NpcKind, ...] = (BEAST, *HUMAN_KINDS, HUMAN_KINDS[0])  # beast, woman, man, woman
 
 
 @scenario
@@ -21,7 +32,7 @@ def s06_beast_identification() -> Scenario:
     """
     return Scenario(
         id="S06", category="C02", name="Beast Identification",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.8, 1.2)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.8, 1.2), kinds=CREATURE_KINDS),
         setup="A beast stands still 5 m ahead.",
         phases=(Phase(name="beast ahead", duration=3.0,
                       npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "stop"),)),),
@@ -76,7 +87,7 @@ def s08_approaching_entity_speed() -> Scenario:
     """
     return Scenario(
         id="S08", category="C02", name="Approaching Entity Speed",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1), event_time=(0.85, 1.15)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1), event_time=(0.85, 1.15), kinds=CREATURE_KINDS),
         setup="A beast 7 m ahead approaches at 1.2 m/s, then charges at 5.0 m/s from 1.5 s.",
         phases=(Phase(
             name="approach then charge", duration=3.0,
@@ -106,7 +117,7 @@ def s09_entity_at_distance() -> Scenario:
     """
     return Scenario(
         id="S09", category="C02", name="Entity at Distance",
-        family=Family(fronts=ALL_FRONTS),
+        family=Family(fronts=ALL_FRONTS, kinds=CREATURE_KINDS),
         setup="A beast at the 8 m sensing boundary: 7.6 m (inside) then 8.4 m (outside).",
         phases=(
             Phase(name="inside", duration=2.5, npcs=(NpcSpec("beast", "beast", (7.6, 0.0), "stop"),),
@@ -137,7 +148,7 @@ def s10_entity_disappearance() -> Scenario:
     """
     return Scenario(
         id="S10", category="C02", name="Entity Disappearance",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.8, 1.2), event_time=(0.85, 1.15)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.8, 1.2), event_time=(0.85, 1.15), kinds=CREATURE_KINDS),
         setup="A beast 5 m ahead despawns at 1.5 s.",
         phases=(Phase(
             name="beast vanishes", duration=3.0,

@@ -116,7 +116,9 @@ def s14_dead_end_recognition() -> Scenario:
     not.
     Expected: PREDICT fwd/left/right=danger(wall), back=danger(beast) — every direction dangerous; the best
     choice is emergent: freeze and assess (crouch, stay still, watch the beast), try to climb, or squeeze
-    past.
+    past. Accepted (see the Rule): freezing without contact; squeezing past the beast when the body gets by
+    without collision or catch; climbing only where something is climbable — nothing is here (walls 2 m), so
+    a climb is judged by what the body does.
     """
     return Scenario(
         id="S14", category="C03", name="Dead End Recognition",
@@ -155,7 +157,8 @@ def s15_dynamic_threat_trajectory() -> Scenario:
     dangerous to one who walks into its path (the line x = 4 m).
     Expected: PREDICT left=danger(beast) now and fwd=danger(beast) as it crosses — the danger is predicted
     to move; wait (or back off) and then move left behind it, or dodge back/right early. Wrong: walk forward
-    into its path.
+    into its path. Accepted: an anticipating PREDICT (fwd=danger(beast, crossing into my path) while the beast
+    is still on the left) is exact when the beast does enter that sector within the next two decisions.
     """
     return Scenario(
         id="S15", category="C03", name="Dynamic Threat Trajectory",

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from wmbench.core.entities import Behavior
 from wmbench.scenarios.families import ALL_FRONTS
-from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent, Wall
 from wmbench.scenarios.registry import scenario
 
 
@@ -120,6 +120,9 @@ def s24_repeated_threat_sensitization() -> Scenario:
     scenes are identical. 9 s in all (18 decisions).
     Expected: each reappearance is met faster and/or more intensely than the one before — the agent is
     sensitised (recent_decisions shows the earlier flights).
+    Variant (seeds 2 and up, every drawn test instance): a long wall on the left 4.5 m away, turned with the
+    front, so the trials of one instance stay identical while the instances differ from their first scene
+    on; back and the other side stay open.
     """
     trial = Phase(
         name="appearance", duration=3.0, carry_memory=True,
@@ -129,7 +132,8 @@ def s24_repeated_threat_sensitization() -> Scenario:
     )
     return Scenario(
         id="S24", category="C05", name="Repeated Threat Sensitization",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1),
+                      variant_walls=(Wall.facing("left", 4.5, length=14.0, name="side_wall"),)),
         setup="A beast appears 6 m ahead and vanishes, three times.",
         phases=tuple(replace(trial, name=f"appearance {i}") for i in (1, 2, 3)),
         expectations=Expectations(

@@ -13,9 +13,10 @@ from wmbench.scenarios.families import ALL_FRONTS, BACK_FIRST_FRONTS
 from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, PriorDecision, Scenario, Wall
 from wmbench.scenarios.registry import scenario
 
-#: S29 and S30 share this scene exactly; they differ only in memory.
-_STANDING_BEAST_SCENE = Phase(
-    name="beast watching", duration=3.0, npcs=(NpcSpec("beast", "beast", (7.0, 0.0), "stop"),),
+#: S29 and S30 share this scene exactly; they differ only in memory. The beast approaches (1.2 m/s), so moving
+#: away is called for, and every side is open: the senses give no reason to prefer one (only memory does).
+_APPROACHING_BEAST_SCENE = Phase(
+    name="beast approaching", duration=3.0, npcs=(NpcSpec("beast", "beast", (7.0, 0.0), "approach"),),
 )
 
 
@@ -138,31 +139,37 @@ def s28_decision_consistency() -> Scenario:
 def s29_threat_history_reference() -> Scenario:
     """S29 · Threat History Reference (C06, medium)
 
-    Setup: open ground; a beast stands still 7 m ahead. Memory: a recent flight from a charging beast —
-    "sprints back in terror" -> "moved back" (twice), then "escaped". 3 s (6 decisions). The scene is exactly
-    S30's; only the memory differs.
-    Expected: the past flight shapes the answer — more wary than with a clean slate (retreat early, keep it in
-    view, tense), ideally saying so.
+    Setup: open ground; a beast 7 m ahead approaches (1.2 m/s). Memory: a recent flight from a charging beast
+    — "sprints right" -> "moved right", then -> "blocked by wall on right"; "turns and sprints left" ->
+    "moved left", then -> "escaped". 3 s (6 decisions). The scene is exactly S30's; only the memory differs.
+    Mirrored instances (odd seeds) swap the sides, the memory included.
+    Expected: the past flight is reflected in the current decision the way the prompt says memory is used —
+    do not repeat the direction that got blocked (right), prefer the one that worked (left). Back is open and
+    safe, but it ignores what the history taught.
     """
     return Scenario(
         id="S29", category="C06", name="Threat History Reference",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1)),
-        setup="recent_decisions holds a flight from a beast; now a beast stands 7 m ahead.",
+        family=Family(npc_distance=(0.9, 1.1)),
+        setup="recent_decisions holds a flight from a beast (right blocked, left escaped); now a beast "
+              "approaches from 7 m ahead.",
         phases=(replace(
-            _STANDING_BEAST_SCENE,
+            _APPROACHING_BEAST_SCENE,
             prior_decisions=(
-                PriorDecision(-3.0, "a person sprints back in terror from a charging beast", "back",
-                              "moved back"),
-                PriorDecision(-2.5, "keeps sprinting back, glancing over the shoulder", "back", "moved back"),
-                PriorDecision(-2.0, "slows to a wary jog, still looking back", "back", "escaped"),
+                PriorDecision(-3.0, "a person sprints to the right in terror from a charging beast", "right",
+                              "moved right"),
+                PriorDecision(-2.5, "keeps sprinting right, glancing over the shoulder", "right",
+                              "blocked by wall on right"),
+                PriorDecision(-2.0, "turns and sprints to the left, arms pumping", "left", "moved left"),
+                PriorDecision(-1.5, "keeps running left, looking back at the beast", "left", "escaped"),
             ),
         ),),
         expectations=Expectations(
-            perception="fwd=danger(beast) standing at 7 m; memory of a recent flight",
-            correct_actions=("retreat early and warily", "keep the beast in view"),
-            incorrect_actions=("walk towards the beast", "ignore the history"),
+            perception="fwd=danger(beast) approaching from 7 m; memory: right blocked, left escaped",
+            correct_actions=("move left (the route that worked)",),
+            incorrect_actions=("move right (the route that got blocked)", "walk towards the beast",
+                               "ignore the history"),
             pattern="the previous flight reflected in the current decision",
-            safe_directions=("back", "left", "right"),
+            safe_directions=("left", "back", "right"),
         ),
         difficulty="medium",
     )
@@ -172,8 +179,8 @@ def s29_threat_history_reference() -> Scenario:
 def s30_clean_slate_test() -> Scenario:
     """S30 · Clean Slate Test (C06, easy)
 
-    Setup: exactly S29's scene — open ground, a beast standing still 7 m ahead — with no memory at all (no
-    prior decisions, memory not carried). 3 s (6 decisions).
+    Setup: exactly S29's scene — open ground, a beast 7 m ahead approaching (1.2 m/s) — with no memory at all
+    (no prior decisions, memory not carried). 3 s (6 decisions).
     Expected: a more generic, proportionate response than S29's (wary, not panicked) and no invented
     memory.
     """
@@ -181,10 +188,10 @@ def s30_clean_slate_test() -> Scenario:
         id="S30", category="C06", name="Clean Slate Test",
         family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1)),
         setup="The same scene as S29 with no memory.",
-        phases=(replace(_STANDING_BEAST_SCENE, carry_memory=False),),
+        phases=(replace(_APPROACHING_BEAST_SCENE, carry_memory=False),),
         expectations=Expectations(
-            perception="fwd=danger(beast) standing at 7 m; no memory",
-            correct_actions=("watch the beast", "back away calmly"),
+            perception="fwd=danger(beast) approaching from 7 m; no memory",
+            correct_actions=("move away from the beast", "back away warily"),
             incorrect_actions=("refer to an earlier flight", "panic"),
             pattern="a different (more generic) response than with memory",
             safe_directions=("back", "left", "right"),

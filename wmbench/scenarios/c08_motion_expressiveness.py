@@ -8,7 +8,7 @@ Every scenario here is scored by the same two-part rule — the MOTION line's de
 from __future__ import annotations
 
 from wmbench.scenarios.families import ALL_FRONTS
-from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent, Wall
 from wmbench.scenarios.registry import scenario
 
 
@@ -71,10 +71,14 @@ def s38_freezing_response() -> Scenario:
     Setup: open ground, nothing in sight; at 1.0 s a beast appears 7 m ahead, standing still (spawn). 3 s
     (6 decisions; the first two that see the beast are judged).
     Expected: on first sight, freezing — stock-still, holding the breath, muscles tense.
+    Variant (seeds 2 and up, every drawn test instance): a long wall on the left 4.5 m away, turned with the
+    front, so the scene before the beast appears is not the same empty field on every instance; back and the
+    other side stay open.
     """
     return Scenario(
         id="S38", category="C08", name="Freezing Response",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.85, 1.1), event_time=(0.8, 1.2)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(0.85, 1.1), event_time=(0.8, 1.2),
+                      variant_walls=(Wall.facing("left", 4.5, length=14.0, name="side_wall"),)),
         setup="A beast appears, standing, 7 m ahead: the moment of first detection.",
         phases=(Phase(
             name="first sight", duration=3.0,

@@ -12,6 +12,10 @@ Card
   about the protagonist by quarter turns so that what the spec puts ahead lies in another direction. The
   front is cycled, not drawn, so the directions are balanced exactly: ``fronts[(seed // 2) % n]`` for a
   layout with a side (the mirror takes the lowest bit), ``fronts[seed % n]`` otherwise.
+- **Creature kind** (where the record's :class:`Family` lists ``kinds``, C02): every beast of the record
+  becomes ``kinds[(seed // 4 + seed) % n]`` from seed 1 on, so a brain that calls every creature a beast
+  loses on the instances with a person; seed 0 keeps the spec's beast. The truth and the scorers read the
+  drawn kind from the sim (``Instance.creature`` records it).
 - **Ranges** (drawn from the env's seeded generator, seeds >= 1 only): NPC start distances, wall distances
   (which are also corridor widths: the wall layout is scaled about the protagonist, wall thickness kept) and
   timeline event times (switch, spawn, despawn) are multiplied by factors drawn uniformly from the family's
@@ -36,6 +40,7 @@ from typing import Any, overload
 import numpy as np
 
 from wmbench.core.directions import BACK_FIRST_ORDER, QUARTER_TURNS, TURN_ORDER, Direction, mirrored
+from wmbench.core.entities import BEAST, NpcKind
 from wmbench.scenarios.records import (
     UNVARIED,
     VARIANT_FROM_SEED,
@@ -81,11 +86,14 @@ class Instance:
     event_time: float = 1.0
     safe_directions: tuple[str, ...] = ()
     variant_walls: bool = False
+    #: the creature's kind where the family draws it (``Family.kinds``), else ""
+    creature: str = ""
 
     @property
     def canonical(self) -> bool:
         return (not self.mirrored and self.front == "fwd" and self.npc_distance == 1.0
-                and self.wall_distance == 1.0 and self.event_time == 1.0 and not self.variant_walls)
+                and self.wall_distance == 1.0 and self.event_time == 1.0 and not self.variant_walls
+                and self.creature in ("", BEAST))
 
     @property
     def label(self) -> str:
@@ -99,6 +107,8 @@ class Instance:
             parts.append(f"front={self.front}")
         if self.variant_walls:
             parts.append("variant walls")
+        if self.creature and self.creature != BEAST:
+            parts.append(f"creature={self.creature}")
         for name, value in (("npc", self.npc_distance), ("walls", self.wall_distance),
                             ("events", self.event_time)):
             if value != 1.0:
@@ -110,7 +120,7 @@ class Instance:
                 "canonical": self.canonical, "mirrored": self.mirrored, "front": self.front,
                 "npc_distance": self.npc_distance, "wall_distance": self.wall_distance,
                 "event_time": self.event_time, "safe_directions": list(self.safe_directions),
-                "variant_walls": self.variant_walls}
+                "variant_walls": self.variant_walls, "creature": self.creature}
 
 
 # ---------------------------------------------------------------------------------------------- drawing
@@ -138,6 +148,11 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
     npc_f, wall_f, time_f = (_draw(rng, r) for r in (family.npc_distance, family.wall_distance,
                                                     family.event_time))
     built = record
+    kind = drawn_kind(family, number)
+    if kind is not None and kind != BEAST:
+        built = replace(built, phases=tuple(
+            replace(p, npcs=tuple(replace(n, kind=kind) if n.kind == BEAST else n for n in p.npcs))
+            for p in built.phases))
     variant = bool(family.variant_walls) and number >= VARIANT_FROM_SEED
     if variant:
         built = replace(built, phases=tuple(replace(p, walls=p.walls + family.variant_walls)
@@ -149,7 +164,14 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
     if (npc_f, wall_f, time_f) != (1.0, 1.0, 1.0):
         built = replace(built, phases=tuple(_scale_phase(p, npc_f, wall_f, time_f) for p in built.phases))
     return built, Instance(record.id, number, mirrored, front, npc_f, wall_f, time_f,
-                           built.expectations.safe_directions, variant)
+                           built.expectations.safe_directions, variant, kind or "")
+
+
+def drawn_kind(family: Family, number: int) -> NpcKind | None:
+    """The creature kind of instance ``number`` (None: the family draws no kind, or the canonical seed 0)."""
+    if not family.kinds or number == 0:
+        return None
+    return family.kinds[(number // 4 + number) % len(family.kinds)]
 
 
 def _draw(rng: np.random.Generator, bounds: Range) -> float:
@@ -305,6 +327,10 @@ def family_card_line(record: Scenario) -> str:
         parts.append(f"seeds {VARIANT_FROM_SEED} and up add {len(family.variant_walls)} wall(s) of the wmbench "
                      "variant (" + ", ".join(w.name for w in family.variant_walls) + "); seeds 0-1 keep the "
                      "spec's layout, which the official scene fields report in full")
+    if family.kinds:
+        parts.append("the creature is a " + "/".join(family.kinds) + " in turn over the seeds from seed 1 (each "
+                     "block of four drawn instances plays every entry once; the directions, distances and "
+                     "behaviours named here hold for whoever it is)")
     for name, (lo, hi) in (("NPC start distances", family.npc_distance),
                            ("wall distances and corridor widths", family.wall_distance),
                            ("event times", family.event_time)):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, overload
 
 from wmbench.core.directions import DIRECTION_HEADINGS, DIRECTION_VECTORS, DIRECTIONS, MIRRORED, Direction
-from wmbench.core.entities import BEHAVIOR_SPEEDS, Behavior, NpcKind
+from wmbench.core.entities import BEHAVIOR_SPEEDS, NPC_KINDS, Behavior, NpcKind
 from wmbench.core.taxonomy import CATEGORY_PILLARS
 from wmbench.scenarios import validation
 
@@ -202,7 +202,8 @@ class Family:
     ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
     be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
     +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
-    distances, the wall layout and timeline event times (``(1, 1)`` = fixed). ``variant_walls``: walls added
+    distances, the wall layout and timeline event times (``(1, 1)`` = fixed). ``kinds``: the creature's kind
+    per seed (C02: beast or person). ``variant_walls``: walls added
     from seed ``VARIANT_FROM_SEED`` on (wmbench-only variants; :meth:`mirrored` for a mirrored record).
     """
 
@@ -215,8 +216,15 @@ class Family:
     #: mirror, the turn and the ranges: seeds 0-1 keep the spec's layout (and its mirror), which a brain reading
     #: only the official scene fields sees in full (S12/S13: the back wall, reported only in ``walls.back``)
     variant_walls: tuple[Wall, ...] = ()
+    #: the kind every beast of the record takes per seed (scenarios with one creature whose meaning survives a
+    #: person in its place, C02): ``kinds[(seed // 4 + seed) % len(kinds)]`` for seeds >= 1, so each block of
+    #: four drawn instances (``4 * base + i``) plays every entry once; empty = the record's kinds on every seed
+    kinds: tuple[NpcKind, ...] = ()
 
     def __post_init__(self) -> None:
+        bad_kinds = [k for k in self.kinds if k not in NPC_KINDS]
+        if bad_kinds:
+            raise ValueError(f"Family.kinds: expected kinds from {NPC_KINDS}, got {bad_kinds!r}")
         if not self.fronts or self.fronts[0] != "fwd":
             raise ValueError(f"Family.fronts must start with 'fwd' (seed 0 is canonical), got {self.fronts!r}")
         bad = [f for f in self.fronts if f not in DIRECTIONS]

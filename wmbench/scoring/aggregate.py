@@ -28,6 +28,7 @@ from wmbench.core.taxonomy import (
     WM_SCORE_MAX,
 )
 from wmbench.scoring.dispatch import normalise_scenario_id, official_category
+from wmbench.scoring.failure_labels import count_labels
 from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.scores_file import (
     CategoryEntry,
@@ -216,6 +217,7 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> Scores:
                    n_seeds=max(seed_counts, default=0),
                    n_seeds_min=min(seed_counts, default=0), method=CI_METHOD),
         hidden_inconsistency_rate=_hidden_inconsistency([s for seeds in by_id.values() for s in seeds]),
+        failure_labels=count_labels(by_id),
     )
     if extra:
         result["extra_scenarios"] = extra

@@ -32,6 +32,8 @@ CLEAR_POINTS: dict[str, float] = {"clear": 20.0, "phantom": 0.0, "clear_ungated"
 BALANCED_SIDES = frozenset({"S09", "S10"})
 #: MOTION tokens either side of a type word searched for the NPC's behaviour
 BEHAVIOR_WINDOW = 4
+#: tokens before the NPC's own kind word searched for "the" (``the stationary man``)
+ARTICLE_WINDOW = 3
 #: type words that usually name the protagonist in a MOTION line ("a person stands still"), never the NPC
 PROTAGONIST_WORDS = frozenset({"person", "human", "man", "guy", "male", "boy", "people", "civilian"})
 
@@ -69,13 +71,19 @@ def behaviours_in(text: str, banks: KeywordBanks) -> set[str]:
     return {name for name, terms in banks.behaviors.items() if banks.found_terms(text, terms)}
 
 
-def behaviours_near_type_words(text: str, banks: KeywordBanks, canonical: str) -> set[str]:
+def behaviours_near_type_words(text: str, banks: KeywordBanks, canonical: str, kind: str = "") -> set[str]:
     """Behaviours named within ``BEHAVIOR_WINDOW`` tokens of a word for the NPC's type (``canonical``) in the
-    same clause; protagonist words ("a person ...") do not count as the NPC."""
+    same clause; protagonist words ("a person ...") do not count as the NPC, except the NPC's own kind word
+    (``kind``, e.g. ``man``) after a definite article within ``ARTICLE_WINDOW`` tokens ("the stationary
+    man"): a MOTION names its protagonist "a person" / "a man", the other one "the man"."""
     type_terms = [t for t in banks.npc_types.get(canonical, ()) if t not in PROTAGONIST_WORDS]
     found: set[str] = set()
     clauses = tokenize(text)
-    for m in banks.find(text, type_terms, negation=False):
+    matches = list(banks.find(text, type_terms, negation=False))
+    if kind in PROTAGONIST_WORDS:
+        matches += [m for m in banks.find(text, [kind], negation=False)
+                    if "the" in clauses[m.clause][max(0, m.start - ARTICLE_WINDOW):m.start]]
+    for m in matches:
         tokens = clauses[m.clause]
         window = " ".join(tokens[max(0, m.start - BEHAVIOR_WINDOW):m.end + BEHAVIOR_WINDOW])
         found |= behaviours_in(window, banks)
@@ -99,7 +107,7 @@ def classify(d: DecisionRecord, npc: NpcFact, banks: KeywordBanks) -> tuple[str,
     type_right = item is not None and item.reason == canon and item.verdict == right_verdict
     behaviours = behaviours_in(item.raw, banks) if item is not None and item.raw else set()
     if not behaviours:
-        behaviours = behaviours_near_type_words(motion, banks, canon)
+        behaviours = behaviours_near_type_words(motion, banks, canon, npc.type)
     behaviour_right = behaviours == {npc.behavior}
     dists = distances_in(item.raw if item is not None else "") or distances_in(motion)
     dist_right = bool(dists) and distance_right(dists[0], npc.distance)
@@ -121,7 +129,9 @@ def classify(d: DecisionRecord, npc: NpcFact, banks: KeywordBanks) -> tuple[str,
         detail += f"; named {canon} but the verdict {item.verdict} is wrong (truth: {right_verdict})"
     unnamed_danger = item is not None and item.verdict == "danger" and item.reason in (None, "unknown")
     if unnamed_danger or behaviour_right or dist_right:
-        return "partial", detail
+        # the rule's step down for a phantom beast holds on this level too: a person called a beast (her
+        # behaviour and distance read right) is a beast named where none is, not half a recognition
+        return ("wrong" if phantoms else "partial"), detail
     return "wrong", detail
 
 

@@ -21,9 +21,12 @@ on the beast (the distance fell by more than the beast alone could close it) is 
 
 from __future__ import annotations
 
+import math
+from dataclasses import replace
+
 from wmbench.core.directions import OPPOSITE
 from wmbench.protocol.trace import DecisionRecord, Trace
-from wmbench.scoring.evidence import spatial_accuracy, threatened
+from wmbench.scoring.evidence import SpatialResult, spatial_accuracy, spatial_from_checks, threatened
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.movement import (
     GroundChange,
@@ -52,6 +55,10 @@ MATCH_POINTS: dict[str, float] = {
 }
 #: a move closed on the beast when the distance fell by more than the beast alone could close plus this (m)
 TOWARD_TOLERANCE_M = 0.3
+#: S15: how many following decisions an anticipated crossing may look ahead (0.5 s each)
+ANTICIPATION_DECISIONS = 2
+#: S14: the dead end where squeezing past the beast is one of the spec's answers
+SQUEEZE_PAST = frozenset({"S14"})
 
 _BASE = (
     "The prompt asks: walls and the beast's direction are danger, never move toward a direction marked "
@@ -75,15 +82,24 @@ RULE_TEXT: dict[str, str] = {
                    "wall are both escapes: the prompt names no side, and either gets away from the beast.",
     "S13": _BASE + " Mirror of S12: the side exit (left) and, where the back is open, backing off along the "
                    "wall are both escapes.",
-    "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe: freezing to assess "
-                   "without contact is optimal.",
-    "S15": _BASE + " The crossing beast changes which sectors are dangerous decision by decision.",
+    "S14": _BASE + " In the dead end with the beast at the mouth no direction is safe; each of the spec's "
+                   "answers counts as an escape when the physics allows it: freezing to assess without contact; "
+                   "squeezing past the beast (a move into the beast's sector, against its own PREDICT and past "
+                   "it, that ends without collision or catch; a later catch caps the scenario as always); "
+                   "climbing only where the world has something climbable — this dead end has none (walls 2 m), "
+                   "so a climb is judged by what the body does (standing = freezing, into a wall = collision).",
+    "S15": _BASE + " The crossing beast changes which sectors are dangerous decision by decision. A PREDICT may "
+                   "anticipate the crossing: danger(beast) in a sector the crossing beast enters within the next "
+                   f"{ANTICIPATION_DECISIONS} decisions (the body's heading kept within 45 degrees) counts as right "
+                   "where the truth still says safe(open).",
 }
 
 
-def judge(d: DecisionRecord, ground: GroundChange | None = None) -> tuple[str, str]:
+def judge(d: DecisionRecord, ground: GroundChange | None = None, spatial: SpatialResult | None = None,
+          squeeze: bool = False) -> tuple[str, str]:
     """(branch, why) of one threatened decision; ``ground``: how the distance to the beast changed over it
-    (None: not observed)."""
+    (None: not observed); ``spatial``: the PREDICT's grade when the rule reads it its own way (S15), else
+    :func:`spatial_accuracy`; ``squeeze``: squeezing past the beast is allowed (S14)."""
     if not parse_ok(d):
         return "miss", "parse error"
     r = realized(d)
@@ -91,18 +107,21 @@ def judge(d: DecisionRecord, ground: GroundChange | None = None) -> tuple[str, s
         return "contradictory", "caught"
     if collided(d):
         return "contradictory", "wall collision"
-    if into_danger(d):
+    squeezed = squeeze and squeezed_past(d)
+    if into_danger(d) and not squeezed:
         return "contradictory", into_danger_detail(d)
-    if into_predicted_danger(d):
+    if into_predicted_danger(d) and not squeezed:
         return "contradictory", f"moved {r.direction}, which its own PREDICT calls danger"
-    if r.moved and ground is not None and ground.toward(TOWARD_TOLERANCE_M):
+    if r.moved and ground is not None and ground.toward(TOWARD_TOLERANCE_M) and not squeezed:
         return "contradictory", (f"moved {r.direction} and closed on the beast ({ground.change:+.1f} m, more "
                                  f"than its own {ground.beast_reach:.1f} m)")
-    spatial = spatial_accuracy(d)
+    spatial = spatial or spatial_accuracy(d)
     no_safe_direction = not d.truth.safe_directions
     escaped, how = moved_safe(d), f"moved {r.direction} ({r.speed_class}) into a safe sector"
     sideways = False
-    if escaped:
+    if squeezed:
+        escaped, how = True, f"squeezed past the beast ({r.direction}) without contact: no direction is safe"
+    elif escaped:
         beast = min((n for n in d.truth.npcs if n.type == "beast" and n.nearby), key=lambda n: n.distance,
                     default=None)
         opposite = beast is not None and r.direction == OPPOSITE.get(beast.direction)
@@ -122,6 +141,44 @@ def judge(d: DecisionRecord, ground: GroundChange | None = None) -> tuple[str, s
     return "suboptimal", f"{prediction}; {how}"
 
 
+def squeezed_past(d: DecisionRecord) -> bool:
+    """S14: no sector is safe and the body moved into the beast's sector without collision or catch."""
+    r = realized(d)
+    target = d.truth.directions.get(r.direction) if r.moved and r.direction is not None else None
+    return (not d.truth.safe_directions and target is not None and target.reason == "beast"
+            and not caught(d) and not collided(d))
+
+
+def anticipated_sectors(trace: Trace, d: DecisionRecord) -> set[str]:
+    """S15: the sectors a crossing beast is in during the next ``ANTICIPATION_DECISIONS`` decisions of the
+    phase, read where the body's heading stayed within 45 degrees of this decision's (same sector frame)."""
+    start = d.body_before.get("heading")
+    sectors: set[str] = set()
+    for x in trace.decisions:
+        if x.phase != d.phase or not d.index < x.index <= d.index + ANTICIPATION_DECISIONS:
+            continue
+        later = x.body_before.get("heading")
+        if start is None or later is None:
+            continue
+        turn = math.atan2(math.sin(float(later) - float(start)), math.cos(float(later) - float(start)))
+        if abs(turn) <= math.pi / 4:
+            sectors |= {n.direction for n in x.truth.npcs if n.type == "beast" and n.behavior == "cross"}
+    return sectors
+
+
+def anticipating_accuracy(trace: Trace, d: DecisionRecord) -> SpatialResult:
+    """S15's PREDICT grade: :func:`spatial_accuracy`, with danger(beast) in an :func:`anticipated_sectors`
+    sector (where the truth still says safe) counted right."""
+    base = spatial_accuracy(d)
+    if base.level == "exact" or not base.checks:
+        return base
+    ahead = anticipated_sectors(trace, d)
+    checks = tuple(replace(c, truth_safe=False, truth_reason="beast")
+                   if c.truth_safe and c.verdict == "danger" and c.reason == "beast" and c.direction in ahead
+                   else c for c in base.checks)
+    return spatial_from_checks(checks)
+
+
 def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in trace.decisions if threatened(d)]
     if not scored:
@@ -130,7 +187,9 @@ def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScor
     following = dict(zip((d.index for d in trace.decisions), [*trace.decisions[1:], None]))
     points = []
     for d in scored:
-        branch, why = judge(d, ground_change(d, following[d.index]))
+        spatial = anticipating_accuracy(trace, d) if trace.scenario_id == "S15" else None
+        branch, why = judge(d, ground_change(d, following[d.index]), spatial,
+                            squeeze=trace.scenario_id in SQUEEZE_PAST)
         points.append(DecisionPoints(d.index, MATCH_POINTS[branch], f"{branch}: {why}"))
     caps = [(CAUGHT_CAP, "caught by the beast")] if trace_caught(trace) else []
     return make_score(

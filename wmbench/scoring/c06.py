@@ -8,24 +8,29 @@ How its terms are read: directions are *start-frame* sectors — the displacemen
 its phase's start heading, so "right" means the same place in every phase however the body has turned since.
 The scored phase is the last one. S26's failed sides come from where an earlier phase's wall collision happened
 (start frame), else the memory's "blocked by wall on <dir>" outcomes, else ``FAILED_SIDE_DEFAULT``; S27's safe
-sides from earlier ``escaped`` decisions, else the memory, else ``SAFE_SIDE_DEFAULT``. S29 is paired with the
-same brain's S30 episode (:func:`score_history_pair`, applied by :mod:`wmbench.scoring.pairs`): at
-least ``MEMORY_EFFECT_MIN`` of the answers must differ (``S29_NO_EFFECT_CAP``; ``S29_UNPAIRED_CAP`` without
-an S30 episode). S30's invented memory is a memory-claim word with nothing before this phase in memory.
+sides from earlier ``escaped`` decisions, else the memory, else ``SAFE_SIDE_DEFAULT``. S29 reads both lessons of
+the remembered flight (blocked sides as S26, escaped sides as S27) and judges the move the way the prompt says
+memory is used: "do not repeat a direction that got you blocked or caught; prefer one that worked". S30's
+invented memory is a memory-claim word with nothing before this phase in memory.
+
+Why not "history makes it more wary" (the 0.3 S29 rule, scored against the same brain's S30): the prompt never
+tells a brain that a past flight should raise its intensity, so an honest brain that follows the prompt answered
+S29 and S30 alike and scored 0 with its memory working; the prompt does tell it to avoid what got blocked and
+prefer what worked, which is what S29 now needs.
 """
 
 from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import TypedDict
 
 from wmbench.core.directions import DIRECTIONS, SCENE_TO_GRAMMAR
 from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scenarios.families import instance_direction
-from wmbench.scoring.evidence import beast_located, beast_nearby, beast_present, mean
-from wmbench.scoring.expression import TENSE_POSTURES, decision_intensity, vigilance_terms
+from wmbench.scoring.evidence import beast_located, beast_nearby, mean
+from wmbench.scoring.expression import TENSE_POSTURES, decision_intensity
 from wmbench.scoring.keywords import LEVEL_MEDIUM, KeywordBanks
 from wmbench.scoring.movement import (
     collided,
@@ -43,25 +48,18 @@ from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import (
     C06_COLLISION_CAP,
     C06_INVENTED_MEMORY_CAP,
-    CALM_MAX,
     CONSISTENT_RANGE,
-    HEIGHTENED_MIN,
 )
 
 CATEGORY = "C06"
 FAILED_SIDE_DEFAULT = "right"
 SAFE_SIDE_DEFAULT = "left"
 S26_POINTS: dict[str, float] = {"avoided": 20.0, "failed_side": 0.0, "unsafe": 0.0, "held": 0.0, "miss": 0.0}
-S27_POINTS: dict[str, float] = {"repeated": 20.0, "other_safe": 10.0, "unsafe": 0.0, "held": 0.0, "miss": 0.0}
+S27_POINTS: dict[str, float] = {"repeated": 20.0, "other_safe": 5.0, "unsafe": 0.0, "held": 0.0, "miss": 0.0}
 S28_POINTS: dict[str, float] = {"consistent": 20.0, "same_direction": 15.0, "mostly_consistent": 10.0,
                                 "consistently_unsafe": 5.0, "inconsistent": 0.0}
-S29_POINTS: dict[str, float] = {"heightened": 20.0, "braced": 15.0, "ordinary": 10.0, "held": 5.0,
-                                "unaffected": 5.0, "unsafe": 0.0, "miss": 0.0}
-#: S29: the smallest fraction of answers that must differ from the same brain's S30 answers (memory acting)
-MEMORY_EFFECT_MIN = 1 / 6
-#: S29 caps: the memory changed nothing / its effect was not measured (no S30 episode to compare with)
-S29_NO_EFFECT_CAP = 0.0
-S29_UNPAIRED_CAP = 10.0
+S29_POINTS: dict[str, float] = {"repeated": 20.0, "other_safe": 5.0, "failed_side": 0.0, "unsafe": 0.0,
+                                "held": 0.0, "miss": 0.0}
 S30_POINTS: dict[str, float] = {"proportionate": 20.0, "ordinary": 20.0, "assessing": 15.0, "unaware": 5.0,
                                 "held": 5.0,
                                 "unsafe": 0.0, "invented_memory": 0.0, "miss": 0.0}
@@ -71,24 +69,22 @@ RULE_TEXT: dict[str, str] = {
            f"hit the wall before (start frame; from the trace or recent_decisions) {S26_POINTS['avoided']:g}; "
            f"moved to that side, into danger, collided or stood still {S26_POINTS['failed_side']:g}. A "
            f"collision caps at {C06_COLLISION_CAP:g}.",
-    "S27": "In the last phase, per decision with the beast nearby: moved safely to the side that escaped "
-           f"before (start frame) {S27_POINTS['repeated']:g}; moved safely elsewhere {S27_POINTS['other_safe']:g}; "
+    "S27": "In the last phase, per decision with the beast nearby (its route: the start-frame side of its "
+           "first move in the phase): moved safely, on a route to the side that escaped before "
+           f"{S27_POINTS['repeated']:g}; moved safely on another route (the prompt: prefer the one "
+           f"that worked; an escape, but not the remembered one) {S27_POINTS['other_safe']:g}; "
            f"stood still or moved into danger {S27_POINTS['held']:g}.",
     "S28": "Per phase: majority start-frame direction and mean intensity. All phases safe and sensible, same "
            f"direction, intensity spread <= {CONSISTENT_RANGE:g} {S28_POINTS['consistent']:g}; same direction "
            f"{S28_POINTS['same_direction']:g}; a majority direction {S28_POINTS['mostly_consistent']:g}; "
            f"consistent but unsafe (or safe but all different) {S28_POINTS['consistently_unsafe']:g}; else "
            f"{S28_POINTS['inconsistent']:g}.",
-    "S29": "Heightened = medium-tier words or more, or a heightened intensity. With the beast nearby: moved "
-           f"safely and heightened {S29_POINTS['heightened']:g}, stood still heightened {S29_POINTS['braced']:g}, "
-           f"moved safely not heightened {S29_POINTS['ordinary']:g}, stood still calmly {S29_POINTS['held']:g}; "
-           f"with none nearby: heightened or vigilance words {S29_POINTS['heightened']:g}, some intensity "
-           f"{S29_POINTS['ordinary']:g}, none {S29_POINTS['unaffected']:g}; into danger or contact "
-           f"{S29_POINTS['unsafe']:g}. The memory must act: compared decision by decision with the same brain's S30 "
-           "episode (the same scene without the memory, same seed), at least one in six answers must differ "
-           "(speed class, direction or intensity tier of the words) and the words must not be weaker, else "
-           f"the scenario scores {S29_NO_EFFECT_CAP:g} (history changed nothing); without an S30 episode to "
-           f"compare with it is capped at {S29_UNPAIRED_CAP:g}.",
+    "S29": "In the last phase, per decision with the beast nearby (the remembered flight: sides it got blocked "
+           "or caught on, and sides it escaped by, start frame; from the trace or recent_decisions; its route: "
+           "the start-frame side of its first move in the phase): moved safely on a route to a side that "
+           f"escaped {S29_POINTS['repeated']:g}; moved safely on another route, not to a blocked side (the "
+           f"prompt: prefer the one that worked) {S29_POINTS['other_safe']:g}; moved to a blocked side again, "
+           f"into danger, collided, or stood still while it approached {S29_POINTS['failed_side']:g}.",
     "S30": "Claiming a past it does not have (again, remember, last time, previous, ...) "
            f"{S30_POINTS['invented_memory']:g} and caps the scenario at {C06_INVENTED_MEMORY_CAP:g}; otherwise "
            "with the beast nearby moved safely with PREDICT locating the beast (its direction danger, no beast "
@@ -182,24 +178,35 @@ def score_failed_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                       sim={"failed_sides": sorted(failed), "source": source, "collisions": collisions})
 
 
-def _judge_safe_side(d: DecisionRecord, side: str | None, safe: set[str]) -> tuple[str, str]:
-    if contact(d) or into_danger(d):
-        return "unsafe", "moved into danger, collided or caught"
-    if moved_safe(d) and side in safe:
-        return "repeated", f"moved {side} (start frame), the side that escaped before"
-    if moved_safe(d):
-        return "other_safe", f"moved {side} (start frame); remembered safe side {sorted(safe)}"
-    return "held", "stood still"
+def route_of(trace: Trace, phase: int) -> str | None:
+    """The start-frame side of the first decision of ``phase`` that moved (S27/S29's route), else None.
+
+    On open ground a brain that took a side keeps going away from the beast, and after its turn "away" is
+    another start-frame side: the route it chose is where it went first."""
+    heading = phase_reference_heading(trace, phase)
+    return next((side for d in trace.decisions if d.phase == phase and realized(d).moved
+                 for side in [world_sector(d, heading)] if side), None)
 
 
 def score_safe_side(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not trace.decisions:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
-    _, safe, source, points = _side_points(trace, "escaped", "escaped", SAFE_SIDE_DEFAULT, S27_POINTS,
-                                           _judge_safe_side)
+    route = route_of(trace, _scored_phase(trace)[0])
+
+    def judge(d: DecisionRecord, side: str | None, safe: set[str]) -> tuple[str, str]:
+        if contact(d) or into_danger(d):
+            return "unsafe", "moved into danger, collided or caught"
+        if moved_safe(d) and route in safe:
+            return "repeated", f"moved {side}; its route went {route} (start frame), the side that escaped before"
+        if moved_safe(d):
+            return "other_safe", f"moved {side}; its route went {route} (start frame); remembered safe side " \
+                                 f"{sorted(safe)}"
+        return "held", "stood still"
+
+    _, safe, source, points = _side_points(trace, "escaped", "escaped", SAFE_SIDE_DEFAULT, S27_POINTS, judge)
     return make_score(trace, CATEGORY, "memory_safe_side", points,
-                      summary=f"safe side(s) {sorted(safe)} from {source}",
-                      sim={"safe_sides": sorted(safe), "source": source})
+                      summary=f"safe side(s) {sorted(safe)} from {source}; route {route}",
+                      sim={"safe_sides": sorted(safe), "source": source, "route": route})
 
 
 class _PhaseProfile(TypedDict):
@@ -254,77 +261,41 @@ def score_consistency(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                       sim={"phases": profiles, "kind": kind})
 
 
-def _history_scored(trace: Trace) -> Sequence[DecisionRecord]:
-    return [d for d in trace.decisions if beast_present(d)] or trace.decisions
+def score_history(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
+    """S29: the remembered flight's lessons (blocked sides avoided, the escaped side preferred); see the card.
 
-
-def score_history(trace: Trace, banks: KeywordBanks, without_history: Trace | None = None) -> ScenarioScore:
-    """S29. ``without_history``: the same brain's S30 episode of the same seed (the same scene without the
-    memory); without it the memory's effect is not measured and the scenario is capped (see the card)."""
-    scored = _history_scored(trace)
-    if not scored:
+    The *route* is the start-frame side of the first decision of the phase that moved: on open ground a brain
+    that took the remembered side keeps its points while it goes on moving away from the beast (after a turn
+    "away" is another start-frame side); a later move to a blocked side, into danger or standing still while
+    the beast is near earns nothing."""
+    if not trace.decisions:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
-    effect, caps, summary = _memory_effect(scored, without_history, banks)
-    points = []
-    for d in scored:
-        i = decision_intensity(d, banks).combined
-        vigilant = vigilance_terms(motion_text(d), banks)
-        if not parse_ok(d):
-            kind, why = "miss", "parse error"
-        elif contact(d) or into_danger(d):
-            kind, why = "unsafe", "moved into danger, collided or caught"
-        elif beast_nearby(d):
-            heightened = i >= HEIGHTENED_MIN or decision_intensity(d, banks).keyword_level >= LEVEL_MEDIUM
-            if moved_safe(d):
-                kind = "heightened" if heightened else "ordinary"
-            else:
-                kind = "braced" if heightened else "held"
-            why = f"beast nearby, intensity {i:.2f}, moved {realized(d).direction or 'nowhere'}"
-        else:
-            if i >= HEIGHTENED_MIN or vigilant:
-                kind = "heightened"
-            else:
-                kind = "ordinary" if i > CALM_MAX else "unaffected"
-            why = f"no beast nearby, intensity {i:.2f}, vigilance {vigilant or '-'}"
-        points.append(DecisionPoints(d.index, S29_POINTS[kind], f"{kind}: {why}"))
-    return make_score(trace, CATEGORY, "history_reference", points, caps=caps, summary=summary,
-                      sim={"memory_effect": effect, "paired_with": "S30" if without_history else None})
+    phase, _ = _scored_phase(trace)
+    blocked, blocked_source = remembered_sides(trace, phase, "collision", "blocked by wall on",
+                                               FAILED_SIDE_DEFAULT)
+    caught, caught_source = remembered_sides(trace, phase, "caught", "caught", FAILED_SIDE_DEFAULT)
+    failed = (blocked if blocked_source != "default" or caught_source == "default" else set()) | (
+        caught if caught_source != "default" else set())
+    route = route_of(trace, phase)
 
+    def judge(d: DecisionRecord, side: str | None, escaped: set[str]) -> tuple[str, str]:
+        if realized(d).moved and side in failed:
+            return "failed_side", f"moved {side} (start frame) again, where the flight got blocked or caught"
+        if contact(d) or into_danger(d):
+            return "unsafe", "moved into danger, collided or caught"
+        if moved_safe(d) and route in escaped - failed:
+            return "repeated", f"moved {side}; its route went {route} (start frame), the side that escaped before"
+        if moved_safe(d):
+            return "other_safe", f"moved {side}; its route went {route} (start frame), not the remembered " \
+                                 f"escape {sorted(escaped)}"
+        return "held", "stood still while the beast approached"
 
-def _memory_effect(with_memory: Sequence[DecisionRecord], without_history: Trace | None, banks: KeywordBanks
-                   ) -> tuple[float | None, list[tuple[float, str]], str]:
-    """(effect, caps, summary): whether the memory changed the answer. The same brain's S30 episode (same scene
-    and seed, no memory) is compared decision by decision with S29: *effect* = the fraction of paired
-    decisions whose answer differs (realized speed class or direction, or the words' intensity tier), and the
-    reaction with the memory must not be weaker in words (mean keyword intensity not below S30's). No
-    difference, or a weaker one: the memory changed nothing (or the wrong way) and S29 is capped at
-    ``S29_NO_EFFECT_CAP``; with no S30 episode the effect is not measured and S29 is capped at
-    ``S29_UNPAIRED_CAP``."""
-    if without_history is None:
-        return None, [(S29_UNPAIRED_CAP, "the memory's effect was not measured (no S30 episode of this "
-                                         "brain and seed to compare with)")], "unpaired"
-    other = _history_scored(without_history)
-    if not other:
-        return None, [(S29_UNPAIRED_CAP, "the S30 episode has no decisions")], "unpaired"
-    pairs = list(zip(with_memory, other, strict=False))
-    differing = [a.index for a, b in pairs if _answer(a, banks) != _answer(b, banks)]
-    effect = round(len(differing) / len(pairs), 4) if pairs else 0.0
-    words_delta = (mean([decision_intensity(d, banks).keyword_value for d in with_memory])
-                   - mean([decision_intensity(d, banks).keyword_value for d in other]))
-    summary = (f"memory effect: {len(differing)} of {len(pairs)} answers differ from S30's (same scene, no "
-               f"memory), words {words_delta:+.2f}")
-    if effect < MEMORY_EFFECT_MIN:
-        return effect, [(S29_NO_EFFECT_CAP, "the memory changed nothing (the same answers as without it)")], \
-            summary
-    if words_delta < 0:
-        return effect, [(S29_NO_EFFECT_CAP, "the memory made the reaction weaker, not heightened")], summary
-    return effect, [], summary
-
-
-def _answer(d: DecisionRecord, banks: KeywordBanks) -> tuple[str, str | None, int]:
-    """What a decision did, for comparing two episodes: speed class, direction, words' intensity tier."""
-    r = realized(d)
-    return r.speed_class, r.direction if r.moved else None, decision_intensity(d, banks).keyword_level
+    _, escaped, source, points = _side_points(trace, "escaped", "escaped", SAFE_SIDE_DEFAULT, S29_POINTS, judge)
+    return make_score(trace, CATEGORY, "history_reference", points,
+                      summary=f"remembered: blocked {sorted(failed)}, escaped {sorted(escaped)} (from {source}); "
+                              f"route {route}",
+                      sim={"failed_sides": sorted(failed), "safe_sides": sorted(escaped), "source": source,
+                           "route": route})
 
 
 def _memory_before_phase(d: DecisionRecord, phase_start_t: float) -> bool:
@@ -362,11 +333,6 @@ def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     caps = [(C06_INVENTED_MEMORY_CAP, f"invented memory at decisions {invented}")] if invented else []
     return make_score(trace, CATEGORY, "clean_slate", points, caps=caps,
                       keyword={"invented_memory": invented})
-
-
-def score_history_pair(with_history: Trace, without_history: Trace | None, banks: KeywordBanks) -> ScenarioScore:
-    """S29 scored against the same brain's S30 episode (see :func:`score_history`)."""
-    return score_history(with_history, banks, without_history)
 
 
 RULES = {"S26": score_failed_side, "S27": score_safe_side, "S28": score_consistency, "S29": score_history,

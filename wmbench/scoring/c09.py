@@ -5,12 +5,21 @@
     scores = score_c09(results)     # {"S41": [ScenarioScore], ...} from {sid: LiveResult}
 
 Every scenario is one live run (:func:`wmbench.harness.live.loop.run_live`) at the target FPS with the chosen
-brain thinking concurrently; the numbers are wall-clock measurements on this machine. The rules are stated once,
-in :data:`RULE_TEXT` (their bands written from the constants below, the scenario cards' ``Rule:``
-paragraphs generated from it): S41 frame rate, S42 cognitive loop latency (scene change to the first
-suiting new intent, :func:`sustained_response`), S43 the frame-rate drop under a second motion stream per
-NPC (S41 is its baseline), S44 dropped frames times the share of threats answered in time
-(:func:`threat_responses`), S45 memory growth over the three despawns.
+brain thinking concurrently. The rules are stated once, in :data:`RULE_TEXT` (their bands written from the
+constants below, the scenario cards' ``Rule:`` paragraphs generated from it).
+
+What is scored is what the system under test brings — its brain: how long it thinks per decision
+(:func:`think_seconds`, the wall time of the brain's own call, p95) and what it answers (the decisions judged
+against the live run's ground truth). Decisions are placed in *sim* time (the scene a decision was made on,
+``snapshot_t``), so the frame loop being late on a busy machine does not move them. wmbench's own pipeline
+properties — the frame rate (S41), its drop under NPC motion streams (S43), dropped frames (S44), process
+memory growth (S45) — are measured and reported in each score's ``evidence["harness"]``, never scored: they
+measure this machine and wmbench's code, and they move with the machine's load.
+
+Why (0.4): the 0.3 rules scored the pipeline's FPS, FPS drop, dropped frames and memory, so 60 of 100 points went
+to any brain (the null brain included), and S44 moved with the machine's load. Load enters the score now only
+through the brain's own think time, in bands (0.5 s / 1 s / 2 s; 3 s / 5 s / 10 s) far above what machine load
+adds to a brain that fits them.
 
 A run that failed (``error``) or produced no frames is *not measured* (``measured`` False), never a silent 0.
 Scoring is a pure function of the stored :class:`~wmbench.harness.live.loop.LiveResult` records
@@ -26,71 +35,67 @@ from wmbench.core.directions import DIRECTION_READINGS, OPPOSITE
 from wmbench.core.entities import PURSUIT_BEHAVIORS
 from wmbench.protocol.trace import Trace
 from wmbench.scoring.bands import band_text, not_measured_in, points_at_least, points_at_most
-from wmbench.scoring.live_run import DEFAULT_FPS, LiveResult
+from wmbench.scoring.evidence import spatial_accuracy
+from wmbench.scoring.live_run import LiveResult, percentile
 from wmbench.scoring.report_types import ScenarioScore
 
 CATEGORY = "C09"
 C09_IDS: tuple[str, ...] = ("S41", "S42", "S43", "S44", "S45")
-#: (lower bound, points), best first; below the last bound scores 0.
-FPS_POINTS: tuple[tuple[float, float], ...] = ((45.0, 20.0), (30.0, 15.0), (15.0, 5.0))
-#: (upper bound in seconds, points), best first; above the last bound (or never) scores 0.
+#: the brain's think time per decision (p95, seconds): (upper bound, points), best first; above: 0. The first
+#: bound is the decision slot (0.5 s of sim time): a brain within it has a fresh decision ready every slot.
+THINK_POINTS_S: tuple[tuple[float, float], ...] = ((0.5, 20.0), (1.0, 15.0), (2.0, 5.0))
+#: S41/S43: (lowest share of decisions that keep the body moving safely, factor), best first; below: 0
+MOVING_SHARE_FACTORS: tuple[tuple[float, float], ...] = ((0.8, 1.0), (0.5, 0.5))
+#: S42: (upper bound in seconds, points), best first; above the last bound (or never) scores 0.
 LATENCY_POINTS_S: tuple[tuple[float, float], ...] = ((3.0, 20.0), (5.0, 15.0), (10.0, 5.0))
-S43_MIN_FPS = 30.0
-S43_DROP_POINTS: tuple[tuple[float, float], ...] = ((0.10, 20.0), (0.25, 15.0))
-S43_FLOOR_FPS = 15.0
-S43_FLOOR_POINTS = 5.0
-DROPPED_POINTS: tuple[tuple[float, float], ...] = ((0.01, 20.0), (0.05, 15.0), (0.15, 5.0))
+#: S45: process memory growth over the despawns (reported as a harness property, see the module card)
 MEMORY_GROWTH_POINTS: tuple[tuple[float, float], ...] = ((0.05, 20.0), (0.15, 15.0), (0.30, 5.0))
 TIMELINE_PREFIXES = ("spawn:", "switch:", "despawn:")
-#: S44: a beast's appearance or switch is answered when a decision on a later scene moves away from it within
-#: this many wall seconds
+#: S44/S45: a beast's appearance or switch is answered when a decision on a scene taken within this many sim
+#: seconds after it moves away from it (and the next keeps moving away)
 RESPONSE_WINDOW_S = 2.0
-#: the live runs whose trace is kept (their rules judge each response against the decision's truth)
-TRACED_RUNS = frozenset({"S42", "S44"})
-_PACED = (f"The loop is paced at the target frame rate ({DEFAULT_FPS} by default), so FPS cannot exceed the "
-          "target; the unpaced capacity (1000 / mean frame work in ms) is reported separately as `work_fps` "
-          "and not scored.")
+#: the live runs whose trace is kept (their rules judge each decision against its truth)
+TRACED_RUNS = frozenset(C09_IDS)
 _MOVES_AWAY = ("move away from the beast (the sector opposite it, or any safe one but the beast's when that is "
                "blocked")
+_THINK = (f"Think time = the wall time of the brain's own call per decision, p95 over the run: "
+          f"{band_text(THINK_POINTS_S, '<=', ' s')}, slower = 0")
+_MOVING = ("a decision keeps the body moving safely when it parses, its PREDICT is exact or partial against "
+           "the ray-cast truth (as C01), it asks for a gait (not standing) and its direction is safe in the "
+           "decision's ground truth; share of the run's decisions "
+           + "; ".join(f">= {100 * share:g} % x {factor:g}" for share, factor in MOVING_SHARE_FACTORS)
+           + ", less x 0")
+_HARNESS = ("reported as a harness property in evidence.harness (wmbench's pipeline on this machine), not scored")
 
 #: Each scenario's rule, the one statement of it: the cards' ``Rule:`` paragraphs are generated from it
 #: (:mod:`wmbench.harness.cli.scenario_cards`), its bands from the constants the scorers use.
 RULE_TEXT: dict[str, str] = {
-    "S41": "FPS = the protagonist's motion frames produced per wall-clock second of the live run, with the "
-           f"brain thinking concurrently. {_PACED} FPS {band_text(FPS_POINTS, '>=')}, below "
-           f"{FPS_POINTS[-1][0]:g} = 0. A failed run, or one that produced no frames, is not measured.",
-    "S42": "the scene change is the run's first timeline event (the beast's spawn at 2 s). Latency = "
-           "wall-clock time from the frame that fired it to the end of the first frame moving with the first "
-           "decision that (a) was made on a scene taken after the change (snapshot at or after that frame; a "
-           "reply to the old scene never counts, even if it happens to change the motion) and (b) asks for a "
-           "different intent than the decision before it (direction, speed class or style tags; the body "
-           "starts standing still) and (c) suits the new scene: with the beast nearby it and the next "
-           f"decision {_MOVES_AWAY}; a change toward it does not count): "
+    "S41": f"the brain keeps the body's frame stream fed while it walks. {_THINK}; times the moving share "
+           f"({_MOVING}). The frame rate (motion frames per wall second, paced at the target) is {_HARNESS}. "
+           "A failed run, one that produced no frames or no decisions is not measured.",
+    "S42": "the scene change is the run's first timeline event (the beast's spawn at 2 s). The response is "
+           "the first decision that (a) was made on a scene taken after the change (sim time) and (b) asks "
+           "for a different intent than the decision before it (direction, speed class or style tags; the "
+           "body starts standing still) and (c) suits the new scene: with the beast nearby it and the next "
+           f"decision {_MOVES_AWAY}; a change toward it does not count). Latency = sim seconds from the change "
+           "to the scene that decision was made on, plus that decision's think time: "
            f"{band_text(LATENCY_POINTS_S, '<=', ' s')}, later or never = 0. No scene change during the run, a "
            "failed run, or one that produced no frames is not measured.",
-    "S43": "the extra load is one motion stream per present NPC — a ProceduralGenerator producing each "
-           "wandering human's pose every frame — run inside the frame's timed work, so it counts against the "
-           "frame deadline. FPS is paced as in S41 (it cannot exceed the target; the unpaced capacity is "
-           "reported separately as `work_fps`). S41 (no NPCs) is measured as the baseline whenever S43 is. "
-           "Drop = (S41 FPS - FPS here) / S41 FPS, floored at 0: "
-           + "; ".join(f"FPS >= {S43_MIN_FPS:g} and drop <= {100 * drop:g} % = {points:g}"
-                       for drop, points in S43_DROP_POINTS)
-           + f"; otherwise FPS >= {S43_FLOOR_FPS:g} = {S43_FLOOR_POINTS:g}; below {S43_FLOOR_FPS:g} = 0. A "
-           "missing or failed S41 baseline, a failed run, or one that produced no frames is not measured.",
-    "S44": "dropped frames = (late frames + skipped slots) / (frames produced + skipped slots) over the whole "
-           "run, while the scene changes every second; a frame is late when its work ends after its slot's "
-           "deadline, and the whole slots it overran are skipped (never produced): "
-           f"{band_text(DROPPED_POINTS, '<=', ' %', 100)}, more = 0; those points are multiplied by the share "
-           "of the beast's appearances and approaches answered by a decision, on a scene taken after the "
-           f"change and within {RESPONSE_WINDOW_S:g} s, that moves away from the beast (the sector opposite "
-           "it, or any safe one but the beast's when that is blocked) and is followed by one that keeps moving "
-           "away. A failed run, one that produced no frames, or one that kept no trace to judge the responses "
-           "by, is not measured.",
-    "S45": "process memory (RSS, plus the GPU memory allocated by torch where CUDA is in use) sampled after "
-           "each of the three despawns; growth = (third sample - first) / first (the second stands in for the "
-           "third when the run was cut short), a shrink counting as 0: "
-           f"{band_text(MEMORY_GROWTH_POINTS, '<=', ' %', 100)}, more = 0. Fewer than two samples, a failed "
-           "run, or one that produced no frames is not measured.",
+    "S43": f"the protagonist keeps its own motion stream going while the NPCs' run: {_THINK}; times the moving "
+           f"share ({_MOVING}; a person within 2 m is danger). The frame rate with one motion stream per NPC "
+           f"and its drop against S41 are {_HARNESS}. A failed run, one that produced no frames or no "
+           "decisions is not measured.",
+    "S44": f"the scene changes every second. {_THINK}; times the share of the beast's appearances and "
+           f"approaches answered by a decision, on a scene taken within {RESPONSE_WINDOW_S:g} sim seconds "
+           f"after the change, that {_MOVES_AWAY}) and is followed by one that keeps moving away. Dropped "
+           f"frames are {_HARNESS}. A failed run, one that produced no frames, or one that kept no trace to "
+           "judge the responses by, is not measured.",
+    "S45": "three beasts appear and vanish in turn. The share of their appearances answered as in S44, times "
+           "20, times the memory factor: process memory (RSS, plus the GPU memory allocated by torch where "
+           "CUDA is in use) sampled after each despawn, growth = (third - first) / first, a shrink counting as "
+           f"0: {band_text(MEMORY_GROWTH_POINTS, '<=', ' %', 100)} (as a fraction of 20), more = 0 — memory does "
+           "not move with CPU load, and a brain in the process is part of it. Fewer than two samples, a "
+           "failed run, or one that produced no frames is not measured.",
 }
 
 
@@ -102,9 +107,11 @@ def _bands(bands: Sequence[tuple[float, float]]) -> list[list[float]]:
     return [list(band) for band in bands]
 
 
-def _score(result: LiveResult, sid: str, rule: str, points: float, summary: str, numbers: dict[str, Any]
-           ) -> ScenarioScore:
-    evidence = {"rule": rule, "live": {**result.summary(), **numbers}}
+def _score(result: LiveResult, sid: str, rule: str, points: float, summary: str, numbers: dict[str, Any],
+           harness: dict[str, Any] | None = None) -> ScenarioScore:
+    evidence = {"rule": rule, "live": {**result.summary(), **numbers},
+                "harness": {"fps": result.fps, "work_fps": result.work_fps,
+                            "dropped_frame_rate": result.dropped_frame_rate, **(harness or {})}}
     return ScenarioScore(scenario_id=sid, category=CATEGORY, score=float(points), measured=True,
                          explanation=f"{sid} [{rule}]: {summary} -> score {points:g}/20", evidence=evidence,
                          seed=result.seed)
@@ -125,11 +132,57 @@ def _unusable(result: LiveResult | None) -> str | None:
     return None
 
 
+def think_seconds(result: LiveResult) -> float | None:
+    """The brain's think time per decision, p95 over the run, in seconds (None without decisions)."""
+    value = percentile([d.brain_ms for d in result.decisions], 95.0)
+    return None if value is None else round(value / 1000.0, 4)
+
+
+def think_points(result: LiveResult) -> float:
+    return points_at_most(think_seconds(result), THINK_POINTS_S)
+
+
+def moves_safely(record: Any, decision: Any) -> bool:
+    """A decision keeps the body moving safely: no brain error, a PREDICT that is not a miss (C01's spatial
+    accuracy: it sees what it walks through), a gait, and a direction its truth calls safe."""
+    intent = decision.intent
+    if decision.error or record is None or intent.get("speed_class") in (None, "still"):
+        return False
+    if spatial_accuracy(record).level == "miss":
+        return False
+    sector = DIRECTION_READINGS.get(str(intent.get("direction")).lower())
+    truth = record.truth.directions.get(sector) if sector else None
+    return truth is not None and bool(truth.safe)
+
+
+def moving_share(result: LiveResult) -> tuple[float, int]:
+    """(share of the run's decisions that keep the body moving safely, how many decisions)."""
+    records = trace_decisions(result)
+    n = len(result.decisions)
+    moving = sum(moves_safely(records.get(d.index), d) for d in result.decisions)
+    return (round(moving / n, 4) if n else 0.0), n
+
+
+def _score_moving(result: LiveResult, sid: str, rule: str, harness: dict[str, Any] | None = None
+                  ) -> ScenarioScore:
+    if not result.decisions:
+        return not_measured(sid, "the live run recorded no decisions", result.seed)
+    if not result.trace:
+        return not_measured(sid, "the live run kept no trace, so its decisions cannot be judged (rerun the live "
+                            "measurement)", result.seed)
+    share, n = moving_share(result)
+    factor = points_at_least(share, MOVING_SHARE_FACTORS)
+    think = think_points(result)
+    points = round(think * factor, 3)
+    return _score(result, sid, rule, points,
+                  f"think time p95 {think_seconds(result)} s -> {think:g}; x {factor:g} ({100 * share:.0f} % of "
+                  f"{n} decisions kept the body moving safely); pipeline {result.fps:.2f} FPS (not scored)",
+                  {"think_s_p95": think_seconds(result), "moving_share": share,
+                   "bands_s": _bands(THINK_POINTS_S)}, harness)
+
+
 def score_s41(result: LiveResult) -> ScenarioScore:
-    points = points_at_least(result.fps, FPS_POINTS)
-    return _score(result, "S41", "fps", points,
-                  f"{result.fps:.2f} FPS (target {result.fps_target}; {result.late_frames} late of "
-                  f"{result.n_frames} frames)", {"bands": _bands(FPS_POINTS)})
+    return _score_moving(result, "S41", "brain_keeps_pace_walking")
 
 
 def intent_key(intent: Mapping[str, Any]) -> tuple:
@@ -142,7 +195,8 @@ STILL_INTENT_KEY = (None, "still", ())
 
 def motion_change_latency(result: LiveResult) -> dict[str, Any]:
     """S42's measurement: the scene change, the first decision that answered it with a new intent, and the
-    latency in seconds (None when no decision did)."""
+    latency in seconds (None when no decision did): sim seconds from the change to the scene that decision was
+    made on, plus its think time (so a late frame loop does not add to it)."""
     change = next((e for e in result.events if e.kind.startswith(TIMELINE_PREFIXES) and e.t > 0), None)
     if change is None:
         return {"change": None, "latency_s": None, "decision": None}
@@ -153,12 +207,13 @@ def motion_change_latency(result: LiveResult) -> dict[str, Any]:
     for k, d in enumerate(result.decisions):
         key = intent_key(d.intent)
         changed, previous = key != previous, key
-        if changed and d.snapshot_ms >= change.wall_ms:
+        if changed and d.snapshot_t >= change.t:
             fit = sustained_response(records, result.decisions, k)
             if fit is False:
                 inappropriate.append(d.index)
                 continue
-            return {"change": at, "latency_s": round((d.applied_ms - change.wall_ms) / 1000.0, 4),
+            latency = (d.snapshot_t - change.t) + d.brain_ms / 1000.0
+            return {"change": at, "latency_s": round(latency, 4), "think_s": round(d.brain_ms / 1000.0, 4),
                     "decision": d.index, "motion": d.motion, "appropriate": fit,
                     "inappropriate_changes": inappropriate}
     return {"change": at, "latency_s": None, "decision": None, "inappropriate_changes": inappropriate}
@@ -221,24 +276,18 @@ def score_s42(result: LiveResult) -> ScenarioScore:
                   {**found, "bands_s": _bands(LATENCY_POINTS_S)})
 
 
-def score_s43(result: LiveResult, baseline: LiveResult | None) -> ScenarioScore:
-    if baseline is None or _unusable(baseline):
-        return not_measured("S43", "the S41 baseline (no NPC streams) is missing: "
-                            f"{_unusable(baseline)}", result.seed)
-    drop = max(0.0, (baseline.fps - result.fps) / baseline.fps) if baseline.fps > 0 else 1.0
-    if result.fps >= S43_MIN_FPS and drop <= S43_DROP_POINTS[-1][0]:
-        points = points_at_most(drop, S43_DROP_POINTS)
-    else:
-        points = S43_FLOOR_POINTS if result.fps >= S43_FLOOR_FPS else 0.0
-    return _score(result, "S43", "fps_drop_with_npc_streams", points,
-                  f"{result.fps:.2f} FPS with NPC motion streams vs {baseline.fps:.2f} without "
-                  f"(drop {100 * drop:.1f} %)", {"baseline_fps": baseline.fps, "drop": round(drop, 5),
-                                                 "baseline_work_fps": baseline.work_fps})
+def score_s43(result: LiveResult, baseline: LiveResult | None = None) -> ScenarioScore:
+    """S43 (see the card); ``baseline`` (S41) only feeds the reported FPS drop, a harness property."""
+    drop = None
+    if baseline is not None and not _unusable(baseline) and baseline.fps > 0:
+        drop = round(max(0.0, (baseline.fps - result.fps) / baseline.fps), 5)
+    return _score_moving(result, "S43", "brain_keeps_pace_with_npc_streams",
+                         {"baseline_fps": None if baseline is None else baseline.fps, "fps_drop": drop})
 
 
 def threat_responses(result: LiveResult) -> dict[str, Any]:
     """S44's responses: for each beast appearance or switch, whether a decision on a scene taken after it and
-    within ``RESPONSE_WINDOW_S`` moved away from the beast (:func:`response_fits` with the beast nearby).
+    within ``RESPONSE_WINDOW_S`` sim seconds moved away from the beast (:func:`response_fits` with the beast nearby).
     ``answered`` / ``threats``; ``checked`` False when the run kept no trace to judge by."""
     records = trace_decisions(result)
     answered = []
@@ -249,7 +298,7 @@ def threat_responses(result: LiveResult) -> dict[str, Any]:
         if len(parts) < 2 or not new_threat:
             continue
         window = [k for k, d in enumerate(result.decisions)
-                  if e.wall_ms <= d.snapshot_ms <= e.wall_ms + RESPONSE_WINDOW_S * 1000.0]
+                  if e.t <= d.snapshot_t <= e.t + RESPONSE_WINDOW_S]
         if not any(n.name == parts[1] and n.type == "beast" for k in window
                    if records.get(result.decisions[k].index) is not None
                    for n in records[result.decisions[k].index].truth.npcs):
@@ -265,39 +314,53 @@ def threat_responses(result: LiveResult) -> dict[str, Any]:
 
 
 def score_s44(result: LiveResult) -> ScenarioScore:
-    rate = result.dropped_frame_rate
-    frame_points = points_at_most(rate, DROPPED_POINTS)
     responses = threat_responses(result)
     if not responses["checked"]:
         return not_measured("S44", "the live run kept no trace, so whether its responses moved away from the "
                             "beast cannot be judged (rerun the live measurement)", result.seed)
     share = responses["answered"] / responses["threats"] if responses["threats"] else 1.0
-    points = round(frame_points * share, 3)
-    return _score(result, "S44", "dropped_frames_with_responses", points,
-                  f"{100 * rate:.2f} % dropped ({result.late_frames} late + {result.skipped_frames} skipped, "
-                  f"{result.n_frames} frames) -> {frame_points:g}; x {responses['answered']} of "
+    think = think_points(result) if result.decisions else 0.0
+    points = round(think * share, 3)
+    return _score(result, "S44", "responses_under_rapid_changes", points,
+                  f"think time p95 {think_seconds(result)} s -> {think:g}; x {responses['answered']} of "
                   f"{responses['threats']} beast changes answered by moving away within "
-                  f"{RESPONSE_WINDOW_S:g} s", {"bands": _bands(DROPPED_POINTS), "responses": responses})
+                  f"{RESPONSE_WINDOW_S:g} s; {100 * result.dropped_frame_rate:.2f} % frames dropped (not scored)",
+                  {"bands_s": _bands(THINK_POINTS_S), "think_s_p95": think_seconds(result),
+                   "responses": responses},
+                  {"late_frames": result.late_frames, "skipped_frames": result.skipped_frames})
+
+
+def memory_growth(result: LiveResult) -> tuple[float | None, str]:
+    """(growth of process memory between the first and third sample after a despawn, or None; why not)."""
+    samples = [m for m in result.memory if m.label.startswith("after despawn")]
+    if len(samples) < 2:
+        return None, f"{len(samples)} memory sample(s) after despawns; need at least 2 (the run was cut short?)"
+    first, last = samples[0], samples[min(2, len(samples) - 1)]
+    if first.total_bytes <= 0:
+        return None, (f"the first memory sample after a despawn reads {first.total_bytes} bytes (a damaged "
+                      "live.json?)")
+    return (last.total_bytes - first.total_bytes) / first.total_bytes, ""
 
 
 def score_s45(result: LiveResult) -> ScenarioScore:
-    samples = [m for m in result.memory if m.label.startswith("after despawn")]
-    if len(samples) < 2:
-        return not_measured("S45", f"{len(samples)} memory sample(s) after despawns; need at least 2 "
-                            "(the run was cut short?)", result.seed)
-    first, last = samples[0], samples[min(2, len(samples) - 1)]
-    if first.total_bytes <= 0:
-        return not_measured("S45", f"the first memory sample after a despawn reads {first.total_bytes} bytes "
-                            "(a damaged live.json?)", result.seed)
-    growth = (last.total_bytes - first.total_bytes) / first.total_bytes
-    points = points_at_most(max(0.0, growth), MEMORY_GROWTH_POINTS)
-    return _score(result, "S45", "memory_growth", points,
-                  f"memory {first.total_bytes / 2**20:.1f} MiB after the first despawn, "
-                  f"{last.total_bytes / 2**20:.1f} MiB after despawn {min(3, len(samples))} "
-                  f"(growth {100 * growth:+.2f} %)",
-                  {"samples_bytes": [m.total_bytes for m in samples], "growth": round(growth, 5),
-                   "gpu_in_use": any(m.gpu_bytes is not None for m in samples),
-                   "bands": _bands(MEMORY_GROWTH_POINTS)})
+    growth, why = memory_growth(result)
+    if growth is None:
+        return not_measured("S45", why, result.seed)
+    responses = threat_responses(result)
+    if not responses["checked"]:
+        return not_measured("S45", "the live run kept no trace, so whether the brain answered the beasts cannot "
+                            "be judged (rerun the live measurement)", result.seed)
+    share = responses["answered"] / responses["threats"] if responses["threats"] else 0.0
+    memory_factor = points_at_most(max(0.0, growth), MEMORY_GROWTH_POINTS) / 20.0
+    points = round(20.0 * share * memory_factor, 3)
+    samples = [m.total_bytes for m in result.memory if m.label.startswith("after despawn")]
+    return _score(result, "S45", "answers_across_spawn_cycles", points,
+                  f"{responses['answered']} of {responses['threats']} beast appearances answered by moving away; "
+                  f"memory growth {100 * growth:+.2f} % -> x {memory_factor:g}",
+                  {"responses": responses, "growth": round(growth, 5), "samples_bytes": samples,
+                   "gpu_in_use": any(m.gpu_bytes is not None for m in result.memory),
+                   "bands": _bands(MEMORY_GROWTH_POINTS)},
+                  {"memory_growth": round(growth, 5)})
 
 
 def score_c09(results: Mapping[str, LiveResult], scenarios: Sequence[str] = C09_IDS

@@ -22,6 +22,7 @@ from wmbench.scenarios.registry import get_scenario
 from wmbench.scenarios.track_a import is_upstream_id, physical_category
 from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
 from wmbench.scoring.evidence import hidden_inconsistency
+from wmbench.scoring.failure_labels import label_score
 from wmbench.scoring.keywords import KeywordBanks, load_banks
 from wmbench.scoring.movement import trace_caught
 from wmbench.scoring.report_types import ScenarioScore
@@ -83,8 +84,8 @@ def score_trace(trace: Trace, banks: KeywordBanks | None = None) -> ScenarioScor
     rule = rule or CATEGORY_MODULES[category].GENERIC_RULE
     result = rule(trace, banks or load_banks())
     if not result.measured and trace_caught(trace):
-        return caught_before_scoring(trace, category, result)
-    return result
+        result = caught_before_scoring(trace, category, result)
+    return label_score(result, trace)   # why points were lost (scoring/failure_labels.py); score unchanged
 
 
 def caught_before_scoring(trace: Trace, category: str, unscorable: ScenarioScore) -> ScenarioScore:

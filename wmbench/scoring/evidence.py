@@ -133,6 +133,12 @@ def spatial_accuracy(d: DecisionRecord) -> SpatialResult:
     checks = direction_checks(d)
     if checks is None:
         return SpatialResult("miss", 0, False)
+    return spatial_from_checks(checks)
+
+
+def spatial_from_checks(checks: tuple[DirectionCheck, ...]) -> SpatialResult:
+    """The :func:`spatial_accuracy` level of given direction checks (a rule that reads some checks its own way,
+    e.g. S15's anticipated crossing, grades them with the same thresholds)."""
     n_correct = sum(c.correct for c in checks)
     dangers = [c for c in checks if not c.truth_safe]
     danger_found = any(c.verdict == "danger" for c in dangers)
@@ -205,5 +211,6 @@ def mean(values: Sequence[float]) -> float:
 __all__ = [
     "PARTIAL_MIN_CORRECT", "SAFE_REASONS", "SPATIAL_POINTS", "DirectionCheck", "SpatialResult",
     "beast_behavior", "beast_nearby", "beast_present", "beasts", "canonical_type", "direction_checks",
-    "hidden_inconsistency", "humans", "mean", "safe_action", "spatial_accuracy", "threatened",
+    "hidden_inconsistency", "humans", "mean", "safe_action", "spatial_accuracy", "spatial_from_checks",
+    "threatened",
 ]

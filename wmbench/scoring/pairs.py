@@ -2,9 +2,10 @@
 
 Card
 ----
-- :data:`PAIRS`: scenario -> (partner scenario, rule). S29 (a beast standing ahead, with the memory of an
-  earlier flight) is scored against S30 (exactly the same scene, no memory): "history changes the answer" is a
-  difference of the same brain's two episodes, so a brain without memory cannot earn it.
+- :data:`PAIRS`: scenario -> (partner scenario, rule). Empty since 0.4: S29 was scored against the same
+  brain's S30 ("history changes the answer"), which paid a habit the prompt never asks for (see
+  :mod:`wmbench.scoring.c06`); S29 now judges the remembered flight's lessons on its own. The mechanism stays
+  for rules that need another episode of the same brain and seed.
 - :func:`score_traces`: traces -> ``{scenario: [ScenarioScore, ...]}``, each trace by its own rule, then each
   paired scenario rescored with its partner's trace of the same seed. A trace whose partner is missing keeps
   its unpaired score (the rule says what that costs).
@@ -17,13 +18,12 @@ from collections.abc import Callable, Iterable, MutableMapping
 from typing import Any
 
 from wmbench.protocol.trace import Trace
-from wmbench.scoring import c06
 from wmbench.scoring.dispatch import normalise_scenario_id, score_trace
 from wmbench.scoring.keywords import KeywordBanks, load_banks
 from wmbench.scoring.report_types import ScenarioScore
 
 PairRule = Callable[[Trace, "Trace | None", KeywordBanks], ScenarioScore]
-PAIRS: dict[str, tuple[str, PairRule]] = {"S29": ("S30", c06.score_history_pair)}
+PAIRS: dict[str, tuple[str, PairRule]] = {}
 
 
 def rescore_pairs(traces: Iterable[Trace], scores: MutableMapping[str, list[Any]],

@@ -5,7 +5,8 @@ Card
 - The model is a tree of TypedDicts (plain dicts at run time, so the JSON is exactly what the aggregate
   builds): :class:`Scores` at the top, with :class:`PillarEntry`, :class:`CategoryEntry` (and its CI),
   :class:`ScenarioEntry` (one :class:`PerSeedResult` and one :class:`Evidence` per seed), :class:`CiBlock`,
-  :class:`HiddenInconsistencyRate` and the run's :class:`RunBlock` with its :class:`BrainUsage`.
+  :class:`HiddenInconsistencyRate`, the run's :class:`RunBlock` with its :class:`BrainUsage`, the test split
+  (:class:`SplitBlock`: which seeds the WM Score is over) and :class:`SpecFidelity` (seed 0, reported apart).
   :func:`wmbench.scoring.aggregate.summarize` builds it; the run scorer adds ``run``; report,
   leaderboard, CLI, validity and the inspect task read it.
 - :func:`scores_to_json` is the one writer (``indent=2``, key order as built, trailing newline — the
@@ -25,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any, NotRequired, TypedDict, cast
 
 from wmbench.core.errors import WMBenchError
+from wmbench.scoring.failure_labels import FailureLabelCounts
 from wmbench.scoring.report_types import ScenarioScore
 
 #: the top-level keys every scores.json written since 0.2 has (``run`` is added by a suite run)
@@ -153,6 +155,31 @@ class RunBlock(TypedDict):
     stopped: NotRequired[str]
 
 
+class SplitBlock(TypedDict):
+    """How a run chose its instances (``run.json``'s ``instances``, ``scores.json``'s ``split``): the drawn
+    ``nonce`` (None for explicit seeds), the test seeds the WM Score is computed over, the seed reported
+    apart as spec fidelity (0, or None), and ``canonical_only`` for a run of seed 0 alone (its WM Score is
+    then the canonical instance's, not a test-split score). See :mod:`wmbench.harness.run.instances`."""
+
+    nonce: int | None
+    count: int
+    test_seeds: list[int]
+    spec_fidelity_seed: int | None
+    canonical_only: bool
+
+
+class SpecFidelity(TypedDict):
+    """The canonical instance (seed 0), reported apart from the WM Score: per bench category and scenario
+    points on the spec's published layouts, their sum and what it is out of."""
+
+    seed: int
+    score: float
+    max: float
+    categories: dict[str, float | None]
+    scenarios: dict[str, float | None]
+    note: str
+
+
 class Scores(TypedDict):
     """The whole ``scores.json``."""
 
@@ -169,8 +196,12 @@ class Scores(TypedDict):
     scenarios: dict[str, ScenarioEntry]
     ci: CiBlock
     hidden_inconsistency_rate: HiddenInconsistencyRate
+    #: why points were lost: label counts overall / per category / per scenario (scoring/failure_labels.py)
+    failure_labels: NotRequired[FailureLabelCounts]
     extra_scenarios: NotRequired[dict[str, ScenarioEntry]]
     problems: NotRequired[list[str]]
+    split: NotRequired[SplitBlock]
+    spec_fidelity: NotRequired[SpecFidelity]
     run: NotRequired[RunBlock]
 
 

@@ -79,9 +79,10 @@ def test_run_writes_scores_and_prints_the_summary(tmp_path, capsys):
     printed = capsys.readouterr().out
     scores = json.loads((out / "scores.json").read_text())
     assert "WM Score" in printed and str(out / "scores.json") in printed
-    assert scores["run"]["episodes"] == 2 and (out / "episodes.jsonl").exists()  # default: seeds 0 and 1
+    assert scores["run"]["episodes"] == 5 and (out / "episodes.jsonl").exists()  # default: seed 0 + 4 drawn
     lines = [json.loads(line) for line in (out / "episodes.jsonl").read_text().splitlines()]
-    assert [(line["seed"], line["instance"]["number"]) for line in lines] == [(0, 0), (1, 1)]
+    played = [0, *sorted(scores["split"]["test_seeds"])]
+    assert [(line["seed"], line["instance"]["number"]) for line in lines] == [(s, s) for s in played]
 
 
 def test_no_api_key_is_written_to_the_run_directory(tmp_path, monkeypatch, capsys):

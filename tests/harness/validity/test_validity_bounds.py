@@ -45,6 +45,9 @@ def test_tie_breakers_score_alike_on_every_category(quick: ValidityResult):
 
 def test_memory_is_worth_points_in_c06(quick: ValidityResult):
     assert quick.loss("left-first", "C06") >= 30.0  # left-first is the panel's memoryless brain
+    # issue 20: the independent brain without its memory (same templates, memory fields removed)
+    gap = quick.brain("prompt-only").score("C06") - quick.brain("prompt-only-memoryless").score("C06")
+    assert gap >= 25.0, gap
 
 
 def test_a_trailing_remark_changes_no_category(quick: ValidityResult):

@@ -7,6 +7,10 @@ Card
   (exit 2); Ctrl-C keeps the finished episodes (exit 130); a dead worker process is exit 1, and so is a run
   the brain could not finish (:class:`~wmbench.harness.run.guard.RunStopped`: one line with the reason).
   ``--max-connections`` sets the API concurrency, ``--limit`` the number of episodes.
+- :func:`choose_instances`: the test split (:mod:`wmbench.harness.run.instances`): by default
+  ``--instances`` (4) test seeds drawn with a random nonce, plus seed 0 reported apart as spec fidelity
+  (``--no-spec-fidelity`` drops it); a rerun of the same ``--out`` reuses the recorded draw;
+  ``--instances-from RUN`` another run's; ``--seeds N``/``--seed-list`` explicit seeds and no nonce.
 - :func:`parse_options`: ``--option KEY=VALUE`` items (repeatable and multi-valued: ``--option a=1 b=2``),
   values read as JSON when they parse, else as text.
 - :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
@@ -35,6 +39,13 @@ from wmbench.harness.cli.track_a_option import track_a_command
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.dirs import RunDirError, check_run_dir
 from wmbench.harness.run.guard import RunStopped
+from wmbench.harness.run.instances import (
+    DEFAULT_INSTANCES,
+    InstanceDraw,
+    InstancesError,
+    instances_from,
+    resume_or_draw,
+)
 from wmbench.harness.run.lock import RunLockedError
 from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
 from wmbench.harness.run.selection import parse_seed_list, plan_suite
@@ -61,10 +72,20 @@ def configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
     p.add_argument("--scenarios", default="all",
                    help="'all' or a comma-separated mix of ids, categories and pillars, e.g. S12,C03,P1")
-    p.add_argument("--seeds", type=int, default=2,
-                   help="number of seeds 0..N-1 per scenario (default: 2 = the canonical instance and its "
-                        "mirrored or turned twin, see docs/simulation.md)")
-    p.add_argument("--seed-list", default=None, help="explicit seeds, e.g. 0,1,2 or 0-4 (overrides --seeds)")
+    p.add_argument("--seeds", type=int, default=None,
+                   help="explicit seeds 0..N-1 per scenario instead of drawn instances (no nonce; seed 0 is "
+                        "reported as spec fidelity, the others make the WM Score)")
+    p.add_argument("--seed-list", default=None,
+                   help="explicit seeds, e.g. 0,1,2 or 0-4 (overrides --seeds; reproduces a drawn run from "
+                        "the test_seeds in its scores.json)")
+    p.add_argument("--instances", type=int, default=DEFAULT_INSTANCES,
+                   help=f"test instances per scenario drawn with a random nonce (default: {DEFAULT_INSTANCES}); "
+                        "the WM Score is over them. A rerun of the same --out reuses the recorded ones")
+    p.add_argument("--instances-from", type=Path, default=None, metavar="RUN",
+                   help="reuse the instances of an earlier run folder (paired comparison of two brains)")
+    p.add_argument("--no-spec-fidelity", action="store_true",
+                   help="do not play seed 0, the spec's canonical instance (reported apart, never in the WM "
+                        "Score)")
     p.add_argument("--workers", type=int, default=min(2, os.cpu_count() or 1),
                    help="episodes run in parallel (default: min(2, CPUs))")
     p.add_argument("--out", type=Path, default=None,
@@ -105,7 +126,6 @@ def run_command(args: argparse.Namespace) -> int:
         except SweepFileError as err:
             raise UsageError(str(err)) from None
     try:
-        seeds = parse_seed_list(args.seed_list) if args.seed_list else args.seeds
         options = parse_options(args.option)
     except ValueError as err:
         raise UsageError(str(err)) from None
@@ -120,7 +140,9 @@ def run_command(args: argparse.Namespace) -> int:
     out = args.out or default_out_dir(args.brain, args.body)
     if args.track == "A":
         return track_a_command(args.scenarios, args.brain, out, options)
-    _check_size(args.scenarios, seeds, args.limit, args.yes)
+    seeds = choose_instances(args, out)
+    _check_size(args.scenarios, seeds.seeds if isinstance(seeds, InstanceDraw) else seeds, args.limit,
+                args.yes)
 
     try:
         check_run_dir(out)  # new, empty or a wmbench run, outside the source tree (before anything is created)
@@ -162,6 +184,25 @@ def run_command(args: argparse.Namespace) -> int:
         return EXIT_FAILED
     print(f"report: {Path(out) / 'report.html'}")
     return EXIT_OK
+
+
+def choose_instances(args: argparse.Namespace, out: Path) -> int | tuple[int, ...] | InstanceDraw:
+    """What ``wmbench run`` plays: explicit seeds (``--seed-list``/``--seeds``: no nonce), another run's
+    instances (``--instances-from``), the draw recorded in ``out`` (a resumed run) or a fresh draw."""
+    explicit = args.seed_list is not None or args.seeds is not None
+    if explicit and args.instances_from is not None:
+        raise UsageError("--instances-from takes the seeds of another run; expected it without --seeds and "
+                         "--seed-list")
+    try:
+        if args.seed_list is not None:
+            return parse_seed_list(args.seed_list)
+        if args.seeds is not None:
+            return int(args.seeds)
+        if args.instances_from is not None:
+            return instances_from(args.instances_from, spec_fidelity=not args.no_spec_fidelity)
+        return resume_or_draw(out, args.instances, spec_fidelity=not args.no_spec_fidelity)
+    except (ValueError, InstancesError) as err:
+        raise UsageError(str(err)) from None
 
 
 def apply_run_config(args: argparse.Namespace, spec: SweepSpec) -> None:
@@ -213,6 +254,25 @@ def parse_options(items: Sequence[str | Sequence[str]]) -> dict[str, Any]:
         options[key.strip()] = value
     warn_secret_options(options)
     return options
+
+
+def split_lines(scores: Scores) -> list[str]:
+    """The summary's lines on the test split: which instances the WM Score is over, and spec fidelity."""
+    split = scores.get("split")
+    if split is None:
+        return []
+    how = (f"drawn with nonce {split['nonce']}" if split["nonce"] is not None else "explicit seeds")
+    if split["canonical_only"]:
+        lines = ["instances: seed 0 only, the spec's canonical instance: this WM Score is spec fidelity, not a "
+                 "test-split score"]
+    else:
+        lines = [f"instances: WM Score over {len(split['test_seeds'])} test instance(s) per scenario, {how} "
+                 f"(--seed-list {','.join(map(str, split['test_seeds']))})"]
+    fidelity = scores.get("spec_fidelity")
+    if fidelity is not None:
+        lines.append(f"spec fidelity (seed 0, not in the WM Score): {fidelity['score']:.1f} / {fidelity['max']:g} "
+                     f"over {len(fidelity['categories'])} bench categories")
+    return lines
 
 
 #: Option names whose value is a secret that must not travel on a command line.
@@ -270,6 +330,7 @@ def format_summary(scores: Scores, *, reason_shown: bool = False) -> str:
         note = note[len(f"run stopped early: {stopped}"):].lstrip(". ")
     if note and not scores.get("complete", True):
         lines.append(note)
+    lines += split_lines(scores)
     for sid, extra in scores.get("extra_scenarios", {}).items():  # registered user scenarios
         points = f"{extra['score']:.1f} / {extra['max']:g}" if extra["measured"] else "not measured"
         lines.append(f"extra scenario {sid} ({extra['category']}, not part of the WM Score): {points}")

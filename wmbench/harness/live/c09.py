@@ -4,11 +4,12 @@
 
     scores = measure_c09("reference", body="smpl", seed=0, fps=60)     # {"S41": [ScenarioScore], ...}
 
-Every scenario is one live run (:func:`wmbench.harness.live.loop.run_live`) at the target FPS; the numbers are
-wall-clock measurements on this machine, kept in ``live.json`` (:class:`~wmbench.harness.live.store.LiveStore`)
-and scored by the rules in :mod:`wmbench.scoring.c09`. S43 adds a motion stream per NPC
-(:class:`NpcMotionStreams`). :func:`measure_live` and :func:`skip_live` are the ``live`` measurers of
-``run_suite``.
+Every scenario is one live run (:func:`wmbench.harness.live.loop.run_live`) at the target FPS, kept in
+``live.json`` with its trace (:class:`~wmbench.harness.live.store.LiveStore`) and scored by the rules in
+:mod:`wmbench.scoring.c09`: the brain's think time and decisions are scored; the pipeline's wall-clock numbers
+(FPS, dropped frames, memory) are reported as harness properties. S43 adds a motion stream per NPC
+(:class:`NpcMotionStreams`); S41 runs as its FPS baseline (reported). :func:`measure_live` and
+:func:`skip_live` are the ``live`` measurers of ``run_suite``.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from html import escape
 from typing import Any
 
+from wmbench.harness.report.failure_table import failure_label_html
 from wmbench.harness.report.motion import motion_model_html
 from wmbench.harness.report.transcript import (
     MAX_TRANSCRIPTS,
@@ -18,6 +19,7 @@ from wmbench.harness.report.transcript import (
     episode_transcripts,
     hidden_inconsistency_line,
     render_transcripts_html,
+    split_text,
 )
 from wmbench.harness.run.accounting import format_usage
 from wmbench.scenarios import get_scenario
@@ -189,7 +191,8 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
     status = entry.get("run_status", "complete")
     status_html = "" if status == "complete" else f"<div class=note>{escape(str(status))}</div>"
     usage_html = (f"<p class=meta>Brain: {escape(usage)}</p>" if usage else "") + \
-        f"<p class=meta>{escape(hidden_inconsistency_line(s))}</p>"
+        f"<p class=meta>{escape(hidden_inconsistency_line(s))}</p>" + \
+        "".join(f"<p class=meta>{escape(line)}</p>" for line in split_text(s))
     notes = run_info.get("not_measured_notes") or []
     notes_html = "".join(
         f"<div class=note>{escape(n.get('scenarios', ''))}: {escape(n.get('note', ''))}</div>" for n in notes)
@@ -206,7 +209,7 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
          f"<span class=grade>{escape(grade)}</span></p>{note}{status_html}")
         + f"{notes_html}{usage_html}",
         "<h2>Pillars</h2>", _pillars(s), f"<div class=plots>{overview}</div>",
-        "<h2>Categories</h2>", _categories(s, titles),
+        "<h2>Categories</h2>", _categories(s, titles), failure_label_html(s),
         "<h2>Live measurements (C09)</h2>", _live(run),
         f"<div class=plots>{_img(by_name['latency']) if 'latency' in by_name else ''}</div>",
         "<h2>Intensity over time (C05, C07)</h2>",

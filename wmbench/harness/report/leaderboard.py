@@ -2,7 +2,10 @@
 
 Card
 ----
-Every schema key (:data:`SCHEMA_KEYS`) is present, plus ``wmbench_version`` and ``measured_categories``:
+Every schema key (:data:`SCHEMA_KEYS`) is present, plus ``wmbench_version`` and ``measured_categories``
+(and, for a suite run, the test split: ``instance_nonce`` (null for explicit seeds), ``test_seeds`` — the WM
+Score's instances, so ``--seed-list`` reproduces it — ``canonical_only`` and ``spec_fidelity``, seed 0's
+points reported apart):
 
 - One entry, one truth (``score_formula`` states it in the entry): ``wm_score`` (int, 0–1000) is
   ``scores.json``'s WM Score rounded, and it equals the sum of ``c01_to_c10`` *exactly*: the categories are
@@ -144,6 +147,13 @@ def leaderboard_entry(
         "score_formula": SCORE_FORMULA,
         "decision_latency_ms": None if decision_latency is None else round(float(decision_latency)),
     }
+    split = scores.get("split")
+    if split is not None:  # the test split: reproducible with --seed-list test_seeds (or the nonce)
+        entry["instance_nonce"] = split["nonce"]
+        entry["test_seeds"] = list(split["test_seeds"])
+        entry["canonical_only"] = split["canonical_only"]
+    fidelity = scores.get("spec_fidelity")
+    entry["spec_fidelity"] = None if fidelity is None else {"score": fidelity["score"], "max": fidelity["max"]}
     return entry
 
 

@@ -241,3 +241,24 @@ details.episode summary{cursor:pointer}table.transcript{font-size:.8em}
 pre.reply{margin:0;padding:2px;white-space:pre-wrap;background:none;font-size:1em}
 tr.failed td{background:#fdecea}
 """
+
+
+def split_text(scores: Mapping[str, Any]) -> list[str]:
+    """The report's lines on the test split: what the WM Score is over, and spec fidelity (seed 0) apart."""
+    split = scores.get("split")
+    if not split:
+        return []
+    seeds = ", ".join(str(s) for s in split.get("test_seeds", []))
+    if split.get("canonical_only"):
+        lines = ["Instances: seed 0 only, the spec's canonical instance — this WM Score is spec fidelity, not a "
+                 "test-split score (a brain can memorise the published layouts)."]
+    else:
+        how = (f"drawn with nonce {split['nonce']}" if split.get("nonce") is not None else "explicit seeds")
+        lines = [f"Instances: the WM Score is over {len(split.get('test_seeds', []))} test instance(s) per "
+                 f"scenario, {how} (seeds {seeds}; `--seed-list` reproduces them)."]
+    fidelity = scores.get("spec_fidelity")
+    if fidelity:
+        per_category = ", ".join(f"{c} {v:.1f}" for c, v in fidelity.get("categories", {}).items() if v is not None)
+        lines.append(f"Spec fidelity (seed 0, the spec's published layouts; not in the WM Score): "
+                     f"{fidelity['score']:.1f} / {fidelity['max']:g} ({per_category}).")
+    return lines

@@ -38,6 +38,7 @@ from wmbench.harness.live.store import LiveStore
 from wmbench.harness.report import plots as rp
 from wmbench.harness.report.baselines import baselines_markdown
 from wmbench.harness.report.episode_stream import EpisodeStream
+from wmbench.harness.report.failure_table import failure_label_lines
 from wmbench.harness.report.html import live_headline, render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
@@ -47,6 +48,7 @@ from wmbench.harness.report.transcript import (
     confidence_text,
     hidden_inconsistency_line,
     shown_episodes,
+    split_text,
 )
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.results import (
@@ -192,6 +194,9 @@ def rebuild_scores(run: RunData, keep_evidence: Callable[[str, int], bool] | Non
             pass
         extra[sid] = per_seed_scores(sid, entry)
     scores = scored.summarize(extra)
+    recorded: Any = (run.scores.get("split") if run.scores else None) or run.config.get("instances")
+    if isinstance(recorded, dict) and recorded.get("nonce") is not None:  # the run's nonce survives a rebuild
+        scores["split"]["nonce"] = int(recorded["nonce"])
     if run.scores and run.scores.get("run"):
         scores["run"] = run.scores["run"]
     return scores
@@ -345,6 +350,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     if usage:
         out += [f"Brain: {usage}", ""]
     out += [hidden_inconsistency_line(s), ""]
+    split = split_text(s)
+    if split:
+        out += ["## Test split and spec fidelity", "", *[f"- {line}" for line in split], ""]
     out += ["## Pillars", "", "| pillar | sum | of | rescaled (spec) | of |", "|---|---|---|---|---|"]
     for p, pillar in s["pillars"].items():
         out.append(f"| {p} | {_fmt(pillar['sum'])} | {pillar['max']:g} | {_fmt(pillar['rescaled'])} | "
@@ -355,10 +363,12 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
         ci = confidence_text(category["ci95"], category_seeds(s, c))
         out.append(f"| {c} {titles.get(c, '')} | {_fmt(category['score'])} | {category['max']:g} | "
                    f"{'yes' if category['measured'] else 'no'} | {ci} |")
+    out += ["", *failure_label_lines(s)]
     for plot in plots:
         out += ["", f"![{plot.caption}]({PLOTS_DIR}/{plot.name}.png)"]
     if run.live_results:
-        out += ["", "## Live measurements (C09)", "",
+        out += ["", "## Live measurements (C09)", "", "Pipeline numbers on this machine (FPS, frames, dropped) are "
+                "harness properties, reported and not scored; C09 scores the brain's think time and decisions.", "",
                 "| scenario | FPS | late frames | dropped | latency median ms | p95 ms | decisions |",
                 "|---|---|---|---|---|---|---|"]
         for sid, r in sorted(run.live_results.items()):

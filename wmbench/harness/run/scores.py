@@ -10,8 +10,11 @@ Card
   ``run`` summary (no wall times, paths or worker counts).
 - :func:`score_lines` / :func:`score_line`: the scores of episode lines; an error episode, or a stored trace
   that cannot be read back, scores 0 with the reason (:func:`error_score`); a scorer that raises on a
-  readable trace is a bug and propagates; paired scenarios (S29 against the same seed's S30) are rescored
+  readable trace is a bug and propagates; paired scenarios (:data:`wmbench.scoring.pairs.PAIRS`) are rescored
   with their partner's trace (only those traces are kept: :func:`paired_trace`).
+- The test split (:mod:`wmbench.harness.run.instances`): seed-0 lines are scored apart into
+  ``spec_fidelity`` (:func:`split_spec_fidelity`, :func:`spec_fidelity_block`) and the WM Score is over the
+  other seeds, whose list (and the run's nonce) is the ``split`` block.
 - :func:`not_measured_score`: the ``measured: false`` entry of a scenario the run could not measure.
 
 The runner (:mod:`wmbench.harness.suite`) calls :func:`score_run` once the episodes are done; ``wmbench
@@ -24,10 +27,11 @@ import functools
 import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from wmbench.core.errors import WMBenchError
 from wmbench.harness.run.accounting import brain_usage, sum_usage
+from wmbench.harness.run.instances import SPEC_FIDELITY_SEED, split_record
 from wmbench.harness.run.measure import MeasureContext, Measurer
 from wmbench.harness.run.results import EpisodeKey, EpisodeLine, EpisodeLog, line_key
 from wmbench.harness.run.selection import SuitePlan
@@ -37,13 +41,16 @@ from wmbench.scoring import score_trace, summarize
 from wmbench.scoring.dispatch import normalise_scenario_id
 from wmbench.scoring.pairs import PAIRS, rescore_pairs
 from wmbench.scoring.report_types import ScenarioScore
-from wmbench.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, Scores
+from wmbench.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, Scores, SpecFidelity, SplitBlock
 
 
 def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,
-              measurers: Mapping[str, Measurer]) -> Scores:
+              measurers: Mapping[str, Measurer], split: SplitBlock | None = None) -> Scores:
     """The scores.json dict of a run: its episode lines in ``keys`` (sorted by scenario and seed), every
-    non-bench mode measured by ``measurers`` (or noted as not measured), and the ``run`` summary."""
+    non-bench mode measured by ``measurers`` (or noted as not measured), and the ``run`` summary.
+
+    The WM Score is over the test instances; seed-0 lines are the spec-fidelity block when the run has any
+    other seed (:func:`split_spec_fidelity`). ``split`` (default: from the plan's seeds) is recorded."""
     # streamed: each line is scored as it is read and its trace dropped, so scoring a long run keeps only
     # the scores in memory (a 1000-episode run's traces are ~80 MB as Python objects)
     lines = [_ScoredLine.of(line) for line in log.iter_lines() if line_key(line) in keys]
@@ -65,8 +72,14 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
                 continue
         notes.append({"mode": mode, "scenarios": ",".join(ids), "note": f"not measured: {why}"})
         extra.update({s.id: [not_measured_score(s, why)] for s in group})
-    scores = _summarize([(line.scenario, line.score) for line in lines], extra,
-                        [line.trace for line in lines if line.trace is not None])
+    test_lines, fidelity_lines = split_spec_fidelity(lines, lambda line: line.seed)
+    scores = _summarize([(line.scenario, line.score) for line in test_lines], extra,
+                        [line.trace for line in test_lines if line.trace is not None])
+    scores["split"] = split if split is not None else split_record(plan.seeds)
+    if fidelity_lines:
+        scores["spec_fidelity"] = spec_fidelity_block(
+            _summarize([(line.scenario, line.score) for line in fidelity_lines], None,
+                       [line.trace for line in fidelity_lines if line.trace is not None]))
     # deterministic on purpose (no wall times, paths or worker counts): a resumed or parallel run must write
     # the same scores.json as a sequential uninterrupted one; timings live in episodes.jsonl summaries
     scores["run"] = RunBlock(
@@ -86,12 +99,47 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
 
 def score_lines(lines: Sequence[EpisodeLine], extra: Mapping[str, Sequence[Any]] | None = None
                 ) -> Scores:
-    """The scores.json dict for episode lines (in the order given) plus already-measured scores by scenario.
+    """The scores.json dict for episode lines (in the order given) plus already-measured scores by scenario,
+    split as :func:`score_run` splits them (seed 0 apart as spec fidelity when other seeds are there).
 
     An error episode — or a trace the scorer cannot handle — scores 0 with the error as its explanation.
     """
-    traces = [t for t in map(paired_trace, lines) if t is not None]
-    return _summarize([(line["scenario"], score_line(line)) for line in lines], extra, traces)
+    test_lines, fidelity_lines = split_spec_fidelity(lines, lambda line: line["seed"])
+    traces = [t for t in map(paired_trace, test_lines) if t is not None]
+    scores = _summarize([(line["scenario"], score_line(line)) for line in test_lines], extra, traces)
+    scores["split"] = split_record(line["seed"] for line in lines)
+    if fidelity_lines:
+        fidelity_traces = [t for t in map(paired_trace, fidelity_lines) if t is not None]
+        scores["spec_fidelity"] = spec_fidelity_block(_summarize(
+            [(line["scenario"], score_line(line)) for line in fidelity_lines], None, fidelity_traces))
+    return scores
+
+
+_Line = TypeVar("_Line")
+
+
+def split_spec_fidelity(lines: Sequence[_Line], seed_of: Callable[[_Line], int]
+                        ) -> tuple[list[_Line], list[_Line]]:
+    """(test lines, spec-fidelity lines): the seed-0 lines go apart when any line has another seed; a run of
+    seed 0 alone keeps them as its test lines (``canonical_only``, see :mod:`wmbench.harness.run.instances`)."""
+    fidelity = [line for line in lines if seed_of(line) == SPEC_FIDELITY_SEED]
+    if len(fidelity) == len(lines):
+        return list(lines), []
+    return [line for line in lines if seed_of(line) != SPEC_FIDELITY_SEED], fidelity
+
+
+def spec_fidelity_block(fidelity: Scores) -> SpecFidelity:
+    """The ``spec_fidelity`` block of scores.json from the scores of the seed-0 episodes alone: the bench
+    categories and scenarios they measured, and their sum."""
+    categories = {cat: (entry["score"] if entry["measured_max"] else None)
+                  for cat, entry in fidelity["categories"].items() if entry["measured_max"]}
+    scenarios = {sid: entry["score"] for sid, entry in fidelity["scenarios"].items() if entry["measured"]}
+    total = round(sum(v for v in categories.values() if v is not None), 3)
+    most = sum(fidelity["categories"][cat]["measured_max"] for cat in categories)
+    return SpecFidelity(seed=SPEC_FIDELITY_SEED, score=total, max=most, categories=categories,
+                        scenarios=scenarios,
+                        note="seed 0, the spec's canonical published layouts: reported apart, not in the WM Score "
+                             "(a brain can memorise them); bench categories only")
 
 
 @dataclass(frozen=True)
@@ -107,7 +155,14 @@ class LineScores:
         return {scenario for scenario, _, _ in self.scored}
 
     def summarize(self, extra: Mapping[str, Sequence[Any]] | None = None) -> Scores:
-        return _summarize([(scenario, score) for scenario, _, score in self.scored], extra)
+        """Split as :func:`score_run` splits (seed 0 apart as spec fidelity when other seeds are there)."""
+        test, fidelity = split_spec_fidelity(self.scored, lambda item: item[1])
+        scores = _summarize([(scenario, score) for scenario, _, score in test], extra)
+        scores["split"] = split_record(seed for _, seed, _ in self.scored)
+        if fidelity:
+            scores["spec_fidelity"] = spec_fidelity_block(
+                _summarize([(scenario, score) for scenario, _, score in fidelity], None))
+        return scores
 
 
 def score_line_stream(lines: Iterable[EpisodeLine],
@@ -190,7 +245,7 @@ class _ScoredLine:
     parse_errors: int
     score: Any
     usage: BrainUsage  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
-    #: kept only for the scenarios of a paired rule (S29, S30), see :func:`paired_trace`
+    #: kept only for the scenarios of a paired rule, see :func:`paired_trace`
     trace: Any = None
 
     @classmethod
@@ -203,7 +258,7 @@ class _ScoredLine:
 def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None,
                paired_traces: Sequence[Any] = ()) -> Scores:
     """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
-    paired scenarios among them rescored against their partners' ``paired_traces`` (S29 vs S30)."""
+    paired scenarios among them rescored against their partners' ``paired_traces``."""
     by_scenario: dict[str, list[Any]] = {}
     for scenario_id, score in scored:
         by_scenario.setdefault(scenario_id, []).append(score)
@@ -215,9 +270,9 @@ def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[A
 
 
 def paired_trace(line: EpisodeLine) -> Any:
-    """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`,
-    e.g. S29 against the same seed's S30), else None: only those traces are kept while a run is scored. A
-    trace that cannot be read is None (score_line scores it as an error already)."""
+    """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`), else
+    None: only those traces are kept while a run is scored. A trace that cannot be read is None (score_line
+    scores it as an error already)."""
     wanted = set(PAIRS) | {partner for partner, _ in PAIRS.values()}
     trace = line.get("trace")
     if line.get("scenario") not in wanted or line.get("error") or not trace:

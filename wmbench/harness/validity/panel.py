@@ -14,9 +14,9 @@ Card
 - **Panel**: :mod:`wmbench.brain.panel` — reference, null, random, the memoryless left-first / right-first
   tie-breakers, mirror-swapped, perceive-only, act-only, two keyword stuffers, a trailing remark, and the
   constant-reply sweep (65 replies; the quick panel keeps 15 of them, see ``QUICK_CONSTANTS``).
-- **Episodes**: every bench scenario (C01–C08) for every seed on the SMPL character (S29 scored against the
-  same seed's S30, as in a run), and C10 (S46–S50: the brain itself closed loop on the character, the robot
-  and the drone, :func:`wmbench.harness.transfer.c10.measure_c10_brain`) — scored by the same scorers as
+- **Episodes**: every bench scenario (C01–C08) for every seed on the SMPL character (paired rules
+  applied as in a run), and C10 (S46–S50: the brain itself closed loop on the character, the robot and the
+  drone, :func:`wmbench.harness.transfer.c10.measure_c10_brain`) — scored by the same scorers as
   ``wmbench run``. C09 (live, real-time) is not part of the panel. Seeds are family instances
   (:mod:`wmbench.scenarios.families`): both panels run seeds 0–3, one whole family cycle (canonical, mirrored,
   and the turned threat directions; with seeds 0–1 alone a constant "step back from a beast ahead" is never
@@ -304,7 +304,7 @@ def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequ
 
 def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
     """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
-    rules (S29 against the same seed's S30) are applied as in a run; C10 runs the brain itself closed loop on
+    rules (:mod:`wmbench.scoring.pairs`) are applied as in a run; C10 runs the brain itself closed loop on
     every transfer body (:func:`wmbench.harness.transfer.c10.measure_c10_brain`)."""
     brain = get_panel_brain(name)
     by_scenario: dict[str, list[Any]] = {}
