@@ -19,6 +19,29 @@ case "$PROFILE" in
   *) echo "scripts/setup.sh: unknown profile '$PROFILE'; expected 'run' (default) or 'test'" >&2; exit 2 ;;
 esac
 PY=${PYTHON:-python3}
+# The interpreter first (issue 24 item 16): a wrong one must fail in a second with one line, not after a minute
+# of pip, and a .venv made by a wrong one (or by another PYTHON than the one asked for) is made again.
+py_version() { "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null; }
+py_supported() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 10))' 2>/dev/null; }
+if ! command -v "$PY" >/dev/null 2>&1; then
+  echo "scripts/setup.sh: expected a Python 3.10 or newer interpreter, got PYTHON='$PY', which is not on PATH" \
+       "(e.g. PYTHON=python3.11)" >&2
+  exit 2
+fi
+if ! py_supported "$PY"; then
+  echo "scripts/setup.sh: expected Python 3.10 or newer (3.10/3.11 recommended), got $PY = Python" \
+       "$(py_version "$PY" || echo '?'); pick another with PYTHON=python3.11" >&2
+  exit 2
+fi
+if [ -e .venv ]; then
+  venv_version=$( [ -x .venv/bin/python ] && py_version .venv/bin/python || echo "broken")
+  wanted_version=$(py_version "$PY")
+  if ! [ -x .venv/bin/python ] || ! py_supported .venv/bin/python \
+      || { [ -n "${PYTHON:-}" ] && [ "$venv_version" != "$wanted_version" ]; }; then
+    echo "scripts/setup.sh: .venv is Python $venv_version, expected $wanted_version ($PY): making .venv again" >&2
+    rm -rf .venv
+  fi
+fi
 if [ ! -x .venv/bin/python ]; then
   "$PY" -m venv .venv
 fi
@@ -43,6 +66,11 @@ install_cpu_torch() {
 
 stamp=.venv/.wmbench-installed-$PROFILE
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
+  if [ ! -f "$stamp" ]; then
+    echo "setting up .venv (first run only)" >&2
+  else
+    echo "updating .venv (pyproject.toml changed)" >&2
+  fi
   pip_install --upgrade pip
   if [ "$PROFILE" = test ]; then
     install_cpu_torch

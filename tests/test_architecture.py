@@ -32,6 +32,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.source_tree import tree_of
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = "wmbench"
 
@@ -136,7 +138,7 @@ def import_sites(path: Path, module: str, modules: set[str]) -> list[ImportSite]
                              for target in _targets(child, module, is_package, modules))
             visit(child, child_in_function, child_type_checking)
 
-    visit(ast.parse(path.read_text(encoding="utf-8"), filename=str(path)), False, False)
+    visit(tree_of(path), False, False)
     return sites
 
 
@@ -232,7 +234,7 @@ def layer_violations(sites: Iterable[ImportSite], allowed: Mapping[str, set[str]
 
 
 def _imports_at_module_level(path: Path, dependency: str) -> bool:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = tree_of(path)
     for node in tree.body:
         if isinstance(node, ast.Import) and any(a.name.split(".")[0] == dependency for a in node.names):
             return True
@@ -288,12 +290,12 @@ def defined_names(tree: ast.Module) -> set[str]:
 def pass_through_imports(files: Iterable[Path], sources: Mapping[str, Path]) -> list[str]:
     """``from M import N`` in ``files`` where the module ``M`` does not define ``N`` (it only imports it),
     and ``__all__`` entries of a module that it does not define."""
-    trees = {module: ast.parse(path.read_text(encoding="utf-8")) for module, path in sources.items()}
+    trees = {module: tree_of(path) for module, path in sources.items()}
     defined = {module: defined_names(tree) for module, tree in trees.items()}
     packages = {module for module, path in sources.items() if path.name == "__init__.py"}
     found = []
     for path in files:
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(tree_of(path)):
             if not isinstance(node, ast.ImportFrom) or node.level or node.module is None:
                 continue
             source = node.module

@@ -16,8 +16,7 @@ from dataclasses import dataclass
 import pytest
 
 from wmbench.body.registry import available_bodies, get_body
-from wmbench.brain.registry import get_brain
-from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.harness.run.episode import EpisodeResult
 from wmbench.scenarios import all_scenarios
 from wmbench.scenarios.records import Wall
 from wmbench.scenarios.registry import get_scenario
@@ -87,8 +86,9 @@ def caught_decisions(result: EpisodeResult) -> list[int]:
 
 
 @pytest.fixture(scope="module")
-def runs() -> dict[tuple[str, str], EpisodeResult]:
-    return {(body, sid): run_episode(sid, get_brain("reference"), body=body, seed=SEED)
+def runs(reference_episode) -> dict[tuple[str, str], EpisodeResult]:
+    # the session's shared reference episodes (tests/conftest.py): the robot suite-limits test reads the same ones
+    return {(body, sid): reference_episode(sid, body=body, seed=SEED)
             for body in REPORTED_BODIES for sid in CHECKED_IDS + REPORTED_ONLY_IDS}
 
 

@@ -16,8 +16,7 @@ from statistics import median
 
 import pytest
 
-from wmbench.brain.registry import get_brain
-from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.harness.run.episode import EpisodeResult
 from wmbench.harness.transfer.metrics import (
     SERVO_ERROR_KEY,
     SERVO_VIOLATIONS_KEY,
@@ -39,8 +38,9 @@ BEAST_CONTACT_DISTANCE = 1.6
 
 
 @pytest.fixture(scope="module")
-def suite() -> dict[str, EpisodeResult]:
-    results = {sid: run_episode(sid, get_brain("reference"), body=BODY, seed=SEED) for sid in SUITE_IDS}
+def suite(reference_episode) -> dict[str, EpisodeResult]:
+    # shared with the bodies' closed-loop test through the session fixture (tests/conftest.py)
+    results = {sid: reference_episode(sid, body=BODY, seed=SEED) for sid in SUITE_IDS}
     failed = {sid: r.error.splitlines()[0] for sid, r in results.items() if not r.ok}
     assert not failed, f"robot episodes failed: {failed}"
     return results

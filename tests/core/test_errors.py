@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 import wmbench
+from tests.source_tree import tree_of
 from wmbench.core.errors import ConfigError, MissingExtraError, RunError, UnknownNameError, WMBenchError
 
 PACKAGE_ROOT = Path(wmbench.__file__).parent
@@ -26,7 +27,7 @@ def _modules_defining_classes() -> list[str]:
     """Every wmbench module whose source defines a class with a base (only those can define an exception)."""
     found = []
     for path in sorted(PACKAGE_ROOT.rglob("*.py")):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = tree_of(path)
         if any(isinstance(node, ast.ClassDef) and node.bases for node in ast.walk(tree)):
             found.append(_module_name(path))
     return found

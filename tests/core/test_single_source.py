@@ -27,6 +27,7 @@ from pathlib import Path
 import pytest
 
 import wmbench
+from tests.source_tree import source_of, tree_of
 from wmbench.core.directions import DIRECTIONS, SCENE_ORDER
 from wmbench.core.entities import BEHAVIORS, NPC_KINDS
 from wmbench.core.speed import SPEED_CLASS_SPEEDS
@@ -211,8 +212,8 @@ def test_the_scan_covers_the_package() -> None:
 def test_no_copy_of_the_core_vocabulary_outside_core(kind: str) -> None:
     findings = []
     for path in _modules_outside_core():
-        source = path.read_text(encoding="utf-8")
-        findings += [f"{path.relative_to(PACKAGE_ROOT.parent)} {f}" for f in scan(source, DETECTORS[kind])]
+        found = DETECTORS[kind](tree_of(path), source_of(path))
+        findings += [f"{path.relative_to(PACKAGE_ROOT.parent)} {f}" for f in found]
     assert not findings, "\n".join(findings)
 
 

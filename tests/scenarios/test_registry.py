@@ -87,7 +87,8 @@ def test_select_empty_selection_raises(selection: str | list[str]) -> None:
 
 def test_get_scenario_normalises_ids_and_names_unknown_ones() -> None:
     assert get_scenario("s5") is get_scenario("S05")
-    with pytest.raises(UnknownNameError, match=r"^unknown scenario 'S77'; expected one of: S01, S02, .*S50$"):
+    with pytest.raises(UnknownNameError,
+                       match=r"^unknown scenario 'S77'; did you mean 'S47'\? expected one of: S01, S02, .*S50$"):
         get_scenario("S77")
 
 

@@ -142,3 +142,16 @@ def test_category_scenario_table() -> None:
 def test_output_is_plain_json() -> None:
     result = summarize(full(10.0))
     assert json.loads(json.dumps(result)) == result  # only JSON types: dumps would raise, loads would differ
+
+
+def test_one_seed_live_scenarios_do_not_erase_the_wm_score_ci():
+    """Issue 24 item 22: a default run scores bench scenarios on two seeds and C09/C10 on one; the WM Score CI
+    is the spread over the seeds that vary, with the one-seed scenarios named as constants."""
+    scores = {sid: [s(sid, 20.0 - 4 * seed, seed) for seed in (0, 1)]
+              for cat, ids in CATEGORY_SCENARIOS.items() if cat not in ("C09", "C10") for sid in ids}
+    scores.update({sid: [s(sid, 10.0, 0)] for cat in ("C09", "C10") for sid in CATEGORY_SCENARIOS[cat]})
+    result = summarize(scores)
+    low, high = result["ci"]["wm_score"]
+    assert low < result["wm_score"] < high
+    assert "10 scenario(s) measured on one seed (S41–S50) enter as constants" in result["ci"]["note"]
+    assert result["categories"]["C09"]["ci95"] is None and result["categories"]["C01"]["ci95"] is not None

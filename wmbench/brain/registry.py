@@ -36,6 +36,7 @@ from wmbench.brain.errors import BrainSpecError, PluginLoadError, UnknownBrainEr
 from wmbench.core import errors as core_errors
 from wmbench.core.errors import MissingExtraError
 from wmbench.core.registry import Registry
+from wmbench.core.suggest import nearest
 
 PLUGIN_GROUP = "wmbench.brains"
 
@@ -123,7 +124,34 @@ def get_brain(spec: str, **options: Any) -> Brain:
     entry_point = _find_plugin(spec)
     if entry_point is not None:
         return _build_plugin(entry_point, spec, options)
-    raise UnknownBrainError("brain spec", spec, list_brains())
+    raise UnknownBrainError("brain spec", spec, list_brains(), suggestion=suggest_spec(spec))
+
+
+#: model-name beginnings that say "an API model" when given without a provider prefix (``--brain gpt4``)
+API_MODEL_HINTS = ("gpt", "o1", "o3", "o4", "chatgpt", "claude", "gemini", "llama", "mistral", "mixtral", "qwen",
+                   "deepseek", "phi", "gemma")
+
+
+def suggest_spec(spec: str) -> str | None:
+    """The spec the user probably meant, or None: a known prefix with the wrong separator
+    (``openai:gpt-4o`` -> ``openai/gpt-4o``), a misspelt prefix (``opneai/x`` -> ``openai/x``), a misspelt
+    bare name (``referense`` -> ``reference``), or a bare API model name (``gpt4`` -> ``openai/gpt4``)."""
+    spec = spec.strip()
+    bare = [p.prefix for p in BUILTIN_PROVIDERS if p.separator is None]
+    with_argument = {p.prefix: p for p in BUILTIN_PROVIDERS if p.separator is not None}
+    for sep in (":", "/", " ", "="):
+        head, found, rest = spec.partition(sep)
+        if not found or not rest.strip():
+            continue
+        prefix = head.lower() if head.lower() in with_argument else nearest(head, with_argument)
+        if prefix is not None:
+            return f"{prefix}{with_argument[prefix].separator}{rest.strip()}"
+    close = nearest(spec, bare)
+    if close is not None:
+        return close
+    if spec.lower().startswith(API_MODEL_HINTS) and "openai" in with_argument:
+        return f"openai/{spec}"
+    return None
 
 
 def _build_builtin(provider: BrainProvider, argument: str, options: dict[str, Any]) -> Brain:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from wmbench.core.suggest import nearest
+
 
 class WMBenchError(Exception):
     """Base of every error wmbench raises deliberately."""
@@ -31,15 +33,19 @@ class ConfigError(WMBenchError, ValueError):
 class UnknownNameError(ConfigError, KeyError):
     """A name looked up in a registry (brain, body, motion generator, scenario, measurer) that is not there.
 
-    Also a ``KeyError`` (a failed lookup, so 0.2 callers that caught ``KeyError`` keep working), printed as
-    its one-line message rather than ``KeyError``'s quoted repr.
+    The message suggests the nearest known name when one is close (``did you mean 'smpl'?``,
+    :mod:`wmbench.core.suggest`). Also a ``KeyError`` (a failed lookup, so 0.2 callers that caught
+    ``KeyError`` keep working), printed as its one-line message rather than ``KeyError``'s quoted repr.
     """
 
-    def __init__(self, kind: str, name: str, known: Iterable[str]) -> None:
+    def __init__(self, kind: str, name: str, known: Iterable[str], suggestion: str | None = None) -> None:
         self.kind = kind
         self.name = name
         self.known = tuple(sorted(known))
-        super().__init__(f"unknown {kind} {name!r}; expected one of: {', '.join(self.known)}")
+        #: the nearest known name (``suggestion`` when the caller knows better, e.g. a brain spec's form)
+        self.suggestion = suggestion or (nearest(name, self.known) if isinstance(name, str) else None)
+        hint = f"did you mean {self.suggestion!r}? " if self.suggestion else ""
+        super().__init__(f"unknown {kind} {name!r}; {hint}expected one of: {', '.join(self.known)}")
 
     def __str__(self) -> str:
         return str(self.args[0])

@@ -86,6 +86,7 @@ from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
 from wmbench.envs.pose_log import PoseLog
 from wmbench.envs.realized import RealizedTracker
 from wmbench.envs.rewards import check_env_reward_mode, dense_reward
+from wmbench.envs.scene_space import SceneText
 from wmbench.envs.world import World
 from wmbench.protocol.camera_layout import PanoramaSpec
 from wmbench.protocol.observation import check_mode, has_image, text_part
@@ -170,7 +171,7 @@ class WMBenchEnv(gym.Env):
         fps = 1.0 / self.decision_dt
         self.metadata = {**self.metadata, "render_fps": int(fps) if float(fps).is_integer() else fps}
         self.observation_space = spaces.Dict({
-            "scene": spaces.Text(max_length=SCENE_MAX_CHARS, charset=SCENE_CHARSET),
+            "scene": SceneText(max_length=SCENE_MAX_CHARS, charset=SCENE_CHARSET),
             "rays": spaces.Box(0.0, RAY_RANGE, (n_rays,), dtype=np.float32),
             "ray_hits": spaces.MultiDiscrete([4] * n_rays),
         })

@@ -37,6 +37,7 @@ from wmbench.body.registry import resolve_body_class
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError, RunError, WMBenchError
+from wmbench.core.progress import progress_bar
 from wmbench.core.redaction import Redactor
 from wmbench.harness.executors.base import EpisodeJob, Executor, longest_first
 from wmbench.harness.live.c09 import measure_live, skip_live
@@ -292,11 +293,9 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
                   env_kwargs: Mapping[str, Any], workers: int, log: EpisodeLog, parent_brain: Brain, *,
                   total: int, progress: bool, out: Path, guard: RunGuard | None = None,
                   executor: Executor | None = None, job: EpisodeJob | None = None) -> None:
-    from tqdm import tqdm
-
     kind = executor_kind(brain, min(workers, max(1, len(todo))))
-    bar = tqdm(total=total, initial=total - len(todo), desc=f"wmbench {brain}", unit="ep", file=sys.stderr,
-               disable=not progress or not sys.stderr.isatty(), dynamic_ncols=True)
+    # a bar on a terminal, a line per 10 % in a log (wmbench.core.progress)
+    bar = progress_bar(total, f"wmbench {brain}", "ep", enabled=progress, initial=total - len(todo))
     finished = total - len(todo)
     try:
         if executor is not None and job is not None:  # a sweep's executor (local or Ray) runs them

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from wmbench.core.registry import Registry
+from wmbench.core.suggest import did_you_mean
 from wmbench.core.taxonomy import CATEGORY_PILLARS, PILLARS
 from wmbench.scenarios.families import MIRROR_ONLY, family_card_line
 from wmbench.scenarios.records import Scenario
@@ -113,8 +114,10 @@ def select(selection: str | Iterable[str]) -> tuple[Scenario, ...]:
             try:
                 matches = [get_scenario(up)]
             except KeyError:
+                known = ["all", *SCENARIOS.registered(), *CATEGORY_PILLARS, *PILLARS]
                 raise ValueError(
-                    f"unknown scenario selection token {token!r}; expected 'all', a scenario id "
+                    f"unknown scenario selection token {token!r}; {did_you_mean(token, known)}"
+                    f"expected 'all', a scenario id "
                     f"({', '.join(sorted(SCENARIOS.registered()))}), a category C01..C10 or a pillar P1..P3"
                 ) from None
         for s in matches:

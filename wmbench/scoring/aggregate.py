@@ -71,6 +71,33 @@ def _ci_note(n_seeds: int) -> str:
             f"not measured: {n_seeds} seed(s); a 95 % CI needs at least {CI_MIN_SEEDS}")
 
 
+def _wm_score_ci_note(by_id: Mapping[str, Sequence[ScenarioScore]], measured_ids: Sequence[str]) -> str:
+    """How the WM Score's CI was made. Scenarios measured on fewer seeds than the CI needs (C09's live runs and
+    C10's transfer measure one seed by default) enter it as constants: the interval is the spread over the
+    seeds of the others, and the note names them rather than dropping the whole CI."""
+    counts = {sid: len([s for s in by_id.get(sid, []) if s.measured]) for sid in measured_ids}
+    most = max(counts.values(), default=0)
+    if most < CI_MIN_SEEDS:
+        return _ci_note(most)
+    single = [sid for sid, n in counts.items() if n < CI_MIN_SEEDS]
+    if not single:
+        return f"bootstrap over seeds ({min(counts.values())} or more per scenario)"
+    return (f"bootstrap over seeds (up to {most} per scenario); {len(single)} scenario(s) measured on one seed "
+            f"({_id_ranges(single)}) enter as constants, without spread")
+
+
+def _id_ranges(ids: Sequence[str]) -> str:
+    """``S41–S50`` for consecutive scenario ids, ``S03, S41–S45`` otherwise."""
+    numbers = sorted(int(sid[1:]) for sid in ids)
+    runs: list[list[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][-1] + 1:
+            runs[-1].append(n)
+        else:
+            runs.append([n])
+    return ", ".join(f"S{r[0]:02d}" if len(r) == 1 else f"S{r[0]:02d}–S{r[-1]:02d}" for r in runs)
+
+
 def _ci(samples: np.ndarray) -> list[float]:
     lo, hi = np.percentile(samples, [2.5, 97.5])
     return [_r(lo), _r(hi)]
@@ -185,8 +212,8 @@ def summarize(scores: Mapping[str, Sequence[ScenarioScore]]) -> Scores:
         pillars=pillars,
         categories=categories,
         scenarios=scenarios,
-        ci=CiBlock(wm_score=_ci(all_samples) if samples and min(seed_counts) >= CI_MIN_SEEDS else None,
-                   note=_ci_note(min(seed_counts, default=0)),
+        ci=CiBlock(wm_score=_ci(all_samples) if samples and max(seed_counts) >= CI_MIN_SEEDS else None,
+                   note=_wm_score_ci_note(by_id, list(samples)),
                    n_seeds=max(seed_counts, default=0),
                    n_seeds_min=min(seed_counts, default=0), method=CI_METHOD),
         hidden_inconsistency_rate=_hidden_inconsistency([s for seeds in by_id.values() for s in seeds]),

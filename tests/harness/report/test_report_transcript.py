@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,3 +77,39 @@ def test_scene_summary_and_confidence_text():
     assert scene_summary({"walls": {}}) == "no walls near"
     assert confidence_text([1.0, 2.0], 1) == "not measured (1 seed)"
     assert confidence_text([1.0, 2.0], 3) == "1.0–2.0"
+    assert confidence_text([100.0, 100.0], 2) == "100.0–100.0 (all 2 seeds alike)"  # issue 24 item 22
+
+
+def test_each_category_ci_cell_counts_its_own_seeds(tmp_path):
+    """Issue 24 item 22: a two-seed run's C01 cell is an interval over its two seeds while a category whose
+    scenarios ran once says so (the run's seed count is not every category's)."""
+    out = tmp_path / "run"
+    # seed 0 is spec fidelity, outside the score: seeds 1-2 are the two scored seeds of S01, seed 1 S06's only one
+    run_suite("reference", out=out, scenarios="S01", seeds=3, workers=1, progress=False, live=False)
+    run_suite("reference", out=out, scenarios="S06", seeds=[1], workers=1, progress=False, live=False)
+    markdown = (out / "report.md").read_text()
+    c01 = next(line for line in markdown.splitlines() if line.startswith("| C01 "))
+    c02 = next(line for line in markdown.splitlines() if line.startswith("| C02 "))
+    assert re.search(r"\| \d+\.\d–\d+\.\d( \(all 2 seeds alike\))? \|$", c01), c01
+    assert c02.endswith("| not measured (1 seed) |"), c02
+    html = (out / "report.html").read_text()
+    assert "{&#x27;" not in html and "not measured (1 seed)" in html  # cells hold text, never a dict
+
+
+def test_parsed_predict_cell_reads_as_the_grammar_writes_it(tmp_path):
+    """Issue 24 item 14: the trace stores ``[verdict, reason, raw]`` per direction; the cell must show
+    ``left=safe(open)`` (or ``left=safe`` without a reason), never the Python list."""
+    replies = tmp_path / "replies.jsonl"
+    reply = ("PREDICT: left=safe, right=danger(wall), fwd=danger(beast), back=safe(open)\n"
+             "MOTION: a person walks to the left, glancing back")
+    replies.write_text(json.dumps({"text": reply}) + "\n")
+    out = tmp_path / "run"
+    run_suite(f"replay:{replies}", out=out, scenarios="S01", seeds=1, workers=1, progress=False, live=False,
+              brain_options={"on_exhausted": "cycle"})
+    html = (out / "report.html").read_text()
+    cell = ("<td>left=safe, right=danger(wall), fwd=danger(beast), back=safe(open)"
+            "<br><b>MOTION</b> a person walks to the left, glancing back</td>")
+    lines = [json.loads(x) for x in (out / "episodes.jsonl").read_text().splitlines()]
+    n_decisions = len(lines[0]["trace"]["decisions"])
+    assert n_decisions >= 1 and html.count(cell) == n_decisions
+    assert "[&#x27;" not in html and "[&#39;" not in html  # no list repr anywhere in the page

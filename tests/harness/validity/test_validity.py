@@ -15,8 +15,8 @@ from wmbench.harness.validity.panel import (
 )
 
 
-def test_left_first_and_right_first_score_within_ci_on_every_category():
-    result = run_validity(quick=True, brains=["left-first", "right-first"], workers=1)
+def test_left_first_and_right_first_score_within_ci_on_every_category(quick_validity: ValidityResult):
+    result = quick_validity  # the quick panel, run once per session (tests/conftest.py)
     assert result.categories == CATEGORIES and result.seeds == (0, 1, 2, 3)
     apart = {c: (result.brain("left-first").score(c), result.brain("right-first").score(c))
              for c in CATEGORIES if not result.within_ci("left-first", "right-first", c)}

@@ -25,8 +25,8 @@ LOSS = 30.0
 
 
 @pytest.fixture(scope="module")
-def quick() -> ValidityResult:
-    return run_validity(quick=True)
+def quick(quick_validity: ValidityResult) -> ValidityResult:
+    return quick_validity  # run once per session (tests/conftest.py)
 
 
 def test_reference_solves_the_families(quick: ValidityResult):

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from wmbench.body.native_output import quiet_native_output
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, Skeleton
 
 #: The clips shipped with pybullet_data (file stem after ``humanoid3d_``).
@@ -98,8 +99,9 @@ def rig_points(frames: np.ndarray) -> np.ndarray:
     client = p.connect(p.DIRECT)
     try:
         p.setAdditionalSearchPath(pybullet_data.getDataPath(), physicsClientId=client)
-        rig = p.loadURDF("humanoid/humanoid.urdf", [0, 0, 0], globalScaling=RIG_SCALING, useFixedBase=False,
-                         physicsClientId=client)
+        with quiet_native_output():  # the humanoid's URDF has no joint axes: two warning lines per joint
+            rig = p.loadURDF("humanoid/humanoid.urdf", [0, 0, 0], globalScaling=RIG_SCALING, useFixedBase=False,
+                             physicsClientId=client)
         link = {p.getJointInfo(rig, j, physicsClientId=client)[12].decode(): j
                 for j in range(p.getNumJoints(rig, physicsClientId=client))}
         out = np.empty((len(frames), len(JOINT_NAMES), 3))

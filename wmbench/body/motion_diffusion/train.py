@@ -33,6 +33,7 @@ import numpy as np
 
 from wmbench.body.motion_diffusion import dataset as ds
 from wmbench.core.errors import ConfigError
+from wmbench.core.progress import progress_bar
 
 #: Standard deviations below this are floored when normalising (near-constant features).
 STD_FLOOR = 0.01
@@ -134,6 +135,7 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
     if dev.type == "cuda":
         torch.cuda.synchronize()
     start = time.perf_counter()
+    bar = progress_bar(steps, "train-motion", "step", enabled=progress)  # a bar, or a line per 10 % in a log
     for _ in range(steps):
         idx = torch.multinomial(weights, batch, replacement=True, generator=gen)
         x0, ctx, c, tok = target[idx], context[idx], cond[idx], tokens[idx]
@@ -152,9 +154,10 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
         optimizer.step()
         lr_at.step()
         losses.append(float(loss.detach()))
-        if progress and len(losses) % (10 * log_every) == 0:
-            print(f"step {len(losses)}/{steps}: loss {np.mean(losses[-log_every:]):.4f} "
-                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+        if len(losses) % log_every == 0:
+            bar.set_postfix_str(f"loss {np.mean(losses[-log_every:]):.4f}")
+        bar.update(1)
+    bar.close()
     if dev.type == "cuda":
         torch.cuda.synchronize()
     seconds = time.perf_counter() - start

@@ -14,10 +14,11 @@ The parser and ``main`` are in :mod:`wmbench.harness.cli.main`, which registers 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from wmbench.core.errors import WMBenchError
+from wmbench.core.suggest import nearest
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -45,3 +46,12 @@ def register_command(command: Command, *, overwrite: bool = False) -> Command:
         raise ValueError(f"wmbench subcommand {command.name!r} is already registered")
     COMMANDS[command.name] = command
     return command
+
+
+def command_hint(argv: Sequence[str]) -> str | None:
+    """``wmbench: did you mean 'run'?`` when the first word of ``argv`` is not a command but is close to one."""
+    words = [a for a in argv if not a.startswith("-")]
+    if not words or words[0] in COMMANDS:
+        return None
+    found = nearest(words[0], COMMANDS)
+    return f"wmbench: did you mean {found!r}?" if found else None

@@ -19,6 +19,7 @@ from wmbench.harness.report.writer import write_reports
 from wmbench.harness.run.out_dir import describe_os_error
 from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, SCORES_FILE
 from wmbench.scenarios import get_scenario
+from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.live_run import LiveResult, LiveTick
 
 Printer = Callable[[str], None]
@@ -80,9 +81,22 @@ def format_live_result(result: LiveResult) -> str:
         f"late frames {100 * result.late_frame_rate:.2f} %  dropped {100 * result.dropped_frame_rate:.2f} %",
         f"cognitive latency median {lat}, p95 {p95} over {len(result.decisions)} decisions",
     ]
+    lines.append(live_score_line(result))
     if result.error:
         lines.append(f"error: {result.error}")
     return "\n".join(lines)
+
+
+def live_score_line(result: LiveResult) -> str:
+    """``score: S42 20.0 / 20 — <why>`` for a C09 scenario (its rule, :func:`score_c09`); a bench scenario
+    run live is not scored (its rule reads a bench episode) and the line says how to score it."""
+    if result.scenario not in C09_IDS:
+        return (f"score: not scored live ({result.scenario} is a bench scenario; "
+                f"`wmbench run --scenarios {result.scenario}` scores it)")
+    (score,) = score_c09({result.scenario: result}, (result.scenario,))[result.scenario]
+    if not score.measured:
+        return f"score: {result.scenario} not measured: {score.explanation}"
+    return f"score: {result.scenario} {score.score:.1f} / {score.max:g} — {score.explanation}"
 
 
 #: Files of which a run directory holds at least one; ``wmbench report`` refuses a folder with none of them.

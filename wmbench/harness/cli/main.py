@@ -38,6 +38,7 @@ from wmbench.harness.cli.base import (
     EXIT_USAGE,
     Command,
     UsageError,
+    command_hint,
     register_command,
 )
 from wmbench.harness.cli.bench import bench_command, configure_bench
@@ -87,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = parser.parse_args(argv)
     except SystemExit as exit_:  # argparse: --help (0) or a bad argument (2, message already printed)
+        if exit_.code == EXIT_USAGE and (hint := command_hint(sys.argv[1:] if argv is None else argv)):
+            print(hint, file=sys.stderr)
         return int(exit_.code or 0)
     try:
         with terminate_as_interrupt() as term:  # SIGTERM takes the Ctrl-C path (keeps what finished)

@@ -167,11 +167,11 @@ def run_command(args: argparse.Namespace) -> int:
     except RunFailed as err:
         print(visible(f"wmbench run: failed: {err}"), file=sys.stderr)
         return EXIT_FAILED
-    except RunStopped as stop:
-        if stop.scores:
-            print(visible(format_summary(stop.scores)))
+    except RunStopped as stop:  # the reason once, first; the table only when something was measured
         print(visible(f"wmbench run: stopped early (run incomplete, results so far in {out}): {stop.reason}"),
-              file=sys.stderr)
+              file=sys.stderr, flush=True)
+        if stop.scores and measured_anything(stop.scores):
+            print(visible(format_summary(stop.scores, reason_shown=True)))
         return EXIT_FAILED
     except OSError as err:  # the disk filled up (or went read-only) mid-run: finished episodes are kept
         raise UsageError(f"cannot write the run in {out}: {describe_os_error(err)}; finished episodes are "
@@ -299,8 +299,17 @@ def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
     return Path("runs") / f"{safe_brain}-{body}-{stamp}"
 
 
-def format_summary(scores: Scores) -> str:
-    """The table printed after a run: each category's points (or why not), the WM Score and the grade."""
+def measured_anything(scores: Scores) -> bool:
+    """Whether any category has measured points (a run stopped before its first episode has none)."""
+    return any(entry["measured"] or entry["measured_max"] for entry in scores["categories"].values())
+
+
+def format_summary(scores: Scores, *, reason_shown: bool = False) -> str:
+    """The table printed after a run: each category's points (or why not), the WM Score and the grade.
+
+    ``reason_shown``: the caller already printed why the run stopped, so the table does not repeat it."""
+    run = scores.get("run")
+    stopped = run.get("stopped") if run is not None and reason_shown else None
     lines = [f"{'category':<30} {'points':>8}"]
     for cat, entry in scores["categories"].items():
         label = f"{cat} {CATEGORY_TITLES.get(cat, '')}".rstrip()
@@ -316,19 +325,21 @@ def format_summary(scores: Scores) -> str:
     grade = scores.get("grade", "?") + (" (provisional)" if scores.get("grade_provisional") else "")
     lines.append(f"{'WM Score':<30} {scores.get('wm_score', 0):>8.1f} / {scores.get('wm_score_max', 1000):g}"
                  f"   grade {grade}")
-    if scores.get("wm_score_note") and not scores.get("complete", True):
-        lines.append(scores["wm_score_note"])
+    note = scores.get("wm_score_note") or ""
+    if stopped and note.startswith(f"run stopped early: {stopped}"):
+        note = note[len(f"run stopped early: {stopped}"):].lstrip(". ")
+    if note and not scores.get("complete", True):
+        lines.append(note)
     lines += split_lines(scores)
     for sid, extra in scores.get("extra_scenarios", {}).items():  # registered user scenarios
         points = f"{extra['score']:.1f} / {extra['max']:g}" if extra["measured"] else "not measured"
         lines.append(f"extra scenario {sid} ({extra['category']}, not part of the WM Score): {points}")
-    run = scores.get("run")
     if run is None:
         return "\n".join(lines)
     usage = format_usage(run)
     if usage:
         lines.append(f"brain: {usage}")
-    if run.get("stopped"):
+    if run.get("stopped") and not stopped:
         lines.append(f"INCOMPLETE: stopped early: {run['stopped']}")
     if run.get("error_episodes") or run.get("failed_decisions"):
         lines.append(f"{run.get('error_episodes', 0)} episode(s) failed, "

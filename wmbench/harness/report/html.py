@@ -14,6 +14,7 @@ from wmbench.harness.report.motion import motion_model_html
 from wmbench.harness.report.transcript import (
     MAX_TRANSCRIPTS,
     TRANSCRIPT_CSS,
+    category_seeds,
     confidence_text,
     episode_transcripts,
     hidden_inconsistency_line,
@@ -100,10 +101,10 @@ def _points(e: Mapping[str, Any]) -> str:
     return "not measured"
 
 
-def _categories(scores: Mapping[str, Any], titles: Mapping[str, str], n_seeds: int = 2) -> str:
+def _categories(scores: Mapping[str, Any], titles: Mapping[str, str]) -> str:
     rows = []
     for c, e in (scores.get("categories") or {}).items():
-        ci_text = confidence_text(e.get("ci95"), n_seeds)
+        ci_text = confidence_text(e.get("ci95"), category_seeds(scores, c))
         missing = ", ".join(e.get("missing_scenarios") or [])
         rows.append(f"<tr class='{'' if e.get('measured') else 'nm'}'><td>{escape(c)}</td>"
                     f"<td>{escape(titles.get(c, ''))}</td>"
@@ -152,6 +153,26 @@ def _motion_model_html(config: Mapping[str, Any], body: str) -> str:
     return motion_model_html(config, body)
 
 
+def live_headline(run: Any) -> str:
+    """The headline of a ``wmbench live`` folder (a :class:`~wmbench.harness.report.writer.RunData` whose
+    ``live_only`` is true): each live scenario's points, and that this is no WM Score (plain text)."""
+    scenarios = (run.scores or {}).get("scenarios") or {}
+    parts = []
+    for sid in sorted(run.live_results):
+        entry = scenarios.get(sid)
+        if entry is None:
+            parts.append(f"{sid} not scored live (a bench scenario: `wmbench run --scenarios {sid}` scores it)")
+        elif not entry.get("measured", True):
+            parts.append(f"{sid} not measured")
+        else:
+            parts.append(f"{sid} {_live_points(entry.get('score'))} / {entry.get('max', 20):g}")
+    return f"Live run: {'; '.join(parts)} (a live run alone is not a WM Score: no grade)"
+
+
+def _live_points(value: Any) -> str:
+    return "–" if value is None else f"{value:.1f}" if isinstance(value, float) else str(value)
+
+
 def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles: Mapping[str, str]) -> str:
     """The whole report page for ``run`` (a :class:`~wmbench.harness.report.writer.RunData`)."""
     s = run.scores
@@ -166,7 +187,6 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
 
     run_info = s.get("run") or {}
     transcripts = episode_transcripts(run.lines, s)
-    n_seeds = len(run_info.get("seeds") or config.get("seeds") or [0])
     usage = format_usage(run_info)
     status = entry.get("run_status", "complete")
     status_html = "" if status == "complete" else f"<div class=note>{escape(str(status))}</div>"
@@ -184,10 +204,12 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
         f"<title>wmbench report: {escape(run.brain)} on {escape(run.body)}</title>",
         f"<style>{CSS}{TRANSCRIPT_CSS}</style></head><body>",
         f"<h1>wmbench report: {escape(run.brain)} on {escape(run.body)}</h1><p class=meta>{meta}</p>",
-        f"<p><span class=score>{_num(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}</span>"
-        f"<span class=grade>{escape(grade)}</span></p>{note}{status_html}{notes_html}{usage_html}",
+        (f"<p><span class=score>{escape(live_headline(run))}</span></p>" if run.live_only else
+         f"<p><span class=score>{_num(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}</span>"
+         f"<span class=grade>{escape(grade)}</span></p>{note}{status_html}")
+        + f"{notes_html}{usage_html}",
         "<h2>Pillars</h2>", _pillars(s), f"<div class=plots>{overview}</div>",
-        "<h2>Categories</h2>", _categories(s, titles, n_seeds), failure_label_html(s),
+        "<h2>Categories</h2>", _categories(s, titles), failure_label_html(s),
         "<h2>Live measurements (C09)</h2>", _live(run),
         f"<div class=plots>{_img(by_name['latency']) if 'latency' in by_name else ''}</div>",
         "<h2>Intensity over time (C05, C07)</h2>",

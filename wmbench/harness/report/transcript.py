@@ -78,12 +78,20 @@ def scene_summary(scene: Mapping[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def _prediction_item_text(direction: str, item: Any) -> str:
+    """``left=danger(wall)`` from one stored PREDICT item: ``[verdict, reason, raw]`` (older traces:
+    ``[verdict, reason]``); a missing reason gives ``left=safe``, anything else unrecognised is shown as text."""
+    if isinstance(item, (list, tuple)) and len(item) in (2, 3) and isinstance(item[0], str):
+        verdict, reason = item[0], item[1]
+        return f"{direction}={verdict}({reason})" if reason else f"{direction}={verdict}"
+    return f"{direction}={item}"
+
+
 def _predict_text(parse: Mapping[str, Any]) -> str:
     prediction = parse.get("prediction") or {}
     if not prediction:
         return "–"
-    return ", ".join(f"{d}={v[0]}({v[1]})" if isinstance(v, (list, tuple)) and len(v) == 2 else f"{d}={v}"
-                     for d, v in prediction.items())
+    return ", ".join(_prediction_item_text(str(d), v) for d, v in prediction.items())
 
 
 def _intent_text(intent: Mapping[str, Any] | None) -> str:
@@ -182,10 +190,22 @@ def hidden_inconsistency_line(scores: Mapping[str, Any]) -> str:
 
 
 def confidence_text(ci: Sequence[float] | None, n_seeds: int) -> str:
-    """A 95 % CI as text, or "not measured" when one seed cannot give one."""
+    """A 95 % CI as text, or "not measured" when one seed cannot give one; a zero-width interval says that
+    the seeds scored alike rather than posing as a measured certainty."""
     if n_seeds < 2:
-        return "not measured (1 seed)"
-    return f"{ci[0]:.1f}–{ci[1]:.1f}" if ci else "–"
+        return f"not measured ({n_seeds} seed{'' if n_seeds == 1 else 's'})"
+    if not ci:
+        return "–"
+    text = f"{ci[0]:.1f}–{ci[1]:.1f}"
+    return f"{text} (all {n_seeds} seeds alike)" if ci[0] == ci[1] else text
+
+
+def category_seeds(scores: Mapping[str, Any], category: str) -> int:
+    """The fewest measured seeds of any measured scenario of ``category`` (what its CI could use)."""
+    counts = [len([p for p in entry.get("per_seed") or [] if p.get("measured", True)])
+              for entry in (scores.get("scenarios") or {}).values()
+              if entry.get("category") == category and entry.get("measured")]
+    return min(counts, default=0)
 
 
 def render_transcripts_html(transcripts: Sequence[EpisodeTranscript], open_first: bool = True) -> str:

@@ -39,11 +39,12 @@ from wmbench.harness.report import plots as rp
 from wmbench.harness.report.baselines import baselines_markdown
 from wmbench.harness.report.episode_stream import EpisodeStream
 from wmbench.harness.report.failure_table import failure_label_lines
-from wmbench.harness.report.html import render_html, scenario_name
+from wmbench.harness.report.html import live_headline, render_html, scenario_name
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
 from wmbench.harness.report.perception_gap import gap_markdown
 from wmbench.harness.report.transcript import (
+    category_seeds,
     confidence_text,
     hidden_inconsistency_line,
     shown_episodes,
@@ -90,12 +91,24 @@ class RunData:
 
     @property
     def brain(self) -> str:
-        """The brain spec (redacted: scores.json's copy, the fallback, is not)."""
-        return Redactor().text(str(self.config.get("brain") or self._run_field("brain") or "unknown"))
+        """The brain spec (redacted: scores.json's copy, the fallback, is not; a ``wmbench live`` folder has
+        only its live runs to say it)."""
+        return Redactor().text(str(self.config.get("brain") or self._run_field("brain")
+                                   or self._live_field("brain") or "unknown"))
 
     @property
     def body(self) -> str:
-        return str(self.config.get("body") or self._run_field("body") or "smpl")
+        return str(self.config.get("body") or self._run_field("body") or self._live_field("body") or "smpl")
+
+    @property
+    def live_only(self) -> bool:
+        """A ``wmbench live`` folder: live runs and no suite (no run.json, no episodes) — not a WM Score."""
+        return bool(self.live_results) and not self.config and next(iter(self.lines), None) is None
+
+    def _live_field(self, name: str) -> Any:
+        """A field shared by the live runs (their first one's), None when there are none."""
+        first = next(iter(self.live_results.values()), None)
+        return getattr(first, name, None)
 
     def _run_field(self, name: str) -> Any:
         """A field of the scores' ``run`` block (None when there is none)."""
@@ -325,8 +338,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     titles = category_titles()
     grade = s.get("grade", "?") + (" (provisional)" if s.get("grade_provisional") else "")
     out = [f"# wmbench report: {run.brain} on {run.body}", "",
+           f"**{live_headline(run)}**" if run.live_only else
            f"**WM Score {_fmt(s.get('wm_score'))} / {s.get('wm_score_max', 1000):g}**, grade **{grade}**", ""]
-    if not s.get("complete", True):
+    if not s.get("complete", True) and not run.live_only:
         out += [f"> {s.get('wm_score_note', '')}", ""]
 
     run_info = s.get("run")
@@ -339,7 +353,6 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     split = split_text(s)
     if split:
         out += ["## Test split and spec fidelity", "", *[f"- {line}" for line in split], ""]
-    n_seeds = len((run_info.get("seeds") if run_info else None) or run.config.get("seeds") or [0])
     out += ["## Pillars", "", "| pillar | sum | of | rescaled (spec) | of |", "|---|---|---|---|---|"]
     for p, pillar in s["pillars"].items():
         out.append(f"| {p} | {_fmt(pillar['sum'])} | {pillar['max']:g} | {_fmt(pillar['rescaled'])} | "
@@ -347,7 +360,7 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     out += ["", "## Categories", "", "| category | points | of | measured | 95 % CI |",
             "|---|---|---|---|---|"]
     for c, category in s["categories"].items():
-        ci = confidence_text(category["ci95"], n_seeds)
+        ci = confidence_text(category["ci95"], category_seeds(s, c))
         out.append(f"| {c} {titles.get(c, '')} | {_fmt(category['score'])} | {category['max']:g} | "
                    f"{'yes' if category['measured'] else 'no'} | {ci} |")
     out += ["", *failure_label_lines(s)]

@@ -35,6 +35,7 @@ import pybullet as p
 
 from wmbench.body.multibody import yaw_quaternion
 from wmbench.core.errors import ConfigError
+from wmbench.core.progress import progress_bar
 from wmbench.envs import cameras
 from wmbench.envs.npc import NPC_SHAPES, _build_beast, _build_human
 from wmbench.envs.world import World
@@ -232,14 +233,19 @@ def render_frames(trace: Mapping[str, Any], scenario: Scenario | None = None, ev
         stage.close()
 
 
-def render_episode(trace: Mapping[str, Any], out: str | Path, scenario: Scenario | None = None) -> Path:
-    """Write the episode's video to ``out`` (mp4, needs the ``video`` extra); returns the path."""
-    hz, _samples = pose_samples(trace)
+def render_episode(trace: Mapping[str, Any], out: str | Path, scenario: Scenario | None = None,
+                   progress: bool = True) -> Path:
+    """Write the episode's video to ``out`` (mp4, needs the ``video`` extra); returns the path. ``progress``:
+    a bar on stderr (a line per 10 % when stderr is not a terminal)."""
+    hz, samples = pose_samples(trace)
     recorder = VideoRecorder(out, fps=max(1, round(hz)), upscale=1)
+    bar = progress_bar(len(samples), f"rendering {Path(out).name}", "frame", enabled=progress)
     try:
         for frame in render_frames(trace, scenario):
             recorder.add(frame)
+            bar.update(1)
     finally:
+        bar.close()
         path = recorder.close()
     if path is None:
         raise ReplayError("the pose log held no frame to render")

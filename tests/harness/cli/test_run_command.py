@@ -1,0 +1,52 @@
+"""`wmbench run` output when an API brain stops the run (issue 24 item 20): the reason once, first; the
+summary table only when something was measured. Real processes and a real HTTP server on 127.0.0.1."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+
+SCRIPT = textwrap.dedent("""
+    import sys
+    from tests.brain.fault_servers import GOOD_TEXT, FaultServer, completion
+    from wmbench.harness.cli.main import main
+
+    good = int(sys.argv[2])
+    def behave(h, body):  # the first `good` requests answer, then the key is refused
+        if h.server.fault.requests <= good:
+            h.send_json(200, completion(GOOD_TEXT))
+        else:
+            h.send_json(401, {"error": {"message": "invalid api key", "type": "fault", "code": 401}})
+    with FaultServer(behave) as server:
+        sys.exit(main(["run", "--brain", "openai/m", "--option", f"base_url={server.url}",
+                       "cache=false", "--scenarios", "S01,S02", "--seeds", "1", "--workers", "1",
+                       "--max-connections", "1", "--no-live", "--no-progress", "--out", sys.argv[1]]))
+""")
+
+
+def _run(tmp_path: Path, good: int) -> tuple[int, str]:
+    done = subprocess.run([sys.executable, "-c", SCRIPT, str(tmp_path / "run"), str(good)], cwd=ROOT,
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300,
+                          env={**os.environ, "OPENAI_API_KEY": "x"})
+    return done.returncode, done.stdout
+
+
+def test_a_run_stopped_before_any_episode_prints_the_reason_once_and_no_table(tmp_path):
+    code, output = _run(tmp_path, good=0)
+    assert code == 1, output
+    assert output.count("invalid api key") == 1, output
+    assert output.splitlines()[0].startswith("wmbench run: stopped early (run incomplete")
+    assert "not measured" not in output and "grade F" not in output
+
+
+def test_a_run_stopped_after_an_episode_shows_the_measured_table_and_the_reason_once(tmp_path):
+    code, output = _run(tmp_path, good=6)  # S01 finishes (its 6 decisions answered), S02 is refused
+    assert code == 1, output
+    assert output.count("invalid api key") == 1, output
+    assert output.splitlines()[0].startswith("wmbench run: stopped early (run incomplete")
+    assert "C01 Environmental Awareness" in output and "measured (missing" in output

@@ -1,0 +1,81 @@
+"""Issue 24 item 16: scripts/setup.sh checks the interpreter before pip and remakes a wrong-Python .venv.
+
+Each test runs the real script in a scratch copy of the repository's layout (scripts/setup.sh beside a tiny
+pyproject.toml) with pip pointed at no index, so nothing is downloaded: what is checked is what the script does
+before and around pip, in a real shell with real interpreters.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _old_python() -> str | None:
+    """A real Python older than 3.10 on this machine (pyenv's or on PATH), or None."""
+    for name in ("python3.9", "python3.8", "python3.7"):
+        found = shutil.which(name)
+        if found and subprocess.run([found, "-c", "pass"], capture_output=True).returncode == 0:
+            return found
+    candidates = sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.[6-9]*/bin/python3")))
+    return candidates[-1] if candidates else None
+
+
+def _scratch(tmp_path: Path) -> Path:
+    (tmp_path / "scripts").mkdir()
+    shutil.copy(ROOT / "scripts" / "setup.sh", tmp_path / "scripts" / "setup.sh")
+    (tmp_path / "pyproject.toml").write_text("this is not a buildable project: pip must fail here\n")
+    return tmp_path
+
+
+def _run(repo: Path, python: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHON": python, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(repo / "no-wheels"),
+           "PIP_CONSTRAINT": ""}
+    return subprocess.run(["bash", "scripts/setup.sh"], cwd=repo, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def _venv_version(repo: Path) -> str:
+    return subprocess.run([str(repo / ".venv" / "bin" / "python"), "-c",
+                           "import sys; print('%d.%d' % sys.version_info[:2])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+
+
+def test_an_old_interpreter_fails_at_once_with_one_line_and_no_venv(tmp_path):
+    old = _old_python()
+    if old is None:
+        pytest.skip("no Python older than 3.10 on this machine")
+    repo = _scratch(tmp_path)
+    done = _run(repo, old)
+    assert done.returncode == 2
+    assert "expected Python 3.10 or newer" in done.stderr and "PYTHON=python3.11" in done.stderr
+    assert "setting up .venv" not in done.stderr and not (repo / ".venv").exists()
+
+
+def test_a_missing_interpreter_is_named(tmp_path):
+    done = _run(_scratch(tmp_path), "python-nonexistent-3.77")
+    assert done.returncode == 2 and "PYTHON='python-nonexistent-3.77', which is not on PATH" in done.stderr
+
+
+def test_a_venv_of_the_wrong_python_is_made_again_and_first_setup_is_announced(tmp_path):
+    old = _old_python()
+    if old is None:
+        pytest.skip("no Python older than 3.10 on this machine")
+    repo = _scratch(tmp_path)
+    subprocess.run([old, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True, timeout=120)
+    done = _run(repo, sys.executable)
+    want = f"{sys.version_info[0]}.{sys.version_info[1]}"
+    assert "making .venv again" in done.stderr, done.stderr
+    assert _venv_version(repo) == want
+    # the announcement comes before pip (which fails here: no index, not a project)
+    announce = done.stderr.index("setting up .venv (first run only)")
+    assert done.returncode != 0
+    assert done.stderr.index("making .venv again") < announce
