@@ -33,7 +33,7 @@ def frames(gen, intent, n=45):
 def test_implements_the_protocol_and_is_registered():
     gen = KeyframeGenerator(30)
     assert isinstance(gen, MotionGenerator) and gen.name == "keyframe" and gen.fps == 30.0
-    assert set(GENERATORS) == {"procedural", "keyframe", "diffusion"}
+    assert set(GENERATORS) == {"procedural", "keyframe", "diffusion", "humanml3d"}
     assert isinstance(get_generator("keyframe"), KeyframeGenerator)
     assert isinstance(generator_factory("keyframe")(20), KeyframeGenerator)
     with pytest.raises(KeyError, match="procedural"):
