@@ -12,22 +12,10 @@ from gymnasium.utils.env_checker import check_env
 from gymnasium.wrappers.vector import RecordEpisodeStatistics
 
 import wmbench  # noqa: F401  (registers the ids)
+from tests.episode_player import play
 from wmbench.brain.registry import get_brain
 from wmbench.envs.rewards import predict_reward
 from wmbench.envs.wmbench_env import WMBenchEnv
-
-
-def _play(env: WMBenchEnv, brain_spec: str, seed: int = 0, options: dict | None = None):
-    """One episode: (rewards, the terminal info)."""
-    brain = get_brain(brain_spec)
-    obs, _ = env.reset(seed=seed, options=options)
-    brain.reset(seed)
-    rewards, info, done = [], {}, False
-    while not done:
-        obs, reward, terminated, truncated, info = env.step(brain.decide(json.loads(obs["scene"])).text)
-        rewards.append(reward)
-        done = terminated or truncated
-    return rewards, info
 
 
 def test_dense_reward_pays_correct_predictions_and_charges_wrong_ones():
@@ -53,7 +41,7 @@ def test_dense_return_ranks_the_reference_brain_above_standing_still():
     for brain in ("reference", "null"):
         env = WMBenchEnv("S12", reward="dense")
         try:
-            rewards, _ = _play(env, brain)
+            rewards, _ = play(env, brain)
         finally:
             env.close()
         returns[brain] = sum(rewards)

@@ -2,36 +2,21 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from tests.episode_player import play
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.gym_entry import make_env
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.scores import score_line
-from wmbench.scoring.episode_score import EpisodeScoreWrapper
-
-
-def _play(env: EpisodeScoreWrapper, brain_spec: str, seed: int = 0):
-    """One episode: (rewards, the terminal info)."""
-    brain = get_brain(brain_spec)
-    obs, _ = env.reset(seed=seed)
-    brain.reset(seed)
-    rewards, info, done = [], {}, False
-    while not done:
-        obs, reward, terminated, truncated, info = env.step(brain.decide(json.loads(obs["scene"])).text)
-        rewards.append(reward)
-        done = terminated or truncated
-    return rewards, info
 
 
 def test_default_reward_stays_zero_and_the_terminal_info_carries_score_and_trace():
     env = make_env(scenario="S12")
     try:
-        rewards, info = _play(env, "reference")
+        rewards, info = play(env, "reference")
     finally:
         env.close()
     assert set(rewards) == {0.0}
@@ -49,7 +34,7 @@ def test_default_reward_stays_zero_and_the_terminal_info_carries_score_and_trace
 def test_score_reward_returns_the_scenario_points_over_twenty(brain):
     env = make_env(scenario="S12", reward="score")
     try:
-        rewards, info = _play(env, brain)
+        rewards, info = play(env, brain)
     finally:
         env.close()
     assert all(r == 0.0 for r in rewards[:-1])
@@ -61,7 +46,7 @@ def test_score_rewards_separate_a_good_brain_from_a_constant_one():
     for brain in ("reference", "null"):
         env = make_env(scenario="S12", reward="score")
         try:
-            returns[brain] = sum(_play(env, brain)[0])
+            returns[brain] = sum(play(env, brain)[0])
         finally:
             env.close()
     assert returns["reference"] > 0.5 > returns["null"]
