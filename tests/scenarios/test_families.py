@@ -185,4 +185,7 @@ def test_c03_reads_the_open_side_from_the_instance_not_the_canonical_record():
 
     result = run_episode("S12", ReferenceBrain(), "smpl", 1)
     score = score_trace(Trace.from_dict(result.trace))
-    assert result.trace["meta"]["instance"]["mirrored"] and score.score == 20.0, score.explanation
+    assert result.trace["meta"]["instance"]["mirrored"], result.trace["meta"]["instance"]
+    # every decision escapes on the instance's open side: no mismatch; one sideways step that lets the beast gain
+    # costs the stated margin (C03's outcome rule), which is not a wrong side
+    assert score.score >= 19.0 and "mismatch" not in score.explanation, score.explanation

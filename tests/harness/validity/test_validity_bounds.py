@@ -61,13 +61,8 @@ def test_each_diagnostic_brain_loses_where_it_is_broken(quick: ValidityResult, b
     assert all(loss >= LOSS for loss in losses.values()), losses
 
 
-#: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category. The total bound
-#: was 150 (0.3.0's best constant: 142.5); issue 20's outcome-judged rules made room for one constant:
-#: "beast ahead / walks back slowly, relieved" measured 158.7 (S39 judges relief only after the cue and no longer
-#: punishes an answer repeated from before it; S12/S13 accept the open back; S29 pays another safe route 5). The
-#: bound is 170 until S39 also charges relief shown while the beast still stands (open work, see the CHANGELOG);
-#: every per-category bound is unchanged.
-CONSTANT_TOTAL_MAX = 170.0
+#: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category
+CONSTANT_TOTAL_MAX = 150.0
 CONSTANT_CATEGORY_MAX = 40.0
 
 
