@@ -7,12 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.track_a_worlds import forget_track_a_worlds  # noqa: F401  (autouse fixture)
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.scenarios import get_scenario, select
-from wmbench.scenarios.registry import SCENARIOS
 from wmbench.scenarios.track_a import (
     FILLED_IN,
-    PHYSICAL_PREFIX,
     TrackAError,
     is_upstream_id,
     physical_scenario,
@@ -22,16 +21,6 @@ from wmbench.scenarios.track_a import (
 from wmbench.scoring.dispatch import official_category
 
 FIXTURE = Path(__file__).parent / "data" / "track_a_fixture.jsonl"
-
-
-@pytest.fixture(autouse=True)
-def _forget_track_a_worlds():
-    """Selecting a Track-A file registers its worlds in this process: drop them after each test, so tests that
-    count the registry (50 scenarios) see wmbench's own."""
-    yield
-    for sid in SCENARIOS.registered():
-        if sid.startswith(PHYSICAL_PREFIX):
-            SCENARIOS.unregister(sid)
 
 
 def fixture_items() -> list[dict]:

@@ -8,23 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
+from tests.track_a_worlds import forget_track_a_worlds  # noqa: F401  (autouse fixture)
 from wmbench.harness.cli.main import main
-from wmbench.scenarios.registry import SCENARIOS
-from wmbench.scenarios.track_a import PHYSICAL_PREFIX
 
 FIXTURE = Path(__file__).parents[2] / "scenarios" / "data" / "track_a_fixture.jsonl"
-
-
-@pytest.fixture(autouse=True)
-def _forget_track_a_worlds():
-    """Selecting a Track-A file registers its worlds in this process: drop them after each test, so tests that
-    count the registry (50 scenarios) see wmbench's own."""
-    yield
-    for sid in SCENARIOS.registered():
-        if sid.startswith(PHYSICAL_PREFIX):
-            SCENARIOS.unregister(sid)
 
 
 def test_records_run_as_worlds_and_survive_a_rebuild_and_a_verify_in_fresh_processes(tmp_path):
