@@ -126,11 +126,11 @@ def test_history_sends_earlier_turns_and_resets_per_episode():
     assert third == build_messages(corridor_scene())  # a new episode starts with no history
 
 
-def test_each_episode_has_its_own_opaque_session_id():
-    """One session token per episode, as the only thing that tells episodes apart: 32 random hex digits, no
-    scenario, seed or wmbench header on the wire (issue 20: no side channels)."""
+def _two_episodes(**options) -> tuple[list[str], list[dict[str, str]]]:
+    """Two episodes (S07 seed 3 with two decisions, then seed 4 with one) against a recording server: the
+    ``user`` field and the lower-cased headers of every request."""
     with FaultServer.reply(GOOD_TEXT) as server:
-        brain = OpenAIBrain("m", base_url=server.url, cache=False)
+        brain = OpenAIBrain("m", base_url=server.url, cache=False, **options)
         brain.reset(3)
         brain.start_episode({"scenario": "S07", "seed": 3})
         brain.decide(calm_scene())
@@ -138,25 +138,21 @@ def test_each_episode_has_its_own_opaque_session_id():
         brain.reset(4)
         brain.decide(calm_scene())
         brain.close()
-    users = [body["user"] for body in server.bodies]
-    headers = [{k.lower(): v for k, v in h.items()} for h in server.headers]
+    return ([body["user"] for body in server.bodies],
+            [{k.lower(): v for k, v in h.items()} for h in server.headers])
+
+
+def test_each_episode_has_its_own_opaque_session_id():
+    """One session token per episode, as the only thing that tells episodes apart: 32 random hex digits, no
+    scenario, seed or wmbench header on the wire (issue 20: no side channels)."""
+    users, headers = _two_episodes()
     assert users[0] == users[1] != users[2]
     assert all(re.fullmatch(r"[0-9a-f]{32}", user) for user in users)
     assert not any(name.startswith("x-wmbench") for h in headers for name in h)
 
 
 def test_debug_session_labels_name_the_episode_on_request():
-    with FaultServer.reply(GOOD_TEXT) as server:
-        brain = OpenAIBrain("m", base_url=server.url, cache=False, debug_session_labels=True)
-        brain.reset(3)
-        brain.start_episode({"scenario": "S07", "seed": 3})
-        brain.decide(calm_scene())
-        brain.decide(calm_scene())
-        brain.reset(4)
-        brain.decide(calm_scene())
-        brain.close()
-    users = [body["user"] for body in server.bodies]
-    headers = [{k.lower(): v for k, v in h.items()} for h in server.headers]
+    users, headers = _two_episodes(debug_session_labels=True)
     assert users[0] == users[1] != users[2] and users[0].startswith("wmbench-S07-seed3-")
     assert [h["x-wmbench-session"] for h in headers] == users
     assert [h["x-wmbench-seed"] for h in headers] == ["3", "3", "4"]
