@@ -2,9 +2,17 @@
 
 Card
 ----
-- ``quick_validity``: the quick validity panel (``wmbench validity --quick``: 27 brains, seeds 0-3, C10 on
-  seed 0), run once. ``tests/harness/validity/`` reads its bounds and its tie-breakers from it. Read-only: the
-  result is a frozen dataclass.
+- ``validity_panel``: ``validity_panel(brains, seeds, include_c10)`` -> a :class:`ValidityResult` of those panel
+  brains, equal to ``run_validity(brains=..., seeds=..., include_c10=...)``, but *lazy*: a brain's jobs run the
+  first time one of its categories is read (C01–C08: its bench job per seed; C10: also its C10 job on the first
+  seed, as in ``run_validity``), in one 2-worker pool kept for the session, and each (brain, seed) job runs at
+  most once per session whichever result asks for it. A brain no test reads costs nothing, and a cheat brain
+  whose bounds read only bench categories never pays for C10.
+- ``quick_validity``: the quick validity panel (``wmbench validity --quick``: every brain of
+  ``panel_names(quick=True)``, seeds 0-3, C10 on seed 0), served by ``validity_panel``. The brain list comes
+  from the panel's own configuration (:mod:`wmbench.brain.panel`), so a bound that names a new panel brain gets
+  it without any change here. ``tests/harness/validity/`` reads its bounds and its tie-breakers from it.
+  Read-only: the result is a frozen dataclass.
 - ``reference_episode``: ``reference_episode(scenario, body="smpl", seed=0)`` -> the reference brain's closed-
   loop :class:`~wmbench.harness.run.episode.EpisodeResult` of that episode, run on first use and then shared by
   every module that asks for the same (scenario, body, seed). Episodes are deterministic (same seed, same
@@ -15,21 +23,149 @@ Add a fixture here when two test modules would otherwise compute the same expens
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
+from typing import Any, Protocol
 
 import pytest
 
+from wmbench.brain.panel import lacks, panel_names
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
-from wmbench.harness.validity.panel import ValidityResult, run_validity
+from wmbench.harness.run.pool import GuardedPool, worker_pool
+from wmbench.harness.validity.panel import (
+    BENCH_CATEGORIES,
+    CATEGORIES,
+    QUICK_SEEDS,
+    BrainScores,
+    CategoryScore,
+    ValidityResult,
+    bench_job,
+    brain_scores,
+    c10_job,
+)
 
 ReferenceEpisode = Callable[..., EpisodeResult]
+#: one panel job: (brain, seed, part), part "bench" (C01–C08) or "c10"
+Job = tuple[str, int, str]
+
+
+class ValidityPanel(Protocol):
+    def __call__(self, brains: Sequence[str], seeds: Sequence[int], include_c10: bool = True,
+                 quick: bool = False) -> ValidityResult: ...
+
+
+class _PanelJobs:
+    """The session's panel jobs: each (brain, seed, part) runs once, in a 2-worker spawn pool, on demand."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.workers = workers
+        self.done: dict[Job, list[Any]] = {}
+        self._pool: GuardedPool | None = None
+
+    def run(self, jobs: Sequence[Job]) -> None:
+        todo = [job for job in dict.fromkeys(jobs) if job not in self.done]
+        if not todo:
+            return
+        if self._pool is None:
+            self._pool = worker_pool(self.workers)
+        futures: dict[Job, Future[list[Any]]] = {
+            job: self._pool.submit(bench_job if job[2] == "bench" else c10_job, job[0], job[1]) for job in todo}
+        for job, future in futures.items():
+            self.done[job] = future.result()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)  # reaped: their CPU time counts in `time`
+            self._pool = None
+
+
+class _LazyCategories(Mapping[str, CategoryScore]):
+    """One brain's categories; reading one runs the jobs it needs (see module card)."""
+
+    def __init__(self, jobs: _PanelJobs, name: str, seeds: tuple[int, ...], categories: tuple[str, ...]) -> None:
+        self._jobs, self._name, self._seeds, self._keys = jobs, name, seeds, categories
+        self._scores: dict[bool, BrainScores] = {}
+
+    def scores(self, include_c10: bool) -> BrainScores:
+        """The brain's scores as ``run_validity`` computes them, C10 included or not (the C01–C08 points do not
+        depend on it: each category's points and bootstrap come from its own scenarios)."""
+        if include_c10 not in self._scores:
+            wanted: list[Job] = [(self._name, seed, "bench") for seed in self._seeds]
+            if include_c10:
+                wanted.append((self._name, self._seeds[0], "c10"))  # C10 on the first seed, as run_validity
+            self._jobs.run(wanted)
+            by_scenario: dict[str, list[Any]] = {}
+            for job in wanted:
+                for score in self._jobs.done[job]:
+                    by_scenario.setdefault(score.scenario_id, []).append(score)
+            self._scores[include_c10] = brain_scores(self._name, by_scenario, include_c10)
+        return self._scores[include_c10]
+
+    def __getitem__(self, category: str) -> CategoryScore:
+        if category not in self._keys:
+            raise KeyError(category)
+        with_c10 = category not in BENCH_CATEGORIES or True in self._scores
+        return self.scores(with_c10).categories[category]
+
+    def __contains__(self, category: object) -> bool:
+        return category in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+class _LazyScenarios(Mapping[str, float]):
+    """One brain's per-scenario means (every category's, C10 included when the result has it)."""
+
+    def __init__(self, categories: _LazyCategories, include_c10: bool) -> None:
+        self._categories, self._include_c10 = categories, include_c10
+
+    def _all(self) -> Mapping[str, float]:
+        return self._categories.scores(self._include_c10).scenarios
+
+    def __getitem__(self, scenario: str) -> float:
+        return self._all()[scenario]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
 @pytest.fixture(scope="session")
-def quick_validity() -> ValidityResult:
-    """The quick validity panel, run once per session (see module card)."""
-    return run_validity(quick=True)
+def validity_panel() -> Iterator[ValidityPanel]:
+    """``validity_panel(brains, seeds, include_c10=True)``: a lazy ``run_validity`` result (see module card)."""
+    jobs = _PanelJobs()
+
+    def panel(brains: Sequence[str], seeds: Sequence[int], include_c10: bool = True,
+              quick: bool = False) -> ValidityResult:
+        chosen = tuple(seeds)
+        if not brains or not chosen:
+            raise ValueError(f"validity_panel needs at least one brain and one seed, got {brains!r}, {seeds!r}")
+        categories = CATEGORIES if include_c10 else BENCH_CATEGORIES
+        scores = []
+        for name in brains:
+            lazy = _LazyCategories(jobs, name, chosen, categories)
+            scores.append(BrainScores(name, lacks(name), lazy, _LazyScenarios(lazy, include_c10)))
+        return ValidityResult(quick=quick, seeds=chosen, brains=tuple(scores), elapsed_s=0.0,
+                              workers=jobs.workers, categories=categories)
+
+    try:
+        yield panel
+    finally:
+        jobs.close()
+
+
+@pytest.fixture(scope="session")
+def quick_validity(validity_panel: ValidityPanel) -> ValidityResult:
+    """The quick validity panel: every brain of ``panel_names(quick=True)``, seeds 0-3, C10 on seed 0 (see
+    module card; a brain runs when a test first reads it)."""
+    return validity_panel(panel_names(True), QUICK_SEEDS, include_c10=True, quick=True)
 
 
 _EPISODES: dict[tuple[str, str, int], EpisodeResult] = {}

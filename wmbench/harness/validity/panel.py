@@ -254,7 +254,7 @@ def run_validity(
                 pool.shutdown(wait=False, cancel_futures=True)
     except KeyboardInterrupt:
         raise ValidityInterrupted(done, len(jobs), checkpoint) from None
-    results = tuple(_brain_scores(name, collected[name], include_c10) for name in names)
+    results = tuple(brain_scores(name, collected[name], include_c10) for name in names)
     return ValidityResult(quick=quick, seeds=chosen_seeds, brains=results,
                           elapsed_s=time.perf_counter() - start, workers=workers, load_before=load,
                           categories=CATEGORIES if include_c10 else BENCH_CATEGORIES)
@@ -303,9 +303,13 @@ def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequ
 
 
 def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
-    """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
-    rules (:mod:`wmbench.scoring.pairs`) are applied as in a run; C10 runs the brain itself closed loop on
-    every transfer body (:func:`wmbench.harness.transfer.c10.measure_c10_brain`)."""
+    """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence."""
+    return name, bench_job(name, seed) + (c10_job(name, seed) if include_c10 else [])
+
+
+def bench_job(name: str, seed: int) -> list[Any]:
+    """Every bench scenario (C01–C08) for one panel brain and one seed on the SMPL character, scores without
+    their evidence. Paired rules (:mod:`wmbench.scoring.pairs`) are applied as in a run."""
     brain = get_panel_brain(name)
     by_scenario: dict[str, list[Any]] = {}
     paired = []
@@ -320,14 +324,20 @@ def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
     finally:
         brain.close()
     rescore_pairs(paired, by_scenario)
-    if include_c10:
-        by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
-                                             diagnostics=False))
-    scores = [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
-    return name, scores
+    return [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
 
 
-def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], include_c10: bool) -> BrainScores:
+def c10_job(name: str, seed: int) -> list[Any]:
+    """C10 (S46–S50) for one panel brain and one seed: the brain itself closed loop on every transfer body
+    (:func:`wmbench.harness.transfer.c10.measure_c10_brain`), scores without their evidence."""
+    by_scenario = measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
+                                    diagnostics=False)
+    return [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
+
+
+def brain_scores(name: str, by_scenario: Mapping[str, list[Any]], include_c10: bool) -> BrainScores:
+    """One brain's :class:`BrainScores` from its scores per scenario (every seed's, from :func:`bench_job`
+    and, with ``include_c10``, :func:`c10_job`)."""
     summary = summarize({sid: sorted(scores, key=lambda s: s.seed or 0) for sid, scores in by_scenario.items()})
     wanted = CATEGORIES if include_c10 else BENCH_CATEGORIES
     categories = {}
