@@ -3,11 +3,13 @@
 Card
 ----
 - ``validity_panel``: ``validity_panel(brains, seeds, include_c10)`` -> a :class:`ValidityResult` of those panel
-  brains, equal to ``run_validity(brains=..., seeds=..., include_c10=...)``, but *lazy*: a brain's jobs run the
-  first time one of its categories is read (C01–C08: its bench job per seed; C10: also its C10 job on the first
-  seed, as in ``run_validity``), in one 2-worker pool kept for the session, and each (brain, seed) job runs at
-  most once per session whichever result asks for it. A brain no test reads costs nothing, and a cheat brain
-  whose bounds read only bench categories never pays for C10.
+  brains, equal to ``run_validity(brains=..., seeds=..., include_c10=...)`` (checked by
+  ``test_the_shared_session_panel_is_run_validity``), but *lazy*: a brain's category is measured the first time
+  a test reads it (C01–C08: that category's bench scenarios on every seed; C10: the C10 job on the first seed,
+  as in ``run_validity``), in one 2-worker pool kept for the session, and each (brain, seed, category) job runs
+  at most once per session whichever result asks for it. A brain no test reads costs nothing, and a brain whose
+  bounds read two categories pays for those two only. Exact because every episode starts with
+  ``brain.reset(seed)`` and a category's points and bootstrap come from its own scenarios.
 - ``quick_validity``: the quick validity panel (``wmbench validity --quick``: every brain of
   ``panel_names(quick=True)``, seeds 0-3, C10 on seed 0), served by ``validity_panel``. The brain list comes
   from the panel's own configuration (:mod:`wmbench.brain.panel`), so a bound that names a new panel brain gets
@@ -46,7 +48,7 @@ from wmbench.harness.validity.panel import (
 )
 
 ReferenceEpisode = Callable[..., EpisodeResult]
-#: one panel job: (brain, seed, part), part "bench" (C01–C08) or "c10"
+#: one panel job: (brain, seed, category), one of C01–C08 (that category's bench scenarios) or C10
 Job = tuple[str, int, str]
 
 
@@ -56,23 +58,25 @@ class ValidityPanel(Protocol):
 
 
 class _PanelJobs:
-    """The session's panel jobs: each (brain, seed, part) runs once, in a 2-worker spawn pool, on demand."""
+    """The session's panel jobs: each (brain, seed, category) runs once, in a 2-worker spawn pool, on demand."""
 
     def __init__(self, workers: int = 2) -> None:
         self.workers = workers
         self.done: dict[Job, list[Any]] = {}
         self._pool: GuardedPool | None = None
 
-    def run(self, jobs: Sequence[Job]) -> None:
+    def run(self, jobs: Sequence[Job]) -> list[Any]:
+        """The scores of ``jobs`` (run those not run yet), in job order."""
         todo = [job for job in dict.fromkeys(jobs) if job not in self.done]
-        if not todo:
-            return
-        if self._pool is None:
-            self._pool = worker_pool(self.workers)
-        futures: dict[Job, Future[list[Any]]] = {
-            job: self._pool.submit(bench_job if job[2] == "bench" else c10_job, job[0], job[1]) for job in todo}
-        for job, future in futures.items():
-            self.done[job] = future.result()
+        if todo:
+            if self._pool is None:
+                self._pool = worker_pool(self.workers)
+            futures: dict[Job, Future[list[Any]]] = {
+                job: (self._pool.submit(c10_job, job[0], job[1]) if job[2] == "C10"
+                      else self._pool.submit(bench_job, job[0], job[1], (job[2],))) for job in todo}
+            for job, future in futures.items():
+                self.done[job] = future.result()
+        return [score for job in jobs for score in self.done[job]]
 
     def close(self) -> None:
         if self._pool is not None:
@@ -81,32 +85,30 @@ class _PanelJobs:
 
 
 class _LazyCategories(Mapping[str, CategoryScore]):
-    """One brain's categories; reading one runs the jobs it needs (see module card)."""
+    """One brain's categories; reading one runs that category's jobs (see module card)."""
 
     def __init__(self, jobs: _PanelJobs, name: str, seeds: tuple[int, ...], categories: tuple[str, ...]) -> None:
         self._jobs, self._name, self._seeds, self._keys = jobs, name, seeds, categories
-        self._scores: dict[bool, BrainScores] = {}
+        self._scores: dict[str, CategoryScore] = {}
 
-    def scores(self, include_c10: bool) -> BrainScores:
-        """The brain's scores as ``run_validity`` computes them, C10 included or not (the C01–C08 points do not
-        depend on it: each category's points and bootstrap come from its own scenarios)."""
-        if include_c10 not in self._scores:
-            wanted: list[Job] = [(self._name, seed, "bench") for seed in self._seeds]
-            if include_c10:
-                wanted.append((self._name, self._seeds[0], "c10"))  # C10 on the first seed, as run_validity
-            self._jobs.run(wanted)
-            by_scenario: dict[str, list[Any]] = {}
-            for job in wanted:
-                for score in self._jobs.done[job]:
-                    by_scenario.setdefault(score.scenario_id, []).append(score)
-            self._scores[include_c10] = brain_scores(self._name, by_scenario, include_c10)
-        return self._scores[include_c10]
+    def jobs(self, category: str) -> list[Job]:
+        """C01–C08: one job per seed; C10: one job, on the first seed (as ``run_validity``)."""
+        seeds = self._seeds[:1] if category == "C10" else self._seeds
+        return [(self._name, seed, category) for seed in seeds]
+
+    def brain_scores(self, categories: Sequence[str]) -> BrainScores:
+        """``run_validity``'s aggregation of this brain's scores in ``categories`` (other categories read 0)."""
+        by_scenario: dict[str, list[Any]] = {}
+        for score in self._jobs.run([job for c in categories for job in self.jobs(c)]):
+            by_scenario.setdefault(score.scenario_id, []).append(score)
+        return brain_scores(self._name, by_scenario, include_c10="C10" in categories)
 
     def __getitem__(self, category: str) -> CategoryScore:
         if category not in self._keys:
             raise KeyError(category)
-        with_c10 = category not in BENCH_CATEGORIES or True in self._scores
-        return self.scores(with_c10).categories[category]
+        if category not in self._scores:  # a category's points and bootstrap come from its own scenarios only
+            self._scores[category] = self.brain_scores((category,)).categories[category]
+        return self._scores[category]
 
     def __contains__(self, category: object) -> bool:
         return category in self._keys
@@ -119,13 +121,13 @@ class _LazyCategories(Mapping[str, CategoryScore]):
 
 
 class _LazyScenarios(Mapping[str, float]):
-    """One brain's per-scenario means (every category's, C10 included when the result has it)."""
+    """One brain's per-scenario means over every category of the result (reading it runs them all)."""
 
-    def __init__(self, categories: _LazyCategories, include_c10: bool) -> None:
-        self._categories, self._include_c10 = categories, include_c10
+    def __init__(self, categories: _LazyCategories, keys: tuple[str, ...]) -> None:
+        self._categories, self._keys = categories, keys
 
     def _all(self) -> Mapping[str, float]:
-        return self._categories.scores(self._include_c10).scenarios
+        return self._categories.brain_scores(self._keys).scenarios
 
     def __getitem__(self, scenario: str) -> float:
         return self._all()[scenario]
@@ -151,7 +153,7 @@ def validity_panel() -> Iterator[ValidityPanel]:
         scores = []
         for name in brains:
             lazy = _LazyCategories(jobs, name, chosen, categories)
-            scores.append(BrainScores(name, lacks(name), lazy, _LazyScenarios(lazy, include_c10)))
+            scores.append(BrainScores(name, lacks(name), lazy, _LazyScenarios(lazy, categories)))
         return ValidityResult(quick=quick, seeds=chosen, brains=tuple(scores), elapsed_s=0.0,
                               workers=jobs.workers, categories=categories)
 

@@ -48,7 +48,7 @@ from wmbench.harness.run.scores import paired_trace, score_line
 from wmbench.harness.transfer.c10 import measure_c10_brain
 from wmbench.scenarios import all_scenarios
 from wmbench.scoring import summarize
-from wmbench.scoring.pairs import rescore_pairs
+from wmbench.scoring.pairs import partner_of, rescore_pairs
 from wmbench.scoring.report_types import ScenarioScore
 
 BENCH_CATEGORIES: tuple[str, ...] = TRACE_SCORED_CATEGORIES
@@ -307,15 +307,20 @@ def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
     return name, bench_job(name, seed) + (c10_job(name, seed) if include_c10 else [])
 
 
-def bench_job(name: str, seed: int) -> list[Any]:
-    """Every bench scenario (C01–C08) for one panel brain and one seed on the SMPL character, scores without
-    their evidence. Paired rules (:mod:`wmbench.scoring.pairs`) are applied as in a run."""
+def bench_job(name: str, seed: int, categories: Sequence[str] = BENCH_CATEGORIES) -> list[Any]:
+    """The bench scenarios of ``categories`` (default C01–C08) for one panel brain and one seed on the SMPL
+    character, scores without their evidence. Paired rules (:mod:`wmbench.scoring.pairs`) are applied as in a
+    run (a paired scenario's partner runs too; only ``categories``' scores are returned). Every episode starts
+    with ``brain.reset(seed)``, so a category's scores do not depend on which other categories ran."""
+    wanted = {r.id for r in all_scenarios() if r.mode == "bench" and r.category in BENCH_CATEGORIES
+              and r.category in categories}
+    partners = {p for p in map(partner_of, wanted) if p is not None} - wanted
     brain = get_panel_brain(name)
     by_scenario: dict[str, list[Any]] = {}
     paired = []
     try:
         for record in all_scenarios():
-            if record.mode == "bench" and record.category in BENCH_CATEGORIES:
+            if record.id in wanted or record.id in partners:
                 line = episode_line(run_episode(record.id, brain, SOURCE_BODY, seed, brain_label=name))
                 by_scenario[record.id] = [score_line(line)]
                 trace = paired_trace(line)
@@ -324,7 +329,8 @@ def bench_job(name: str, seed: int) -> list[Any]:
     finally:
         brain.close()
     rescore_pairs(paired, by_scenario)
-    return [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
+    return [replace(score, evidence={}, seed=seed) for sid, entries in by_scenario.items() if sid not in partners
+            for score in entries]
 
 
 def c10_job(name: str, seed: int) -> list[Any]:
