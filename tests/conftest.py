@@ -31,11 +31,11 @@ from typing import Any, Protocol
 
 import pytest
 
-from wmbench.brain.panel import lacks, panel_names
+from wmbench.brain.panel.brains import lacks, panel_names
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.pool import GuardedPool, worker_pool
-from wmbench.harness.validity.panel import (
+from wmbench.harness.validity.runner import (
     BENCH_CATEGORIES,
     CATEGORIES,
     QUICK_SEEDS,

@@ -8,7 +8,7 @@ import json
 import pytest
 
 from wmbench.harness.cli.main import main
-from wmbench.harness.validity.panel import (
+from wmbench.harness.validity.runner import (
     CATEGORIES,
     BrainScores,
     CategoryScore,
