@@ -59,7 +59,7 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
     "harness.inspect_task": _BELOW_HARNESS | {"harness.run"},
     "harness.gym_entry": _BELOW_HARNESS,
     "harness.counterfactual": _BELOW_HARNESS | {"harness.run"},
-    "harness.frontier": _BELOW_HARNESS | {"harness.run"},
+    "harness.frontier": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.report"},
     "harness.executors": _BELOW_HARNESS | {"harness.run"},
     "harness.dataset": _BELOW_HARNESS | {"harness.run"},
     "harness.suite": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.transfer", "harness.report",
