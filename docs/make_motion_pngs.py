@@ -1,4 +1,4 @@
-"""Render the diffusion generator's character for the docs: walking, sprinting, crouching, stepping back.
+"""Render the diffusion generator's character for the docs: walk, sprint, crouch, back-step, crawl, jump, kick.
 
 Each PNG is a strip of four snapshots 0.2 s apart, taken after the motion has run for 1 s, by the env's own
 ``rgb_array`` renderer (``wmbench.envs.render.capture``: TinyRenderer, headless) aimed at the character
@@ -19,6 +19,9 @@ MOTIONS = {
     "sprint": "a person sprints forward in terror",
     "crouch": "a person crouches low and creeps forward cautiously",
     "backstep": "a person steps back defensively, arms raised",
+    "crawl": "a person crawls on all fours",
+    "jump": "a person jumps forward",
+    "kick": "a person kicks forward",
 }
 PREDICT = "PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)"
 
