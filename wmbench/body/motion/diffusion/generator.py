@@ -16,7 +16,9 @@ Card
 - **Conditioning while streaming.** The body owns the root: it turns to face its travel when the intent
   says so, so the relative heading is 0 then, else the intent's heading (a back-step). A body that is held
   in place (ground speed under :data:`BLOCKED_SPEED` while the intent moves, e.g. against a wall) is
-  conditioned on standing still, so the legs stop instead of walking on the spot.
+  conditioned on standing still, so the legs stop instead of walking on the spot. A MOTION line with words
+  the model never saw is read through the open-vocabulary text encoder (``text_encoder.model_text``): the
+  words become those of the nearest motion the model knows.
 - **Clip.** :meth:`DiffusionGenerator.clip` integrates the model's *own* root rotation and root velocity, so
   a clip's realised direction, speed and turn are the model's; each chunk is conditioned on the travel
   heading relative to the facing the model has reached (closed loop: a model that turns too little is
@@ -49,6 +51,7 @@ from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vecto
 from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
 from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
 from wmbench.body.motion.diffusion.postprocess import FrameSmoother, limit_knees, lock_feet
+from wmbench.body.motion.diffusion.text_encoder import model_text
 from wmbench.body.motion.stream import StreamGenerator, posture_label
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
 from wmbench.core.errors import ConfigError
@@ -77,6 +80,7 @@ class MotionModel:
         data, meta = _read_weights(weights_dir)
         self.config = meta["denoiser"]
         self.vocabulary: dict[str, int] = meta["vocabulary"]
+        self.known_words = frozenset(self.vocabulary)
         self.mean, self.std = data["mean"], data["std"]
         self.rest_context = data["rest_context"]
         self.timesteps, self.alphas_cumprod = data["timesteps"], data["alphas_cumprod"]
@@ -218,7 +222,8 @@ class _Stream:
         intent = self.intent
         if self.held and intent.moving:
             intent = MotionIntent.still(intent.source, intent.styles)
-        return intent_vector(intent, relative_heading), tokenize(intent.source, self.model.vocabulary)
+        text = model_text(intent.source, self.model.known_words)
+        return intent_vector(intent, relative_heading), tokenize(text, self.model.vocabulary)
 
     def next_raw(self, relative_heading: float) -> np.ndarray:
         """The next frame vector (denormalised, low-passed: ``postprocess.FrameSmoother``), sampling a new chunk

@@ -7,15 +7,15 @@ Card
   stays in its training distribution); only what is shown is filtered. It removes the sample-to-sample
   noise of 4-step DDIM that makes jerk high; it lags by about ``(1 - alpha) / alpha`` frames.
 - **Joint limits** (:func:`limit_knees`): a knee may flex at most :data:`KNEE_MAX_FLEX` (rad); a shin folded
-  further behind the knee is rotated back (about the knee, in the leg's plane) to the limit and the foot follows its ankle. This is
-  what removes the folded-shin sprint sample. Simplified: a geometric clamp on joint positions, not an
+  further behind the knee is rotated back (about the knee, in the leg's plane) to the limit and the foot
+  follows its ankle (against the folded-shin sprint sample). Simplified: a geometric clamp on joint positions, not an
   inverse-kinematics solve (bone lengths are kept because the shin and foot are rotated rigidly).
 - **Foot locking** (:func:`lock_feet`, used by ``clip`` where the root's travel is the model's): a foot joint
   that is planted (within :data:`CONTACT_HEIGHT` of its lowest height in the clip) in two consecutive frames
   shifts the whole body horizontally against its slide (:data:`LOCK_STRENGTH` of it; the correction is
   averaged over :data:`LOCK_WINDOW` frames so it adds no velocity step); with no planted foot the model's own
-  root velocity carries the body. Simplified: a partial, smoothed lock, not a full IK foot plant. In the live loop the body owns the root's travel (as for every generator), so
-  only the smoothing and the limits apply there.
+  root velocity carries the body. Simplified: a partial, smoothed lock, not a full IK foot plant. In the live
+  loop the body owns the root's travel (as for every generator), so only the smoothing and the limits apply.
 """
 
 from __future__ import annotations
