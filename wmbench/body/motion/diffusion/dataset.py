@@ -12,12 +12,14 @@ Card
   text (the same parser the harness uses), so labels and run-time conditioning cannot disagree. The intent
   becomes the condition vector (:func:`intent_vector`); the words go to the model's text encoder
   (:func:`tokenize`).
-- **Real mocap** (``source = "mocap"``): the DeepMimic walk cycle, tiled, at its own speed and time-warped
-  within the walk class; mirrored left/right; played in reverse (a back-step, facing kept).
-- **Held out**: the DeepMimic run cycle is *not* trained on; the FID-like statistic compares generated
-  running with it (``motion_quality``). The other clips (jump, kick, dance, ...) have no wmbench intent and are
-  not used.
-- **Augmented** (``source = "procedural"``): the procedural generator renders the intents the clips lack —
+- **Real mocap** (``source = "mocap"``, :func:`corpus_segments`): every DeepMimic clip of the training kinds
+  under each of its captions, as recorded and mirrored; walk and run tiled and time-warped within their class;
+  the walk played in reverse (a back-step, facing kept). (:func:`mocap_segments`: the walk-only set the first
+  shipped model used.)
+- **Held out** by kind (``corpus.HELD_OUT_KINDS``: turn, dance): never trained on;
+  ``quality.held_out_distances`` compares generated motion with them.
+- **Augmented** (``source = "procedural"``, thinned by ``make_windows(procedural_stride=...)`` so real mocap
+  stays the majority): the procedural generator renders the intents the clips lack —
   jog/run/sprint, turns, sidesteps, standing, and the styles (fear, caution, crouch, freeze, defensive,
   relief, glance back). An intent that faces its travel is rendered turning towards it at
   :data:`TURN_RATE` (as ``DiffusionGenerator.clip`` turns), so every frame carries the travel heading

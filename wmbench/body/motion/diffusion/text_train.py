@@ -53,6 +53,7 @@ def train(out_dir: Path, steps: int = 600, seed: int = 0, command: str = "") -> 
     import torch
     from transformers import BertConfig, BertModel
 
+    torch.set_num_threads(1)  # a tiny model: more threads only contend on a shared box
     train_set, held = split_phrasings()
     vocab_words = sorted({w for t, _ in train_set for w in normalise_words(t)})
     vocabulary = {w: i + 3 for i, w in enumerate(vocab_words)}
@@ -101,7 +102,7 @@ def train(out_dir: Path, steps: int = 600, seed: int = 0, command: str = "") -> 
     np.savez_compressed(out_dir / "text_encoder.npz", **arrays)  # type: ignore[arg-type]
     meta = {"vocabulary": vocabulary, "classes": classes, "captions": MOTION_CLASSES, "layers": LAYERS,
             "heads": HEADS, "width": WIDTH, "steps": steps, "seed": seed, "train_seconds": round(seconds, 1),
-            "train_texts": len(train_set), "held_out_texts": len(held), "final_loss": round(float(loss), 4),
+            "train_texts": len(train_set), "held_out_texts": len(held), "final_loss": round(float(loss.detach()), 4),
             "command": command}
     (out_dir / "text_encoder.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
     r1, r3 = r_precision(TextEncoder(out_dir), held)
