@@ -30,6 +30,7 @@ import numpy as np
 from wmbench.body.envelope import classify_speed
 from wmbench.body.intent.reader import parse_motion
 from wmbench.body.motion.contract import MotionGenerator
+from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_KINDS
 from wmbench.body.motion.diffusion.deepmimic import load_clip
 from wmbench.body.motion.humanml3d.features import LAYOUT, joints_to_features
 from wmbench.body.motion.registry import describe_clip
@@ -154,8 +155,6 @@ def held_out_distances(generator: MotionGenerator, seed: int = 0) -> dict[str, f
     kind's canonical caption (parsed as a MOTION line) against every frame of that kind's clips; the PCA basis
     is fitted on the walk, run and held-out frames together. A generator that cannot do the kind renders
     what the caption parses to (often standing), and the distance says how far that is from the real motion."""
-    from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_KINDS
-
     fps = generator.fps
     reference = {kind: np.concatenate([pose_features(load_clip(name, fps).joints, fps)
                                        for name, k in CLIP_KINDS.items() if k == kind])

@@ -41,6 +41,7 @@ import numpy as np
 
 from wmbench.body.intent.reader import parse_motion
 from wmbench.body.intent.record import STYLE_TAGS, MotionIntent
+from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_KINDS
 from wmbench.body.motion.diffusion.deepmimic import load_clip
 from wmbench.body.motion.humanml3d.features import joints_to_features
 from wmbench.body.motion.procedural.generator import ProceduralGenerator
@@ -214,8 +215,6 @@ def corpus_segments(fps: float = 30.0) -> list[Segment]:
     """Every training clip of the DeepMimic corpus (:mod:`~wmbench.body.motion.diffusion.corpus`; the
     held-out kinds excluded), each under every caption, as recorded and mirrored, walk and run tiled and
     time-warped within their class; plus the walk reversed (a back-step, facing kept)."""
-    from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_KINDS
-
     out: list[Segment] = []
     for name, kind in CLIP_KINDS.items():
         if kind in HELD_OUT_KINDS:
@@ -307,8 +306,6 @@ def make_windows(segments: list[Segment], vocabulary: dict[str, int], rng: np.ra
 def data_card(segments: list[Segment], windows: Windows) -> str:
     """A short Markdown data card: what is real mocap, what is augmented, how much of each, what is held
     out."""
-    from wmbench.body.motion.diffusion.corpus import CLIP_KINDS, HELD_OUT_KINDS
-
     lines = ["# Data card: wmbench diffusion motion model", "",
              "Source: DeepMimic humanoid clips shipped in `pybullet_data` (`data/motions/humanoid3d_*.txt`),",
              "retargeted by forward kinematics of `humanoid/humanoid.urdf` to wmbench's 22-joint skeleton",

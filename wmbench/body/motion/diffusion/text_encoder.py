@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from wmbench.body.intent.phrases import lemma_words
+from wmbench.body.motion.diffusion.dataset import words
 
 #: Where the shipped encoder lives (beside the diffusion weights).
 ENCODER_DIR = Path(__file__).parent / "weights"
@@ -151,8 +152,6 @@ def shipped_encoder(folder: str = str(ENCODER_DIR)) -> TextEncoder | None:
 @lru_cache(maxsize=512)
 def model_text(text: str, known_words: frozenset[str]) -> str:
     """The text the diffusion model is conditioned on for a MOTION line (see the module card)."""
-    from wmbench.body.motion.diffusion.dataset import words
-
     ws = [w for w in words(text) if w not in ("a", "an", "the", "person", "someone")]
     if all(w in known_words for w in ws):
         return text
