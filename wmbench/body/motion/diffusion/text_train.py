@@ -99,7 +99,7 @@ def train(out_dir: Path, steps: int = 600, seed: int = 0, command: str = "") -> 
     arrays["proj.weight"] = proj.weight.detach().numpy().astype(np.float32)
     arrays["proj.bias"] = proj.bias.detach().numpy().astype(np.float32)
     arrays["classes"] = class_vecs.detach().numpy().astype(np.float32)
-    np.savez_compressed(out_dir / "text_encoder.npz", **arrays)  # type: ignore[arg-type]
+    np.savez_compressed(out_dir / "text_encoder.npz", **arrays)
     meta = {"vocabulary": vocabulary, "classes": classes, "captions": MOTION_CLASSES, "layers": LAYERS,
             "heads": HEADS, "width": WIDTH, "steps": steps, "seed": seed, "train_seconds": round(seconds, 1),
             "train_texts": len(train_set), "held_out_texts": len(held), "final_loss": round(float(loss.detach()), 4),
