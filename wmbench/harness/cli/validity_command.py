@@ -4,6 +4,7 @@
 
     wmbench validity --quick                         # CI-sized panel: table on stdout, JSON + Markdown files
     wmbench validity --docs docs/validity.md         # full panel, and regenerate the docs page
+    wmbench validity --rank-stability                # Spearman rho: two drawn sets, smpl vs robot / drone
 
 Writes ``validity.json`` and ``validity.md`` into ``--out`` (default ``runs/validity[-quick]``); ``--docs``
 also rewrites the generated part of a docs page (:mod:`wmbench.harness.validity.docs`).
@@ -22,6 +23,7 @@ from wmbench.harness.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.run.out_dir import describe_os_error
 from wmbench.harness.validity.docs import write_docs
 from wmbench.harness.validity.panel import ValidityInterrupted, run_validity
+from wmbench.harness.validity.rank_stability import run_rank_stability
 
 #: The resume file of a panel run in ``--out`` (removed once validity.json is written).
 CHECKPOINT_FILE = "validity.partial.jsonl"
@@ -39,6 +41,11 @@ def configure_validity(p: argparse.ArgumentParser) -> None:
                    help="comma-separated panel brains instead of the whole panel (e.g. left-first,right-first)")
     p.add_argument("--out", type=Path, default=None, help="output directory (default: runs/validity[-quick])")
     p.add_argument("--docs", type=Path, default=None, help="also regenerate this docs page (docs/validity.md)")
+    p.add_argument("--rank-stability", action="store_true",
+                   help="instead of the table: Spearman rho of the panel's C01-C08 totals between two disjoint "
+                        "drawn instance sets, and between smpl and robot / drone (writes rank_stability.json)")
+    p.add_argument("--instances", type=int, default=4,
+                   help="with --rank-stability: drawn instances per set (default: 4)")
 
 
 def validity_command(args: argparse.Namespace) -> int:
@@ -58,6 +65,8 @@ def validity_command(args: argparse.Namespace) -> int:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
         raise UsageError(f"cannot create {out}: {describe_os_error(err)}") from None
+    if args.rank_stability:
+        return _rank_stability(args, brains, out)
     checkpoint = out / CHECKPOINT_FILE  # finished (brain, seed) jobs: a stopped panel resumes
     try:
         result = run_validity(
@@ -78,4 +87,21 @@ def validity_command(args: argparse.Namespace) -> int:
     if args.docs is not None:
         write_docs(result, args.docs)
         print(f"docs: {args.docs}")
+    return EXIT_OK
+
+
+def _rank_stability(args: argparse.Namespace, brains: list[str] | None, out: Path) -> int:
+    """``--rank-stability``: :func:`wmbench.harness.validity.rank_stability.run_rank_stability`."""
+    if args.instances < 2:
+        raise UsageError(f"--instances must be at least 2 for a rank comparison, got {args.instances}")
+    try:
+        result = run_rank_stability(
+            brains=brains, instances=args.instances, workers=args.workers,
+            progress=lambda line: print(visible(f"  {line}"), file=sys.stderr, flush=True))
+    except ValidityInterrupted as stop:
+        print(f"\nwmbench validity: {stop}", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    (out / "rank_stability.json").write_text(result.to_json() + "\n", encoding="utf-8")
+    print(result.to_markdown())
+    print(f"\n{result.elapsed_s:.0f} s; {out / 'rank_stability.json'}")
     return EXIT_OK

@@ -205,13 +205,15 @@ def run_validity(
     include_c10: bool = True,
     progress: Callable[[str], None] | None = None,
     checkpoint: Path | None = None,
+    body: str = SOURCE_BODY,
 ) -> ValidityResult:
     """Run the panel (quick or full, or just ``brains``) over ``seeds`` and return the frozen result.
 
     ``checkpoint``: a JSONL file that gets one line per finished (brain, seed) job; jobs already in it are
     not run again, so a run stopped by Ctrl-C, SIGTERM or ``kill -9`` resumes where it was. Workers come from
     :func:`~wmbench.harness.run.pool.worker_pool` (they die with this process). Ctrl-C raises
-    :class:`ValidityInterrupted` after keeping what finished."""
+    :class:`ValidityInterrupted` after keeping what finished. ``body``: the body the bench scenarios run on
+    (default the SMPL character; the rank-stability check also runs ``robot`` and ``drone``)."""
     names = tuple(brains) if brains is not None else panel_names(quick)
     chosen_seeds = tuple(seeds) if seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
     if not names or not chosen_seeds:
@@ -243,11 +245,11 @@ def run_validity(
     try:
         if workers <= 1:
             for job in todo:
-                keep(job, _job(*job)[1])
+                keep(job, _job(*job, body)[1])
         elif todo:
             pool = worker_pool(min(workers, len(todo)))
             try:
-                futures = {pool.submit(_job, *job): job for job in todo}
+                futures = {pool.submit(_job, *job, body): job for job in todo}
                 for future in as_completed(futures):
                     keep(futures[future], future.result()[1])
             finally:
@@ -302,7 +304,7 @@ def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequ
         collected[name].setdefault(score.scenario_id, []).append(score)
 
 
-def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
+def _job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY) -> tuple[str, list[Any]]:
     """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
     rules (:mod:`wmbench.scoring.pairs`) are applied as in a run; C10 runs the brain itself closed loop on
     every transfer body (:func:`wmbench.harness.transfer.c10.measure_c10_brain`)."""
@@ -312,7 +314,7 @@ def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
     try:
         for record in all_scenarios():
             if record.mode == "bench" and record.category in BENCH_CATEGORIES:
-                line = episode_line(run_episode(record.id, brain, SOURCE_BODY, seed, brain_label=name))
+                line = episode_line(run_episode(record.id, brain, body, seed, brain_label=name))
                 by_scenario[record.id] = [score_line(line)]
                 trace = paired_trace(line)
                 if trace is not None:
