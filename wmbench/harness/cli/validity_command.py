@@ -5,6 +5,8 @@
     wmbench validity --quick                         # CI-sized panel: table on stdout, JSON + Markdown files
     wmbench validity --docs docs/validity.md         # full panel, and regenerate the docs page
     wmbench validity --rank-stability                # Spearman rho: two drawn sets, smpl vs robot / drone
+    wmbench validity --quick --categories C03,C08 --merge-into runs/validity-quick/validity.json
+                                                     # rerun the categories whose rules changed over a full run
 
 Writes ``validity.json`` and ``validity.md`` into ``--out`` (default ``runs/validity[-quick]``); ``--docs``
 also rewrites the generated part of a docs page (:mod:`wmbench.harness.validity.docs`).
@@ -13,6 +15,7 @@ also rewrites the generated part of a docs page (:mod:`wmbench.harness.validity.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -22,7 +25,14 @@ from wmbench.core.visible import visible
 from wmbench.harness.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.run.out_dir import describe_os_error
 from wmbench.harness.validity.docs import write_docs
-from wmbench.harness.validity.panel import ValidityInterrupted, run_validity
+from wmbench.harness.validity.panel import (
+    CATEGORIES,
+    ValidityInterrupted,
+    ValidityResult,
+    merge_results,
+    result_from_dict,
+    run_validity,
+)
 from wmbench.harness.validity.rank_stability import run_rank_stability
 
 #: The resume file of a panel run in ``--out`` (removed once validity.json is written).
@@ -41,6 +51,12 @@ def configure_validity(p: argparse.ArgumentParser) -> None:
                    help="comma-separated panel brains instead of the whole panel (e.g. left-first,right-first)")
     p.add_argument("--out", type=Path, default=None, help="output directory (default: runs/validity[-quick])")
     p.add_argument("--docs", type=Path, default=None, help="also regenerate this docs page (docs/validity.md)")
+    p.add_argument("--categories", default=None,
+                   help="comma-separated categories to run (e.g. C03,C08: the ones whose rules changed); "
+                        "default all")
+    p.add_argument("--merge-into", type=Path, default=None,
+                   help="a full run's validity.json (same brains and seeds): the categories run here replace "
+                        "its own, and the merged result is what is written (and put in --docs)")
     p.add_argument("--rank-stability", action="store_true",
                    help="instead of the table: Spearman rho of the panel's C01-C08 totals between two disjoint "
                         "drawn instance sets, and between smpl and robot / drone (writes rank_stability.json)")
@@ -67,15 +83,26 @@ def validity_command(args: argparse.Namespace) -> int:
         raise UsageError(f"cannot create {out}: {describe_os_error(err)}") from None
     if args.rank_stability:
         return _rank_stability(args, brains, out)
-    checkpoint = out / CHECKPOINT_FILE  # finished (brain, seed) jobs: a stopped panel resumes
+    categories = [c.strip().upper() for c in args.categories.split(",") if c.strip()] if args.categories else None
+    if categories is not None and (not categories or set(categories) - set(CATEGORIES)):
+        raise UsageError(f"--categories must name some of {', '.join(CATEGORIES)}, got {args.categories!r}")
+    base = _read_base(args.merge_into) if args.merge_into is not None else None
+    # finished (brain, seed) jobs: a stopped panel resumes (one file per category selection)
+    checkpoint = out / (CHECKPOINT_FILE if categories is None
+                        else CHECKPOINT_FILE.replace(".partial", ".partial-" + "-".join(categories)))
     try:
         result = run_validity(
             args.quick, seeds=tuple(range(args.seeds)) if args.seeds else None, brains=brains,
-            workers=args.workers, include_c10=not args.no_c10, checkpoint=checkpoint,
+            workers=args.workers, include_c10=not args.no_c10, checkpoint=checkpoint, categories=categories,
             progress=lambda line: print(visible(f"  {line}"), file=sys.stderr, flush=True))
     except ValidityInterrupted as stop:
         print(f"\nwmbench validity: {stop}", file=sys.stderr)
         return EXIT_INTERRUPTED
+    if base is not None:
+        try:
+            result = merge_results(base, result)
+        except ValueError as err:
+            raise UsageError(f"--merge-into {args.merge_into}: {err}") from None
     (out / "validity.json").write_text(result.to_json() + "\n", encoding="utf-8")
     table = result.to_markdown()
     (out / "validity.md").write_text(table + "\n", encoding="utf-8")
@@ -88,6 +115,16 @@ def validity_command(args: argparse.Namespace) -> int:
         write_docs(result, args.docs)
         print(f"docs: {args.docs}")
     return EXIT_OK
+
+
+def _read_base(path: Path) -> ValidityResult:
+    """``--merge-into``: a full run's validity.json."""
+    try:
+        return result_from_dict(json.loads(path.read_text(encoding="utf-8")))
+    except OSError as err:
+        raise UsageError(f"--merge-into: cannot read {path}: {describe_os_error(err)}") from None
+    except (ValueError, KeyError, TypeError) as err:
+        raise UsageError(f"--merge-into: {path} is not a validity.json ({err})") from None
 
 
 def _rank_stability(args: argparse.Namespace, brains: list[str] | None, out: Path) -> int:

@@ -48,6 +48,7 @@ from wmbench.harness.run.scores import paired_trace, score_line
 from wmbench.harness.transfer.c10 import measure_c10_brain
 from wmbench.scenarios import all_scenarios
 from wmbench.scoring import summarize
+from wmbench.scoring.dispatch import official_category
 from wmbench.scoring.pairs import rescore_pairs
 from wmbench.scoring.report_types import ScenarioScore
 
@@ -195,6 +196,38 @@ class ValidityResult:
         return "\n".join(lines)
 
 
+def result_from_dict(d: Mapping[str, Any]) -> ValidityResult:
+    """A :class:`ValidityResult` read back from its :meth:`ValidityResult.to_dict` form (``validity.json``)."""
+    brains = []
+    for name, b in d["brains"].items():
+        cats = {c: CategoryScore(float(v["score"]), tuple(v["ci95"]) if v.get("ci95") else None)  # type: ignore[arg-type]
+                for c, v in b["categories"].items()}
+        brains.append(BrainScores(name, str(b.get("lacks", "")), cats, dict(b.get("scenarios") or {})))
+    load = d.get("load_before")
+    return ValidityResult(quick=bool(d["quick"]), seeds=tuple(d["seeds"]), brains=tuple(brains),
+                          elapsed_s=float(d["elapsed_s"]), workers=int(d["workers"]),
+                          load_before=tuple(load) if load else None,  # type: ignore[arg-type]
+                          categories=tuple(d["categories"]))
+
+
+def merge_results(base: ValidityResult, update: ValidityResult) -> ValidityResult:
+    """``base`` with every category that ``update`` measured (and those categories' scenarios) replaced by
+    ``update``'s: a partial rerun (``categories=``) of the categories whose rules changed, over a full run of
+    the same brains and seeds. Refuses results of other brains or seeds (they would not be comparable)."""
+    if base.seeds != update.seeds or {b.name for b in base.brains} != {b.name for b in update.brains}:
+        raise ValueError(f"merge_results needs the same brains and seeds: base {len(base.brains)} brains seeds "
+                         f"{list(base.seeds)}, update {len(update.brains)} brains seeds {list(update.seeds)}")
+    replaced = set(update.categories)
+    merged = []
+    for b in base.brains:
+        u = update.brain(b.name)
+        categories = {c: (u.categories[c] if c in replaced else s) for c, s in b.categories.items()}
+        scenarios = {**{sid: v for sid, v in b.scenarios.items() if official_category(sid) not in replaced},
+                     **dict(u.scenarios)}
+        merged.append(BrainScores(b.name, b.lacks, categories, scenarios))
+    return replace(base, brains=tuple(merged), elapsed_s=base.elapsed_s + update.elapsed_s)
+
+
 # ------------------------------------------------------------------------------------------------ running
 def run_validity(
     quick: bool = False,
@@ -206,6 +239,7 @@ def run_validity(
     progress: Callable[[str], None] | None = None,
     checkpoint: Path | None = None,
     body: str = SOURCE_BODY,
+    categories: Sequence[str] | None = None,
 ) -> ValidityResult:
     """Run the panel (quick or full, or just ``brains``) over ``seeds`` and return the frozen result.
 
@@ -213,7 +247,9 @@ def run_validity(
     not run again, so a run stopped by Ctrl-C, SIGTERM or ``kill -9`` resumes where it was. Workers come from
     :func:`~wmbench.harness.run.pool.worker_pool` (they die with this process). Ctrl-C raises
     :class:`ValidityInterrupted` after keeping what finished. ``body``: the body the bench scenarios run on
-    (default the SMPL character; the rank-stability check also runs ``robot`` and ``drone``)."""
+    (default the SMPL character; the rank-stability check also runs ``robot`` and ``drone``). ``categories``: only
+    these categories' scenarios (C10 only if named), e.g. the ones whose rules changed; :func:`merge_results`
+    puts such a partial result over a full one."""
     names = tuple(brains) if brains is not None else panel_names(quick)
     chosen_seeds = tuple(seeds) if seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
     if not names or not chosen_seeds:
@@ -222,6 +258,12 @@ def run_validity(
     start = time.perf_counter()
     # C10's transfer scenarios have fixed layouts (no family) and each measurement already turns the scene to four
     # headings on three bodies, so C10 runs on the first seed only
+    if categories is not None:
+        unknown = sorted(set(categories) - set(CATEGORIES))
+        if unknown or not categories:
+            raise ValueError(f"categories must be among {', '.join(CATEGORIES)}, got {list(categories)!r}")
+        include_c10 = include_c10 and "C10" in categories
+    bench = tuple(c for c in BENCH_CATEGORIES if categories is None or c in categories)
     c10_seeds = chosen_seeds[:1] if include_c10 else ()
     jobs = [(name, seed, seed in c10_seeds) for name in names for seed in chosen_seeds]
     collected: dict[str, dict[str, list[Any]]] = {name: {} for name in names}
@@ -245,21 +287,22 @@ def run_validity(
     try:
         if workers <= 1:
             for job in todo:
-                keep(job, _job(*job, body)[1])
+                keep(job, _job(*job, body, bench)[1])
         elif todo:
             pool = worker_pool(min(workers, len(todo)))
             try:
-                futures = {pool.submit(_job, *job, body): job for job in todo}
+                futures = {pool.submit(_job, *job, body, bench): job for job in todo}
                 for future in as_completed(futures):
                     keep(futures[future], future.result()[1])
             finally:
                 pool.shutdown(wait=False, cancel_futures=True)
     except KeyboardInterrupt:
         raise ValidityInterrupted(done, len(jobs), checkpoint) from None
-    results = tuple(_brain_scores(name, collected[name], include_c10) for name in names)
+    wanted = (*bench, "C10") if include_c10 else bench
+    results = tuple(_brain_scores(name, collected[name], wanted) for name in names)
     return ValidityResult(quick=quick, seeds=chosen_seeds, brains=results,
                           elapsed_s=time.perf_counter() - start, workers=workers, load_before=load,
-                          categories=CATEGORIES if include_c10 else BENCH_CATEGORIES)
+                          categories=wanted)
 
 
 class ValidityInterrupted(WMBenchError):
@@ -304,7 +347,8 @@ def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequ
         collected[name].setdefault(score.scenario_id, []).append(score)
 
 
-def _job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY) -> tuple[str, list[Any]]:
+def _job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
+         bench: Sequence[str] = BENCH_CATEGORIES) -> tuple[str, list[Any]]:
     """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
     rules (:mod:`wmbench.scoring.pairs`) are applied as in a run; C10 runs the brain itself closed loop on
     every transfer body (:func:`wmbench.harness.transfer.c10.measure_c10_brain`)."""
@@ -313,7 +357,7 @@ def _job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY) -> tu
     paired = []
     try:
         for record in all_scenarios():
-            if record.mode == "bench" and record.category in BENCH_CATEGORIES:
+            if record.mode == "bench" and record.category in bench:
                 line = episode_line(run_episode(record.id, brain, body, seed, brain_label=name))
                 by_scenario[record.id] = [score_line(line)]
                 trace = paired_trace(line)
@@ -329,9 +373,8 @@ def _job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY) -> tu
     return name, scores
 
 
-def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], include_c10: bool) -> BrainScores:
+def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], wanted: Sequence[str]) -> BrainScores:
     summary = summarize({sid: sorted(scores, key=lambda s: s.seed or 0) for sid, scores in by_scenario.items()})
-    wanted = CATEGORIES if include_c10 else BENCH_CATEGORIES
     categories = {}
     for c in wanted:
         entry = summary["categories"][c]
