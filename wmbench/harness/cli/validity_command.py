@@ -57,6 +57,11 @@ def configure_validity(p: argparse.ArgumentParser) -> None:
     p.add_argument("--merge-into", type=Path, default=None,
                    help="a full run's validity.json (same brains and seeds): the categories run here replace "
                         "its own, and the merged result is what is written (and put in --docs)")
+    p.add_argument("--rank-from", type=Path, default=None,
+                   help="with --docs: a rank_stability.json whose Spearman numbers the page prints")
+    p.add_argument("--labels-from", type=Path, default=None,
+                   help="with --docs: a validity.json of prompt-only and the cheats (all categories) whose "
+                        "failure labels the page prints (default: this run's)")
     p.add_argument("--rank-stability", action="store_true",
                    help="instead of the table: Spearman rho of the panel's C01-C08 totals between two disjoint "
                         "drawn instance sets, and between smpl and robot / drone (writes rank_stability.json)")
@@ -87,6 +92,13 @@ def validity_command(args: argparse.Namespace) -> int:
     if categories is not None and (not categories or set(categories) - set(CATEGORIES)):
         raise UsageError(f"--categories must name some of {', '.join(CATEGORIES)}, got {args.categories!r}")
     base = _read_base(args.merge_into) if args.merge_into is not None else None
+    labels = _read_base(args.labels_from) if args.labels_from is not None else None
+    rank = None
+    if args.rank_from is not None:
+        try:
+            rank = json.loads(args.rank_from.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as err:
+            raise UsageError(f"--rank-from: cannot read {args.rank_from}: {err}") from None
     # finished (brain, seed) jobs: a stopped panel resumes (one file per category selection)
     checkpoint = out / (CHECKPOINT_FILE if categories is None
                         else CHECKPOINT_FILE.replace(".partial", ".partial-" + "-".join(categories)))
@@ -112,19 +124,19 @@ def validity_command(args: argparse.Namespace) -> int:
     print(f"\n{len(result.brains)} brains x seeds {list(result.seeds)} in {result.elapsed_s:.0f} s "
           f"({result.workers} workers{load}); {out / 'validity.json'}")
     if args.docs is not None:
-        write_docs(result, args.docs)
+        write_docs(result, args.docs, rank=rank, labels=labels)
         print(f"docs: {args.docs}")
     return EXIT_OK
 
 
 def _read_base(path: Path) -> ValidityResult:
-    """``--merge-into``: a full run's validity.json."""
+    """A validity.json (``--merge-into``, ``--labels-from``)."""
     try:
         return result_from_dict(json.loads(path.read_text(encoding="utf-8")))
     except OSError as err:
-        raise UsageError(f"--merge-into: cannot read {path}: {describe_os_error(err)}") from None
+        raise UsageError(f"cannot read {path}: {describe_os_error(err)}") from None
     except (ValueError, KeyError, TypeError) as err:
-        raise UsageError(f"--merge-into: {path} is not a validity.json ({err})") from None
+        raise UsageError(f"{path} is not a validity.json ({err})") from None
 
 
 def _rank_stability(args: argparse.Namespace, brains: list[str] | None, out: Path) -> int:

@@ -49,6 +49,7 @@ from wmbench.harness.transfer.c10 import measure_c10_brain
 from wmbench.scenarios import all_scenarios
 from wmbench.scoring import summarize
 from wmbench.scoring.dispatch import official_category
+from wmbench.scoring.failure_labels import count_labels, episode_labels
 from wmbench.scoring.pairs import rescore_pairs
 from wmbench.scoring.report_types import ScenarioScore
 
@@ -73,12 +74,14 @@ class CategoryScore:
 
 @dataclass(frozen=True)
 class BrainScores:
-    """One panel brain's result: per category, per scenario (mean over seeds), and the total of 900."""
+    """One panel brain's result: per category, per scenario (mean over seeds), the total of 900, and the failure
+    labels (:mod:`wmbench.scoring.failure_labels`) of its lost points, counted per category over all seeds."""
 
     name: str
     lacks: str
     categories: Mapping[str, CategoryScore]
     scenarios: Mapping[str, float] = field(default_factory=dict)
+    labels: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def score(self, category: str) -> float:
         return self.categories[category].score
@@ -148,7 +151,8 @@ class ValidityResult:
             "brains": {b.name: {"lacks": b.lacks, "total": b.total,
                                 "categories": {c: {"score": s.score, "ci95": list(s.ci95) if s.ci95 else None}
                                                for c, s in b.categories.items()},
-                                "scenarios": dict(b.scenarios)} for b in self.brains},
+                                "scenarios": dict(b.scenarios),
+                                "labels": {c: dict(n) for c, n in b.labels.items()}} for b in self.brains},
             "best_constant": {"overall": self.best_constant().name, **{
                 c: self.best_constant(c).name for c in self.categories}} if self.constants() else None,
         }
@@ -202,7 +206,8 @@ def result_from_dict(d: Mapping[str, Any]) -> ValidityResult:
     for name, b in d["brains"].items():
         cats = {c: CategoryScore(float(v["score"]), tuple(v["ci95"]) if v.get("ci95") else None)  # type: ignore[arg-type]
                 for c, v in b["categories"].items()}
-        brains.append(BrainScores(name, str(b.get("lacks", "")), cats, dict(b.get("scenarios") or {})))
+        brains.append(BrainScores(name, str(b.get("lacks", "")), cats, dict(b.get("scenarios") or {}),
+                                  {c: dict(n) for c, n in (b.get("labels") or {}).items()}))
     load = d.get("load_before")
     return ValidityResult(quick=bool(d["quick"]), seeds=tuple(d["seeds"]), brains=tuple(brains),
                           elapsed_s=float(d["elapsed_s"]), workers=int(d["workers"]),
@@ -224,7 +229,8 @@ def merge_results(base: ValidityResult, update: ValidityResult) -> ValidityResul
         categories = {c: (u.categories[c] if c in replaced else s) for c, s in b.categories.items()}
         scenarios = {**{sid: v for sid, v in b.scenarios.items() if official_category(sid) not in replaced},
                      **dict(u.scenarios)}
-        merged.append(BrainScores(b.name, b.lacks, categories, scenarios))
+        labels = {**{c: n for c, n in b.labels.items() if c not in replaced}, **dict(u.labels)}
+        merged.append(BrainScores(b.name, b.lacks, categories, scenarios, labels))
     return replace(base, brains=tuple(merged), elapsed_s=base.elapsed_s + update.elapsed_s)
 
 
@@ -369,8 +375,16 @@ def _job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
     if include_c10:
         by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
                                              diagnostics=False))
-    scores = [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
+    # the evidence is dropped (it is large) but for the failure labels of the lost points
+    scores = [replace(score, evidence=_labels_only(score.evidence), seed=seed)
+              for entries in by_scenario.values() for score in entries]
     return name, scores
+
+
+def _labels_only(evidence: Mapping[str, Any]) -> dict[str, Any]:
+    """An episode's evidence cut down to its failure labels (what :func:`count_labels` reads)."""
+    labels = episode_labels(evidence) if isinstance(evidence, Mapping) else []
+    return {"decisions": [{"label": label} for label in labels]} if labels else {}
 
 
 def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], wanted: Sequence[str]) -> BrainScores:
@@ -382,4 +396,5 @@ def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], wanted: Seque
         categories[c] = CategoryScore(float(entry["score"]), (float(ci[0]), float(ci[1])) if ci else None)
     scenarios = {sid: e["score"] for sid, e in summary["scenarios"].items()
                  if e["measured"] and e["score"] is not None}  # measured: the score is never None
-    return BrainScores(name, lacks(name), categories, scenarios)
+    counts = count_labels(by_scenario)["categories"]
+    return BrainScores(name, lacks(name), categories, scenarios, {c: counts[c] for c in wanted if c in counts})
