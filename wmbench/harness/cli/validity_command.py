@@ -67,6 +67,8 @@ def configure_validity(p: argparse.ArgumentParser) -> None:
                         "drawn instance sets, and between smpl and robot / drone (writes rank_stability.json)")
     p.add_argument("--instances", type=int, default=4,
                    help="with --rank-stability: drawn instances per set (default: 4)")
+    p.add_argument("--bodies", default="robot,drone",
+                   help="with --rank-stability: the other bodies set A runs on (default: robot,drone; '' for none)")
 
 
 def validity_command(args: argparse.Namespace) -> int:
@@ -145,7 +147,8 @@ def _rank_stability(args: argparse.Namespace, brains: list[str] | None, out: Pat
         raise UsageError(f"--instances must be at least 2 for a rank comparison, got {args.instances}")
     try:
         result = run_rank_stability(
-            brains=brains, instances=args.instances, workers=args.workers,
+            brains=brains, instances=args.instances, workers=args.workers, checkpoint_dir=out,
+            bodies=tuple(b.strip() for b in args.bodies.split(",") if b.strip()),
             progress=lambda line: print(visible(f"  {line}"), file=sys.stderr, flush=True))
     except ValidityInterrupted as stop:
         print(f"\nwmbench validity: {stop}", file=sys.stderr)

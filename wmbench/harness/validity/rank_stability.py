@@ -29,6 +29,7 @@ import json
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -141,9 +142,13 @@ def run_rank_stability(
     bodies: Sequence[str] = DEFAULT_BODIES,
     workers: int = 2,
     progress: Callable[[str], None] | None = None,
+    checkpoint_dir: Path | None = None,
 ) -> RankStabilityResult:
     """Score the panel (default: the quick panel's brains) on set A and set B (SMPL) and on set A for every
-    body in ``bodies``; compare the C01–C08 totals by Spearman's rho (see the module card)."""
+    body in ``bodies``; compare the C01–C08 totals by Spearman's rho (see the module card).
+
+    ``checkpoint_dir``: one checkpoint file per set (``rank_stability.<set>.jsonl``, see
+    :func:`~wmbench.harness.validity.panel.run_validity`), so a stopped run resumes where it was."""
     names = tuple(brains) if brains is not None else panel_names(True)
     seeds_a, seeds_b = draw_test_seeds(nonces[0], instances), draw_test_seeds(nonces[1], instances)
     if set(seeds_a) & set(seeds_b):
@@ -155,8 +160,10 @@ def run_rank_stability(
     for label, body, seeds in plan:
         if progress:
             progress(f"rank stability: set {label}, seeds {list(seeds)}")
+        checkpoint = (checkpoint_dir / f"rank_stability.{label.replace('/', '-')}.jsonl"
+                      if checkpoint_dir is not None else None)
         result = run_validity(seeds=seeds, brains=names, workers=workers, include_c10=False, body=body,
-                              progress=progress)
+                              progress=progress, checkpoint=checkpoint)
         sets.append(PanelSet(label, body, tuple(seeds), bench_totals(result)))
     comparisons = [compare(sets[0], sets[1]), *(compare(sets[0], s) for s in sets[2:])]
     return RankStabilityResult(tuple(sets), tuple(comparisons), time.perf_counter() - start)
