@@ -143,8 +143,8 @@ def _read_base(path: Path) -> ValidityResult:
 
 def _rank_stability(args: argparse.Namespace, brains: list[str] | None, out: Path) -> int:
     """``--rank-stability``: :func:`wmbench.harness.validity.rank_stability.run_rank_stability`."""
-    if args.instances < 2:
-        raise UsageError(f"--instances must be at least 2 for a rank comparison, got {args.instances}")
+    if args.instances < 1:
+        raise UsageError(f"--instances must be at least 1, got {args.instances}")
     try:
         result = run_rank_stability(
             brains=brains, instances=args.instances, workers=args.workers, checkpoint_dir=out,
