@@ -62,8 +62,10 @@ def test_each_diagnostic_brain_loses_where_it_is_broken(quick: ValidityResult, b
     assert all(loss >= LOSS for loss in losses.values()), losses
 
 
-#: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category
-CONSTANT_TOTAL_MAX = 150.0
+#: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category. Issue 20 (second
+#: round) lowered the best constant from 149.9 to 133.4 (C08 judges the whole episode's motion and relief before
+#: the beast has left, C04 S20 charges a beast named where the woman stands); the bound follows it down from 150
+CONSTANT_TOTAL_MAX = 140.0
 CONSTANT_CATEGORY_MAX = 40.0
 
 
