@@ -132,6 +132,12 @@ BOUND_NOTES = """\
   seed 0 and the turned seed 2 of S36–S40) a mirrored body moves exactly like a correct one and keeps its
   points, so about half of C08 stays: no rule that judges the motion can take it. The bound ≤ 15 holds for the
   brains whose motion is wrong on every instance (runs-at-danger, perceive-only).
+- **The best constant.** Its margin grew (149.9 → 133.4 of 900 on the quick panel; CI bound lowered from 150 to
+  140) from rules the prompt states: C08 forfeits wrong motion anywhere in the episode and relief expressed
+  before the beast has left (`beast-ahead/walk-back-relief` lost S39's 20), and C04 S20 counts a beast named
+  where only the woman stands as the threat reaction it is. What remains is mostly earned on the instances
+  where the constant happens to be the right answer — a wary step back from a beast ahead is the spec's own
+  answer on seed 0 of S11–S13, S15, S40 — so the target of 130 is not reached by rules alone.
 """
 
 
