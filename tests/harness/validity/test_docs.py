@@ -11,7 +11,7 @@ from wmbench.harness.validity.docs import (
     reference_gap_lines,
     render,
 )
-from wmbench.harness.validity.panel import CATEGORIES, BrainScores, CategoryScore, ValidityResult
+from wmbench.harness.validity.runner import CATEGORIES, BrainScores, CategoryScore, ValidityResult
 
 
 def _brain(name: str, scores: dict[str, float], labels: dict[str, dict[str, int]] | None = None) -> BrainScores:

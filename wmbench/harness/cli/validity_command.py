@@ -1,4 +1,4 @@
-"""``wmbench validity``: the command line of :func:`wmbench.harness.validity.panel.run_validity`.
+"""``wmbench validity``: the command line of :func:`wmbench.harness.validity.runner.run_validity`.
 
 ::
 
@@ -20,12 +20,13 @@ import os
 import sys
 from pathlib import Path
 
-from wmbench.brain.panel import get_panel_brain
+from wmbench.brain.panel.brains import get_panel_brain
 from wmbench.core.visible import visible
 from wmbench.harness.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.run.out_dir import describe_os_error
 from wmbench.harness.validity.docs import write_docs
-from wmbench.harness.validity.panel import (
+from wmbench.harness.validity.rank_stability import run_rank_stability
+from wmbench.harness.validity.runner import (
     CATEGORIES,
     ValidityInterrupted,
     ValidityResult,
@@ -33,7 +34,6 @@ from wmbench.harness.validity.panel import (
     result_from_dict,
     run_validity,
 )
-from wmbench.harness.validity.rank_stability import run_rank_stability
 
 #: The resume file of a panel run in ``--out`` (removed once validity.json is written).
 CHECKPOINT_FILE = "validity.partial.jsonl"

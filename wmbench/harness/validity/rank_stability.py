@@ -19,7 +19,7 @@ Card
   (set A). rho is the Pearson correlation of the average ranks (ties share the mean of their ranks), computed by
   hand with numpy (:func:`spearman`); rho is undefined (``nan``) when either side has one value only.
 - **Target**: rho >= :data:`RHO_TARGET` for every comparison.
-- **Work**: each set is one :func:`~wmbench.harness.validity.panel.run_validity` call without C10, so the cost is
+- **Work**: each set is one :func:`~wmbench.harness.validity.runner.run_validity` call without C10, so the cost is
   (1 + 1 + len(bodies)) quick panels without C10.
 """
 
@@ -34,9 +34,9 @@ from typing import Any
 
 import numpy as np
 
-from wmbench.brain.panel import panel_names
+from wmbench.brain.panel.brains import panel_names
 from wmbench.harness.run.instances import draw_test_seeds
-from wmbench.harness.validity.panel import BENCH_CATEGORIES, SOURCE_BODY, ValidityResult, run_validity
+from wmbench.harness.validity.runner import BENCH_CATEGORIES, SOURCE_BODY, ValidityResult, run_validity
 
 #: the issue's target for every comparison
 RHO_TARGET = 0.95
@@ -148,7 +148,7 @@ def run_rank_stability(
     body in ``bodies``; compare the C01–C08 totals by Spearman's rho (see the module card).
 
     ``checkpoint_dir``: one checkpoint file per set (``rank_stability.<set>.jsonl``, see
-    :func:`~wmbench.harness.validity.panel.run_validity`), so a stopped run resumes where it was."""
+    :func:`~wmbench.harness.validity.runner.run_validity`), so a stopped run resumes where it was."""
     names = tuple(brains) if brains is not None else panel_names(True)
     seeds_a, seeds_b = draw_test_seeds(nonces[0], instances), draw_test_seeds(nonces[1], instances)
     if set(seeds_a) & set(seeds_b):
