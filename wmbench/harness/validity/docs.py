@@ -135,9 +135,10 @@ BOUND_NOTES = """\
 - **The best constant.** Its margin grew (149.9 → 133.4 of 900 on the quick panel; CI bound lowered from 150 to
   140) from rules the prompt states: C08 forfeits wrong motion anywhere in the episode and relief expressed
   before the beast has left (`beast-ahead/walk-back-relief` lost S39's 20), and C04 S20 counts a beast named
-  where only the woman stands as the threat reaction it is. What remains is mostly earned on the instances
-  where the constant happens to be the right answer — a wary step back from a beast ahead is the spec's own
-  answer on seed 0 of S11–S13, S15, S40 — so the target of 130 is not reached by rules alone.
+  where only the woman stands as the threat reaction it is. What remains of `beast-ahead/step-back-wary` is
+  mostly earned where the constant is the right answer: with the beast (or the woman) ahead — the spec's seed 0
+  and its mirror — a wary step back is a correct escape (S11 seed 0: 20, S13 seeds 0–1: 15, S15 seeds 0–1: 17.5,
+  S40 seed 0: 20; the turned seeds: 0–4), so the target of 130 is not reached by rules alone.
 """
 
 
