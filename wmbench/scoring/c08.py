@@ -276,8 +276,8 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     else:
         selection = f"whole episode (no decision with {expression.selection})"
     caps = [(0.0, "caught: the scenario forfeits")] if trace_caught(trace) else []
-    wrong = next(((d.index, why) for d in trace.decisions
-                  if (why := wrong_motion(d, following[d.index])) is not None), None)
+    wrong = next(((d.index, reason) for d in trace.decisions
+                  if (reason := wrong_motion(d, following[d.index])) is not None), None)
     if wrong is not None:
         caps.append((0.0, f"wrong motion at decision {wrong[0]} ({wrong[1]}): the scenario forfeits"))
     early = next((d.index for d in trace.decisions if expression.premature and beast_present(d) and parse_ok(d)
