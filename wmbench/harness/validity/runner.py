@@ -24,6 +24,11 @@ Card
   to four headings on three bodies, so both panels run C10 on the first seed only.
 - **Numbers**: per brain and category the category points (sum of its scenarios' seed means, 0–100) and the
   95 % bootstrap CI over seeds (the same aggregation as ``scores.json``); ``total`` is C01–C08 + C10 (of 900).
+- **Failure labels**: each brain's labels of lost points (:mod:`wmbench.scoring.failure_labels`), counted per
+  category over its seeds (``BrainScores.labels``; the rest of the evidence is dropped).
+- **Partial reruns**: ``categories=`` runs only those categories' scenarios (the ones whose rules changed) and
+  :func:`merge_results` puts them over a full result of the same brains and seeds (:func:`result_from_dict`
+  reads a ``validity.json`` back); ``body=`` runs the bench scenarios on another body (rank stability).
 - **Work**: one job per (brain, seed) in a ``spawn`` process pool of ``workers`` processes.
 """
 
