@@ -49,10 +49,13 @@ def test_failure_labels_are_summed_per_brain():
 
 
 def test_rank_numbers_and_the_whole_page():
-    rank = {"target": 0.95, "elapsed_s": 12.0, "sets": [{"label": "A/smpl", "body": "smpl", "seeds": [5, 6]}],
+    rank = {"target": 0.95, "elapsed_s": 12.0, "sets": [
+                {"label": "A/smpl", "body": "smpl", "seeds": [5, 6], "totals": {"reference": 790.0, "null": 67.5}},
+                {"label": "A/drone", "body": "drone", "seeds": [5, 6], "totals": {"reference": 690.0}}],
             "comparisons": [{"a": "A/smpl", "b": "B/smpl", "rho": 0.97, "brains": 16, "passes": True},
                             {"a": "A/smpl", "b": "A/drone", "rho": 0.9, "brains": 16, "passes": False}]}
     assert "| A/smpl vs A/drone | 16 | 0.900 | **no** |" in rank_lines(rank)
+    assert "| null | 67.5 | nan |" in rank_lines(rank) and "| reference | 790.0 | 690.0 |" in rank_lines(rank)
     page = render(_result(), "wmbench validity --quick --docs x.md", rank=rank, note="C03 and C08 re-measured.")
     for heading in ("## prompt-only against the reference", "## Issue 20's bounds", "## Failure labels",
                     "## Rank stability", "C03 and C08 re-measured."):

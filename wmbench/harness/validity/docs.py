@@ -206,7 +206,13 @@ def rank_lines(rank: Mapping[str, Any]) -> list[str]:
         ok = "yes" if c["passes"] else "**no**"
         lines.append(f"| {c['a']} vs {c['b']} | {c['brains']} | {c['rho']:.3f} | {ok} |")
     lines += ["", "Sets: " + "; ".join(f"{s['label']}: body {s['body']}, seeds {s['seeds']}" for s in rank["sets"])
-              + f". Measured in {rank['elapsed_s']:.0f} s."]
+              + "."]
+    totals = {s["label"]: s.get("totals") or {} for s in rank["sets"]}
+    brains = list(next(iter(totals.values()), {}))
+    if brains:
+        lines += ["", "| brain (C01–C08 of 800) | " + " | ".join(totals) + " |", "|---|" + "---|" * len(totals)]
+        lines += [f"| {b} | " + " | ".join(f"{t.get(b, float('nan')):.1f}" for t in totals.values()) + " |"
+                  for b in brains]
     return lines
 
 
