@@ -209,14 +209,15 @@ def result_from_dict(d: Mapping[str, Any]) -> ValidityResult:
     """A :class:`ValidityResult` read back from its :meth:`ValidityResult.to_dict` form (``validity.json``)."""
     brains = []
     for name, b in d["brains"].items():
-        cats = {c: CategoryScore(float(v["score"]), tuple(v["ci95"]) if v.get("ci95") else None)  # type: ignore[arg-type]
+        cats = {c: CategoryScore(float(v["score"]),
+                                 (float(v["ci95"][0]), float(v["ci95"][1])) if v.get("ci95") else None)
                 for c, v in b["categories"].items()}
         brains.append(BrainScores(name, str(b.get("lacks", "")), cats, dict(b.get("scenarios") or {}),
                                   {c: dict(n) for c, n in (b.get("labels") or {}).items()}))
     load = d.get("load_before")
     return ValidityResult(quick=bool(d["quick"]), seeds=tuple(d["seeds"]), brains=tuple(brains),
                           elapsed_s=float(d["elapsed_s"]), workers=int(d["workers"]),
-                          load_before=tuple(load) if load else None,  # type: ignore[arg-type]
+                          load_before=(float(load[0]), float(load[1]), float(load[2])) if load else None,
                           categories=tuple(d["categories"]))
 
 
