@@ -18,7 +18,7 @@ convenience base with defaults for the optional parts (the character's speed ``e
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -126,6 +126,17 @@ class Respawnable(Protocol):
     ``tests/harness/run/test_env_reuse.py``). Bodies without it get a full world reset."""
 
     def respawn(self, position: Vec3, heading: float) -> None: ...
+
+
+@runtime_checkable
+class FusedPhysics(Protocol):
+    """An optional capability of a dynamic :class:`Body`: run a whole frame's physics sub-steps in one call.
+
+    ``run_physics_steps(n, step_physics)`` must do exactly what ``n`` times ``on_physics_step()`` then
+    ``step_physics()`` does (same calls, same floating-point results: traces byte-identical); it exists
+    only to drop the per-step Python overhead of the plain loop (issue 23). The env uses it when present."""
+
+    def run_physics_steps(self, substeps: int, step_physics: Callable[[], None]) -> None: ...
 
 
 #: Every member of the :class:`Body` contract (data first, then methods), as checked by the env and
