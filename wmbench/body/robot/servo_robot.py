@@ -40,6 +40,7 @@ robot does not balance (see above); NPCs touching it do not move the base.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -184,6 +185,28 @@ class ServoRobot(UrdfBody):
         position = (a[0] + w * (b[0] - a[0]), a[1] + w * (b[1] - a[1]), a[2] + w * (b[2] - a[2]))
         p.resetBasePositionAndOrientation(self._id, position, yaw_quaternion(yaw), self._world.client)
         self._stamp += 1
+
+    def run_physics_steps(self, substeps: int, step_physics: Callable[[], None]) -> None:
+        """``substeps`` times :meth:`on_physics_step` then ``step_physics()`` in one call (the env's hot path,
+        :class:`~wmbench.body.base.FusedPhysics`): the same root placements, computed the same way, with the
+        frame's yaw change wrapped once instead of once per step (``wrap_angle`` of the same two numbers)."""
+        world = self._world
+        if world is None or type(self).on_physics_step is not ServoRobot.on_physics_step:
+            for _ in range(substeps):
+                self.on_physics_step()
+                step_physics()
+            return
+        place, uid, cid, n = p.resetBasePositionAndOrientation, self._id, world.client, self._substeps
+        a, b = self._path
+        a0, a1, a2, a3 = a
+        d0, d1, d2, d3 = b[0] - a0, b[1] - a1, b[2] - a2, wrap_angle(b[3] - a3)
+        for _ in range(substeps):
+            if self._substep < n:
+                self._substep += 1
+                w = self._substep / n
+                place(uid, (a0 + w * d0, a1 + w * d1, a2 + w * d2), yaw_quaternion(a3 + w * d3), cid)
+                self._stamp += 1
+            step_physics()
 
     def state(self) -> BodyState:
         world = self._require_world("state")
