@@ -256,8 +256,9 @@ class Quadrotor(UrdfBody):
                 step_physics()
             return
         cid, uid = world.client, self._id
-        get_pose, get_velocity, get_matrix = p.getBasePositionAndOrientation, p.getBaseVelocity, p.getMatrixFromQuaternion
-        force, torque, link_frame, world_frame = p.applyExternalForce, p.applyExternalTorque, p.LINK_FRAME, p.WORLD_FRAME
+        get_pose, get_velocity = p.getBasePositionAndOrientation, p.getBaseVelocity
+        get_matrix, force, torque = p.getMatrixFromQuaternion, p.applyExternalForce, p.applyExternalTorque
+        link_frame, world_frame = p.LINK_FRAME, p.WORLD_FRAME
         control, mix = self.controller.step, self.airframe.mix_forces
         at0, at1, at2, at3 = self._rotors
         setpoint, dt = self._setpoint, world.physics_dt
