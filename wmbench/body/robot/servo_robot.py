@@ -84,6 +84,7 @@ class ServoRobot(UrdfBody):
         self._world: WorldHandle | None = None
         self._id = -1
         self._servo_index: list[int] = []
+        self._motor_lists: tuple[list[float], list[float], list[float]] = ([], [], [])
         self._generator: Any = None
         self._frame: Any = None
         self._intent = MotionIntent.still()
@@ -113,6 +114,9 @@ class ServoRobot(UrdfBody):
         if missing:
             raise RuntimeError(f"robot URDF lacks servo joints {missing}; it has {sorted(names)}")
         self._servo_index = [names[n] for n in self.servo_map.names]
+        n = len(self._servo_index)
+        #: The motor command's constant lists (efforts, gains), built once instead of every frame.
+        self._motor_lists = (self.servo_map.effort.tolist(), [POSITION_GAIN] * n, [VELOCITY_GAIN] * n)
         ground = world.ground_id
         if ground >= 0:  # the driven base must not drag its feet on the floor
             for link in range(-1, p.getNumJoints(self._id, physicsClientId=cid)):
@@ -260,12 +264,11 @@ class ServoRobot(UrdfBody):
 
     def _send_command(self, velocity: np.ndarray) -> None:
         assert self._world is not None
-        n = len(self._servo_index)
+        efforts, position_gains, velocity_gains = self._motor_lists
         p.setJointMotorControlArray(
             self._id, self._servo_index, p.POSITION_CONTROL, targetPositions=self._command.tolist(),
-            targetVelocities=velocity.tolist(), forces=self.servo_map.effort.tolist(),
-            positionGains=[POSITION_GAIN] * n, velocityGains=[VELOCITY_GAIN] * n,
-            physicsClientId=self._world.client)
+            targetVelocities=velocity.tolist(), forces=efforts, positionGains=position_gains,
+            velocityGains=velocity_gains, physicsClientId=self._world.client)
 
     def _measure(self) -> None:
         """Tracking error and limit check of the current physics state (once per physics state)."""
