@@ -6,7 +6,9 @@ frame (240 Hz by default) :meth:`Body.on_physics_step` followed by the world's `
 world is dynamic, see ``needs_physics``). Kinematic bodies move in ``on_frame``; dynamic ones apply forces or
 motor targets in ``on_physics_step``. Bodies never pass through walls: a kinematic body asks the world handle
 for a swept clearance check; dynamic bodies collide physically. Either way a wall contact in a frame is
-reported in :class:`FrameReport` and the env records ``collision:wall``.
+reported in :class:`FrameReport` and the env records ``collision:wall``. Two optional capabilities speed up
+the loop without changing it: :class:`Respawnable` (a reused world) and :class:`FusedPhysics` (a frame's
+physics steps in one call).
 
 What the framework reads of a body is declared here and nowhere else: :class:`Body` is the structural
 contract (every member the env, live mode, the C10 transfer runs and the renderer use), :class:`BodyBase` the
