@@ -84,8 +84,10 @@ RULE_TEXT: dict[str, str] = {
     "S19": "Triage of beast, woman and wall. " + _AVOID,
     "S20": "Per decision: words at most low tier and speed at most walk, naming no beast in PREDICT and not "
            f"moving into her 2 m personal space {NON_REACTION_POINTS['calm']:g}; words at most medium and speed "
-           f"at most jog {NON_REACTION_POINTS['mild']:g}; stronger words, running/sprinting, a collision or a "
-           f"parse error {NON_REACTION_POINTS['threat_reaction']:g}. Mean over decisions.",
+           f"at most jog {NON_REACTION_POINTS['mild']:g}; a PREDICT that names a beast where there is none (the "
+           "woman taken for a threat: the prompt's \"never danger(beast) in a direction without one\"), stronger "
+           f"words, running/sprinting, a collision or a parse error {NON_REACTION_POINTS['threat_reaction']:g}. "
+           "Mean over decisions.",
 }
 
 
@@ -212,7 +214,9 @@ def judge_non_reaction(d: DecisionRecord, banks: KeywordBanks) -> tuple[str, str
     if kw.level <= LEVEL_LOW and r.speed_rank <= SPEED_RANKS["walk"] and not phantoms and not crowding:
         return "calm", detail
     if phantoms:
-        detail += f", PREDICT names a beast at {phantoms}"
+        # the woman (or nothing) taken for a beast: the threat reaction this scenario tests, made in PREDICT (the
+        # prompt: "never danger(beast) in a direction without one"; a person farther than 2 m is no danger)
+        return "threat_reaction", detail + f", PREDICT names a beast at {phantoms}"
     if crowding:
         detail += ", " + into_danger_detail(d)
     if kw.level <= LEVEL_MEDIUM and r.speed_rank <= SPEED_RANKS["jog"]:
