@@ -37,6 +37,7 @@ from wmbench.protocol.trace import Trace
 from wmbench.scoring.bands import band_text, not_measured_in, points_at_least, points_at_most
 from wmbench.scoring.evidence import spatial_accuracy
 from wmbench.scoring.live_run import LiveResult, percentile
+from wmbench.scoring.registry import measured_category
 from wmbench.scoring.report_types import ScenarioScore
 
 CATEGORY = "C09"
@@ -363,6 +364,7 @@ def score_s45(result: LiveResult) -> ScenarioScore:
                   {"memory_growth": round(growth, 5)})
 
 
+@measured_category("C09", mode="live")
 def score_c09(results: Mapping[str, LiveResult], scenarios: Sequence[str] = C09_IDS
               ) -> dict[str, list[ScenarioScore]]:
     """The ScenarioScores of the C09 ``scenarios`` from their live runs (pure; see the module card)."""

@@ -48,6 +48,7 @@ from wmbench.core.directions import DIRECTION_READINGS
 from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import beast_nearby, mean
 from wmbench.scoring.movement import contact, into_danger, moved_safe, realized, trace_caught
+from wmbench.scoring.registry import measured_category
 from wmbench.scoring.reply import parse_ok
 from wmbench.scoring.report_types import ScenarioScore
 
@@ -233,6 +234,7 @@ def carried_over(outcomes: Mapping[str, BodyOutcome], source: str) -> tuple[floa
     return (mean(list(ratios.values())) if ratios else 0.0), ratios
 
 
+@measured_category("C10", mode="transfer")
 def score_brain_transfer(scenario_id: str, seed: int,
                          runs: Mapping[str, Sequence[tuple[str, Trace | None, str | None]]],
                          diagnostics: Mapping[str, Any] | None = None) -> ScenarioScore:

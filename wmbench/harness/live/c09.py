@@ -25,7 +25,7 @@ from wmbench.brain.registry import get_brain
 from wmbench.core.speed import SpeedClass
 from wmbench.harness.live.loop import run_live
 from wmbench.harness.live.store import LiveStore
-from wmbench.harness.run.measure import MeasureContext
+from wmbench.harness.run.measure import MeasureContext, measurer
 from wmbench.scoring.c09 import C09_IDS, TRACED_RUNS, not_measured, score_c09
 from wmbench.scoring.live_run import DEFAULT_FPS, LiveResult
 from wmbench.scoring.report_types import ScenarioScore
@@ -107,6 +107,7 @@ def measure_c09(
     return out
 
 
+@measurer("live")
 def measure_live(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``live`` measurer of ``run_suite``: C09 with the run's brain, body and first seed; the runs are
     kept in ``<out>/live.json`` so a resumed suite reuses them."""
