@@ -13,7 +13,6 @@ from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario
 from wmbench.scenarios.registry import all_scenarios, get_scenario, register, scenario, select
 
 ALL_IDS = tuple(f"S{i:02d}" for i in range(1, 51))
-CATEGORIES = tuple(sorted(CATEGORY_PILLARS))
 
 
 def _ids(records: tuple[Scenario, ...]) -> list[str]:
