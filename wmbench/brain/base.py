@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from wmbench.protocol.observation import BrainInput
+
 
 @dataclass(frozen=True)
 class BrainReply:
@@ -39,5 +41,5 @@ class Brain(Protocol):
     name: str
 
     def reset(self, seed: int | None = None) -> None: ...
-    def decide(self, scene: dict[str, Any]) -> BrainReply: ...
+    def decide(self, scene: BrainInput) -> BrainReply: ...
     def close(self) -> None: ...

@@ -68,6 +68,7 @@ from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.observation_message import PICTURE_KEYS, scene_with_images
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
+from wmbench.protocol.observation import BrainInput, as_brain_input
 from wmbench.protocol.png_codec import decoded_bytes, png_header
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -103,7 +104,7 @@ class BadRequest(ConfigError):
         self.status = status
 
 
-def scene_from_messages(messages: Any) -> dict[str, Any]:
+def scene_from_messages(messages: Any) -> BrainInput:
     """The scene_context carried by the last user message (see module card); BadRequest if there is none."""
     if not isinstance(messages, list) or not messages:
         raise BadRequest(f"'messages' must be a non-empty list of chat messages, got {_preview(messages)}")
@@ -118,7 +119,7 @@ def scene_from_messages(messages: Any) -> dict[str, Any]:
             "the last user message must be the scene_context as a JSON object "
             f"(e.g. {{\"walls\": {{...}}, \"npc_nearby\": false, ...}}); got {_preview(content)}")
     try:  # image modes: the image part goes back into the scene (brain/observation_message.py)
-        return scene_with_images(scene, users[-1].get("content"))
+        return scene_with_images(as_brain_input(scene), users[-1].get("content"))
     except ValueError as err:
         raise BadRequest(str(err)) from None
 
@@ -141,7 +142,7 @@ def check_depth(data: bytes | str, what: str) -> None:
         raise BadRequest(f"{what} nests {depth} levels deep; expected at most {MAX_JSON_DEPTH}")
 
 
-def image_decode_cost(scene: dict[str, Any]) -> int:
+def image_decode_cost(scene: BrainInput) -> int:
     """Bytes decoding the scene's image parts would need, from their PNG headers only (see module card);
     BadRequest for a part that is not a PNG, or declares a side over :data:`MAX_IMAGE_SIDE`, or needs more
     than :data:`MAX_REQUEST_DECODED_BYTES` in all."""
@@ -263,7 +264,7 @@ class BrainHTTPServer(ThreadingHTTPServer):
             host = host.decode()
         return f"http://{host}:{port}/v1"
 
-    def decide(self, scene: dict[str, Any], session_id: str | None = None, seed: int | None = None
+    def decide(self, scene: BrainInput, session_id: str | None = None, seed: int | None = None
                ) -> BrainReply:
         """The reply of the session's brain (the default brain without a session id)."""
         session = self._session(session_id, seed)

@@ -42,7 +42,7 @@ from wmbench.envs.memory import DecisionMemory
 from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.perception import Perception
 from wmbench.envs.realized import RealizedTracker
-from wmbench.protocol.observation import brain_input
+from wmbench.protocol.observation import BrainInput, Observation, brain_input
 from wmbench.protocol.trace import BrainRecord, Event, Trace
 
 
@@ -83,7 +83,7 @@ class LiveHost(Protocol):
     def require_reset(self, what: str) -> None: ...
     def perceive(self) -> Perception: ...
     def show_perception(self, perception: Perception) -> None: ...
-    def current_observation(self) -> dict[str, Any]: ...
+    def current_observation(self) -> Observation: ...
     def start_decision(self, intent: MotionIntent) -> tuple[BodyState, RealizedTracker]: ...
     def run_frame(self, xy: tuple[float, float]) -> FrameStep: ...
     def record_decision(self, decision: OpenDecision, caught: bool) -> tuple[int, Perception]: ...
@@ -104,7 +104,7 @@ class LiveLoop:
         """Forget the decision in progress without recording it (a new episode starts)."""
         self.open = None
 
-    def observe(self) -> dict[str, Any]:
+    def observe(self) -> BrainInput:
         """The scene_context now (a fresh perception; sim time does not advance), as the brain receives it.
 
         The perception is remembered: the next :meth:`apply_reply` records it as the scene its decision saw.

@@ -44,6 +44,7 @@ from wmbench.harness.live.metrics import FrameClock, sample_memory
 from wmbench.harness.run.episode import decide_safely
 from wmbench.harness.video.recorder import VideoRecorder
 from wmbench.harness.video.replay import render_episode
+from wmbench.protocol.observation import BrainInput
 from wmbench.protocol.trace import TraceDict
 from wmbench.scoring.live_run import (
     DEFAULT_FPS,
@@ -75,7 +76,7 @@ FrameWork = Callable[[Any], None]
 
 @dataclass(frozen=True)
 class _Request:
-    scene: dict[str, Any]
+    scene: BrainInput
     snapshot_ns: int
     snapshot_t: float
 
