@@ -111,7 +111,8 @@ def _bootstrap(values: Sequence[float], scenario_number: int) -> np.ndarray:
         return np.full(BOOTSTRAP_RESAMPLES, arr.mean())
     rng = np.random.default_rng([BOOTSTRAP_SEED, scenario_number])
     idx = rng.integers(0, arr.size, size=(BOOTSTRAP_RESAMPLES, arr.size))
-    return arr[idx].mean(axis=1)
+    means: np.ndarray = arr[idx].mean(axis=1)
+    return means
 
 
 def _scenario_entry(sid: str, seeds: Sequence[ScenarioScore]) -> ScenarioEntry:

@@ -173,7 +173,7 @@ def wrong_motion(d: DecisionRecord, following: DecisionRecord | None) -> str | N
 
 
 def judge(d: DecisionRecord, expression: Expression, banks: KeywordBanks,
-          following: DecisionRecord | None = None) -> tuple[float, str, dict]:
+          following: DecisionRecord | None = None) -> tuple[float, str, dict[str, object]]:
     if not parse_ok(d):
         return 0.0, "miss: parse error", {}
     wrong = wrong_motion(d, following)

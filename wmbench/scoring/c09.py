@@ -186,12 +186,12 @@ def score_s41(result: LiveResult) -> ScenarioScore:
     return _score_moving(result, "S41", "brain_keeps_pace_walking")
 
 
-def intent_key(intent: Mapping[str, Any]) -> tuple:
+def intent_key(intent: Mapping[str, Any]) -> tuple[object, object, tuple[object, ...]]:
     """What S42 compares between decisions: direction, speed class and style tags."""
     return intent.get("direction"), intent.get("speed_class"), tuple(sorted(intent.get("styles", ())))
 
 
-STILL_INTENT_KEY = (None, "still", ())
+STILL_INTENT_KEY: tuple[object, object, tuple[object, ...]] = (None, "still", ())
 
 
 def motion_change_latency(result: LiveResult) -> dict[str, Any]:
