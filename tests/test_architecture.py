@@ -78,8 +78,8 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
 #: Function-level imports of wmbench modules that are allowed: (importer, imported) -> the optional dependency
 #: the imported module loads at module level (the import is deferred so wmbench works without that extra).
 LAZY_IMPORTS: dict[tuple[str, str], str] = {
-    ("wmbench.body.motion_diffusion.generator", "wmbench.body.motion_diffusion.denoiser_torch"): "torch",
-    ("wmbench.body.motion_diffusion.train", "wmbench.body.motion_diffusion.denoiser_torch"): "torch",
+    ("wmbench.body.motion.diffusion.generator", "wmbench.body.motion.diffusion.denoiser_torch"): "torch",
+    ("wmbench.body.motion.diffusion.train", "wmbench.body.motion.diffusion.denoiser_torch"): "torch",
 }
 
 

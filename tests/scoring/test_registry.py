@@ -31,7 +31,7 @@ SCORERS = category_scorers()
 
 
 def _decorated_categories() -> list[tuple[str, str]]:
-    """(category, module file) for every ``@category_scorer(...)`` / ``@measured_category(...)`` in wmbench."""
+    """(category, file under wmbench/) for every ``@category_scorer(...)`` / ``@measured_category(...)``."""
     found = []
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -40,7 +40,7 @@ def _decorated_categories() -> list[tuple[str, str]]:
                     if (isinstance(deco, ast.Call) and isinstance(deco.func, ast.Name)
                             and deco.func.id in {"category_scorer", "measured_category"}
                             and isinstance(deco.args[0], ast.Constant)):
-                        found.append((str(deco.args[0].value), path.name))
+                        found.append((str(deco.args[0].value), path.relative_to(PACKAGE_DIR).as_posix()))
     return found
 
 
@@ -48,8 +48,9 @@ def test_every_taxonomy_category_is_registered_exactly_once_in_the_source() -> N
     decorated = _decorated_categories()
     assert sorted(category for category, _ in decorated) == sorted(CATEGORIES)
     assert list(SCORERS) == list(CATEGORIES)
-    # each category is registered by its own module, scoring/<id>.py
-    assert all(file == f"{category.lower()}.py" for category, file in decorated)
+    # each category is registered by its own module: scoring/<id>.py, or a module of the package scoring/<id>/
+    assert all(file == f"scoring/{category.lower()}.py" or file.startswith(f"scoring/{category.lower()}/")
+               for category, file in decorated), decorated
 
 
 def test_the_registry_agrees_with_the_taxonomy_on_how_each_category_is_scored() -> None:

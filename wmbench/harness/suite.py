@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
-from wmbench.body.generators import selected_generator_name
+from wmbench.body.motion.registry import selected_generator_name
 from wmbench.body.registry import resolve_body_class
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
@@ -43,19 +43,19 @@ from wmbench.harness.executors.base import EpisodeJob, Executor, longest_first
 from wmbench.harness.live.c09 import skip_live
 from wmbench.harness.report.plots import prewarm_in_background
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
-from wmbench.harness.run.dirs import (
-    check_run_dir,
-    keys_to_score,
-    merge_with_previous,
-    previous_selection,
-    union_config,
-)
 from wmbench.harness.run.env_reuse import close_all
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
 from wmbench.harness.run.instances import InstanceDraw, scored_seeds, split_record
 from wmbench.harness.run.lock import holds_run_lock
 from wmbench.harness.run.measure import MeasureContext, Measurer, registered_measurers
+from wmbench.harness.run.out_dir import check_run_dir
+from wmbench.harness.run.rerun import (
+    keys_to_score,
+    merge_with_previous,
+    previous_selection,
+    union_config,
+)
 from wmbench.harness.run.results import (
     EPISODES_FILE,
     EpisodeKey,
@@ -66,7 +66,7 @@ from wmbench.harness.run.results import (
 from wmbench.harness.run.scores import not_measured_score, score_run
 from wmbench.harness.run.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.harness.run.workers import results_in_processes, stream_results
-from wmbench.harness.transfer import c10 as _transfer  # noqa: F401  (registers the ``transfer`` measurer)
+from wmbench.harness.transfer import measure as _transfer  # noqa: F401  (registers the ``transfer`` measurer)
 from wmbench.scenarios import Scenario
 from wmbench.scoring.scores_file import Scores
 

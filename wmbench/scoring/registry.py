@@ -12,7 +12,8 @@ Card
     run mode (:func:`wmbench.harness.run.measure.measurer`).
 - :func:`category_scorers` is the filled registry, category -> :class:`CategoryScorer`, in taxonomy order. It
   fills itself on first read by importing ``wmbench.scoring.<id>`` for every category of
-  :data:`~wmbench.core.taxonomy.CATEGORIES` (the category's id names its scorer module), so no caller has to
+  :data:`~wmbench.core.taxonomy.CATEGORIES` (the category's id names its scorer module, or its package whose
+  ``__init__`` imports the registering module, as ``scoring/c10/`` does), so no caller has to
   import the category modules first: there is no import-order trap. A taxonomy category whose module does not
   register it, a second registration of a category, or a category the taxonomy does not know is one
   :class:`CategoryRegistrationError` line.

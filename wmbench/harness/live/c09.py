@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from wmbench.body.generators import selected_generator
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
+from wmbench.body.motion.registry import selected_generator
 from wmbench.brain.registry import get_brain
 from wmbench.core.speed import SpeedClass
 from wmbench.harness.live.loop import run_live

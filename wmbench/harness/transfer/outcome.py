@@ -4,7 +4,7 @@ Card
 ----
 - **Runs** (:func:`run_bodies`): for each C10 scenario and seed, the brain under test drives each body of
   :data:`TRANSFER_BODIES` (the SMPL character first, then the robot and the drone; a plugin body can be
-  passed by name) through every scene variant of :data:`~wmbench.scoring.c10.SCENE_VARIANTS`
+  passed by name) through every scene variant of :data:`~wmbench.scoring.c10.rule.SCENE_VARIANTS`
   (:func:`scene_variant`) — the scene as recorded and with the protagonist starting turned a quarter left,
   around, and a quarter right. The variants make the right direction depend on the scene: a brain that always
   moves the same way, whatever it perceives, meets the beast or the wall in some of them.
@@ -15,7 +15,7 @@ Card
   C10's "carried" measures the brain's decisions, not the body's top speed. The runs against the scene's own
   speeds are kept as a body diagnostic (``evidence["diagnostics"]["unnormalised"]``), never scored.
 - The rule that turns these runs into points (decision fit, a body's outcome, the score) is
-  :mod:`wmbench.scoring.c10`; the pipeline diagnostics are :mod:`wmbench.harness.transfer.c10`.
+  :mod:`wmbench.scoring.c10.rule`; the pipeline diagnostics are :mod:`wmbench.harness.transfer.measure`.
 """
 
 
@@ -33,7 +33,7 @@ from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios import NpcSpec, Phase, Scenario, TimelineEvent
-from wmbench.scoring.c10 import SCENE_VARIANTS
+from wmbench.scoring.c10.rule import SCENE_VARIANTS
 
 TRANSFER_BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
 _TURNS: dict[str, float] = {"as_recorded": 0.0, "turned_left": math.pi / 2, "turned_around": math.pi,
