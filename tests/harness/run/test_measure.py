@@ -10,7 +10,7 @@ from wmbench.harness import suite
 from wmbench.harness.live.c09 import measure_live
 from wmbench.harness.run import measure
 from wmbench.harness.run.measure import MeasurerRegistrationError, measurer, registered_measurers
-from wmbench.harness.transfer.c10 import measure_transfer
+from wmbench.harness.transfer.measure import measure_transfer
 from wmbench.scoring.registry import measured_modes
 
 
@@ -38,7 +38,7 @@ def test_a_bench_measurer_is_refused() -> None:
 
 
 def test_a_measured_mode_without_a_measurer_is_an_error_naming_the_category(monkeypatch) -> None:
-    # as if harness/transfer/c10.py had not been imported: C10's mode has no measurer
+    # as if harness/transfer/measure.py had not been imported: C10's mode has no measurer
     partial: Registry[measure.Measurer] = Registry("measurer")
     partial.register("live", measure_live)
     monkeypatch.setattr(measure, "_MEASURERS", partial)
