@@ -126,7 +126,7 @@ class LiveLoop:
             return brain_input(host.current_observation())
         return json.loads(perception.scene_json())
 
-    def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
+    def apply_reply(self, action: object, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
         """Parse a reply and set the body's intent; it moves the body from the next :meth:`advance_frame` on.
 
         The decision in progress (if any) is closed and recorded first. The new decision's scene is the last

@@ -319,7 +319,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         """The scene_context now, without advancing sim time (:meth:`LiveLoop.observe`)."""
         return self._live.observe()
 
-    def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
+    def apply_reply(self, action: object, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
         """Parse a reply and act it out from the next frame on (:meth:`LiveLoop.apply_reply`)."""
         return self._live.apply_reply(action, brain_meta)
 

@@ -88,7 +88,7 @@ def scene_features(scene: BrainInput) -> tuple[float, ...]:
             float(t) if isinstance(t, (int, float)) and math.isfinite(t) else 0.0)
 
 
-def _metres(value: Any) -> float:
+def _metres(value: object) -> float:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else FAR_M
 
 

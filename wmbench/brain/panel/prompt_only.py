@@ -127,7 +127,7 @@ def _grammar(word: Any) -> Direction | None:
     return SCENE_TO_GRAMMAR.get(str(word).lower()) if word is not None else None
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 

@@ -138,7 +138,7 @@ def _first_json_object(text: str) -> dict[str, Any] | None:
     return None
 
 
-def _preview(value: Any, limit: int = 80) -> str:
+def _preview(value: object, limit: int = 80) -> str:
     text = value if isinstance(value, str) else json.dumps(value, default=str)
     return repr(text if len(text) <= limit else text[:limit] + "…")
 

@@ -66,7 +66,7 @@ def scenario_name(sid: str) -> str:
         return ""
 
 
-def _num(value: Any, digits: int = 1) -> str:
+def _num(value: object, digits: int = 1) -> str:
     if value is None:
         return "–"
     return f"{value:.{digits}f}" if isinstance(value, float) else escape(str(value))
@@ -169,7 +169,7 @@ def live_headline(run: Any) -> str:
     return f"Live run: {'; '.join(parts)} (a live run alone is not a WM Score: no grade)"
 
 
-def _live_points(value: Any) -> str:
+def _live_points(value: object) -> str:
     return "–" if value is None else f"{value:.1f}" if isinstance(value, float) else str(value)
 
 
