@@ -68,6 +68,7 @@ from wmbench.harness.run.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.harness.run.workers import results_in_processes, stream_results
 from wmbench.harness.transfer import measure as _transfer  # noqa: F401  (registers the ``transfer`` measurer)
 from wmbench.scenarios import Scenario
+from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.scores_file import Scores
 
 #: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
@@ -216,7 +217,7 @@ def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str
 
 def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
     """Stand-ins for every non-bench mode of a stopped run: a broken brain is not measured (no silent zero)."""
-    def not_measured(group: Sequence[Scenario], context: MeasureContext) -> dict[str, list[Any]]:
+    def not_measured(group: Sequence[Scenario], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
         return {s.id: [not_measured_score(s, f"the run stopped early ({reason})")] for s in group}
 
     return {mode: not_measured for mode in plan.by_mode}

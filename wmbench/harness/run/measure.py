@@ -28,6 +28,7 @@ from wmbench.core.registry import Registry
 from wmbench.scenarios import Scenario
 from wmbench.scenarios.records import RunMode
 from wmbench.scoring.registry import measured_modes
+from wmbench.scoring.report_types import ScenarioScore
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class MeasureContext:
 
 
 #: ``measurer(scenarios, context) -> {scenario_id: [ScenarioScore, ...]}`` for the scenarios of one mode.
-Measurer = Callable[[Sequence[Scenario], MeasureContext], Mapping[str, Sequence[Any]]]
+Measurer = Callable[[Sequence[Scenario], MeasureContext], Mapping[str, Sequence[ScenarioScore]]]
 
 
 class MeasurerRegistrationError(ConfigError):

@@ -235,7 +235,7 @@ TRANSFER_SEEDS = 2
 
 
 @measurer("transfer")
-def measure_transfer(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
+def measure_transfer(scenarios: Sequence[Scenario], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``transfer`` measurer of ``run_suite``: C10 with the run's brain on the first
     :data:`TRANSFER_SEEDS` test seeds of the run. The character is always the source body; the robot and the
     drone are targets, and so is the run's ``--body`` when it is another (e.g. a plugin body)."""
