@@ -212,7 +212,7 @@ def run_live(
 class _LiveLoop:
     """The frame loop's state: the clock, the decision in flight, and everything recorded."""
 
-    def __init__(self, env: Any, brain: Brain, fps: int, duration: float | None,
+    def __init__(self, env: WMBenchEnv, brain: Brain, fps: int, duration: float | None,
                  on_frame: Callable[[LiveTick], None] | None, frame_work: FrameWork | None) -> None:
         self.env, self.brain, self.fps = env, brain, fps
         self.max_frames = None if duration is None else max(1, round(duration * fps))
