@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Protocol
 
 from wmbench.body.base import Body, BodyState, FrameReport
 from wmbench.body.intent.record import MotionIntent
@@ -126,7 +126,7 @@ class LiveLoop:
             return brain_input(host.current_observation())
         return json.loads(perception.scene_json())
 
-    def apply_reply(self, action: object, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
+    def apply_reply(self, action: object, brain_meta: BrainRecord | None = None) -> AppliedReply:
         """Parse a reply and set the body's intent; it moves the body from the next :meth:`advance_frame` on.
 
         The decision in progress (if any) is closed and recorded first. The new decision's scene is the last
@@ -142,7 +142,7 @@ class LiveLoop:
         assert perception is not None and host.crowd is not None
         body_before, tracker = host.start_decision(reading.intent)
         self.open = OpenDecision(host.sim_time, perception, reading, body_before, tracker, [], False,
-                                 cast(BrainRecord, dict(brain_meta or {})))
+                                 BrainRecord(**(brain_meta or {})))
         return AppliedReply(len(host.trace.decisions), parse_record(reading.parsed, reading.reply_chars),
                             reading.intent)
 

@@ -319,7 +319,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         """The scene_context now, without advancing sim time (:meth:`LiveLoop.observe`)."""
         return self._live.observe()
 
-    def apply_reply(self, action: object, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
+    def apply_reply(self, action: object, brain_meta: BrainRecord | None = None) -> AppliedReply:
         """Parse a reply and act it out from the next frame on (:meth:`LiveLoop.apply_reply`)."""
         return self._live.apply_reply(action, brain_meta)
 
@@ -332,7 +332,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         return self._live.finish_decision(caught)
 
     # ------------------------------------------------------------------ harness hooks
-    def record_brain_meta(self, meta: dict[str, Any]) -> None:
+    def record_brain_meta(self, meta: BrainRecord) -> None:
         """Attach the brain's metadata (latency, tokens, retries, provider, error) to the last decision."""
         if not self.trace.decisions:
             raise RuntimeError("record_brain_meta: no decision recorded yet (call step first)")

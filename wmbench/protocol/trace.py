@@ -92,6 +92,8 @@ class BrainRecord(TypedDict, total=False):
     cached: bool
     error: str | None
     fatal: bool
+    snapshot_t: float   # live mode: the sim time of the scene the reply answered
+    live: bool          # live mode: always true
 
 
 class InstanceRecord(TypedDict):

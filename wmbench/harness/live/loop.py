@@ -45,7 +45,7 @@ from wmbench.harness.run.episode import decide_safely
 from wmbench.harness.video.recorder import VideoRecorder
 from wmbench.harness.video.replay import render_episode
 from wmbench.protocol.observation import BrainInput
-from wmbench.protocol.trace import TraceDict
+from wmbench.protocol.trace import BrainRecord, TraceDict
 from wmbench.scoring.live_run import (
     DEFAULT_FPS,
     NS_PER_MS,
@@ -301,7 +301,7 @@ class _LiveLoop:
         if answer is None:
             return None
         reply = answer.reply
-        meta = {**reply.meta(), "snapshot_t": round(answer.request.snapshot_t, 6), "live": True}
+        meta = BrainRecord(**reply.meta(), snapshot_t=round(answer.request.snapshot_t, 6), live=True)
         applied = self.env.apply_reply(reply.text if reply.error is None else "", brain_meta=meta)
         return answer, applied, self.clock.now_ns()
 
