@@ -38,7 +38,7 @@ from wmbench.scoring.bands import band_text, not_measured_in, points_at_least, p
 from wmbench.scoring.evidence import spatial_accuracy
 from wmbench.scoring.live_run import LiveResult, percentile
 from wmbench.scoring.registry import measured_category
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.report_types import Evidence, ScenarioScore
 
 CATEGORY = "C09"
 C09_IDS: tuple[str, ...] = ("S41", "S42", "S43", "S44", "S45")
@@ -110,7 +110,7 @@ def _bands(bands: Sequence[tuple[float, float]]) -> list[list[float]]:
 
 def _score(result: LiveResult, sid: str, rule: str, points: float, summary: str, numbers: dict[str, Any],
            harness: dict[str, Any] | None = None) -> ScenarioScore:
-    evidence = {"rule": rule, "live": {**result.summary(), **numbers},
+    evidence: Evidence = {"rule": rule, "live": {**result.summary(), **numbers},
                 "harness": {"fps": result.fps, "work_fps": result.work_fps,
                             "dropped_frame_rate": result.dropped_frame_rate, **(harness or {})}}
     return ScenarioScore(scenario_id=sid, category=CATEGORY, score=float(points), measured=True,

@@ -40,7 +40,7 @@ from wmbench.scenarios import Scenario, get_scenario
 from wmbench.scoring import score_trace, summarize
 from wmbench.scoring.dispatch import normalise_scenario_id
 from wmbench.scoring.pairs import PAIRS, rescore_pairs
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.report_types import Evidence, ScenarioScore
 from wmbench.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, Scores, SpecFidelity, SplitBlock
 
 
@@ -228,7 +228,7 @@ def slim_evidence(score: ScenarioScore) -> ScenarioScore:
 
 
 @functools.lru_cache(maxsize=4096)
-def _slim(rule: str, counts: tuple[int, int] | None) -> dict[str, Any]:
+def _slim(rule: str, counts: tuple[int, int] | None) -> Evidence:
     if counts is None:
         return {"rule": rule}
     return {"rule": rule, "sim": {"hidden_inconsistency": {"count": counts[0], "safe_decisions": counts[1]}}}
