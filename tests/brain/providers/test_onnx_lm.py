@@ -108,5 +108,5 @@ def test_short_prompts_match_too(brains):
 
 
 def test_folder_without_model_onnx_says_how_to_make_one(tiny_gpt2_dir):  # noqa: F811
-    with pytest.raises(FileNotFoundError, match=r"python -m wmbench\.brain\.onnx_export"):
+    with pytest.raises(FileNotFoundError, match=r"python -m wmbench\.brain\.providers\.onnx_export"):
         get_brain(f"onnx/{tiny_gpt2_dir}")

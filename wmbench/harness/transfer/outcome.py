@@ -11,9 +11,13 @@ Card
 - **Body-normalised threats** (:func:`paced_record`): on a body slower than the character, every NPC speed of the
   scene (its default or recorded speed, and every speed a timeline switch sets) is multiplied by the body's
   **pace** (:func:`body_pace`: the body's sprint speed / the character's, capped at 1: robot 2.5 / 6.5 = 0.38,
-  drone 3 / 6.5 = 0.46). Distances and timings stay, so a threat closes the gap in the body's own time scale and
-  C10's "carried" measures the brain's decisions, not the body's top speed. The runs against the scene's own
-  speeds are kept as a body diagnostic (``evidence["diagnostics"]["unnormalised"]``), never scored.
+  drone 3 / 6.5 = 0.46), and every phase's duration and event time is divided by it: the distances stay, and the
+  scene plays out as on the character but slower, on the body's own clock (the drone gets 13 decisions where the
+  character gets 6). So a threat closes the gap in the body's own time scale and C10's "carried" measures the
+  brain's decisions, not the body's top speed. (Until 0.4 only the speeds were scaled and the timings kept: a
+  brain whose pace depends on the threat's distance then met only the first part of the story on a slow body.)
+  The runs against the scene's own speeds are kept as a body diagnostic
+  (``evidence["diagnostics"]["unnormalised"]``), never scored.
 - The rule that turns these runs into points (decision fit, a body's outcome, the score) is
   :mod:`wmbench.scoring.c10.rule`; the pipeline diagnostics are :mod:`wmbench.harness.transfer.measure`.
 """
@@ -61,7 +65,9 @@ def body_pace(body: str) -> float:
 
 
 def paced_record(record: Scenario, pace: float) -> Scenario:
-    """``record`` with every NPC speed (default or recorded, and every speed a switch sets) times ``pace``."""
+    """``record`` played slower by ``pace``: every NPC speed (default or recorded, and every speed a switch sets)
+    times ``pace``, every phase's duration and event time divided by it — the same distances and the same
+    story, on the body's own clock (a body at half the character's pace gets twice the time and decisions)."""
     if pace == 1.0:
         return record
 
@@ -70,13 +76,13 @@ def paced_record(record: Scenario, pace: float) -> Scenario:
 
     def event(e: TimelineEvent) -> TimelineEvent:
         if e.speed is not None:
-            return replace(e, speed=e.speed * pace)
+            return replace(e, at=e.at / pace, speed=e.speed * pace)
         if e.behavior is not None:
-            return replace(e, speed=BEHAVIOR_SPEEDS[e.behavior] * pace)
-        return e
+            return replace(e, at=e.at / pace, speed=BEHAVIOR_SPEEDS[e.behavior] * pace)
+        return replace(e, at=e.at / pace)
 
     def phase(p: Phase) -> Phase:
-        return replace(p, npcs=tuple(map(npc, p.npcs)), events=tuple(map(event, p.events)))
+        return replace(p, duration=p.duration / pace, npcs=tuple(map(npc, p.npcs)), events=tuple(map(event, p.events)))
 
     return replace(record, phases=tuple(map(phase, record.phases)))
 

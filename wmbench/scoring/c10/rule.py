@@ -10,8 +10,10 @@ Card
   direction depend on the scene: a brain that always moves the same way, whatever it perceives, meets the
   beast or the wall in some of them.
 - **Body-normalised threats**: on a body slower than the character every NPC speed is scaled by the body's
-  pace (its sprint / the character's; :func:`wmbench.harness.transfer.outcome.paced_record`), so "carried"
-  measures the brain's decisions, not the body's top speed; the unnormalised runs are a body diagnostic.
+  pace (its sprint / the character's) and every duration and event time divided by it
+  (:func:`wmbench.harness.transfer.outcome.paced_record`): the same scene in slow motion, on the body's own
+  clock, so "carried" measures the brain's decisions, not the body's top speed; the unnormalised runs are a
+  body diagnostic.
 - **Decision fit** (:func:`decision_fit`): a decision fits when its reply was read, there was no collision
   and no catch, the body did what the brain asked (a travelling intent realised in the asked sector), and
   the action suits the scene — with a beast nearby the body moved into a truly safe sector (standing still
@@ -64,7 +66,8 @@ PANIC_SPEEDS: frozenset[str] = frozenset({"run", "sprint"})
 RULE_TEXT = (
     "The brain itself runs closed loop on the character, the robot and the drone, in the scene as recorded "
     "and with the protagonist starting turned a quarter left, around and a quarter right; on a slower body "
-    "every threat's speed is scaled by the body's sprint over the character's (distances and timings kept). "
+    "every threat's speed is scaled by the body's sprint over the character's and every duration by its inverse "
+    "(the same distances, the scene in slow motion on the body's own clock). "
     "A decision fits "
     "when the reply was read, nothing was hit and nobody was caught, the body went where the brain asked, "
     "and with a beast nearby it moved into a truly safe sector (with none nearby a safe move or a freeze "
