@@ -70,7 +70,7 @@ class WallClockThinkingBrain:
     def reset(self, seed: int | None = None) -> None:
         self.inner.reset(seed)
 
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
+    def decide(self, scene: BrainInput) -> BrainReply:
         started = time.perf_counter()
         reply = self.inner.decide(scene)
         time.sleep(self.seconds)
