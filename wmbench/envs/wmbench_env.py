@@ -489,10 +489,14 @@ class WMBenchEnv(gym.Env[Observation, str]):
         crowd.step(dt, self._phase_frame * dt, xy)
         report = body.on_frame()
         if body.needs_physics:
-            control, physics = body.on_physics_step, world.step_physics
-            for _ in range(self.substeps):
-                control()
-                physics()
+            fused = getattr(body, "run_physics_steps", None)  # FusedPhysics: one call per frame, same steps
+            if fused is not None:
+                fused(self.substeps, world.step_physics)
+            else:
+                control, physics = body.on_physics_step, world.step_physics
+                for _ in range(self.substeps):
+                    control()
+                    physics()
         self._phase_frame += 1
         self._frames += 1
         t = round(self._frames * dt, 6)
