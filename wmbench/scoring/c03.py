@@ -213,4 +213,3 @@ def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScor
 
 
 RULES = {sid: score_prediction_decision for sid in RULE_TEXT}
-GENERIC_RULE = score_prediction_decision

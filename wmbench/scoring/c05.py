@@ -326,4 +326,3 @@ def score_calm(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 RULES = {"S21": score_sustained_charge, "S22": score_switch, "S23": score_deescalation, "S24": score_sensitization,
          "S25": score_calm}
-GENERIC_RULE = score_sustained

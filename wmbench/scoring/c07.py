@@ -243,4 +243,3 @@ def score_proportionate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 RULES = {"S31": score_vigilance, "S32": score_normalization, "S33": score_obstacle, "S34": score_reactivation,
          "S35": score_proportionate}
-GENERIC_RULE = score_normalization

@@ -296,4 +296,3 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 
 RULES = {sid: score_expression for sid in EXPRESSIONS}
-GENERIC_RULE = score_expression
