@@ -241,7 +241,7 @@ class _Loop:
             result = run_episode(SCENARIO, self.brain, "unused", self.seed, env_factory=lambda *a, **k: _Held())
             if result.error:
                 raise RuntimeError(result.error.splitlines()[0])
-            sim += env.unwrapped.sim_time
+            sim += env.sim_time
             self.seed += 1
         return sim, time.process_time() - t0
 

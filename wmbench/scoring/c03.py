@@ -40,6 +40,7 @@ from wmbench.scoring.movement import (
     realized,
     trace_caught,
 )
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -189,6 +190,7 @@ def anticipating_accuracy(trace: Trace, d: DecisionRecord) -> SpatialResult:
     return spatial_from_checks(checks)
 
 
+@category_scorer("C03")
 def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in trace.decisions if threatened(d)]
     if not scored:
@@ -211,4 +213,3 @@ def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScor
 
 
 RULES = {sid: score_prediction_decision for sid in RULE_TEXT}
-GENERIC_RULE = score_prediction_decision

@@ -40,6 +40,7 @@ from wmbench.scoring.movement import (
     realized,
     trace_caught,
 )
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -187,6 +188,7 @@ def lost_ground(d: DecisionRecord) -> str | None:
     return f"{min(start):.1f} m -> {float(closest):.1f} m"
 
 
+@category_scorer("C04")
 def score_avoidance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in trace.decisions if threatened(d)]
     if not scored:
@@ -237,4 +239,3 @@ def score_non_reaction(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 RULES = {"S16": score_paired, "S17": score_paired, "S18": score_avoidance, "S19": score_avoidance,
          "S20": score_non_reaction}
-GENERIC_RULE = score_avoidance

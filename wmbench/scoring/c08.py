@@ -44,6 +44,7 @@ from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import descriptor_terms, emotion_families
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.movement import contact, facing_kept, ground_change, into_danger, realized, trace_caught
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -203,7 +204,7 @@ def wrong_motion(d: DecisionRecord, following: DecisionRecord | None) -> str | N
 
 
 def judge(d: DecisionRecord, expression: Expression, banks: KeywordBanks,
-          following: DecisionRecord | None = None) -> tuple[float, str, dict]:
+          following: DecisionRecord | None = None) -> tuple[float, str, dict[str, object]]:
     if not parse_ok(d):
         return 0.0, "miss: parse error", {}
     wrong = wrong_motion(d, following)
@@ -251,6 +252,7 @@ def calls_for_change(earlier: DecisionRecord, later: DecisionRecord) -> bool:
     return (before == 0 and now > 0) or (before == 2 and now == 0)
 
 
+@category_scorer("C08")
 def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     expression = EXPRESSIONS.get(trace.scenario_id, EXPRESSIONS["S36"])
     selected = expression.select(trace)
@@ -294,4 +296,3 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 
 RULES = {sid: score_expression for sid in EXPRESSIONS}
-GENERIC_RULE = score_expression
