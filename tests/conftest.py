@@ -39,12 +39,12 @@ from wmbench.harness.validity.runner import (
     BENCH_CATEGORIES,
     CATEGORIES,
     QUICK_SEEDS,
+    SOURCE_BODY,
     BrainScores,
     CategoryScore,
     ValidityResult,
-    bench_job,
-    brain_scores,
-    c10_job,
+    _brain_scores,
+    _job,
 )
 
 ReferenceEpisode = Callable[..., EpisodeResult]
@@ -71,11 +71,12 @@ class _PanelJobs:
         if todo:
             if self._pool is None:
                 self._pool = worker_pool(self.workers)
-            futures: dict[Job, Future[list[Any]]] = {
-                job: (self._pool.submit(c10_job, job[0], job[1]) if job[2] == "C10"
-                      else self._pool.submit(bench_job, job[0], job[1], (job[2],))) for job in todo}
+            # run_validity's own job: one category's bench scenarios, or C10 alone (no bench category)
+            futures: dict[Job, Future[tuple[str, list[Any]]]] = {
+                job: self._pool.submit(_job, job[0], job[1], job[2] == "C10", SOURCE_BODY,
+                                       () if job[2] == "C10" else (job[2],)) for job in todo}
             for job, future in futures.items():
-                self.done[job] = future.result()
+                self.done[job] = future.result()[1]
         return [score for job in jobs for score in self.done[job]]
 
     def close(self) -> None:
@@ -97,11 +98,11 @@ class _LazyCategories(Mapping[str, CategoryScore]):
         return [(self._name, seed, category) for seed in seeds]
 
     def brain_scores(self, categories: Sequence[str]) -> BrainScores:
-        """``run_validity``'s aggregation of this brain's scores in ``categories`` (other categories read 0)."""
+        """``run_validity``'s aggregation of this brain's scores in ``categories``."""
         by_scenario: dict[str, list[Any]] = {}
         for score in self._jobs.run([job for c in categories for job in self.jobs(c)]):
             by_scenario.setdefault(score.scenario_id, []).append(score)
-        return brain_scores(self._name, by_scenario, include_c10="C10" in categories)
+        return _brain_scores(self._name, by_scenario, tuple(categories))
 
     def __getitem__(self, category: str) -> CategoryScore:
         if category not in self._keys:
@@ -139,6 +140,25 @@ class _LazyScenarios(Mapping[str, float]):
         return len(self._all())
 
 
+class _LazyLabels(Mapping[str, Mapping[str, int]]):
+    """One brain's failure labels per category (reading them runs every category of the result)."""
+
+    def __init__(self, categories: _LazyCategories, keys: tuple[str, ...]) -> None:
+        self._categories, self._keys = categories, keys
+
+    def _all(self) -> Mapping[str, Mapping[str, int]]:
+        return self._categories.brain_scores(self._keys).labels
+
+    def __getitem__(self, category: str) -> Mapping[str, int]:
+        return self._all()[category]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
 @pytest.fixture(scope="session")
 def validity_panel() -> Iterator[ValidityPanel]:
     """``validity_panel(brains, seeds, include_c10=True)``: a lazy ``run_validity`` result (see module card)."""
@@ -153,7 +173,8 @@ def validity_panel() -> Iterator[ValidityPanel]:
         scores = []
         for name in brains:
             lazy = _LazyCategories(jobs, name, chosen, categories)
-            scores.append(BrainScores(name, lacks(name), lazy, _LazyScenarios(lazy, categories)))
+            scores.append(BrainScores(name, lacks(name), lazy, _LazyScenarios(lazy, categories),
+                                      _LazyLabels(lazy, categories)))
         return ValidityResult(quick=quick, seeds=chosen, brains=tuple(scores), elapsed_s=0.0,
                               workers=jobs.workers, categories=categories)
 
