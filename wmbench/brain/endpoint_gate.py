@@ -14,8 +14,10 @@ Card
   slot (:meth:`EndpointGate.connection`) only while its request is out, not while its episode simulates. So
   a run can keep more episodes going than connections (the local executor runs twice as many) and the
   connections never sit idle while an episode builds its world or steps its motion. A free slot goes to
-  the waiting request of the lowest :func:`episode_rank` (the executor ranks episodes longest first), so
-  the longest episode is never starved by short ones. Outside a budget, requests are not limited here.
+  the waiting request of the episode with the **most decisions still to come** (:func:`episode_priority`:
+  the executor announces each episode's expected decisions; every request counts one down), so the run's
+  tail is as short as the episodes allow: the longest remaining chain of 1 s requests is never the one
+  left waiting. Ties go first come, first served. Outside a budget, requests are not limited here.
 - Only *when* requests are sent changes, never what they say or what a reply means.
 - Simplified: the gate is per process. Local runs (threads) share one; Ray tasks on several processes
   share only their in-flight budget (the executor's window), not the pause nor the slots.
@@ -75,14 +77,15 @@ def connection_budget(connections: int) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def episode_rank(rank: int) -> Iterator[None]:
-    """This thread's requests wait for a connection slot with priority ``rank`` (lower goes first)."""
-    previous = getattr(_RANK, "value", None)
-    _RANK.value = rank
+def episode_priority(expected_decisions: int) -> Iterator[None]:
+    """This thread runs an episode of ``expected_decisions`` requests: while the budget is used up, its next
+    request waits behind those of episodes with more requests still to come (see the module card)."""
+    previous = getattr(_RANK, "left", None)
+    _RANK.left = [int(expected_decisions)]
     try:
         yield
     finally:
-        _RANK.value = previous
+        _RANK.left = previous
 
 
 class EndpointGate:
@@ -94,17 +97,19 @@ class EndpointGate:
         self.pauses = 0
         self._slots = threading.Condition()
         self._busy = 0
-        self._waiting: list[tuple[float, int]] = []  # heap of (rank, ticket)
+        self._waiting: list[tuple[float, int]] = []  # heap of (-requests still to come, ticket)
         self._tickets = itertools.count()
         #: The most requests this gate ever let out at once (a budget's proof).
         self.peak = 0
 
     @contextlib.contextmanager
     def connection(self) -> Iterator[None]:
-        """Hold one of the endpoint's connection slots for the block (waiting, lowest rank first, while the
+        """Hold one of the endpoint's connection slots for the block (waiting, most requests to come first, while the
         budget is used up); no limit outside :func:`connection_budget`."""
-        rank = getattr(_RANK, "value", None)
-        entry = (float("inf") if rank is None else float(rank), next(self._tickets))
+        left: list[int] | None = getattr(_RANK, "left", None)
+        entry = (float("inf") if left is None else float(-left[0]), next(self._tickets))  # most to come first
+        if left is not None:
+            left[0] -= 1
         with self._slots:
             heapq.heappush(self._waiting, entry)
             while True:

@@ -8,8 +8,9 @@ Card
   (default 2×), one brain instance per thread, under one connection budget of ``max_connections`` requests
   in flight per endpoint (:func:`wmbench.brain.endpoint_gate.connection_budget`): a brain holds a slot only
   while its request is out, so while one episode builds its world or steps its motion another one's
-  request uses the connection. Episodes start longest first and their requests are ranked the same way
-  (:func:`~wmbench.brain.endpoint_gate.episode_rank`: a free slot goes to the longest episode waiting).
+  request uses the connection. Episodes start longest first, and a free slot goes to the waiting request
+  of the episode with the most decisions still to come (:func:`~wmbench.brain.endpoint_gate.
+  episode_priority`), so the run's tail is as short as the episodes allow.
   ``episodes_per_connection=1`` is the 0.4 behaviour (one episode per connection), kept for the benchmark.
 - **Inline** (``workers == 1``, or local-model brains ``hf/``/``onnx/``: one model copy in memory).
 
@@ -25,9 +26,9 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from wmbench.brain.base import Brain
-from wmbench.brain.endpoint_gate import connection_budget, episode_rank
+from wmbench.brain.endpoint_gate import connection_budget, episode_priority
 from wmbench.brain.registry import get_brain
-from wmbench.harness.executors.base import EpisodeJob, longest_first
+from wmbench.harness.executors.base import EpisodeJob, expected_decisions, longest_first
 from wmbench.harness.run.env_reuse import close_all
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.selection import EpisodeSpec
@@ -73,7 +74,6 @@ class LocalExecutor:
                  connections: int | None = None) -> Iterator[EpisodeResult]:
         """``todo`` on ``threads`` threads; ``connections``: the endpoint budget of an API brain (None: none)."""
         local = threading.local()
-        rank = {spec: index for index, spec in enumerate(todo)}  # the given order is the priority order
 
         def run(spec: EpisodeSpec) -> EpisodeResult:
             brain = getattr(local, "brain", None)
@@ -81,7 +81,7 @@ class LocalExecutor:
                 brain = local.brain = get_brain(job.brain, **dict(job.brain_options))
                 with self._lock:
                     self._brains.append(brain)
-            with episode_rank(rank[spec]):
+            with episode_priority(expected_decisions(spec)):  # most decisions to come: first to a free slot
                 return run_episode(spec.scenario, brain, job.body, spec.seed, job.env_kwargs,
                                    brain_label=job.brain, reuse_env=True)
 
