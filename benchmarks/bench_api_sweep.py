@@ -6,11 +6,12 @@ reply, and logs every change of the number of requests it has in flight. ``run_s
 scenarios="C01-C08", seeds=1, max_connections=8, live off)`` is timed end to end (brain start-up, episodes,
 scoring, report), alternately, for ``--rounds`` rounds (median):
 
-- **before**: one episode per connection (8 episode threads), longest first — the 0.4 scheduler
-  (``LocalExecutor(episodes_per_connection=1)``); ``--sorted`` adds 0.3's (scenario, seed) order;
+- **before**: one episode per connection (8 episode threads), longest first, brains built all at once —
+  the 0.4 scheduler (``LocalExecutor(episodes_per_connection=1, serial_builds=False)``); ``--sorted`` adds
+  0.3's (scenario, seed) order;
 - **after**: the default run: twice as many episodes as connections under one connection budget of 8
   requests in flight (a slot is held only while a request is out), a free slot going to the episode with
-  the most decisions to come.
+  the most decisions to come, the threads' brains built one at a time.
 
 Beside them the **ideal** bound from the run's own decision counts: ``max(longest episode × latency,
 decisions × latency / connections)``; target: after <= 1.3 × ideal. The endpoint's peak concurrency must not
@@ -172,8 +173,9 @@ def timed_run(endpoint: SlowEndpoint, out: Path, config: str, log: Path | None =
     from wmbench.harness.executors.local import LocalExecutor
     from wmbench.harness.suite import run_suite
 
-    executor = {"sorted": LocalExecutor(order="given", episodes_per_connection=1),
-                "before": LocalExecutor(order="longest", episodes_per_connection=1), "after": None}[config]
+    executor = {"sorted": LocalExecutor(order="given", episodes_per_connection=1, serial_builds=False),
+                "before": LocalExecutor(order="longest", episodes_per_connection=1, serial_builds=False),
+                "after": None}[config]
     endpoint.reset_log()
     t0, cpu0 = time.perf_counter(), time.process_time()
     run_suite("openai/fake", "smpl", SCENARIOS, 1, 2, out, progress=False, live=False, measurers={},
