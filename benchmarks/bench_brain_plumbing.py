@@ -1,14 +1,14 @@
 """Brain plumbing cost: an HTTP round trip through ``wmbench serve``, and ONNX vs transformers per token.
 
 1. **serve + openai overhead.** The reference brain called directly vs the same brain behind
-   :func:`wmbench.brain.server.make_server` (served from a thread of this process, real sockets on
+   :func:`wmbench.brain.server.endpoint.make_server` (served from a thread of this process, real sockets on
    127.0.0.1) reached through the ``openai/<model>`` provider with ``cache=False``. A second server, the
    same but with ``TCP_NODELAY`` on its request handler, is measured alongside: the shipped handler writes
    headers and body separately, and Nagle's algorithm with the client's delayed ACK holds the body ~40 ms.
    Calls rotate between direct / shipped / no-delay on the same real scenes (from bench episodes), so
    drift hits all three; rows are the median per call and the overheads (served - direct).
 2. **ONNX vs transformers.** The tiny 2-layer GPT-2 of ``tests/brain/tiny_models.py`` is built into a
-   temporary folder and exported with :func:`wmbench.brain.onnx_export.export_onnx`; ``hf/<dir>`` (torch,
+   temporary folder and exported with :func:`wmbench.brain.providers.onnx_export.export_onnx`; ``hf/<dir>`` (torch,
    CPU) and ``onnx/<dir>`` (onnxruntime, CPU) greedily decode the same ids through their own
    ``generate_ids``. Per-token latency comes from a short context (prefill negligible), the whole-reply
    time from a real 1.8k-token prompt; medians over repeats, alternating, and onnx / transformers ratios.
@@ -67,7 +67,7 @@ def _nodelay_handler(handler: Callable[..., BaseRequestHandler]) -> type[BaseReq
 def measure_serve(calls: int, scenes: list[dict[str, Any]]) -> list[BenchRow]:
     """Direct calls vs the served brain as shipped vs the same server with TCP_NODELAY, interleaved."""
     from wmbench.brain.registry import get_brain
-    from wmbench.brain.server import make_server
+    from wmbench.brain.server.endpoint import make_server
 
     if importlib.util.find_spec("openai") is None:
         why = "the openai package is not installed (extra: openai)"
@@ -116,7 +116,7 @@ def measure_serve(calls: int, scenes: list[dict[str, Any]]) -> list[BenchRow]:
 
 def _tiny_models(root: Path) -> tuple[Path, Path]:
     from tests.brain.tiny_models import build_tiny_gpt2
-    from wmbench.brain.onnx_export import export_onnx
+    from wmbench.brain.providers.onnx_export import export_onnx
 
     hf_dir = build_tiny_gpt2(root / "tiny-gpt2")
     onnx_dir = root / "tiny-gpt2-onnx"
@@ -175,8 +175,8 @@ def measure_tokens(repeats: int, scene: dict[str, Any]) -> list[BenchRow]:
     if missing:
         why = f"missing {', '.join(missing)} (extras: hf, onnx)"
         return [BenchRow.skip(GROUP, name, unit, why) for name, unit in TOKEN_ROWS]
-    from wmbench.brain.hf_provider import HFBrain
-    from wmbench.brain.onnx_provider import ONNXBrain
+    from wmbench.brain.providers.onnx_lm import ONNXBrain
+    from wmbench.brain.providers.transformers_lm import HFBrain
 
     with tempfile.TemporaryDirectory(prefix="wmbench-bench-tiny-") as tmp, _one_torch_thread():
         hf_dir, onnx_dir = _tiny_models(Path(tmp))

@@ -148,8 +148,8 @@ def raw_drone_rtf(seconds: float, reads: bool) -> float:
     """wmbench's quadrotor URDF, hover forces + stepSimulation (+ the reads a controller needs)."""
     import pybullet as p
 
-    from wmbench.body.drone_urdf import CRAZYFLIE_2X, Airframe, drone_urdf_path
-    from wmbench.body.pid import GRAVITY
+    from wmbench.body.drone.airframe import CRAZYFLIE_2X, Airframe, drone_urdf_path
+    from wmbench.body.drone.pid import GRAVITY
 
     cid = p.connect(p.DIRECT)
     try:
@@ -177,9 +177,9 @@ def raw_drone_rtf(seconds: float, reads: bool) -> float:
 def drone_body_rtf(seconds: float, reference: bool, aero: bool = False) -> float:
     """The drone body alone in a world (no env): per frame ``on_frame`` then 8 physics steps, flying a
     fixed intent sequence. ``aero``: with drag, ground effect and downwash (a craft 1 m above) on."""
-    from wmbench.body.drone import Quadrotor
-    from wmbench.body.drone_aero import AeroOptions
-    from wmbench.body.motion_intent import parse_motion
+    from wmbench.body.drone.aero import AeroOptions
+    from wmbench.body.drone.quadrotor import Quadrotor
+    from wmbench.body.intent.reader import parse_motion
     from wmbench.envs.world import World
 
     body: Quadrotor
@@ -261,7 +261,7 @@ def raw_robot_fps(frames: int) -> float:
     import pybullet as p
 
     from wmbench.body.multibody import yaw_quaternion
-    from wmbench.body.robot import ServoRobot
+    from wmbench.body.robot.servo_robot import ServoRobot
     from wmbench.envs.world import World
 
     world = World(frame_dt=1.0 / FRAME_RATE, physics_dt=1.0 / PHYSICS_HZ)
@@ -386,11 +386,12 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
 
 #: Parts of the loop, by the file a function lives in (first match wins); self time is summed per part.
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("controller + mixer", ("body/pid.py", "body/drone_urdf.py", "reference_drone_controller.py")),
-    ("physics-step glue (Quadrotor.on_physics_step)", ("body/drone.py:on_physics_step", "body/drone.py:_apply_aero")),
+    ("controller + mixer", ("body/drone/pid.py", "body/drone/airframe.py", "reference_drone_controller.py")),
+    ("physics-step glue (Quadrotor.on_physics_step)",
+     ("body/drone/quadrotor.py:on_physics_step", "body/drone/quadrotor.py:_apply_aero")),
     ("physics (stepSimulation)", ("stepSimulation",)),
     ("pybullet state reads / force calls", ("getBase", "getMatrixFromQuaternion", "applyExternal")),
-    ("body per-frame (drone.py, sweeps, contacts)", ("body/drone.py", "body/multibody.py", "getContactPoints",
+    ("body per-frame (drone.py, sweeps, contacts)", ("body/drone/quadrotor.py", "body/multibody.py", "getContactPoints",
                                                      "envs/world.py", "rayTest")),
     ("perception", ("envs/perception.py", "envs/observation", "rayTestBatch")),
     ("npcs", ("envs/npc.py",)),

@@ -7,7 +7,7 @@
 For each provider set (CPU alone, then the best one onnxruntime lists, e.g. CUDA) it prints the providers the
 session really got and the median of repeats:
 
-- the ONNX brain (:class:`~wmbench.brain.onnx_provider.ONNXBrain`): whole decisions on a real scene_context
+- the ONNX brain (:class:`~wmbench.brain.providers.onnx_lm.ONNXBrain`): whole decisions on a real scene_context
   (prompt, greedy decoding with the KV cache) — ms per decision;
 - the diffusion motion generator (``backend="onnx"``, the shipped ``denoiser.onnx``): streamed frames per second,
   the intent switching every second.
@@ -43,7 +43,7 @@ SCENE = {"walls": {"left": 2.5, "right": None, "front": 3.0, "back": None}, "gro
 
 
 def bench_brain(onnx_dir: Path, providers: list[str], repeats: int) -> tuple[list[str], float]:
-    from wmbench.brain.onnx_provider import ONNXBrain
+    from wmbench.brain.providers.onnx_lm import ONNXBrain
 
     brain = ONNXBrain(onnx_dir, max_new_tokens=48, providers=providers)
     brain.decide(SCENE)  # warm-up (CUDA kernels, allocator)
@@ -57,7 +57,7 @@ def bench_brain(onnx_dir: Path, providers: list[str], repeats: int) -> tuple[lis
 
 def bench_hf_brain(hf_dir: Path, device: str, repeats: int) -> float:
     """The same tiny model through transformers (``hf/``) on ``device``: ms per decision."""
-    from wmbench.brain.hf_provider import HFBrain
+    from wmbench.brain.providers.transformers_lm import HFBrain
 
     brain = HFBrain(hf_dir, device=device, max_new_tokens=48)
     brain.decide(SCENE)
@@ -70,8 +70,8 @@ def bench_hf_brain(hf_dir: Path, device: str, repeats: int) -> float:
 
 
 def bench_generator(frames: int, repeats: int, backend: str = "onnx") -> tuple[list[str], float]:
-    from wmbench.body.motion_diffusion.generator import DiffusionGenerator, shipped_model
-    from wmbench.body.motion_intent import parse_motion
+    from wmbench.body.intent.reader import parse_motion
+    from wmbench.body.motion.diffusion.generator import DiffusionGenerator, shipped_model
 
     model = shipped_model(backend)
     intents = [parse_motion(t) for t in ("a person sprints to the left in terror", "a person walks forward calmly",

@@ -2,7 +2,7 @@
 
 What is measured, per generator (the selected ``--motion-model`` is added when it is a plugin):
 
-- the quality metrics of :mod:`wmbench.body.motion_quality` — intent fidelity (realised travel sector and
+- the quality metrics of :mod:`wmbench.body.motion.quality` — intent fidelity (realised travel sector and
   speed class vs the intent), foot skating (planted-foot speed, m/s), jerk (m/s^3) and the FID-like Fréchet
   distance of pose features to the DeepMimic walk cycle (trained on by the diffusion model) and run cycle
   (held out from it);
@@ -30,8 +30,8 @@ _SWITCH_TEXTS = ("a person walks forward", "a person runs to the left", "a perso
 
 def streaming_fps(name: str, seconds: float, repeats: int) -> tuple[float, list[float]]:
     """Median frames/s of ``next_frame`` (30 fps, intent switching every second) over ``repeats``."""
-    from wmbench.body.generators import get_generator
-    from wmbench.body.motion_intent import parse_motion
+    from wmbench.body.intent.reader import parse_motion
+    from wmbench.body.motion.registry import get_generator
     from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
     intents = [parse_motion(t) for t in _SWITCH_TEXTS]
@@ -52,8 +52,8 @@ def streaming_fps(name: str, seconds: float, repeats: int) -> tuple[float, list[
 
 def measure(quick: bool, generators: tuple[str, ...] | None = None, stream_seconds: float | None = None,
             repeats: int | None = None) -> list[BenchRow]:
-    from wmbench.body.generators import get_generator, selected_generator_name
-    from wmbench.body.motion_quality import measure_generator, mocap_reference
+    from wmbench.body.motion.quality import measure_generator, mocap_reference
+    from wmbench.body.motion.registry import get_generator, selected_generator_name
 
     names = list(generators or GENERATORS)
     if generators is None and selected_generator_name() not in names:

@@ -31,7 +31,7 @@ PANEL = PanoramaSpec().panel
 
 
 def _camera_rows(repeats: int) -> list[BenchRow]:
-    from wmbench.brain.reference import ReferenceBrain
+    from wmbench.brain.reference.brain import ReferenceBrain
     from wmbench.envs import cameras
     from wmbench.envs.wmbench_env import WMBenchEnv
     from wmbench.harness.run.episode import run_episode

@@ -39,7 +39,7 @@ def write_png(path: Path, rgb: np.ndarray) -> None:
 
 def strip(generator: str, text: str, snapshots: int = 4) -> np.ndarray:
     from wmbench.body.base import BodyState
-    from wmbench.body.smpl_character import SmplCharacter
+    from wmbench.body.character.smpl import SmplCharacter
     from wmbench.envs import render
     from wmbench.envs.wmbench_env import WMBenchEnv
 

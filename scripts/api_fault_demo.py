@@ -25,9 +25,9 @@ sys.path.insert(0, str(ROOT))
 
 from tests.brain.fault_servers import GOOD_TEXT, FaultServer  # noqa: E402
 from tests.brain.provider_fixtures import calm_scene, corridor_scene, example_scene  # noqa: E402
-from wmbench.brain.openai_provider import OpenAIBrain  # noqa: E402
 from wmbench.brain.prompt import build_messages  # noqa: E402
-from wmbench.brain.server import make_server  # noqa: E402
+from wmbench.brain.providers.openai_chat import OpenAIBrain  # noqa: E402
+from wmbench.brain.server.endpoint import make_server  # noqa: E402
 from wmbench.harness.suite import run_suite  # noqa: E402
 
 TMP = Path(tempfile.mkdtemp(prefix="wmbench-api-demo-"))

@@ -21,7 +21,7 @@ import pytest
 
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
-from wmbench.harness.validity.panel import ValidityResult, run_validity
+from wmbench.harness.validity.runner import ValidityResult, run_validity
 
 ReferenceEpisode = Callable[..., EpisodeResult]
 

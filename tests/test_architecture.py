@@ -59,7 +59,7 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
     "harness.inspect_task": _BELOW_HARNESS | {"harness.run"},
     "harness.gym_entry": _BELOW_HARNESS,
     "harness.counterfactual": _BELOW_HARNESS | {"harness.run"},
-    "harness.frontier": _BELOW_HARNESS | {"harness.run"},
+    "harness.frontier": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.report"},
     "harness.executors": _BELOW_HARNESS | {"harness.run"},
     "harness.dataset": _BELOW_HARNESS | {"harness.run"},
     "harness.suite": _BELOW_HARNESS | {"harness.run", "harness.live", "harness.transfer", "harness.report",
@@ -78,8 +78,8 @@ ALLOWED_IMPORTS: dict[str, set[str]] = {
 #: Function-level imports of wmbench modules that are allowed: (importer, imported) -> the optional dependency
 #: the imported module loads at module level (the import is deferred so wmbench works without that extra).
 LAZY_IMPORTS: dict[tuple[str, str], str] = {
-    ("wmbench.body.motion_diffusion.generator", "wmbench.body.motion_diffusion.denoiser_torch"): "torch",
-    ("wmbench.body.motion_diffusion.train", "wmbench.body.motion_diffusion.denoiser_torch"): "torch",
+    ("wmbench.body.motion.diffusion.generator", "wmbench.body.motion.diffusion.denoiser_torch"): "torch",
+    ("wmbench.body.motion.diffusion.train", "wmbench.body.motion.diffusion.denoiser_torch"): "torch",
 }
 
 
@@ -317,6 +317,31 @@ def pass_through_imports(files: Iterable[Path], sources: Mapping[str, Path]) -> 
     return found
 
 
+def measured_import_table(sites: Iterable[ImportSite]) -> str:
+    """The parts each part really imports (any kind of import), as the Markdown table docs/architecture.md holds
+    between its ``import-table`` markers: measured from the code, so the picture there cannot go stale."""
+    uses: dict[str, set[str]] = {}
+    for site in sites:
+        source, target = part_of(site.importer), part_of(site.imported)
+        uses.setdefault(source, set())
+        if source != target:
+            uses[source].add(target)
+    rows = ["| part | imports (measured) |", "|---|---|"]
+    rows += [f"| `{part}` | {', '.join(f'`{t}`' for t in sorted(targets)) or '—'} |"
+             for part, targets in sorted(uses.items())]
+    return "\n".join(rows)
+
+
+IMPORT_TABLE_START, IMPORT_TABLE_END = "<!-- import-table:start -->", "<!-- import-table:end -->"
+
+
+def doc_with_import_table(text: str, table: str) -> str:
+    """``text`` with the block between the import-table markers replaced by ``table``."""
+    head, rest = text.split(IMPORT_TABLE_START, 1)
+    _, tail = rest.split(IMPORT_TABLE_END, 1)
+    return f"{head}{IMPORT_TABLE_START}\n{table}\n{IMPORT_TABLE_END}{tail}"
+
+
 # ------------------------------------------------------------------------------------------ the real package
 
 
@@ -354,6 +379,15 @@ def test_architecture_doc_names_every_subpackage():
     slash = {name.removeprefix(f"{PACKAGE}.").replace(".", "/") for name in packages}
     missing = sorted(p for p in slash if not re.search(rf"(?<![\w/]){re.escape(p)}/", text))
     assert not missing, f"docs/architecture.md does not name these subpackages (as `path/`): {missing}"
+
+
+def test_architecture_doc_import_table_is_measured_from_the_code():
+    """Regenerate with ``python -m tests.test_architecture`` when the imports change."""
+    doc = ROOT / "docs" / "architecture.md"
+    text = doc.read_text(encoding="utf-8")
+    table = measured_import_table(import_graph(ROOT))
+    assert doc_with_import_table(text, table) == text, (
+        f"docs/architecture.md's import table is stale; run `python -m tests.test_architecture`:\n{table}")
 
 
 # ------------------------------------------------------------------- the checks fail on a synthetic package
@@ -437,3 +471,10 @@ def test_facade_check_finds_a_pass_through_import(tmp_path):
         f"{tmp_path / 'wmbench/body/user.py'}:1 imports WORD from wmbench.body.facade, which does not define "
         "it; import it from where it is defined",
         "wmbench.body.facade.__all__ lists WORD, which it does not define"]
+
+
+if __name__ == "__main__":  # python -m tests.test_architecture: rewrite docs/architecture.md's import table
+    _doc = ROOT / "docs" / "architecture.md"
+    _doc.write_text(doc_with_import_table(_doc.read_text(encoding="utf-8"), measured_import_table(import_graph(ROOT))),
+                    encoding="utf-8")
+    print(f"rewrote the import table of {_doc}")

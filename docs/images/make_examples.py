@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from wmbench.brain.reference import ReferenceBrain
+from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.video.replay import TOP_VIEW, pose_samples, render_frames

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from wmbench.body.humanml3d_adapter import MODEL_ENV as HUMANML3D_MODEL_ENV
+from wmbench.body.motion.humanml3d.adapter import MODEL_ENV as HUMANML3D_MODEL_ENV
 from wmbench.envs.world import World
 
 FRAME_DT = 1 / 30
@@ -25,4 +25,4 @@ def world() -> Iterator[World]:
 def humanml3d_test_model(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every registered generator is exercised by the body tests; ``humanml3d`` needs a user's model, so it gets
     the tests' tiny random-weight one (a test about a missing model removes the variable itself)."""
-    monkeypatch.setenv(HUMANML3D_MODEL_ENV, "tests.body.test_humanml3d_adapter:TinyT2M")
+    monkeypatch.setenv(HUMANML3D_MODEL_ENV, "tests.body.motion.humanml3d.test_adapter:TinyT2M")

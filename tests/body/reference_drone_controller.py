@@ -1,6 +1,6 @@
 """Test-only reference copy of the drone's flight controller as it was before issue 23 (wmbench 0.3.0).
 
-The scalar :class:`~wmbench.body.pid.PID` objects, the generic cascade, the numpy mixer and the
+The scalar :class:`~wmbench.body.drone.pid.PID` objects, the generic cascade, the numpy mixer and the
 ``on_physics_step`` that glued them, kept verbatim so that ``test_drone_equivalence`` can fly the rewritten
 (inlined, allocation-free) controller against it. Not used by the package.
 """
@@ -14,9 +14,9 @@ import numpy as np
 import pybullet as p
 
 from wmbench.body.base import Vec3
-from wmbench.body.drone import Quadrotor
-from wmbench.body.drone_urdf import Airframe
-from wmbench.body.pid import GRAVITY, PID, CascadeGains, Setpoint, led_yaw
+from wmbench.body.drone.airframe import Airframe
+from wmbench.body.drone.pid import GRAVITY, PID, CascadeGains, Setpoint, led_yaw
+from wmbench.body.drone.quadrotor import Quadrotor
 
 
 @dataclass(frozen=True)

@@ -12,12 +12,12 @@ import pytest
 from tests.plugins.demo_install import installed_demo_plugin
 from wmbench.body import BODIES, BodyBase, BodyContractError, check_body, get_body
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.character.smpl import SmplCharacter
 from wmbench.body.checker import require_body
-from wmbench.body.generators import GENERATOR_REGISTRY, available_generators
-from wmbench.body.humanml3d_adapter import MODEL_ENV as HUMANML3D_MODEL_ENV
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
+from wmbench.body.motion.humanml3d.adapter import MODEL_ENV as HUMANML3D_MODEL_ENV
+from wmbench.body.motion.registry import GENERATOR_REGISTRY, available_generators
 from wmbench.body.registry import available_bodies
-from wmbench.body.smpl_character import SmplCharacter
 from wmbench.core.errors import WMBenchError
 
 
@@ -42,7 +42,7 @@ def test_every_plugin_body_passes(demo_plugin):
 
 @pytest.mark.parametrize("generator", available_generators())
 def test_the_character_passes_with_every_registered_motion_generator(generator, monkeypatch):
-    monkeypatch.setenv(HUMANML3D_MODEL_ENV, "tests.body.test_humanml3d_adapter:TinyT2M")  # humanml3d's model
+    monkeypatch.setenv(HUMANML3D_MODEL_ENV, "tests.body.motion.humanml3d.test_adapter:TinyT2M")  # humanml3d's model
     check_body(SmplCharacter(generator=generator))  # the root is the body's own; limbs come from the generator
 
 

@@ -10,7 +10,7 @@ from wmbench.body.native_output import quiet_native_output
 
 
 def test_loading_the_deepmimic_rig_prints_no_pybullet_warnings():
-    code = ("from wmbench.body.motion_diffusion.deepmimic import load_clip\n"
+    code = ("from wmbench.body.motion.diffusion.deepmimic import load_clip\n"
             "clip = load_clip('walk', 30.0, cycles=1)\n"
             "print('frames', type(clip).__name__)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

@@ -8,8 +8,8 @@ import pytest
 
 from wmbench.body import registry
 from wmbench.body.base import Body
+from wmbench.body.character.smpl import SmplCharacter
 from wmbench.body.registry import BODY_NAMES, available_bodies, get_body
-from wmbench.body.smpl_character import SmplCharacter
 from wmbench.core import registry as core_registry
 from wmbench.core.errors import PluginLoadError, UnknownNameError
 

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from wmbench.body.motion_intent import parse_motion
+from wmbench.body.intent.reader import parse_motion
 from wmbench.brain.prompt import DEFAULT_SYSTEM_PROMPT, build_messages, load_system_prompt, scene_to_json
 from wmbench.protocol.grammar import Decision, parse_reply
 from wmbench.protocol.scene import SCENE_KEYS, WALL_KEYS, validate_scene

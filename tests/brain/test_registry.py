@@ -10,7 +10,7 @@ import pytest
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.errors import BrainSpecError, UnknownBrainError
-from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome, adecide
+from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome, adecide
 from wmbench.brain.registry import BUILTIN_PROVIDERS, get_brain, list_brains
 from wmbench.core.errors import MissingExtraError
 from wmbench.protocol.grammar import parse_reply

@@ -55,7 +55,7 @@ def test_a_more_threatening_behaviour_is_never_quieter_or_a_lower_threat_level()
 
 def test_a_behaviour_adjective_is_not_read_as_the_bodys_own_motion():
     """The words that name a behaviour next to an NPC ("the charging beast") must not move the body."""
-    from wmbench.body.motion_intent import parse_motion
+    from wmbench.body.intent.reader import parse_motion
 
     calm = parse_motion("a person stands still, watching the beast")
     for behavior, row in BEHAVIOR_ROWS.items():

@@ -9,7 +9,7 @@ from importlib.metadata import EntryPoint
 
 import pytest
 
-from wmbench.body.generators import GENERATOR_REGISTRY
+from wmbench.body.motion.registry import GENERATOR_REGISTRY
 from wmbench.body.registry import BODIES
 from wmbench.brain.registry import BRAINS
 from wmbench.core import registry as core_registry

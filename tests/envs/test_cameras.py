@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wmbench.brain.vision_brain import segment
+from wmbench.brain.reference.vision import segment
 from wmbench.envs import cameras
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.protocol.camera_layout import PanoramaSpec

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from wmbench.brain.reference import ReferenceBrain
+from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios import all_scenarios

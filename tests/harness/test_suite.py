@@ -24,7 +24,7 @@ from wmbench.harness.suite import (
     executor_kind,
     run_suite,
 )
-from wmbench.harness.transfer.c10 import measure_transfer
+from wmbench.harness.transfer.measure import measure_transfer
 from wmbench.scoring import ScenarioScore
 
 SMALL = "S01,S06"

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from wmbench.brain.reference import ReferenceBrain
+from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.harness.run.episode import run_episode
 from wmbench.protocol.grammar import parse_reply
 from wmbench.protocol.trace import Trace

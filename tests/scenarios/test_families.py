@@ -179,7 +179,7 @@ def test_family_rejects_bad_specs(bad):
 
 def test_c03_reads_the_open_side_from_the_instance_not_the_canonical_record():
     """A mirrored S12 is open on the left: the reference escaping left there is optimal, not 'wrong side'."""
-    from wmbench.brain.reference import ReferenceBrain
+    from wmbench.brain.reference.brain import ReferenceBrain
     from wmbench.protocol.trace import Trace
     from wmbench.scoring import score_trace
 

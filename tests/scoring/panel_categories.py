@@ -8,7 +8,7 @@ rules changed, this runs just their categories (docs/prompt_only.md's before/aft
 
 Each (brain, seed) runs every bench scenario of the categories on the SMPL body, applies the paired rules as a
 run does (``rescore_pairs``), and the category points are ``summarize``'s (the sum of the scenarios' seed
-means), as in :func:`wmbench.harness.validity.panel.run_validity`.
+means), as in :func:`wmbench.harness.validity.runner.run_validity`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import json
 from dataclasses import replace
 from typing import Any
 
-from wmbench.brain.panel import get_panel_brain
+from wmbench.brain.panel.brains import get_panel_brain
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import episode_line
 from wmbench.harness.run.scores import paired_trace, score_line

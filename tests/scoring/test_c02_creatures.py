@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from wmbench.brain.base import BrainReply
-from wmbench.brain.reference import ReferenceBrain
+from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.instances import draw_test_seeds
 from wmbench.protocol.trace import Trace

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
 from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
 Vec3 = tuple[float, float, float]

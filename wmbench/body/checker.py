@@ -30,7 +30,7 @@ from dataclasses import dataclass
 import pybullet as p
 
 from wmbench.body.base import BODY_ATTRIBUTES, BODY_METHODS, Body, BodyState, SweepResult, Vec3
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
 from wmbench.core.directions import DIRECTION_HEADINGS, sector_word, wrap_angle
 from wmbench.core.errors import WMBenchError
 from wmbench.core.speed import SpeedClass

@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass
 
 from wmbench.body.base import FrameReport, WorldHandle
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
 from wmbench.core.directions import wrap_angle
 
 

@@ -27,9 +27,9 @@ from wmbench.core.registry import Registry
 ENTRY_POINT_GROUP = "wmbench.bodies"
 #: Built-in body name -> "module:Class".
 BUILTIN_BODIES: dict[str, str] = {
-    "smpl": "wmbench.body.smpl_character:SmplCharacter",
-    "robot": "wmbench.body.robot:ServoRobot",
-    "drone": "wmbench.body.drone:Quadrotor",
+    "smpl": "wmbench.body.character.smpl:SmplCharacter",
+    "robot": "wmbench.body.robot.servo_robot:ServoRobot",
+    "drone": "wmbench.body.drone.quadrotor:Quadrotor",
 }
 BODY_NAMES: tuple[str, ...] = tuple(BUILTIN_BODIES)
 #: Every body: the built-ins, then ``wmbench.bodies`` entry points.

@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 import numpy as np
 
-from wmbench.brain.provider_base import ProviderBrain, ProviderOutcome
+from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, TRAVEL_PHRASES
 from wmbench.protocol.grammar import format_reply
 

@@ -2,10 +2,10 @@
 
 Specs (built in)::
 
-    reference            the scripted world model (wmbench.brain.reference)
+    reference            the scripted world model (wmbench.brain.reference.brain)
     null                 always the same calm reply            random      seeded random well-formed replies
     replay:<path>        replies read back from a file
-    panel:<name>         a validity-panel brain, e.g. panel:left-first (wmbench.brain.panel)
+    panel:<name>         a validity-panel brain, e.g. panel:left-first (wmbench.brain.panel.brains)
     openai/<model>       an OpenAI-compatible endpoint (extra: openai)
     hf/<path>            a local transformers model (extra: hf)
     onnx/<path>          an ONNX export run by onnxruntime (extra: onnx)
@@ -71,22 +71,22 @@ class BrainProvider:
 
 
 BUILTIN_PROVIDERS: tuple[BrainProvider, ...] = (
-    BrainProvider("reference", "wmbench.brain.reference:ReferenceBrain", "scripted world model (default)"),
-    BrainProvider("vision", "wmbench.brain.vision_brain:VisionBrain",
+    BrainProvider("reference", "wmbench.brain.reference.brain:ReferenceBrain", "scripted world model (default)"),
+    BrainProvider("vision", "wmbench.brain.reference.vision:VisionBrain",
                   "scripted, perceives from the camera image (run with --observation image)"),
-    BrainProvider("forecaster", "wmbench.brain.forecaster:ForecasterBrain",
+    BrainProvider("forecaster", "wmbench.brain.reference.forecaster:ForecasterBrain",
                   "the reference brain plus a FORECAST line (forecast scoring demo)"),
     BrainProvider("null", "wmbench.brain.baselines:NullBrain", "always the same calm reply"),
     BrainProvider("random", "wmbench.brain.baselines:RandomBrain", "seeded random well-formed replies"),
     BrainProvider("replay", "wmbench.brain.baselines:ReplayBrain", "replies read back from a file",
                   separator=":", argument="path"),
-    BrainProvider("panel", "wmbench.brain.panel:make_panel_brain", "a validity-panel brain (wmbench validity)",
+    BrainProvider("panel", "wmbench.brain.panel.brains:make_panel_brain", "a validity-panel brain (wmbench validity)",
                   separator=":", argument="name"),
-    BrainProvider("openai", "wmbench.brain.openai_provider:OpenAIBrain", "OpenAI-compatible endpoint",
+    BrainProvider("openai", "wmbench.brain.providers.openai_chat:OpenAIBrain", "OpenAI-compatible endpoint",
                   separator="/", argument="model", extra="openai", requires=("openai",)),
-    BrainProvider("hf", "wmbench.brain.hf_provider:HFBrain", "local transformers model",
+    BrainProvider("hf", "wmbench.brain.providers.transformers_lm:HFBrain", "local transformers model",
                   separator="/", argument="path", extra="hf", requires=("torch", "transformers")),
-    BrainProvider("onnx", "wmbench.brain.onnx_provider:ONNXBrain", "ONNX model on onnxruntime",
+    BrainProvider("onnx", "wmbench.brain.providers.onnx_lm:ONNXBrain", "ONNX model on onnxruntime",
                   separator="/", argument="path", extra="onnx", requires=("onnxruntime", "transformers")),
 )
 

@@ -12,7 +12,7 @@ Card
   clockwise: the front panel is the second quarter, and each panel is exactly one of the four scene
   sectors (front = within 45° of the heading). :class:`PanoramaSpec` gives the panel size and the pinhole
   facts (focal length in pixels, principal point) a reader needs to turn a pixel into a direction and a
-  ground-contact row into a distance (see :mod:`wmbench.brain.vision_brain`).
+  ground-contact row into a distance (see :mod:`wmbench.brain.reference.vision`).
 - **Chase view** (:func:`chase`): behind and above the protagonist. With a threat given (the nearest beast,
   else the nearest NPC) the camera looks along protagonist -> threat from behind the protagonist and backs
   off with their separation, so both are in frame; without one it looks along the heading.

@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from wmbench.body.base import BodyState
-from wmbench.body.intent_types import MotionIntent
-from wmbench.body.motion_intent import parse_motion
+from wmbench.body.intent.reader import parse_motion
+from wmbench.body.intent.record import MotionIntent
 from wmbench.envs.memory import DecisionMemory, decision_outcome, scene_direction
 from wmbench.envs.perception import Perception
 from wmbench.envs.realized import RealizedMotion, RealizedTracker

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from wmbench.body.base import Body, BodyState, FrameReport
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
 from wmbench.envs.decisions import (
     AppliedReply,
     OpenDecision,

@@ -11,7 +11,7 @@ Card
 - **Action**: the brain's reply text (``PREDICT: ...`` / ``MOTION: ...``). Any object is accepted: bytes
   are decoded as UTF-8 (invalid bytes replaced), text is clipped to ``max_reply_chars`` before parsing, and
   anything unreadable is recorded as a parse error. The MOTION (or the MOTION salvaged from a broken reply)
-  becomes a :class:`~wmbench.body.intent_types.MotionIntent`; no MOTION means standing still.
+  becomes a :class:`~wmbench.body.intent.record.MotionIntent`; no MOTION means standing still.
 - **Step**: ``decision_dt`` of motion frames; per frame the NPCs move, the body moves (physics sub-steps only
   when ``body.needs_physics``), then the timeline fires, walls stop the body (``collision:wall``, once per
   decision) and a beast within 0.8 m ends the episode (``caught``). Each step appends a
@@ -67,7 +67,7 @@ from gymnasium import spaces
 
 from wmbench.body.base import Body, BodyState, Respawnable
 from wmbench.body.checker import require_body
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
 from wmbench.body.registry import get_body
 from wmbench.envs import cameras
 from wmbench.envs import render as camera

@@ -10,7 +10,7 @@ Card
 - **Closed loop.** The solver runs the real episode (PyBullet world, body, scorers' trace) in a worker
   thread; every decision asks *Inspect's* model (``get_model()``, so ``--model`` and Inspect's retries,
   limits and logs apply) with the same chat messages the ``openai/`` provider sends
-  (:func:`wmbench.brain.openai_provider.chat_messages`; ``history=N`` turns optional), and the reply drives
+  (:func:`wmbench.brain.providers.openai_chat.chat_messages`; ``history=N`` turns optional), and the reply drives
   the body. A model error is a failed decision (empty reply), as in ``wmbench run``.
 - **Scoring.** wmbench's own scorers score the episode (:func:`wmbench.harness.run.scores.score_line`); the
   Inspect score is the scenario points (0–20) with the scorer's explanation, the category in metadata.
@@ -27,8 +27,8 @@ from collections import deque
 from typing import Any
 
 from wmbench.brain.base import BrainReply
-from wmbench.brain.openai_provider import SESSION_HEADER, ChatTurn, chat_messages
 from wmbench.brain.prompt import scene_to_json
+from wmbench.brain.providers.openai_chat import SESSION_HEADER, ChatTurn, chat_messages
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import EpisodeLine, episode_line
 from wmbench.harness.run.scores import score_line

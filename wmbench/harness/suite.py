@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
-from wmbench.body.generators import selected_generator_name
+from wmbench.body.motion.registry import selected_generator_name
 from wmbench.body.registry import resolve_body_class
 from wmbench.brain.base import Brain
-from wmbench.brain.endpoint_gate import connection_budget, episode_priority
+from wmbench.brain.providers.endpoint_gate import connection_budget, episode_priority
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.core.progress import progress_bar
@@ -45,19 +45,19 @@ from wmbench.harness.executors.base import EpisodeJob, Executor, expected_decisi
 from wmbench.harness.live.c09 import measure_live, skip_live
 from wmbench.harness.report.plots import prewarm_in_background
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
-from wmbench.harness.run.dirs import (
-    check_run_dir,
-    keys_to_score,
-    merge_with_previous,
-    previous_selection,
-    union_config,
-)
 from wmbench.harness.run.env_reuse import close_all
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
 from wmbench.harness.run.instances import InstanceDraw, scored_seeds, split_record
 from wmbench.harness.run.lock import holds_run_lock
 from wmbench.harness.run.measure import MeasureContext, Measurer
+from wmbench.harness.run.out_dir import check_run_dir
+from wmbench.harness.run.rerun import (
+    keys_to_score,
+    merge_with_previous,
+    previous_selection,
+    union_config,
+)
 from wmbench.harness.run.results import (
     EPISODES_FILE,
     EpisodeKey,
@@ -68,7 +68,7 @@ from wmbench.harness.run.results import (
 from wmbench.harness.run.scores import not_measured_score, score_run
 from wmbench.harness.run.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.harness.run.workers import results_in_processes, stream_results
-from wmbench.harness.transfer.c10 import measure_transfer
+from wmbench.harness.transfer.measure import measure_transfer
 from wmbench.scenarios import Scenario
 from wmbench.scoring.scores_file import Scores
 
@@ -369,7 +369,7 @@ class _BrainPool:
 def _api_results_in_threads(todo: Sequence[EpisodeSpec], brains: _BrainPool, body: str,
                             env_kwargs: Mapping[str, Any], connections: int) -> Iterator[EpisodeResult]:
     """An API brain's episodes: :data:`EPISODES_PER_CONNECTION` × ``connections`` at once under one connection
-    budget of ``connections`` requests in flight (:mod:`wmbench.brain.endpoint_gate`), so the connections
+    budget of ``connections`` requests in flight (:mod:`wmbench.brain.providers.endpoint_gate`), so the connections
     stay busy while episodes build worlds and step motion (the local executor does the same)."""
     with connection_budget(connections):
         yield from _results_in_threads(todo, brains, body, env_kwargs, EPISODES_PER_CONNECTION * connections)

@@ -5,7 +5,7 @@ Card
 - The strip is four square panels, one per scene direction in :data:`~wmbench.core.directions.PANORAMA_ORDER`
   (:data:`PANEL_YAWS`: each panel's yaw relative to the heading), each a pinhole camera of
   :data:`PANEL_FOV_DEG` at :data:`EYE_HEIGHT` (:class:`PanoramaSpec`: panel size, focal length, principal point).
-- The env renders it (:mod:`wmbench.envs.cameras`); a brain that reads pixels (:mod:`wmbench.brain.vision_brain`)
+- The env renders it (:mod:`wmbench.envs.cameras`); a brain that reads pixels (:mod:`wmbench.brain.reference.vision`)
   needs the same numbers to turn a pixel back into a direction and a distance, so they live in the protocol.
 """
 

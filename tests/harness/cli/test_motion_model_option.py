@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from wmbench.body import generators
+from wmbench.body.motion import registry as generators
 from wmbench.harness.cli.main import main
-from wmbench.harness.transfer.c10_scoring import generator_pair
+from wmbench.scoring.c10.diagnostics import generator_pair
 
 
 @pytest.fixture(autouse=True)

@@ -7,10 +7,10 @@ import importlib.util
 import pytest
 
 from wmbench.harness.cli.scenario_cards import RULE_STATEMENTS, scenario_card
-from wmbench.harness.transfer import c10_scoring
 from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scoring import c09
 from wmbench.scoring.bands import band_text
+from wmbench.scoring.c10 import diagnostics
 from wmbench.scoring.dispatch import SCENARIO_RULES, official_category
 from wmbench.scoring.rules import rule_paragraph
 
@@ -21,7 +21,7 @@ OFFICIAL = [s for s in all_scenarios() if official_category(s.id) is not None]
 def test_every_official_scenario_has_exactly_one_rule_statement() -> None:
     assert sorted(RULE_STATEMENTS) == sorted(s.id for s in OFFICIAL)
     for sid in RULE_STATEMENTS:
-        sources = [sid in SCENARIO_RULES, sid in c09.RULE_TEXT, sid in c10_scoring.RULE_TEXT]
+        sources = [sid in SCENARIO_RULES, sid in c09.RULE_TEXT, sid in diagnostics.RULE_TEXT]
         assert sources.count(True) == 1, f"{sid} has its rule stated {sources.count(True)} times"
 
 
@@ -58,5 +58,5 @@ def test_c09_rules_are_written_from_the_scorers_bands(monkeypatch: pytest.Monkey
 
 
 def test_c10_pipeline_checks_are_written_from_their_bands() -> None:
-    assert band_text(c10_scoring.AGREEMENT_POINTS, ">=") in c10_scoring.PIPELINE_RULE_TEXT["S50"]
-    assert f"caps at {c10_scoring.SERVO_VIOLATION_CAP:g}" in c10_scoring.PIPELINE_RULE_TEXT["S48"]
+    assert band_text(diagnostics.AGREEMENT_POINTS, ">=") in diagnostics.PIPELINE_RULE_TEXT["S50"]
+    assert f"caps at {diagnostics.SERVO_VIOLATION_CAP:g}" in diagnostics.PIPELINE_RULE_TEXT["S48"]

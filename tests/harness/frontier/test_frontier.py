@@ -8,7 +8,13 @@ import pytest
 
 from wmbench.brain.registry import get_brain
 from wmbench.harness.cli.main import main
-from wmbench.harness.frontier.budgets import ThinkingBrain, TokenBudgetBrain, cut_to_tokens, delay_decisions
+from wmbench.harness.frontier.budgets import (
+    ThinkingBrain,
+    TokenBudgetBrain,
+    WallClockThinkingBrain,
+    cut_to_tokens,
+    delay_decisions,
+)
 from wmbench.harness.frontier.curve import area_under, measure_frontier
 from wmbench.harness.run.episode import run_episode
 
@@ -61,3 +67,23 @@ def test_frontier_command_writes_the_curve(tmp_path, capsys):
     assert "area under the curve" in capsys.readouterr().out
     assert main(["frontier", "--think-times", "zero", "--out", str(out)]) == 2
     assert "--think-times: expected comma-separated numbers" in capsys.readouterr().err
+
+
+def test_a_wall_clock_thinking_brain_answers_that_much_later_with_the_same_reply():
+    scene = {"walls": {}, "npc_nearby": False}
+    slow = WallClockThinkingBrain(get_brain("reference"), 0.2)
+    reply = slow.decide(scene)
+    assert reply.latency_s >= 0.2  # sleep() never returns early: a lower bound, not a timing
+    assert reply.text == get_brain("reference").decide(scene).text
+    with pytest.raises(ValueError, match="finite number"):
+        WallClockThinkingBrain(get_brain("reference"), -1.0)
+
+
+def test_live_c09_becomes_a_point_on_the_curve():
+    """--live: S42 (scene-change latency) run live at two think times; C09 falls as the answers come later."""
+    frontier = measure_frontier(lambda: get_brain("reference"), "reference", "S42", [1], [0, 1.5], live=True,
+                                live_durations={"S42": 4.0})
+    quick, slow = (p.categories["C09"] for p in frontier.points)
+    assert frontier.scenarios == [] and quick > slow, (quick, slow)
+    with pytest.raises(ValueError, match="add --live"):
+        measure_frontier(lambda: get_brain("reference"), "reference", "S42", [1], [0])

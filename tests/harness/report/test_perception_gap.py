@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from wmbench.brain.vision_brain import VisionBrain
+from wmbench.brain.reference.vision import VisionBrain
 from wmbench.harness.cli.main import main
 from wmbench.harness.report.perception_gap import GapError, perception_gap
 from wmbench.harness.suite import run_suite

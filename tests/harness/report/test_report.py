@@ -148,3 +148,21 @@ def test_a_run_killed_halfway_resumes_to_the_same_scores(tmp_path):
     assert _without_timing(scores) == _without_timing(json.loads((clean / "scores.json").read_text()))
     assert "C09" in scores["missing_categories"] and "--no-live" in scores["scenarios"]["S41"]["explanation"]
     assert (killed / "report.html").exists() and (killed / "leaderboard_entry.json").exists()
+
+
+def test_the_report_plots_forecasts_and_the_frontier_of_its_run(tmp_path):
+    """Issue 27: the horizon curve (a brain that forecasts) and `wmbench frontier --out RUN` in report.html."""
+    from wmbench.brain.registry import get_brain
+    from wmbench.harness.frontier.curve import measure_frontier, write_frontier
+    from wmbench.harness.report.writer import horizon_accuracy
+
+    out = tmp_path / "run"
+    run_suite("forecaster", "smpl", "S15", seeds=(1,), out=out, live=False)
+    forecasts, persistence = horizon_accuracy(load_run(out).lines)
+    assert forecasts and set(persistence) == set(forecasts) and all(0 <= a <= 1 for a in forecasts.values())
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Forecast accuracy against the horizon" in html and "Latency–accuracy frontier" not in html
+    write_frontier(measure_frontier(lambda: get_brain("forecaster"), "forecaster", "S15", [1], [0, 0.5]), out)
+    write_reports(out)
+    html = (out / "report.html").read_text(encoding="utf-8")
+    assert "Latency–accuracy frontier (wmbench frontier)" in html and (out / "plots" / "frontier.png").is_file()

@@ -16,9 +16,9 @@ import pytest
 
 from tests.brain.tiny_models import tiny_gpt2_dir  # noqa: F401 — pytest fixture
 from tests.extras import needs_extra
-from wmbench.brain.onnx_export import export_onnx
+from wmbench.brain.providers.onnx_export import export_onnx
 from wmbench.brain.registry import get_brain
-from wmbench.brain.server import BrainHTTPServer, make_server
+from wmbench.brain.server.endpoint import BrainHTTPServer, make_server
 from wmbench.harness.run.episode import run_episode
 
 SCENARIO = "S01"

@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from wmbench.harness.run.measure import MeasureContext
-from wmbench.harness.transfer import c10
+from wmbench.harness.transfer import measure
 from wmbench.scenarios import get_scenario
 
 
 def test_measure_transfer_takes_the_first_two_test_seeds(monkeypatch):
     seen = []
-    monkeypatch.setattr(c10, "measure_c10", lambda brain, seeds, **kw: seen.append(tuple(seeds)) or {})
+    monkeypatch.setattr(measure, "measure_c10", lambda brain, seeds, **kw: seen.append(tuple(seeds)) or {})
     context = MeasureContext("reference", {}, "smpl", (11, 12, 13, 14), 1, Path("."), False)
-    c10.measure_transfer([get_scenario("S46")], context)
-    assert seen == [(11, 12)] and c10.TRANSFER_SEEDS == 2
+    measure.measure_transfer([get_scenario("S46")], context)
+    assert seen == [(11, 12)] and measure.TRANSFER_SEEDS == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from wmbench.harness.cli.main import main
-from wmbench.harness.validity.panel import (
+from wmbench.harness.validity.runner import (
     CATEGORIES,
     BrainScores,
     CategoryScore,

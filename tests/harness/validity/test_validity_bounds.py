@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from wmbench.harness.validity.panel import CATEGORIES, ValidityResult, run_validity
+from wmbench.harness.validity.runner import CATEGORIES, ValidityResult, run_validity
 
 #: the quick panel takes ~2 min on an idle 2-core machine and 11-15 min when the machine is shared; the timeout
 #: only guards against a hang, so it is set far above both (a busy machine must not fail the bounds)

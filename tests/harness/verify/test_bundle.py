@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from wmbench.body.motion_diffusion import generator as diffusion_generator
+from wmbench.body.motion.diffusion import generator as diffusion_generator
 from wmbench.harness.cli.main import main
 from wmbench.harness.verify.bundle import MANIFEST_FILE, make_bundle, sha256_bytes, verify_bundle
 from wmbench.scenarios import get_scenario

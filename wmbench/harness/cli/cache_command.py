@@ -6,7 +6,7 @@ Card
 - ``wmbench cache clear [--dir D]``: delete every cached response; says how many.
 
 The folder is ``--dir``, else ``$WMBENCH_CACHE_DIR``, else ``~/.cache/wmbench/responses`` (as the
-``openai/`` provider uses it; see :mod:`wmbench.brain.response_cache`).
+``openai/`` provider uses it; see :mod:`wmbench.brain.providers.response_cache`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from wmbench.brain.response_cache import ResponseCache
+from wmbench.brain.providers.response_cache import ResponseCache
 from wmbench.harness.cli.base import EXIT_OK
 
 

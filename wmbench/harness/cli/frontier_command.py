@@ -4,6 +4,7 @@
 
     wmbench frontier --brain reference --think-times 0,0.5,1,2,4 --scenarios C03,C05 --out runs/frontier-ref
     wmbench frontier --brain openai/my-model --think-times 0,1,2 --token-budgets 16,64 --out runs/frontier-mine
+    wmbench frontier --brain reference --live --out runs/ref      # + C09 live; into a run: its report plots it
 
 Writes ``frontier.json``, ``frontier.md`` and ``frontier.png`` (see :mod:`wmbench.harness.frontier.curve`).
 """
@@ -21,6 +22,8 @@ from wmbench.brain.registry import get_brain
 from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.cli.run_command import parse_options
 from wmbench.harness.frontier.curve import Frontier, measure_frontier, write_frontier
+from wmbench.harness.report.writer import write_reports
+from wmbench.harness.run.results import SCORES_FILE
 from wmbench.harness.run.selection import parse_seed_list
 
 _N = TypeVar("_N", int, float)
@@ -44,7 +47,10 @@ def _configure(p: argparse.ArgumentParser) -> None:
     p.add_argument("--scenarios", default="all", help="selection (default all: its bench scenarios, C01-C08)")
     p.add_argument("--seed-list", default="1", help="seeds (default 1)")
     p.add_argument("--body", default="smpl", help="body (default smpl)")
-    p.add_argument("--out", type=Path, required=True, help="folder for frontier.json / .md / .png")
+    p.add_argument("--live", action="store_true",
+                   help="also run the selection's live C09 scenarios at each think time (wall-clock, ~40 s each)")
+    p.add_argument("--out", type=Path, required=True,
+                   help="folder for frontier.json / .md / .png; a run folder's report.html then shows the curve")
 
 
 def _frontier(args: argparse.Namespace) -> int:
@@ -65,11 +71,13 @@ def _frontier(args: argparse.Namespace) -> int:
     brain_for()  # a wrong spec or option fails here, before any episode
     try:
         frontier = measure_frontier(brain_for, args.brain, args.scenarios, seeds, think_times, budgets, args.body,
-                                    progress=lambda line: print(line, file=sys.stderr, flush=True))
+                                    progress=lambda line: print(line, file=sys.stderr, flush=True), live=args.live)
     except ValueError as err:  # an unknown selection token, a selection with no bench scenario
         raise UsageError(str(err)) from None
     for path in write_frontier(frontier, args.out):
         print(f"wrote {path}")
+    if (args.out / SCORES_FILE).is_file():  # a run folder: its report shows the curve from now on
+        print(f"updated {write_reports(args.out).html}")
     print(frontier_summary(frontier))
     return EXIT_OK
 

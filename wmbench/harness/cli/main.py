@@ -186,7 +186,7 @@ def _port(text: str) -> int:
 
 
 def _serve(args: argparse.Namespace) -> int:
-    serve_main = _optional("wmbench.brain.server", "serve_main")
+    serve_main = _optional("wmbench.brain.server.endpoint", "serve_main")
     try:
         options = parse_options(args.option)
         if args.api_key is not None:
@@ -206,7 +206,7 @@ def _configure_export(p: argparse.ArgumentParser) -> None:
 
 
 def _export(args: argparse.Namespace) -> int:
-    export_onnx = _optional("wmbench.brain.onnx_export", "export_onnx")
+    export_onnx = _optional("wmbench.brain.providers.onnx_export", "export_onnx")
     if not args.hf_dir.is_dir():
         raise UsageError(f"{args.hf_dir} is not a directory; expected a local transformers model directory")
     try:

@@ -1,7 +1,7 @@
 """``--motion-model NAME``: the option ``run``, ``live`` and ``bench`` share, and ``wmbench train-motion``.
 
 :func:`add_motion_model_argument` adds the option; :func:`apply_motion_model` selects the generator before
-the command runs (``wmbench.body.generators.select_generator``: the choice travels to worker processes through
+the command runs (``wmbench.body.motion.registry.select_generator``: the choice travels to worker processes through
 the environment). An unknown name, or a generator that cannot be built (a missing extra, missing weights),
 is a usage error naming what is available.
 """
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import argparse
 
-from wmbench.body.generators import select_generator, selected_generator_name
-from wmbench.body.motion_diffusion.train import configure, run
+from wmbench.body.motion.diffusion.train import configure, run
+from wmbench.body.motion.registry import select_generator, selected_generator_name
 from wmbench.core.errors import ConfigError
 from wmbench.harness.cli.base import UsageError
 

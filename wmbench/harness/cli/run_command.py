@@ -37,7 +37,6 @@ from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, Usa
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
 from wmbench.harness.cli.track_a_option import track_a_command
 from wmbench.harness.run.accounting import format_usage
-from wmbench.harness.run.dirs import RunDirError, check_run_dir
 from wmbench.harness.run.guard import RunStopped
 from wmbench.harness.run.instances import (
     DEFAULT_INSTANCES,
@@ -47,7 +46,7 @@ from wmbench.harness.run.instances import (
     resume_or_draw,
 )
 from wmbench.harness.run.lock import RunLockedError
-from wmbench.harness.run.out_dir import OutDirError, check_out_dir, describe_os_error
+from wmbench.harness.run.out_dir import OutDirError, check_out_dir, check_run_dir, describe_os_error
 from wmbench.harness.run.selection import parse_seed_list, plan_suite
 from wmbench.harness.suite import (
     DEFAULT_MAX_CONNECTIONS,
@@ -147,7 +146,7 @@ def run_command(args: argparse.Namespace) -> int:
     try:
         check_run_dir(out)  # new, empty or a wmbench run, outside the source tree (before anything is created)
         check_out_dir(out)  # and writable
-    except (OutDirError, RunDirError) as err:
+    except OutDirError as err:
         raise UsageError(str(err)) from None
     try:
         scores = run_suite(args.brain, args.body, args.scenarios, seeds, args.workers, out,

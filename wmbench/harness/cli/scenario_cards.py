@@ -6,7 +6,7 @@ Card
 - :data:`RULE_STATEMENTS`: every official scenario's rule statement, from where it is stated once — the C01–C08
   scorers' rule table (:data:`wmbench.scoring.dispatch.SCENARIO_RULES`), the C09 live rules
   (:data:`wmbench.scoring.c09.RULE_TEXT`) and the C10 transfer rule
-  (:data:`wmbench.harness.transfer.c10_scoring.RULE_TEXT`).
+  (:data:`wmbench.scoring.c10.diagnostics.RULE_TEXT`).
 - :func:`scenario_card`: ``record.card`` followed by the rule paragraph
   (:func:`~wmbench.scoring.rules.rule_paragraph`). The scenario records never carry the official
   rules themselves (``scenarios`` does not import the scorers); a user scenario with no registered rule keeps
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from wmbench.harness.transfer import c10_scoring
 from wmbench.scenarios import Scenario
 from wmbench.scoring import c09
+from wmbench.scoring.c10 import diagnostics
 from wmbench.scoring.dispatch import RULE_TEXT as TRACE_RULE_TEXT
 from wmbench.scoring.rules import rule_paragraph, rule_table
 
@@ -27,7 +27,7 @@ from wmbench.scoring.rules import rule_paragraph, rule_table
 RULE_STATEMENTS: Mapping[str, str] = {
     **TRACE_RULE_TEXT,
     **{sid: rule.statement for sid, rule in rule_table("C09", c09.RULE_TEXT).items()},
-    **{sid: rule.statement for sid, rule in rule_table("C10", c10_scoring.RULE_TEXT).items()},
+    **{sid: rule.statement for sid, rule in rule_table("C10", diagnostics.RULE_TEXT).items()},
 }
 
 

@@ -1,4 +1,4 @@
-"""``wmbench validity``: the command line of :func:`wmbench.harness.validity.panel.run_validity`.
+"""``wmbench validity``: the command line of :func:`wmbench.harness.validity.runner.run_validity`.
 
 ::
 
@@ -16,12 +16,12 @@ import os
 import sys
 from pathlib import Path
 
-from wmbench.brain.panel import get_panel_brain
+from wmbench.brain.panel.brains import get_panel_brain
 from wmbench.core.visible import visible
 from wmbench.harness.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.run.out_dir import describe_os_error
 from wmbench.harness.validity.docs import write_docs
-from wmbench.harness.validity.panel import ValidityInterrupted, run_validity
+from wmbench.harness.validity.runner import ValidityInterrupted, run_validity
 
 #: The resume file of a panel run in ``--out`` (removed once validity.json is written).
 CHECKPOINT_FILE = "validity.partial.jsonl"

@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 import pybullet as p
 
-from wmbench.body.generators import MOTION_MODEL_ENV
+from wmbench.body.motion.registry import MOTION_MODEL_ENV
 from wmbench.core.errors import ConfigError
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.counterfactual.fork import comparable

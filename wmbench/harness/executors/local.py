@@ -6,10 +6,10 @@ Card
   results_in_processes`, each worker building the brain once and reusing one env.
 - **Threads** (API brains, ``openai/...``): ``episodes_per_connection × max_connections`` episodes at once
   (default 2×), one brain instance per thread, under one connection budget of ``max_connections`` requests
-  in flight per endpoint (:func:`wmbench.brain.endpoint_gate.connection_budget`): a brain holds a slot only
+  in flight per endpoint (:func:`wmbench.brain.providers.endpoint_gate.connection_budget`): a brain holds a slot only
   while its request is out, so while one episode builds its world or steps its motion another one's
   request uses the connection. Episodes start longest first, and a free slot goes to the waiting request
-  of the episode with the most decisions still to come (:func:`~wmbench.brain.endpoint_gate.
+  of the episode with the most decisions still to come (:func:`~wmbench.brain.providers.endpoint_gate.
   episode_priority`), so the run's tail is as short as the episodes allow.
   The threads' brains are built one at a time (an API client costs ~50 ms of CPU; built all at once under
   the GIL, every episode's first request waits for the last build). ``episodes_per_connection=1,
@@ -28,7 +28,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 from wmbench.brain.base import Brain
-from wmbench.brain.endpoint_gate import connection_budget, episode_priority
+from wmbench.brain.providers.endpoint_gate import connection_budget, episode_priority
 from wmbench.brain.registry import get_brain
 from wmbench.harness.executors.base import EpisodeJob, expected_decisions, longest_first
 from wmbench.harness.run.env_reuse import close_all

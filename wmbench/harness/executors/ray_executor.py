@@ -27,7 +27,7 @@ import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
-from wmbench.body.generators import select_generator, selected_generator_name
+from wmbench.body.motion.registry import select_generator, selected_generator_name
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import MissingExtraError, RunError
 from wmbench.harness.executors.base import EpisodeJob, longest_first

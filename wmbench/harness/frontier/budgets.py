@@ -9,6 +9,9 @@ Card
   reply that was acted on next to the scene the world was in, so a late answer is scored against the moment it
   took effect. Simplified: the delay is rounded up to whole decisions (0.5 s at the default timing), the same
   for every decision, whatever the brain really took.
+- :class:`WallClockThinkingBrain` (think time ``d`` seconds of wall time): for live runs (C09), where the world
+  runs in real time while the brain thinks, the answer simply comes ``d`` seconds later — the brain's own call
+  time plus ``d``, which is what C09 scores.
 - :class:`TokenBudgetBrain` (``n`` tokens): the reply is cut to its first ``n`` whitespace-separated tokens
   (lines kept). A model behind an API should also be run with ``--option max_tokens=n`` so that the budget
   shapes what it writes and not only where it is cut; the frontier passes that option to ``openai/`` brains.
@@ -17,6 +20,7 @@ Card
 from __future__ import annotations
 
 import math
+import time
 from collections import deque
 from dataclasses import replace
 from typing import Any
@@ -49,6 +53,28 @@ class ThinkingBrain:
         if len(self._pending) <= self.delay:
             return BrainReply(text="", latency_s=0.0, provider="thinking", error=None)
         return self._pending.popleft()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class WallClockThinkingBrain:
+    """``inner`` whose every answer takes ``seconds`` longer in wall time (live runs; see the module card)."""
+
+    def __init__(self, inner: Brain, seconds: float) -> None:
+        delay_decisions(seconds)  # the same validation: finite and >= 0
+        self.inner = inner
+        self.seconds = seconds
+        self.name = f"{getattr(inner, 'name', 'brain')}+think{seconds:g}s"
+
+    def reset(self, seed: int | None = None) -> None:
+        self.inner.reset(seed)
+
+    def decide(self, scene: dict[str, Any]) -> BrainReply:
+        started = time.perf_counter()
+        reply = self.inner.decide(scene)
+        time.sleep(self.seconds)
+        return replace(reply, latency_s=time.perf_counter() - started)
 
     def close(self) -> None:
         self.inner.close()

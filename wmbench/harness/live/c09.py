@@ -19,8 +19,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from wmbench.body.generators import selected_generator
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
+from wmbench.body.motion.registry import selected_generator
+from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
 from wmbench.core.speed import SpeedClass
 from wmbench.harness.live.loop import run_live
@@ -64,8 +65,12 @@ def measure_c09(
     store: LiveStore | Path | str | None = None,
     durations: Mapping[str, float] | None = None,
     progress: Callable[[str], None] | None = None,
+    make_brain: Callable[[], Brain] | None = None,
 ) -> dict[str, list[ScenarioScore]]:
     """Measure the C09 ``scenarios`` live with ``brain_spec`` and score them (see the module card).
+
+    ``make_brain`` builds the brain instead of the registry (``brain_spec`` is then its label only: the
+    latency–accuracy frontier passes a brain under a think-time budget this way).
 
     With a ``store`` (a :class:`LiveStore` or a run directory), runs already stored with the same brain, body,
     seed and FPS are reused and each new run is stored as soon as it ends. ``durations`` cuts runs short (sim
@@ -84,7 +89,7 @@ def measure_c09(
                 results[sid] = stored
                 continue
             if brain is None:
-                brain = get_brain(brain_spec, **dict(brain_options or {}))
+                brain = make_brain() if make_brain is not None else get_brain(brain_spec, **dict(brain_options or {}))
             if progress is not None:
                 progress(f"live: measuring {sid} ({brain_spec}, {body}, {fps} FPS)")
             try:

@@ -153,6 +153,15 @@ def _motion_model_html(config: Mapping[str, Any], body: str) -> str:
     return motion_model_html(config, body)
 
 
+def _forecast_and_frontier(by_name: Mapping[str, Any]) -> str:
+    """The horizon curve (when the brain gave forecasts) and the frontier (when ``frontier.json`` is in the run)."""
+    shown = [k for k in ("horizon", "frontier") if k in by_name]
+    if not shown:
+        return ""
+    return ("<h2>Forecasts and the latency–accuracy frontier</h2><div class=plots>"
+            + "".join(_img(by_name[k]) for k in shown) + "</div>")
+
+
 def live_headline(run: Any) -> str:
     """The headline of a ``wmbench live`` folder (a :class:`~wmbench.harness.report.writer.RunData` whose
     ``live_only`` is true): each live scenario's points, and that this is no WM Score (plain text)."""
@@ -214,6 +223,7 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
         f"<div class=plots>{_img(by_name['latency']) if 'latency' in by_name else ''}</div>",
         "<h2>Intensity over time (C05, C07)</h2>",
         _img(by_name["intensity"]) if "intensity" in by_name else "<p>No C05/C07 episodes in this run.</p>",
+        _forecast_and_frontier(by_name),
         _motion_model_html(run.config, run.body),
         "<h2>Scenarios</h2><p class=meta>Click a column header to sort.</p>", _scenarios(s, names),
         "<section id=transcripts><h2>Transcripts</h2><p class=meta>Every episode's decisions: what the brain "

@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 from typing import Any, cast
 
 import wmbench
-from wmbench.body.generators import describe_generator
+from wmbench.body.motion.registry import describe_generator
 from wmbench.core.taxonomy import (
     CATEGORY_MAX_POINTS,
     CATEGORY_PILLARS,

@@ -1,7 +1,7 @@
 """The report's "Motion model" section: which generator animated the body and how good its motion is.
 
 For a run with a chosen ``--motion-model`` other than ``procedural`` the section measures the quality metrics
-of :mod:`wmbench.body.motion_quality` for that generator and for ``procedural`` beside it (a few seconds);
+of :mod:`wmbench.body.motion.quality` for that generator and for ``procedural`` beside it (a few seconds);
 a default run names the generator and points to ``wmbench bench --only motion`` instead, so ordinary reports
 stay fast. Bodies that no generator animates (the drone) get one line saying so.
 """
@@ -12,8 +12,8 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from wmbench.body.generators import describe_generator, get_generator
-from wmbench.body.motion_quality import measure_generator
+from wmbench.body.motion.quality import measure_generator
+from wmbench.body.motion.registry import describe_generator, get_generator
 
 #: Bodies whose limbs a motion generator animates.
 ANIMATED_BODIES = ("smpl", "robot")

@@ -6,7 +6,9 @@ when there is nothing to draw:
 - :func:`pillar_radar` — the ten categories around a circle (fraction of 100), shaded by pillar;
 - :func:`category_bars` — category points with 95 % bootstrap CI error bars (unmeasured categories greyed);
 - :func:`intensity_over_time` — per scenario, the scorers' combined intensity of each decision over sim time;
-- :func:`latency_histogram` — the live runs' decision latencies (median and p95 marked).
+- :func:`latency_histogram` — the live runs' decision latencies (median and p95 marked);
+- :func:`horizon_curve` — forecast accuracy against the horizon, beside the persistence baseline at each horizon;
+- :func:`frontier_curves` — the latency–accuracy frontier: each category's score against think time.
 Needs matplotlib (the ``report`` extra).
 """
 
@@ -176,5 +178,46 @@ def latency_histogram(latencies_ms: Mapping[str, Sequence[float]]) -> bytes | No
     ax.set_ylabel("decisions")
     ax.set_title(f"Live decision latency ({len(values)} decisions)", fontsize=10)
     ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def horizon_curve(forecasts: Mapping[float, float | None], persistence: Mapping[float, float | None]
+                  ) -> bytes | None:
+    """Forecast accuracy per horizon (s) and the persistence baseline's at the same horizons."""
+    horizons = sorted(h for h, a in forecasts.items() if a is not None)
+    if not horizons:
+        return None
+    fig, ax = _figure(6.0, 3.2)
+    ax.plot(horizons, [forecasts[h] for h in horizons], marker="o", label="forecasts")
+    kept = [h for h in horizons if persistence.get(h) is not None]
+    if kept:
+        ax.plot(kept, [persistence[h] for h in kept], marker="s", linestyle="--", color="#888",
+                label="persistence (PREDICT as a forecast)")
+    ax.set_xlabel("horizon (s of sim time)")
+    ax.set_ylabel("accuracy")
+    ax.set_ylim(0.0, 1.05)
+    ax.set_title("Forecasts against the simulator's future", fontsize=10)
+    ax.legend(fontsize=7)
+    ax.grid(alpha=0.3)
+    return _png(fig)
+
+
+def frontier_curves(points: Sequence[Mapping[str, Any]], brain: str) -> bytes | None:
+    """Each category's score (of 100) against think time, one line per category and token budget; ``points``
+    are ``frontier.json``'s (think_time_s, token_budget, categories)."""
+    if not points:
+        return None
+    fig, ax = _figure(7.0, 4.0)
+    budgets = sorted({p.get("token_budget") for p in points}, key=lambda b: (b is not None, b or 0))
+    for budget in budgets:
+        curve = sorted((p for p in points if p.get("token_budget") == budget), key=lambda p: p["think_time_s"])
+        for category in sorted({c for p in curve for c in p["categories"]}):
+            ax.plot([p["think_time_s"] for p in curve], [p["categories"].get(category, 0.0) for p in curve],
+                    marker="o", label=category + ("" if budget is None else f" ({budget} tok)"))
+    ax.set_xlabel("think time (s)")
+    ax.set_ylabel("category score (of 100)")
+    ax.set_title(f"Latency–accuracy frontier: {brain}", fontsize=10)
+    ax.legend(fontsize=7, ncol=2)
     ax.grid(alpha=0.3)
     return _png(fig)

@@ -53,6 +53,7 @@ from wmbench.harness.report.transcript import (
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.results import (
     EPISODES_FILE,
+    FRONTIER_FILE,
     RUN_FILE,
     SCORES_FILE,
     EpisodeLine,
@@ -67,6 +68,7 @@ from wmbench.protocol.trace import Trace
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.expression import decision_intensity
+from wmbench.scoring.forecast import check_forecasts, check_persistence
 from wmbench.scoring.keywords import load_banks
 from wmbench.scoring.scores_file import Scores, ScoresFileError, per_seed_scores
 
@@ -237,6 +239,34 @@ def intensity_series(lines: Iterable[Mapping[str, Any]], categories: Sequence[st
     return series
 
 
+def horizon_accuracy(lines: Iterable[Mapping[str, Any]]) -> tuple[dict[float, float | None], dict[float, float | None]]:
+    """Forecast accuracy per horizon over every trace that holds a ``FORECAST`` line, and the persistence
+    baseline's at the same horizons (:mod:`wmbench.scoring.forecast`); streaming, one trace at a time."""
+    tallies: dict[float, list[int]] = {}
+    kept: list[Trace] = []
+    for line in lines:
+        decisions = (line.get("trace") or {}).get("decisions") or []
+        if not any("FORECAST" in str(d.get("reply", "")) for d in decisions):
+            continue
+        try:
+            trace = Trace.from_dict(line["trace"])
+        except Exception as err:  # one damaged trace in the run's file must not stop the report
+            warnings.warn(f"horizon plot: skipping {line.get('scenario')} seed {line.get('seed')} ({err})",
+                          stacklevel=2)
+            continue
+        for check in check_forecasts(trace):
+            tally = tallies.setdefault(check.horizon_s, [0, 0])
+            tally[0] += 1
+            tally[1] += check.correct
+        kept.append(trace)
+    forecasts = {h: correct / checked for h, (checked, correct) in sorted(tallies.items())}
+    persistence: dict[float, float | None] = {}
+    for h in forecasts:
+        checks = [c for trace in kept for c in check_persistence(trace, h)]
+        persistence[h] = sum(c.correct for c in checks) / len(checks) if checks else None
+    return dict(forecasts), persistence
+
+
 def make_plots(run: RunData, scores: Scores) -> list[Plot]:
     """The report's plots (empty when matplotlib is missing: the report says so)."""
     try:
@@ -260,6 +290,14 @@ def make_plots(run: RunData, scores: Scores) -> list[Plot]:
     histogram = rp.latency_histogram(latencies)
     if histogram is not None:
         plots.append(Plot("latency", "Live decision latency (C09 runs)", histogram))
+    forecasts, persistence = horizon_accuracy(run.lines)
+    horizon = rp.horizon_curve(forecasts, persistence)
+    if horizon is not None:
+        plots.append(Plot("horizon", "Forecast accuracy against the horizon (FORECAST lines)", horizon))
+    frontier = _read_optional(run.out / FRONTIER_FILE)
+    curves = rp.frontier_curves(frontier.get("points") or [], str(frontier.get("brain", run.brain)))
+    if curves is not None:
+        plots.append(Plot("frontier", "Latency–accuracy frontier (wmbench frontier)", curves))
     return plots
 
 

@@ -15,7 +15,7 @@ Card
 - Where ``fcntl`` does not exist (Windows) the lock is a no-op (documented simplification).
 
 The lock file is named in :data:`wmbench.harness.run.results.LOCK_FILE`;
-:func:`wmbench.harness.run.dirs.check_run_dir` ignores it when it decides whether a folder is empty.
+:func:`wmbench.harness.run.out_dir.check_run_dir` ignores it when it decides whether a folder is empty.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import IO, ParamSpec, TypeVar
 
 from wmbench.core.errors import ConfigError
-from wmbench.harness.run.dirs import check_run_dir
+from wmbench.harness.run.out_dir import check_run_dir
 from wmbench.harness.run.results import LOCK_FILE
 
 try:
@@ -146,7 +146,7 @@ def run_lock(out: Path | str) -> Iterator[RunLock]:
 def holds_run_lock(func: Callable[P, R]) -> Callable[P, R]:
     """Hold the lock of the call's ``out`` argument (a run directory) while ``func`` runs.
 
-    The directory is checked first with :func:`~wmbench.harness.run.dirs.check_run_dir`; when that refuses it
+    The directory is checked first with :func:`~wmbench.harness.run.out_dir.check_run_dir`; when that refuses it
     (a file, a foreign folder, the source tree) nothing is created or locked and ``func`` reports the problem
     itself. A folder the lock created is removed again when the call wrote nothing else into it (a
     configuration refused before anything ran)."""

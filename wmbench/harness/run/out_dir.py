@@ -1,7 +1,10 @@
-"""Checking a run's output directory before anything runs, so a bad ``--out`` is one line, not a traceback.
+"""The one output-folder check: a bad ``--out`` is refused in one line before anything runs, not a traceback.
 
 Card
 ----
+- :func:`check_run_dir`: a run's ``--out`` must be a new path, an empty folder, or a wmbench run (it holds
+  ``run.json``); a folder with other files, a file, or a folder inside wmbench's own source tree (other than
+  its ``runs/``) is refused with one line saying why — a run never scatters files among someone's sources.
 - :func:`check_out_dir` creates the directory (and its parents) if needed and writes, fsyncs and removes a
   small probe file in it. It raises :class:`OutDirError` (a ``ValueError``) that says what was expected and
   what was found: an existing *file* given as ``--out``, a directory that cannot be created or written
@@ -17,7 +20,9 @@ import errno
 import os
 from pathlib import Path
 
+import wmbench
 from wmbench.core.errors import ConfigError
+from wmbench.harness.run.results import LOCK_FILE, RUN_FILE
 
 #: Bytes the probe writes: enough that a disk with no room at all fails here rather than mid-run.
 PROBE_BYTES = 4096
@@ -25,6 +30,30 @@ PROBE_BYTES = 4096
 
 class OutDirError(ConfigError):
     """The output directory cannot hold a run; the message says why in one line."""
+
+
+def source_root() -> Path | None:
+    """The source checkout wmbench runs from (the folder with ``pyproject.toml`` above the package), if any."""
+    root = Path(wmbench.__file__).resolve().parents[1]
+    return root if (root / "pyproject.toml").is_file() else None
+
+
+def check_run_dir(out: Path | str) -> None:
+    """Raise :class:`OutDirError` unless ``out`` is new, empty or a wmbench run (see module card)."""
+    out = Path(out)
+    root = source_root()
+    resolved = out.resolve()
+    if root is not None and resolved.is_relative_to(root) and not resolved.is_relative_to(root / "runs"):
+        raise OutDirError(f"--out {out} is inside the wmbench source tree {root}; expected a folder outside "
+                          f"it (or under {root / 'runs'})")
+    if not out.exists():
+        return
+    if not out.is_dir():
+        raise OutDirError(f"--out {out} is an existing file; expected a directory (new or from an earlier run)")
+    if (out / RUN_FILE).is_file() or not any(p.name != LOCK_FILE for p in out.iterdir()):
+        return
+    raise OutDirError(f"--out {out} is not empty and holds no wmbench run ({RUN_FILE}); expected a new or "
+                      f"empty folder, or a wmbench run folder to resume")
 
 
 def check_out_dir(out: Path | str) -> Path:

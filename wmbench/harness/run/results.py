@@ -43,6 +43,8 @@ EPISODES_FILE = "episodes.jsonl"
 UNREADABLE_FILE = "episodes.unreadable.jsonl"
 RUN_FILE = "run.json"
 SCORES_FILE = "scores.json"
+#: ``wmbench frontier --out RUN`` writes its curve here; the run's report then plots it
+FRONTIER_FILE = "frontier.json"
 #: The run directory's lock file (:mod:`wmbench.harness.run.lock`): one writer per run directory.
 LOCK_FILE = ".wmbench.lock"
 

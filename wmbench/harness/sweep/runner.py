@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict
 
-from wmbench.body.generators import MOTION_MODEL_ENV, select_generator
+from wmbench.body.motion.registry import MOTION_MODEL_ENV, select_generator
 from wmbench.core.errors import ConfigError
 from wmbench.core.taxonomy import CATEGORY_TITLES
 from wmbench.harness.executors.base import Executor

@@ -1,2 +1,2 @@
-"""Cross-body transfer (C10) measuring: the brain's runs on every body, replays, pipeline diagnostics (the rule:
-:mod:`wmbench.scoring.c10`)."""
+"""Cross-body transfer (C10) runs: the brain on every body and scene variant, decision replays on other bodies
+(judged by :mod:`wmbench.scoring.c10.rule`)."""

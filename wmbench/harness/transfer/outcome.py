@@ -4,18 +4,22 @@ Card
 ----
 - **Runs** (:func:`run_bodies`): for each C10 scenario and seed, the brain under test drives each body of
   :data:`TRANSFER_BODIES` (the SMPL character first, then the robot and the drone; a plugin body can be
-  passed by name) through every scene variant of :data:`~wmbench.scoring.c10.SCENE_VARIANTS`
+  passed by name) through every scene variant of :data:`~wmbench.scoring.c10.rule.SCENE_VARIANTS`
   (:func:`scene_variant`) — the scene as recorded and with the protagonist starting turned a quarter left,
   around, and a quarter right. The variants make the right direction depend on the scene: a brain that always
   moves the same way, whatever it perceives, meets the beast or the wall in some of them.
 - **Body-normalised threats** (:func:`paced_record`): on a body slower than the character, every NPC speed of the
   scene (its default or recorded speed, and every speed a timeline switch sets) is multiplied by the body's
   **pace** (:func:`body_pace`: the body's sprint speed / the character's, capped at 1: robot 2.5 / 6.5 = 0.38,
-  drone 3 / 6.5 = 0.46). Distances and timings stay, so a threat closes the gap in the body's own time scale and
-  C10's "carried" measures the brain's decisions, not the body's top speed. The runs against the scene's own
-  speeds are kept as a body diagnostic (``evidence["diagnostics"]["unnormalised"]``), never scored.
+  drone 3 / 6.5 = 0.46), and every phase's duration and event time is divided by it: the distances stay, and the
+  scene plays out as on the character but slower, on the body's own clock (the drone gets 13 decisions where the
+  character gets 6). So a threat closes the gap in the body's own time scale and C10's "carried" measures the
+  brain's decisions, not the body's top speed. (Until 0.4 only the speeds were scaled and the timings kept: a
+  brain whose pace depends on the threat's distance then met only the first part of the story on a slow body.)
+  The runs against the scene's own speeds are kept as a body diagnostic
+  (``evidence["diagnostics"]["unnormalised"]``), never scored.
 - The rule that turns these runs into points (decision fit, a body's outcome, the score) is
-  :mod:`wmbench.scoring.c10`; the pipeline diagnostics are :mod:`wmbench.harness.transfer.c10`.
+  :mod:`wmbench.scoring.c10.rule`; the pipeline diagnostics are :mod:`wmbench.harness.transfer.measure`.
 """
 
 
@@ -33,7 +37,7 @@ from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios import NpcSpec, Phase, Scenario, TimelineEvent
-from wmbench.scoring.c10 import SCENE_VARIANTS
+from wmbench.scoring.c10.rule import SCENE_VARIANTS
 
 TRANSFER_BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
 _TURNS: dict[str, float] = {"as_recorded": 0.0, "turned_left": math.pi / 2, "turned_around": math.pi,
@@ -61,7 +65,9 @@ def body_pace(body: str) -> float:
 
 
 def paced_record(record: Scenario, pace: float) -> Scenario:
-    """``record`` with every NPC speed (default or recorded, and every speed a switch sets) times ``pace``."""
+    """``record`` played slower by ``pace``: every NPC speed (default or recorded, and every speed a switch sets)
+    times ``pace``, every phase's duration and event time divided by it — the same distances and the same
+    story, on the body's own clock (a body at half the character's pace gets twice the time and decisions)."""
     if pace == 1.0:
         return record
 
@@ -70,13 +76,13 @@ def paced_record(record: Scenario, pace: float) -> Scenario:
 
     def event(e: TimelineEvent) -> TimelineEvent:
         if e.speed is not None:
-            return replace(e, speed=e.speed * pace)
+            return replace(e, at=e.at / pace, speed=e.speed * pace)
         if e.behavior is not None:
-            return replace(e, speed=BEHAVIOR_SPEEDS[e.behavior] * pace)
-        return e
+            return replace(e, at=e.at / pace, speed=BEHAVIOR_SPEEDS[e.behavior] * pace)
+        return replace(e, at=e.at / pace)
 
     def phase(p: Phase) -> Phase:
-        return replace(p, npcs=tuple(map(npc, p.npcs)), events=tuple(map(event, p.events)))
+        return replace(p, duration=p.duration / pace, npcs=tuple(map(npc, p.npcs)), events=tuple(map(event, p.events)))
 
     return replace(record, phases=tuple(map(phase, record.phases)))
 

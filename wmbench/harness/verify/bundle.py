@@ -39,8 +39,8 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
-from wmbench.body.generators import MOTION_MODEL_ENV, select_generator
-from wmbench.body.motion_diffusion import generator as diffusion_generator
+from wmbench.body.motion.diffusion import generator as diffusion_generator
+from wmbench.body.motion.registry import MOTION_MODEL_ENV, select_generator
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
 from wmbench.harness.run.episode import run_episode

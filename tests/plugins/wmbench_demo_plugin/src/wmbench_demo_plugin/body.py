@@ -10,7 +10,7 @@ import math
 from typing import Any
 
 from wmbench.body.base import BodyBase, BodyState, FrameReport, Vec3, WorldHandle
-from wmbench.body.intent_types import MotionIntent
+from wmbench.body.intent.record import MotionIntent
 
 
 class DemoBody(BodyBase):

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from wmbench.body.motion_generator import MotionFrame
-from wmbench.body.procedural import ProceduralGenerator
+from wmbench.body.motion.contract import MotionFrame
+from wmbench.body.motion.procedural.generator import ProceduralGenerator
 
 
 class DemoMotion(ProceduralGenerator):

@@ -1,0 +1,107 @@
+"""The shipped diffusion generator: it loads without torch, streams deterministic frames, switches on a new
+intent, and its clips go where the intent says at the intent's speed class (the model's own root motion)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from wmbench.body.envelope import classify_speed
+from wmbench.body.intent.reader import parse_motion
+from wmbench.body.motion.contract import MotionFrame
+from wmbench.body.motion.diffusion.generator import WEIGHTS_DIR, DiffusionGenerator
+from wmbench.body.motion.registry import describe_clip
+from wmbench.body.skeleton import DEFAULT_SKELETON
+from wmbench.core.speed import SPEED_CLASS_SPEEDS
+
+#: text -> (travel sector, speed class) the realised clip must show.
+INTENTS = {
+    "a person walks forward": ("fwd", "walk"),
+    "a person jogs to the left": ("left", "jog"),
+    "a person runs to the right": ("right", "run"),
+    "a person sprints forward in terror": ("fwd", "sprint"),
+    "a person steps back defensively, arms raised": ("back", "walk"),
+}
+
+
+def test_shipped_model_files_are_small_and_say_how_they_were_made():
+    config = json.loads((WEIGHTS_DIR / "config.json").read_text())
+    assert config["command"].startswith("wmbench train-motion")
+    assert (WEIGHTS_DIR / "DATA_CARD.md").is_file() and (WEIGHTS_DIR / "loss_curve.json").is_file()
+    size = sum(p.stat().st_size for p in WEIGHTS_DIR.iterdir())
+    assert size < 8_000_000
+
+
+@pytest.mark.parametrize("text", list(INTENTS))
+def test_clip_realises_the_intents_direction_and_speed_class(text):
+    direction, speed_class = INTENTS[text]
+    reading = describe_clip(DiffusionGenerator(30).clip(parse_motion(text), 90), 30.0)
+    assert reading.direction == direction, reading
+    assert classify_speed(reading.speed, SPEED_CLASS_SPEEDS) == speed_class, reading
+
+
+def test_standing_still_stays_nearly_in_place():
+    clip = DiffusionGenerator(30).clip(parse_motion("a person stands still"), 90)
+    reading = describe_clip(clip, 30.0)
+    assert classify_speed(reading.speed, SPEED_CLASS_SPEEDS) == "still"
+    assert np.linalg.norm(clip[-1, 0, [0, 2]] - clip[0, 0, [0, 2]]) < 0.3   # learned root drift, not pinned
+
+
+def test_stream_is_deterministic_per_seed_and_keeps_the_skeleton():
+    def frames(seed: int) -> np.ndarray:
+        g = DiffusionGenerator(30, seed=seed)
+        g.set_intent(parse_motion("a person jogs forward"))
+        out = []
+        for _ in range(40):
+            frame = g.next_frame(3.0)
+            assert isinstance(frame, MotionFrame) and frame.joints.shape == (22, 3)
+            out.append(frame.joints)
+        return np.stack(out)
+
+    a, b, c = frames(0), frames(0), frames(1)
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+    assert np.all(np.isfinite(a))
+    lengths = DEFAULT_SKELETON.measure_bone_lengths(a)[:, 1:]
+    rest = DEFAULT_SKELETON.bone_lengths()[1:]
+    assert np.median(np.abs(lengths - rest) / rest) < 0.1      # learned, not enforced: close, not exact
+    assert np.allclose(a[:, 0, [0, 2]], 0.0)                    # root-local: pelvis above the origin
+
+
+def test_a_new_intent_switches_the_stream_at_once():
+    g = DiffusionGenerator(30)
+    g.set_intent(parse_motion("a person stands still"))
+    still = np.stack([g.next_frame(0.0).joints for _ in range(30)])
+    g.set_intent(parse_motion("a person sprints forward in terror"))
+    sprint = np.stack([g.next_frame(6.5).joints for _ in range(30)])
+    effort = [np.linalg.norm(np.diff(clip[:, [7, 8, 20, 21]], axis=0), axis=-1).mean() * 30
+              for clip in (still, sprint)]
+    assert effort[1] > 3 * effort[0] and effort[1] > 1.0
+    g.set_intent(parse_motion("a person crouches low and creeps forward"))
+    crouch = np.stack([g.next_frame(1.4).joints for _ in range(30)])
+    assert crouch[15:, 0, 1].mean() < still[:, 0, 1].mean() - 0.1   # the pelvis goes down
+
+
+def test_other_frame_rates_are_interpolated():
+    g = DiffusionGenerator(60)
+    g.set_intent(parse_motion("a person walks forward"))
+    frames = np.stack([g.next_frame(1.4).joints for _ in range(60)])
+    assert np.all(np.isfinite(frames))
+    assert np.linalg.norm(np.diff(frames, axis=0), axis=-1).max() < 0.2
+    clip = g.clip(parse_motion("a person walks forward"), 120)
+    assert clip.shape == (120, 22, 3) and describe_clip(clip, 60.0).direction == "fwd"
+
+
+def test_inference_imports_neither_torch_nor_diffusers():
+    code = ("import sys\n"
+            "from wmbench.body.motion.diffusion.generator import DiffusionGenerator\n"
+            "from wmbench.body.intent.reader import parse_motion\n"
+            "g = DiffusionGenerator(30); g.set_intent(parse_motion('a person walks forward'))\n"
+            "[g.next_frame(1.4) for _ in range(20)]\n"
+            "bad = [m for m in ('torch', 'diffusers', 'onnxruntime') if m in sys.modules]\n"
+            "assert not bad, bad\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr

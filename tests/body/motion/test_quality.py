@@ -1,0 +1,48 @@
+"""Motion-quality metrics: each one moves the way it should when the motion gets worse."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from wmbench.body.intent.reader import parse_motion
+from wmbench.body.motion import quality as mq
+from wmbench.body.motion.diffusion.dataset import mirror_joints
+from wmbench.body.motion.procedural.generator import ProceduralGenerator
+
+
+def _walk(n: int = 90) -> np.ndarray:
+    return ProceduralGenerator(30).clip(parse_motion("a person walks forward"), n)
+
+
+def test_foot_skating_grows_when_the_whole_body_slides():
+    walk = _walk()
+    slide = walk.copy()
+    slide[..., 2] += np.arange(len(walk))[:, None] * (1.0 / 30)   # 1 m/s extra drift, feet included
+    base = mq.foot_skating(walk, 30)
+    assert base < 0.35
+    assert mq.foot_skating(slide, 30) > base + 0.8
+
+
+def test_jerk_is_zero_for_uniform_motion_and_grows_with_a_jolt():
+    still = np.repeat(_walk(1), 30, axis=0)
+    uniform = still + np.arange(30)[:, None, None] * np.array([0.0, 0.0, 0.05])
+    assert mq.jerk(uniform, 30) < 1e-6
+    jolted = uniform.copy()
+    jolted[15:, :, 0] += 0.05
+    assert mq.jerk(jolted, 30) > 10.0
+
+
+def test_frechet_distance_is_zero_for_the_same_frames_and_grows_with_a_shift():
+    reference = mq.mocap_reference()
+    basis, centre = mq._basis(reference)
+    run = reference["run"]
+    assert abs(mq.frechet_distance(run, run, basis, centre)) < 1e-6
+    assert mq.frechet_distance(run, reference["walk"], basis, centre) > 1.0
+
+
+def test_intent_fidelity_counts_direction_and_speed_class():
+    texts = ["a person walks forward", "a person jogs to the left"]
+    clips = [ProceduralGenerator(30).clip(parse_motion(t), 90) for t in texts]
+    assert mq.intent_fidelity(clips, texts, 30) == (1.0, 1.0, 1.0)
+    swapped = [clips[0], mirror_joints(clips[1])]                    # the jog now goes right
+    assert mq.intent_fidelity(swapped, texts, 30) == (0.5, 0.5, 1.0)

@@ -1,0 +1,159 @@
+"""ServoRobot: URDF, driven base, servo limits and tracking, pose fidelity, walls."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pybullet as p
+import pytest
+
+from tests.body.frame_loop import run_frames
+from wmbench.body.base import Body
+from wmbench.body.intent.reader import parse_motion
+from wmbench.body.intent.record import MotionIntent
+from wmbench.body.motion.registry import GENERATORS
+from wmbench.body.robot.servo_map import LIMIT_TOLERANCE_RAD, SERVO_MAP
+from wmbench.body.robot.servo_robot import CLEARANCE_RADIUS, ROBOT_SPEED_ENVELOPE, ServoRobot
+from wmbench.body.robot.urdf import ROBOT_SCALE, robot_urdf_path, robot_urdf_text
+from wmbench.body.skeleton import JOINT_NAMES
+from wmbench.core.speed import SpeedClass
+from wmbench.scenarios import Wall
+
+MIXED = ("sprints forward in terror", "walks slowly left", "crouches low", "freezes", "jogs right cautiously",
+         "steps back keeping eyes on the beast, arms raised defensively",
+         "runs back glancing over the shoulder", "stands in relief", "bolts left in panic",
+         "creeps forward, crouched")
+
+
+@pytest.fixture
+def robot(world):
+    r = ServoRobot()
+    r.spawn(world, (0.0, 0.0, 0.0), 0.0)
+    return r
+
+
+def test_card_facts_and_envelope(robot):
+    assert isinstance(robot, Body)
+    assert robot.name == "robot" and robot.needs_physics is True and robot.sensor_height == 1.2
+    speeds = [ROBOT_SPEED_ENVELOPE[c.value] for c in SpeedClass]
+    assert speeds == sorted(speeds) and speeds[0] == 0.0 and speeds[-1] == pytest.approx(2.5)
+
+
+def test_urdf_has_the_servo_table_joints(world, robot):
+    info = [p.getJointInfo(robot._id, j, physicsClientId=world.client)
+            for j in range(p.getNumJoints(robot._id, physicsClientId=world.client))]
+    assert len(info) == 20 and all(i[2] == p.JOINT_REVOLUTE for i in info)
+    by_name = {i[1].decode(): i for i in info}
+    for spec in SERVO_MAP.rows:
+        joint = by_name[spec.name]
+        limits = (joint[8], joint[9], joint[10], joint[11])
+        assert limits == (spec.lower, spec.upper, spec.effort, spec.max_speed)
+        assert joint[13] == spec.axis
+    assert robot_urdf_path() == robot_urdf_path() and robot_urdf_path().read_text() == robot_urdf_text()
+
+
+@pytest.mark.parametrize("generator", sorted(GENERATORS))
+def test_no_servo_leaves_its_limits_over_many_mixed_frames(world, generator):
+    robot = ServoRobot(generator=generator)
+    robot.spawn(world, (0.0, 0.0, 0.0), 0.0)
+    errors, commands, angles = [], [], []
+    for text in MIXED:
+        robot.apply_intent(parse_motion(text))
+        for _ in range(20):
+            run_frames(world, robot, 1)
+            commands.append(robot.servo_command)
+            angles.append(robot.servo_angles())
+            errors.append(robot.state().extras["servo_tracking_error_rad"])
+    commands, angles = np.array(commands), np.array(angles)
+    assert np.all(commands >= SERVO_MAP.lower) and np.all(commands <= SERVO_MAP.upper)
+    assert np.all(angles >= SERVO_MAP.lower - LIMIT_TOLERANCE_RAD)
+    assert np.all(angles <= SERVO_MAP.upper + LIMIT_TOLERANCE_RAD)
+    extras = robot.state().extras
+    assert extras["servo_limit_violations"] == 0
+    median = float(np.median(errors))
+    rms = extras["servo_tracking_rms_rad"]
+    print(f"\nrobot ({generator}) servo tracking error over {len(errors)} frames: median {median:.4f} rad "
+          f"({math.degrees(median):.2f} deg), max {max(errors):.4f} rad, RMS {rms:.4f} rad")
+    assert median < 0.05 and extras["servo_tracking_rms_rad"] < math.radians(5)
+
+
+def test_rate_limit_holds_every_frame(world, robot):
+    robot.apply_intent(parse_motion("sprints forward in terror"))
+    previous = robot.servo_command
+    for _ in range(30):
+        run_frames(world, robot, 1)
+        step = np.abs(robot.servo_command - previous)
+        assert np.all(step <= SERVO_MAP.max_speed / 30 + 1e-9)
+        previous = robot.servo_command
+
+
+@pytest.mark.parametrize("text", ["stands", "crouches low", "raises arms defensively", "walks forward"])
+def test_the_robot_takes_the_generators_pose(world, robot, text):
+    robot.apply_intent(parse_motion(text))
+    run_frames(world, robot, 45)
+    state, links, joints = robot.state(), robot.link_positions(), robot._frame.joints
+    c, s = math.cos(state.heading), math.sin(state.heading)
+    for servo, joint, tolerance in (("left_knee", "left_knee", 0.02), ("right_ankle", "right_ankle", 0.03),
+                                    ("left_elbow", "left_elbow", 0.035), ("right_knee", "right_knee", 0.02)):
+        left, up, fwd = ROBOT_SCALE * joints[JOINT_NAMES.index(joint)]
+        expected = (state.position[0] + fwd * c - left * s, state.position[1] + fwd * s + left * c, up)
+        assert np.linalg.norm(links[servo] - expected) < tolerance, (servo, links[servo], expected)
+
+
+def test_speed_ramps_within_015_s_and_classes_use_the_envelope(world, robot):
+    robot.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.SPRINT))
+    run_frames(world, robot, 5)
+    state = robot.state()
+    assert state.speed == pytest.approx(2.5) and state.speed_class == "sprint"
+    robot.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.WALK))
+    run_frames(world, robot, 5)
+    assert robot.state().speed_class == "walk"
+    assert robot.state().position[0] > 0.3
+
+
+def test_turns_towards_travel_and_back_steps_keep_facing(world, robot):
+    robot.apply_intent(MotionIntent("left", math.pi / 2, SpeedClass.JOG))
+    run_frames(world, robot, 10)
+    state = robot.state()
+    assert math.cos(state.heading - math.pi / 2) == pytest.approx(1.0, abs=1e-6) and state.position[1] > 0.2
+    robot.apply_intent(MotionIntent("back", math.pi, SpeedClass.WALK, frozenset({"backstep"}), False))
+    run_frames(world, robot, 15)
+    after = robot.state()
+    assert after.heading == pytest.approx(state.heading, abs=1e-6) and after.position[1] < state.position[1]
+
+
+def test_crouch_lowers_the_base(world, robot):
+    standing = robot.state().position[2]
+    robot.apply_intent(parse_motion("crouches low"))
+    run_frames(world, robot, 20)
+    assert robot.state().position[2] < standing - 0.1 and robot.state().posture == "crouch"
+
+
+def test_stops_at_a_wall_and_reports_it(world, robot):
+    world.set_walls([Wall.facing("fwd", 2.0, name="ahead")])
+    robot.apply_intent(MotionIntent("fwd", 0.0, SpeedClass.SPRINT))
+    reports = run_frames(world, robot, 60)
+    hits = [r for r in reports if r.collided]
+    assert hits and hits[0].wall_name == "ahead"
+    x = robot.state().position[0]
+    assert x == pytest.approx(2.0 - CLEARANCE_RADIUS, abs=1e-3) and x < 2.0 - CLEARANCE_RADIUS
+    wall = next(iter(world.wall_body_ids))
+    assert not p.getContactPoints(robot._id, wall, physicsClientId=world.client)  # no limb in the wall
+
+
+def test_reset_pose_and_remove(world, robot):
+    robot.apply_intent(parse_motion("runs left"))
+    run_frames(world, robot, 10)
+    robot.reset_pose((1.0, -2.0, 0.0), 0.5)
+    state = robot.state()
+    assert state.position[:2] == pytest.approx((1.0, -2.0)) and state.heading == pytest.approx(0.5)
+    assert state.speed == 0.0
+    assert robot.body_ids() == frozenset({robot._id})
+    robot.remove()
+    assert robot.body_ids() == frozenset() and p.getNumBodies(physicsClientId=world.client) == 1
+
+
+def test_calls_before_spawn_fail_clearly():
+    with pytest.raises(RuntimeError, match="before spawn"):
+        ServoRobot().on_frame()

@@ -1,0 +1,35 @@
+"""C10's runs (issue 27 item 4): on a slower body the scene plays out slower, not shorter."""
+
+from __future__ import annotations
+
+import pytest
+
+from wmbench.brain.registry import get_brain
+from wmbench.harness.transfer.outcome import body_pace, paced_record, run_bodies
+from wmbench.scenarios import get_scenario
+from wmbench.scoring.c10.rule import held_off
+
+
+@pytest.mark.parametrize("sid", ["S48", "S39"])  # S39 has a timeline (the beast turns away at a set time)
+def test_a_paced_scene_is_the_same_story_slower(sid):
+    record = get_scenario(sid)
+    slow = paced_record(record, 0.5)
+    for before, after in zip(record.phases, slow.phases, strict=True):
+        assert after.duration == pytest.approx(2 * before.duration)
+        assert [n.position for n in after.npcs] == [n.position for n in before.npcs]  # the same distances
+        assert [n.speed for n in after.npcs] == pytest.approx([0.5 * n.resolved_speed for n in before.npcs])
+        assert [e.at for e in after.events] == pytest.approx([2 * e.at for e in before.events])
+    assert paced_record(record, 1.0) is record
+    assert body_pace("smpl") == 1.0 and 0 < body_pace("drone") < 1
+
+
+def test_the_reference_holds_the_beast_off_on_the_drone_in_s48():
+    """Regression: with speeds paced but timings kept, the reference's cautious walk (it runs once the beast is
+    near) met only the first part of S48 on the drone and ended > 1 m closer than it began: half of C10's
+    points lost to the body's pace, not to a decision."""
+    (run,) = run_bodies(get_scenario("S48"), get_brain("reference"), 11, bodies=("drone",),
+                        variants=("as_recorded",))["drone"]
+    _variant, trace, error = run
+    assert error is None and trace is not None
+    assert len(trace.decisions) > 6  # the slow-motion scene: more decisions on the body's own clock
+    assert held_off(trace)

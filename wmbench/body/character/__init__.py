@@ -1,0 +1,1 @@
+"""The 22-joint human character, played kinematically from motion frames."""

@@ -1,0 +1,300 @@
+"""DiffusionGenerator: the learned motion generator — streaming chunks from the shipped diffusion model.
+
+Card
+----
+- **Model.** The denoiser trained by ``wmbench train-motion`` on DeepMimic mocap plus augmentation (see
+  ``weights/DATA_CARD.md``), loaded from ``weights/denoiser.npz`` (or from the folder the environment
+  variable :data:`WEIGHTS_ENV` names, e.g. a model you trained). Inference runs in numpy (``backend =
+  "numpy"``, the default: no torch), through onnxruntime on ``weights/denoiser.onnx`` (``backend = "onnx"``;
+  CUDA when onnxruntime lists it, else CPU) or in torch (``backend = "torch"``, CUDA when torch sees a GPU;
+  needs the ``motion`` extra).
+- **Streaming.** Frames come in chunks of ``CHUNK`` (16 = 0.53 s at 30 fps). Each chunk is sampled with
+  :data:`~wmbench.body.motion.diffusion.train.SAMPLE_STEPS` DDIM steps from seeded noise, conditioned on the
+  last ``CONTEXT`` frames shown (so it continues the motion), the intent vector and the MOTION text's words.
+  A new intent discards the frames not yet shown: the next frame already comes from a chunk conditioned on
+  it (the switch is immediate and blends through the context).
+- **Conditioning while streaming.** The body owns the root: it turns to face its travel when the intent
+  says so, so the relative heading is 0 then, else the intent's heading (a back-step). A body that is held
+  in place (ground speed under :data:`BLOCKED_SPEED` while the intent moves, e.g. against a wall) is
+  conditioned on standing still, so the legs stop instead of walking on the spot.
+- **Clip.** :meth:`DiffusionGenerator.clip` integrates the model's *own* root rotation and root velocity, so
+  a clip's realised direction, speed and turn are the model's; each chunk is conditioned on the travel
+  heading relative to the facing the model has reached (closed loop: a model that turns too little is
+  still asked to turn).
+- **Frame rate.** The model runs at 30 fps; a body at another rate gets the model's frames interpolated
+  at its own frame times (and :meth:`clip` is resampled the same way).
+- **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
+  ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
+
+Simplification: the model knows five speed classes, not the body's exact speed.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from wmbench.body.intent.record import MotionIntent
+from wmbench.body.motion.contract import MotionFrame
+from wmbench.body.motion.diffusion.blas_threads import single_blas_thread
+from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
+from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
+from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
+from wmbench.body.motion.stream import StreamGenerator, posture_label
+from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
+from wmbench.core.errors import ConfigError
+
+#: The shipped model.
+WEIGHTS_DIR = Path(__file__).parent / "weights"
+#: Environment variable naming another weights folder (one written by ``wmbench train-motion``).
+WEIGHTS_ENV = "WMBENCH_DIFFUSION_WEIGHTS"
+#: Frame rate the model was trained at; other rates are interpolated from it.
+MODEL_FPS = 30.0
+#: Below this ground speed (m/s) a body whose intent moves is treated as held in place.
+BLOCKED_SPEED = 0.25
+_LEFT_ANKLE, _RIGHT_ANKLE = JOINT_NAMES.index("left_ankle"), JOINT_NAMES.index("right_ankle")
+_SPINE3, _PELVIS = JOINT_NAMES.index("spine3"), 0
+
+
+class MotionModel:
+    """The shipped (or another trained) model: weights, normalisation, schedule and vocabulary from
+    ``weights_dir``; ``backend`` "numpy" or "onnx"."""
+
+    def __init__(self, weights_dir: Path = WEIGHTS_DIR, backend: str = "numpy") -> None:
+        weights_dir = Path(weights_dir)
+        npz = weights_dir / "denoiser.npz"
+        if not npz.is_file():
+            raise FileNotFoundError(f"no diffusion motion model at {npz}; train one with `wmbench train-motion`")
+        data, meta = _read_weights(weights_dir)
+        self.config = meta["denoiser"]
+        self.vocabulary: dict[str, int] = meta["vocabulary"]
+        self.mean, self.std = data["mean"], data["std"]
+        self.rest_context = data["rest_context"]
+        self.timesteps, self.alphas_cumprod = data["timesteps"], data["alphas_cumprod"]
+        self.final_alpha_cumprod = float(data["final_alpha_cumprod"])
+        check_onnx_file(weights_dir / "denoiser.onnx")  # a broken export is reported, whatever the backend
+        self.backend = backend
+        self.providers: list[str] = []
+        if backend == "numpy":
+            self.denoise: DenoiseFn = NumpyDenoiser(
+                {k[2:]: data[k] for k in data if k.startswith("w/")}, self.config)
+        elif backend == "torch":
+            from wmbench.body.motion.diffusion.denoiser_torch import TorchDenoiser
+
+            torch_model = TorchDenoiser({k[2:]: data[k] for k in data if k.startswith("w/")}, self.config)
+            self.providers = [str(torch_model.device)]
+            self.denoise = torch_model
+        elif backend == "onnx":
+            onnx_model = OnnxDenoiser(weights_dir / "denoiser.onnx")
+            self.providers = onnx_model.providers
+            self.denoise = onnx_model
+        else:
+            raise ValueError(f"backend must be 'numpy', 'onnx' or 'torch', got {backend!r}")
+
+    def sample_chunk(self, context: np.ndarray, cond: np.ndarray, tokens: np.ndarray, noise: np.ndarray
+                     ) -> np.ndarray:
+        """(CHUNK, D) normalised frames continuing ``context`` (CONTEXT, D) under ``cond`` and ``tokens``."""
+        if self.backend == "numpy":
+            with single_blas_thread():
+                return self._sample(context, cond, tokens, noise)
+        return self._sample(context, cond, tokens, noise)
+
+    def _sample(self, context: np.ndarray, cond: np.ndarray, tokens: np.ndarray, noise: np.ndarray
+                ) -> np.ndarray:
+        return ddim_sample(self.denoise, noise[None], context[None].astype(np.float32), cond[None],
+                           tokens[None], self.timesteps, self.alphas_cumprod, self.final_alpha_cumprod)[0]
+
+    def denormalise(self, frames: np.ndarray) -> np.ndarray:
+        return frames * self.std + self.mean
+
+
+class MotionWeightsError(ConfigError):
+    """A diffusion weights folder whose files cannot be read; the message names the file and the fix."""
+
+
+#: Arrays ``denoiser.npz`` must hold (besides the ``w/...`` weights).
+NPZ_ARRAYS = ("mean", "std", "rest_context", "timesteps", "alphas_cumprod", "final_alpha_cumprod")
+
+
+def _read_weights(folder: Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The arrays of ``denoiser.npz`` and the parsed ``config.json`` of ``folder``; MotionWeightsError (one
+    line: which file, what is wrong, how to get a good one) for a truncated, garbage or incomplete file."""
+    retrain = "retrain with `wmbench train-motion`, or unset WMBENCH_DIFFUSION_WEIGHTS for the shipped model"
+    npz = folder / "denoiser.npz"
+    try:
+        with np.load(npz) as archive:
+            data = {name: archive[name] for name in archive.files}
+    except Exception as err:  # np.load on damaged bytes: BadZipFile, ValueError, OSError, EOFError, ...
+        raise MotionWeightsError(f"{npz} is not a readable weights file ({type(err).__name__}: {err}); "
+                                 f"{retrain}") from None
+    missing = [name for name in NPZ_ARRAYS if name not in data]
+    if missing:
+        raise MotionWeightsError(f"{npz} lacks the arrays {', '.join(missing)}; {retrain}")
+    config = folder / "config.json"
+    try:
+        meta = json.loads(config.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise MotionWeightsError(f"no config.json beside {npz}; expected the config.json that "
+                                 f"`wmbench train-motion` writes with the weights; {retrain}") from None
+    except (OSError, ValueError) as err:
+        raise MotionWeightsError(f"{config} is not readable JSON ({type(err).__name__}: {err}); {retrain}"
+                                 ) from None
+    if not isinstance(meta, dict) or not isinstance(meta.get("denoiser"), dict) \
+            or not isinstance(meta.get("vocabulary"), dict):
+        raise MotionWeightsError(f"{config} lacks the 'denoiser' and 'vocabulary' objects; {retrain}")
+    return data, meta
+
+
+def check_onnx_file(path: Path) -> None:
+    """MotionWeightsError when ``path`` exists but cannot be an ONNX model. Simplified: a cheap check of the
+    protobuf's first field (an ONNX ModelProto starts with ``ir_version``, tag byte 0x08), not a parse; the
+    ``onnx`` backend parses it for real (and reports a failure the same way)."""
+    if not path.is_file():
+        return
+    with open(path, "rb") as f:
+        head = f.read(1)
+    if head != b"\x08":
+        raise MotionWeightsError(f"{path} is not an ONNX model (starts with {head!r}, expected the ir_version "
+                                 "field 0x08); re-export with `wmbench train-motion`, or delete it")
+
+
+def shipped_model(backend: str = "numpy") -> MotionModel:
+    """The model the generator uses: the folder in :data:`WEIGHTS_ENV` if set, else the shipped one (loaded
+    once per folder and backend)."""
+    return _load_model(os.environ.get(WEIGHTS_ENV) or str(WEIGHTS_DIR), backend)
+
+
+@lru_cache(maxsize=4)
+def _load_model(folder: str, backend: str) -> MotionModel:
+    return MotionModel(Path(folder), backend)
+
+
+def frame_to_joints(frame: np.ndarray) -> np.ndarray:
+    """A (FRAME_DIM,) frame vector -> (22, 3) root-local joints (pelvis floor point at the origin, facing +z)."""
+    joints = np.empty((N_JOINTS, 3))
+    joints[0] = (0.0, frame[3], 0.0)
+    joints[1:] = frame[4:FRAME_DIM].reshape(N_JOINTS - 1, 3)
+    return joints
+
+
+def _trunk_lean(joints: np.ndarray) -> float:
+    up = joints[_SPINE3] - joints[_PELVIS]
+    return math.atan2(up[2], max(up[1], 1e-6))
+
+
+class _Stream:
+    """One running stream of chunks (see the module card)."""
+
+    def __init__(self, model: MotionModel, seed: int, fps: float = MODEL_FPS) -> None:
+        self.model = model
+        self.rate = MODEL_FPS / fps
+        self.tau = 1.0
+        #: the two model frames the body's frame times fall between (None until the first step)
+        self.span: tuple[np.ndarray, np.ndarray] | None = None
+        self.rng = np.random.default_rng(seed)
+        self.history = np.array(model.rest_context, dtype=np.float32)
+        self.pending: list[np.ndarray] = []
+        self.intent = MotionIntent.still()
+        self.held = False
+        self.last_ahead = 0.0
+        self.phase = 0.0
+
+    def set_intent(self, intent: MotionIntent, immediate: bool = False) -> None:
+        self.intent = intent
+        self.pending = []
+
+    def _condition(self, relative_heading: float) -> tuple[np.ndarray, np.ndarray]:
+        intent = self.intent
+        if self.held and intent.moving:
+            intent = MotionIntent.still(intent.source, intent.styles)
+        return intent_vector(intent, relative_heading), tokenize(intent.source, self.model.vocabulary)
+
+    def next_raw(self, relative_heading: float) -> np.ndarray:
+        """The next frame vector (denormalised), sampling a new chunk when none is pending."""
+        if not self.pending:
+            cond, tokens = self._condition(relative_heading)
+            noise = self.rng.standard_normal((CHUNK, FRAME_DIM)).astype(np.float32)
+            self.pending = list(self.model.sample_chunk(self.history, cond, tokens, noise))
+        frame = self.pending.pop(0)
+        self.history = np.concatenate((self.history[1:], frame[None]))
+        return self.model.denormalise(frame)
+
+    def step(self, speed: float) -> MotionFrame:
+        held = self.intent.moving and speed < BLOCKED_SPEED
+        if held != self.held:
+            self.held, self.pending = held, []
+        heading = 0.0 if self.intent.face_travel else self.intent.heading
+        if self.rate == 1.0:
+            return self.to_frame(self.next_raw(heading))
+        # other frame rates: the model's 30 fps frames, interpolated at the body's frame times
+        if self.span is None:
+            first = self.next_raw(heading)
+            self.span = (first, first)
+        self.tau += self.rate
+        while self.tau >= 1.0:
+            self.span = (self.span[1], self.next_raw(heading))
+            self.tau -= 1.0
+        before, after = self.span
+        return self.to_frame(before + (after - before) * self.tau)
+
+    def to_frame(self, raw: np.ndarray) -> MotionFrame:
+        joints = frame_to_joints(raw)
+        ahead = float(joints[_LEFT_ANKLE, 2] - joints[_RIGHT_ANKLE, 2])
+        self.phase = (math.atan2(ahead - self.last_ahead, ahead) / (2 * math.pi)) % 1.0
+        self.last_ahead = ahead
+        joints.setflags(write=False)
+        return MotionFrame(joints, self.phase, posture_label(self.intent.styles, _trunk_lean(joints)))
+
+
+class DiffusionGenerator(StreamGenerator):
+    """The learned motion generator (see the module card). Implements ``MotionGenerator`` around a stream of
+    sampled chunks; ``clip`` lets the root move by the model's own velocity."""
+
+    name = "diffusion"
+
+    def __init__(self, fps: float = 30.0, skeleton: Skeleton = DEFAULT_SKELETON, seed: int = 0,
+                 backend: str = "numpy", model: MotionModel | None = None) -> None:
+        self.model = model or shipped_model(backend)
+        super().__init__(fps, skeleton, seed)
+
+    def _new_stream(self) -> _Stream:
+        return _Stream(self.model, self._seed, self.fps)
+
+    def clip(self, intent: MotionIntent, n_frames: int) -> np.ndarray:
+        """Global frames of ``intent`` from a standing start; the root moves by the model's own velocity
+        (see the module card)."""
+        if not isinstance(intent, MotionIntent):
+            raise TypeError(f"clip expects a MotionIntent, got {type(intent).__name__}")
+        if int(n_frames) != n_frames or n_frames < 1:
+            raise ValueError(f"n_frames must be a positive integer, got {n_frames!r}")
+        n_model = math.ceil((int(n_frames) - 1) * MODEL_FPS / self.fps) + 1
+        stream = _Stream(self.model, self._seed)
+        stream.set_intent(intent)
+        travel = intent.heading if intent.moving else 0.0
+        facing, root_x, root_z = 0.0, 0.0, 0.0
+        out = np.empty((n_model, N_JOINTS, 3))
+        for i in range(n_model):
+            raw = stream.next_raw(travel - facing)
+            local = frame_to_joints(raw)
+            c, s = math.cos(facing), math.sin(facing)
+            out[i, :, 0] = c * local[:, 0] + s * local[:, 2] + root_x
+            out[i, :, 1] = local[:, 1]
+            out[i, :, 2] = c * local[:, 2] - s * local[:, 0] + root_z
+            facing -= 2.0 * float(raw[0])  # the model's root rotation (HumanML3D stores minus half the turn)
+            vx, vz = float(raw[1]), float(raw[2])  # root step in the (next) root frame
+            c, s = math.cos(facing), math.sin(facing)
+            root_x += c * vx + s * vz
+            root_z += c * vz - s * vx
+        if self.fps == MODEL_FPS:
+            return out
+        times = np.arange(int(n_frames)) * MODEL_FPS / self.fps
+        flat = out.reshape(n_model, -1)
+        return np.stack([np.interp(times, np.arange(n_model), flat[:, k]) for k in range(flat.shape[1])],
+                        axis=1).reshape(int(n_frames), N_JOINTS, 3)
+

@@ -1,0 +1,1 @@
+"""The keyframe generator: authored key poses, spline-interpolated, forward kinematics."""

@@ -1,0 +1,1 @@
+"""Retargeting: the 22-joint pose carried onto other rigs."""

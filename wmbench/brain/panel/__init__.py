@@ -1,0 +1,1 @@
+"""The validity panel's brains: diagnostic brains, cheats, the independent prompt-only brain, the memoriser."""

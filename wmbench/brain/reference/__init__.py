@@ -1,0 +1,1 @@
+"""The scripted brains that prove every scenario solvable: the reference, its forecaster and the vision brain."""

@@ -1,0 +1,1 @@
+"""``wmbench serve``: any brain behind an OpenAI-compatible HTTP endpoint."""

@@ -1,0 +1,340 @@
+"""``wmbench validity``: run the validity panel over the family seeds and say what each category measures.
+
+::
+
+    result = run_validity(quick=True)                       # ~2 min on 2 cores
+    result.brain("reference").score("C03")                  # category points (0-100)
+    result.best_constant().name, result.best_constant().total
+    result.within_ci("left-first", "right-first", "C06")    # counterbalancing check
+    result.loss("perceive-only", "C03")                     # points below the reference
+    print(result.to_markdown())
+
+Card
+----
+- **Panel**: :mod:`wmbench.brain.panel.brains` — reference, null, random, the memoryless left-first / right-first
+  tie-breakers, mirror-swapped, perceive-only, act-only, two keyword stuffers, a trailing remark, and the
+  constant-reply sweep (65 replies; the quick panel keeps 15 of them, see ``QUICK_CONSTANTS``).
+- **Episodes**: every bench scenario (C01–C08) for every seed on the SMPL character (paired rules
+  applied as in a run), and C10 (S46–S50: the brain itself closed loop on the character, the robot and the
+  drone, :func:`wmbench.harness.transfer.measure.measure_c10_brain`) — scored by the same scorers as
+  ``wmbench run``. C09 (live, real-time) is not part of the panel. Seeds are family instances
+  (:mod:`wmbench.scenarios.families`): both panels run seeds 0–3, one whole family cycle (canonical, mirrored,
+  and the turned threat directions; with seeds 0–1 alone a constant "step back from a beast ahead" is never
+  tested against a turned threat). C10's scenarios have fixed layouts and each C10 measurement turns the scene
+  to four headings on three bodies, so both panels run C10 on the first seed only.
+- **Numbers**: per brain and category the category points (sum of its scenarios' seed means, 0–100) and the
+  95 % bootstrap CI over seeds (the same aggregation as ``scores.json``); ``total`` is C01–C08 + C10 (of 900).
+- **Work**: one job per (brain, seed) in a ``spawn`` process pool of ``workers`` processes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import as_completed
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from wmbench.brain.panel.brains import DIAGNOSTIC_BRAINS, get_panel_brain, lacks, panel_names
+from wmbench.core.errors import WMBenchError
+from wmbench.core.taxonomy import TRACE_SCORED_CATEGORIES
+from wmbench.harness.run.episode import run_episode
+from wmbench.harness.run.pool import worker_pool
+from wmbench.harness.run.results import episode_line
+from wmbench.harness.run.scores import paired_trace, score_line
+from wmbench.harness.transfer.measure import measure_c10_brain
+from wmbench.scenarios import all_scenarios
+from wmbench.scoring import summarize
+from wmbench.scoring.pairs import rescore_pairs
+from wmbench.scoring.report_types import ScenarioScore
+
+BENCH_CATEGORIES: tuple[str, ...] = TRACE_SCORED_CATEGORIES
+CATEGORIES: tuple[str, ...] = (*BENCH_CATEGORIES, "C10")
+QUICK_SEEDS: tuple[int, ...] = (0, 1, 2, 3)
+FULL_SEEDS: tuple[int, ...] = (0, 1, 2, 3)
+SOURCE_BODY = "smpl"
+
+
+@dataclass(frozen=True)
+class CategoryScore:
+    """A brain's points in one category (0-100) and their 95 % bootstrap CI over seeds."""
+
+    score: float
+    ci95: tuple[float, float] | None = None
+
+    @property
+    def half_width(self) -> float:
+        return 0.0 if self.ci95 is None else (self.ci95[1] - self.ci95[0]) / 2
+
+
+@dataclass(frozen=True)
+class BrainScores:
+    """One panel brain's result: per category, per scenario (mean over seeds), and the total of 900."""
+
+    name: str
+    lacks: str
+    categories: Mapping[str, CategoryScore]
+    scenarios: Mapping[str, float] = field(default_factory=dict)
+
+    def score(self, category: str) -> float:
+        return self.categories[category].score
+
+    @property
+    def total(self) -> float:
+        """C01–C08 + C10 (of 900)."""
+        return round(sum(self.categories[c].score for c in CATEGORIES if c in self.categories), 3)
+
+    @property
+    def is_constant(self) -> bool:
+        return self.name.startswith("constant:")
+
+
+@dataclass(frozen=True)
+class ValidityResult:
+    """Everything ``wmbench validity`` measured (see the module card); JSON via :meth:`to_dict`."""
+
+    quick: bool
+    seeds: tuple[int, ...]
+    brains: tuple[BrainScores, ...]
+    elapsed_s: float
+    workers: int
+    load_before: tuple[float, float, float] | None = None
+    categories: tuple[str, ...] = CATEGORIES
+
+    def brain(self, name: str) -> BrainScores:
+        for b in self.brains:
+            if b.name == name:
+                return b
+        raise KeyError(f"no panel brain {name!r} in this result; expected one of "
+                       f"{', '.join(b.name for b in self.brains)}")
+
+    def constants(self) -> tuple[BrainScores, ...]:
+        return tuple(b for b in self.brains if b.is_constant)
+
+    def best_constant(self, category: str | None = None) -> BrainScores:
+        """The constant reply with the highest total (or the highest score in ``category``)."""
+        pool = self.constants()
+        if not pool:
+            raise ValueError("this result has no constant replies")
+        return max(pool, key=lambda b: b.total if category is None else b.score(category))
+
+    def loss(self, name: str, category: str, against: str = "reference") -> float:
+        """How many points brain ``name`` scores below ``against`` (the reference) in ``category``."""
+        return round(self.brain(against).score(category) - self.brain(name).score(category), 3)
+
+    def spread(self, category: str) -> float:
+        """Highest minus lowest score of the whole panel in ``category``."""
+        values = [b.score(category) for b in self.brains]
+        return round(max(values) - min(values), 3)
+
+    def within_ci(self, a: str, b: str, category: str) -> bool:
+        """Whether brains ``a`` and ``b`` score alike in ``category``: each one's score lies within the other's
+        95 % CI, or they differ by at most the wider half-width (a CI of zero width counts as exact)."""
+        x, y = self.brain(a).categories[category], self.brain(b).categories[category]
+        if x.ci95 is not None and y.ci95 is not None and (
+                x.ci95[0] <= y.score <= x.ci95[1] or y.ci95[0] <= x.score <= y.ci95[1]):
+            return True
+        return abs(x.score - y.score) <= max(x.half_width, y.half_width) + 1e-9
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "quick": self.quick, "seeds": list(self.seeds), "elapsed_s": round(self.elapsed_s, 1),
+            "workers": self.workers, "load_before": list(self.load_before) if self.load_before else None,
+            "categories": list(self.categories),
+            "brains": {b.name: {"lacks": b.lacks, "total": b.total,
+                                "categories": {c: {"score": s.score, "ci95": list(s.ci95) if s.ci95 else None}
+                                               for c, s in b.categories.items()},
+                                "scenarios": dict(b.scenarios)} for b in self.brains},
+            "best_constant": {"overall": self.best_constant().name, **{
+                c: self.best_constant(c).name for c in self.categories}} if self.constants() else None,
+        }
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), indent=2)
+
+    def to_markdown(self) -> str:
+        """The per-category table (reference, best constant and which, null, random, each diagnostic brain,
+        spread) and the strongest constant replies."""
+        diagnostics = [n for n in DIAGNOSTIC_BRAINS if n not in ("reference", "null", "random")]
+        present = {b.name for b in self.brains}
+        diagnostics = [n for n in diagnostics if n in present]
+        head = ["category", "reference", "best constant", "which", "null", "random", *diagnostics, "spread"]
+        lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+
+        def cell(name: str, category: str) -> str:
+            if name not in present:
+                return "–"
+            s = self.brain(name).categories[category]
+            return f"{s.score:.1f}" + (f" ±{s.half_width:.1f}" if s.half_width else "")
+
+        def total(name: str) -> str:
+            return f"{self.brain(name).total:.1f}" if name in present else "–"
+
+        has_constants = bool(self.constants())
+        for c in self.categories:
+            best = self.best_constant(c) if has_constants else None
+            row = [c, cell("reference", c), f"{best.score(c):.1f}" if best else "–",
+                   f"`{best.name[len('constant:'):]}`" if best else "–",
+                   cell("null", c), cell("random", c), *(cell(n, c) for n in diagnostics),
+                   f"{self.spread(c):.1f}"]
+            lines.append("| " + " | ".join(row) + " |")
+        best = self.best_constant() if has_constants else None
+        row = ["**total /900**", total("reference"), f"{best.total:.1f}" if best else "–",
+               f"`{best.name[len('constant:'):]}`" if best else "–", total("null"), total("random"),
+               *(total(n) for n in diagnostics), ""]
+        lines.append("| " + " | ".join(row) + " |")
+        lines += ["", "Strongest constant replies (total of 900, C01–C08 + C10):", ""]
+        lines += ["| constant | total | " + " | ".join(self.categories) + " |",
+                  "|---|---|" + "---|" * len(self.categories)]
+        for b in sorted(self.constants(), key=lambda b: -b.total)[:10]:
+            lines.append(f"| `{b.name[len('constant:'):]}` | {b.total:.1f} | "
+                         + " | ".join(f"{b.score(c):.1f}" for c in self.categories) + " |")
+        return "\n".join(lines)
+
+
+# ------------------------------------------------------------------------------------------------ running
+def run_validity(
+    quick: bool = False,
+    *,
+    seeds: Sequence[int] | None = None,
+    brains: Sequence[str] | None = None,
+    workers: int = 2,
+    include_c10: bool = True,
+    progress: Callable[[str], None] | None = None,
+    checkpoint: Path | None = None,
+) -> ValidityResult:
+    """Run the panel (quick or full, or just ``brains``) over ``seeds`` and return the frozen result.
+
+    ``checkpoint``: a JSONL file that gets one line per finished (brain, seed) job; jobs already in it are
+    not run again, so a run stopped by Ctrl-C, SIGTERM or ``kill -9`` resumes where it was. Workers come from
+    :func:`~wmbench.harness.run.pool.worker_pool` (they die with this process). Ctrl-C raises
+    :class:`ValidityInterrupted` after keeping what finished."""
+    names = tuple(brains) if brains is not None else panel_names(quick)
+    chosen_seeds = tuple(seeds) if seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
+    if not names or not chosen_seeds:
+        raise ValueError(f"run_validity needs at least one brain and one seed, got {names!r}, {chosen_seeds!r}")
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    start = time.perf_counter()
+    # C10's transfer scenarios have fixed layouts (no family) and each measurement already turns the scene to four
+    # headings on three bodies, so C10 runs on the first seed only
+    c10_seeds = chosen_seeds[:1] if include_c10 else ()
+    jobs = [(name, seed, seed in c10_seeds) for name in names for seed in chosen_seeds]
+    collected: dict[str, dict[str, list[Any]]] = {name: {} for name in names}
+    finished = read_checkpoint(checkpoint, jobs) if checkpoint is not None else {}
+    for (name, _seed, _c10), scores in finished.items():
+        _collect(collected, name, scores)
+    todo = [job for job in jobs if job not in finished]
+    done = len(jobs) - len(todo)
+    if progress and done:
+        progress(f"resuming: {done}/{len(jobs)} jobs already in {checkpoint}")
+
+    def keep(job: tuple[str, int, bool], scores: list[Any]) -> None:
+        nonlocal done
+        _collect(collected, job[0], scores)
+        if checkpoint is not None:
+            append_checkpoint(checkpoint, job, scores)
+        done += 1
+        if progress:
+            progress(f"{done}/{len(jobs)} {job[0]}")
+
+    try:
+        if workers <= 1:
+            for job in todo:
+                keep(job, _job(*job)[1])
+        elif todo:
+            pool = worker_pool(min(workers, len(todo)))
+            try:
+                futures = {pool.submit(_job, *job): job for job in todo}
+                for future in as_completed(futures):
+                    keep(futures[future], future.result()[1])
+            finally:
+                pool.shutdown(wait=False, cancel_futures=True)
+    except KeyboardInterrupt:
+        raise ValidityInterrupted(done, len(jobs), checkpoint) from None
+    results = tuple(_brain_scores(name, collected[name], include_c10) for name in names)
+    return ValidityResult(quick=quick, seeds=chosen_seeds, brains=results,
+                          elapsed_s=time.perf_counter() - start, workers=workers, load_before=load,
+                          categories=CATEGORIES if include_c10 else BENCH_CATEGORIES)
+
+
+class ValidityInterrupted(WMBenchError):
+    """Ctrl-C (or SIGTERM) stopped the panel; ``done`` of ``total`` jobs are kept in the checkpoint."""
+
+    def __init__(self, done: int, total: int, checkpoint: Path | None) -> None:
+        kept = f"kept in {checkpoint}; rerun the same command to resume" if checkpoint else "not kept"
+        super().__init__(f"interrupted: {done} of {total} (brain, seed) jobs finished, {kept}")
+        self.done, self.total, self.checkpoint = done, total, checkpoint
+
+
+def read_checkpoint(path: Path, jobs: Sequence[tuple[str, int, bool]]) -> dict[tuple[str, int, bool], list[Any]]:
+    """The finished jobs among ``jobs`` recorded in ``path`` (unreadable or foreign lines are ignored)."""
+    wanted = set(jobs)
+    finished: dict[tuple[str, int, bool], list[Any]] = {}
+    if not path.is_file():
+        return finished
+    for raw in path.read_bytes().splitlines():
+        try:
+            line = json.loads(raw)
+            job = (str(line["brain"]), int(line["seed"]), bool(line["c10"]))
+            scores = [ScenarioScore(**s) for s in line["scores"]]
+        except (ValueError, KeyError, TypeError):
+            continue  # a torn last line (killed mid-write) or a line of another shape: that job runs again
+        if job in wanted:
+            finished[job] = scores
+    return finished
+
+
+def append_checkpoint(path: Path, job: tuple[str, int, bool], scores: Sequence[Any]) -> None:
+    """One line for a finished job, flushed and fsync-ed (a kill loses at most the line being written)."""
+    line = json.dumps({"brain": job[0], "seed": job[1], "c10": job[2], "scores": [s.to_dict() for s in scores]})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(line + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequence[Any]) -> None:
+    for score in scores:
+        collected[name].setdefault(score.scenario_id, []).append(score)
+
+
+def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
+    """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
+    rules (:mod:`wmbench.scoring.pairs`) are applied as in a run; C10 runs the brain itself closed loop on
+    every transfer body (:func:`wmbench.harness.transfer.measure.measure_c10_brain`)."""
+    brain = get_panel_brain(name)
+    by_scenario: dict[str, list[Any]] = {}
+    paired = []
+    try:
+        for record in all_scenarios():
+            if record.mode == "bench" and record.category in BENCH_CATEGORIES:
+                line = episode_line(run_episode(record.id, brain, SOURCE_BODY, seed, brain_label=name))
+                by_scenario[record.id] = [score_line(line)]
+                trace = paired_trace(line)
+                if trace is not None:
+                    paired.append(trace)
+    finally:
+        brain.close()
+    rescore_pairs(paired, by_scenario)
+    if include_c10:
+        by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
+                                             diagnostics=False))
+    scores = [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
+    return name, scores
+
+
+def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], include_c10: bool) -> BrainScores:
+    summary = summarize({sid: sorted(scores, key=lambda s: s.seed or 0) for sid, scores in by_scenario.items()})
+    wanted = CATEGORIES if include_c10 else BENCH_CATEGORIES
+    categories = {}
+    for c in wanted:
+        entry = summary["categories"][c]
+        ci = entry.get("ci95")
+        categories[c] = CategoryScore(float(entry["score"]), (float(ci[0]), float(ci[1])) if ci else None)
+    scenarios = {sid: e["score"] for sid, e in summary["scenarios"].items()
+                 if e["measured"] and e["score"] is not None}  # measured: the score is never None
+    return BrainScores(name, lacks(name), categories, scenarios)
