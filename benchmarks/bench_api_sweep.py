@@ -11,7 +11,8 @@ scoring, report), alternately, for ``--rounds`` rounds (median):
   0.3's (scenario, seed) order;
 - **after**: the default run: twice as many episodes as connections under one connection budget of 8
   requests in flight (a slot is held only while a request is out), a free slot going to the episode with
-  the most decisions to come, the threads' brains built one at a time.
+  the most decisions to come, the threads' brains built one at a time; ``--one-each`` adds the same with
+  one episode per connection.
 
 Beside them the **ideal** bound from the run's own decision counts: ``max(longest episode × latency,
 decisions × latency / connections)``; target: after <= 1.3 × ideal. The endpoint's peak concurrency must not
@@ -175,7 +176,7 @@ def timed_run(endpoint: SlowEndpoint, out: Path, config: str, log: Path | None =
 
     executor = {"sorted": LocalExecutor(order="given", episodes_per_connection=1, serial_builds=False),
                 "before": LocalExecutor(order="longest", episodes_per_connection=1, serial_builds=False),
-                "after": None}[config]
+                "one-each": LocalExecutor(order="longest", episodes_per_connection=1), "after": None}[config]
     endpoint.reset_log()
     t0, cpu0 = time.perf_counter(), time.process_time()
     run_suite("openai/fake", "smpl", SCENARIOS, 1, 2, out, progress=False, live=False, measurers={},
@@ -207,10 +208,10 @@ def _median(profiles: list[Profile], field_name: str) -> float:
 
 
 def measure(quick: bool, latency: float | None = None, rounds: int | None = None, with_sorted: bool = False,
-            log: Path | None = None) -> list[BenchRow]:
+            log: Path | None = None, one_each: bool = False) -> list[BenchRow]:
     latency = latency if latency is not None else (0.2 if quick else 1.0)
     rounds = rounds if rounds is not None else (1 if quick else 3)
-    configs = (["sorted"] if with_sorted else []) + ["before", "after"]
+    configs = (["sorted"] if with_sorted else []) + ["before"] + (["one-each"] if one_each else []) + ["after"]
     runs: dict[str, list[Profile]] = {c: [] for c in configs}
     rows: list[BenchRow] = []
     with tempfile.TemporaryDirectory(prefix="wmbench-api-") as tmp, SlowEndpoint(latency) as endpoint:
@@ -227,6 +228,7 @@ def measure(quick: bool, latency: float | None = None, rounds: int | None = None
                              f"{latency:g} s latency, {CONNECTIONS} connections"))
         labels = {"sorted": "sorted order, 1 episode per connection (0.3)",
                   "before": "longest first, 1 episode per connection (0.4)",
+                  "one-each": "as after, but 1 episode per connection",
                   "after": "longest first, 2 episodes per connection, most-to-come-first budget"}
         for config in configs:
             ps = runs[config]
@@ -262,9 +264,11 @@ def main() -> int:
     parser.add_argument("--latency", type=float, default=None)
     parser.add_argument("--rounds", type=int, default=None, help="rounds of before/after (median; default 3)")
     parser.add_argument("--sorted", action="store_true", help="also time 0.3's sorted order")
+    parser.add_argument("--one-each", action="store_true",
+                        help="also time the after scheduler with one episode per connection")
     parser.add_argument("--log", type=Path, default=None, help="write each run's in-flight timeline (CSV) here")
     args = parser.parse_args()
-    rows = measure(args.quick, args.latency, args.rounds, args.sorted, args.log)
+    rows = measure(args.quick, args.latency, args.rounds, args.sorted, args.log, args.one_each)
     print(format_rows(rows))
     return 1 if any(r.status == "error" for r in rows) else 0
 

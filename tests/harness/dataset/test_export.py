@@ -144,7 +144,10 @@ def test_video_per_episode(sweep_dir: Path, tmp_path: Path) -> None:
     shutil.copytree(sweep_dir / "reference__drone", run)
     lines = (run / "episodes.jsonl").read_text().splitlines()
     (run / "episodes.jsonl").write_text(lines[0] + "\n")  # one episode: rendering is the slow part
-    export_episodes(run, tmp_path / "data", resimulate=False, video=True)
+    from wmbench.harness.video.replay import render_episode
+
+    export_episodes(run, tmp_path / "data", resimulate=False,
+                    video=lambda trace, path: render_episode(trace, path, progress=False))
     entry = json.loads((tmp_path / "data" / "drone" / "manifest.json").read_text())["episodes"][0]
     mp4 = tmp_path / "data" / "drone" / "episodes" / f"{entry['stem']}.mp4"
     assert mp4.stat().st_size > 1000 and hashlib.sha256(mp4.read_bytes()).hexdigest() == entry["mp4_sha256"]

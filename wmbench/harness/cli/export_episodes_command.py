@@ -13,10 +13,11 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from wmbench.core.errors import ConfigError
 from wmbench.harness.cli.base import EXIT_OK, UsageError
-from wmbench.harness.dataset.export import export_episodes
+from wmbench.harness.dataset.export import VideoRenderer, export_episodes
 from wmbench.harness.dataset.reader import check_dataset
 
 DEPRECATION = ("wmbench: `export-episodes` is deprecated; use `wmbench export --episodes RUN_OR_SWEEP DIR` "
@@ -36,7 +37,8 @@ def add_episode_options(p: argparse.ArgumentParser) -> None:
 def run_episode_export(source: Path, out: Path, args: argparse.Namespace) -> int:
     """Export the episode dataset of ``source`` into ``out`` and check it (see the module card)."""
     try:
-        summary = export_episodes(source, out, resimulate=not args.pose_log_only, video=args.video)
+        summary = export_episodes(source, out, resimulate=not args.pose_log_only,
+                                  video=_renderer() if args.video else None)
         counts = ", ".join(f"{body}: {n}" for body, n in summary.episodes.items()) or "none"
         print(f"wrote {out}: episodes per body {counts}; {summary.skipped} line(s) skipped (errors, no pose log)")
         if not args.no_check:
@@ -44,6 +46,16 @@ def run_episode_export(source: Path, out: Path, args: argparse.Namespace) -> int
     except (ConfigError, OSError) as err:
         raise UsageError(str(err)) from None
     return EXIT_OK
+
+
+def _renderer() -> VideoRenderer:
+    """The episode renderer of ``--video`` (:func:`wmbench.harness.video.replay.render_episode`, no bar)."""
+    from wmbench.harness.video.replay import render_episode
+
+    def render(trace: Any, path: Path) -> Path:
+        return render_episode(trace, path, progress=False)
+
+    return render
 
 
 def configure_export_episodes(p: argparse.ArgumentParser) -> None:

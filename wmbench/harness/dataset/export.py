@@ -22,9 +22,11 @@ Card
   ``attitude_xyzw`` (drone: F×4 each). ``resimulate=False`` leaves these out (pose-log trajectories only).
 - **json**: the captions (per decision: t, the reply, the parsed PREDICT and MOTION, the events), the
   instance, the NPC names, the articulation (kind, channel names, units) and the camera parameters in words.
-- **Videos** (``video=True``, the ``video`` extra): ``<stem>.mp4``, the episode rendered from its pose log
-  (:func:`wmbench.harness.video.replay.render_episode`: chase and top-down views, captions), in the manifest
-  with its SHA-256. The protagonist is drawn as a stand-in figure (the renderer draws no joints).
+- **Videos** (``video=``: a renderer, ``(trace, path) -> path``; the CLI passes
+  :func:`wmbench.harness.video.replay.render_episode`, the ``video`` extra): ``<stem>.mp4``, the episode
+  rendered from its pose log (chase and top-down views, captions), in the manifest with its SHA-256. The
+  protagonist is drawn as a stand-in figure (the renderer draws no joints). Passed in, not imported: the
+  dataset layer sits below the video one.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import hashlib
 import io
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,6 +53,10 @@ from wmbench.protocol.camera_layout import EYE_HEIGHT, PANEL_FOV_DEG, PANEL_YAWS
 FORMAT = "wmbench-episodes/1"
 MANIFEST = "manifest.json"
 EPISODES_DIR = "episodes"
+
+
+#: Renders one episode's trace to an mp4 at the given path and returns the path.
+VideoRenderer = Callable[[Any, Path], Path]
 
 
 class DatasetError(ConfigError):
@@ -78,10 +84,10 @@ def run_dirs(source: Path) -> list[Path]:
 
 
 def export_episodes(source: Path | str, out: Path | str, *, resimulate: bool = True,
-                    video: bool = False) -> ExportSummary:
+                    video: VideoRenderer | None = None) -> ExportSummary:
     """Write the dataset of every run at or below ``source`` into ``out`` (see the module card).
     ``resimulate``: add the motion-rate trajectories and the articulation (one re-simulation per episode);
-    ``video``: render an mp4 per episode."""
+    ``video``: render an mp4 per episode with it."""
     source, out = Path(source), Path(out)
     if (out / MANIFEST).exists() or any(out.glob(f"*/{MANIFEST}")):
         raise DatasetError(f"{out} already holds a dataset (manifests are frozen); expected a new folder")
@@ -108,11 +114,9 @@ def export_episodes(source: Path | str, out: Path | str, *, resimulate: bool = T
                 "instance": line.get("instance"), "motion_model": motion_model,
                 "env_kwargs": config.get("env_kwargs") or {}, "resimulated": replay is not None,
                 "source_run": str(run), "npz_sha256": _sha256(npz_path), "json_sha256": _sha256(json_path)}
-            if video:
-                from wmbench.harness.video.replay import render_episode
-
-                mp4 = render_episode(trace, body_dir / f"{stem}.mp4", progress=False)
-                entry["mp4_sha256"] = _sha256(mp4)
+            if video is not None:
+                mp4 = video(trace, body_dir / f"{stem}.mp4")
+                entry["mp4_sha256"] = _sha256(Path(mp4))
             entries.setdefault(line["body"], []).append(entry)
     for body, items in entries.items():
         manifest = {"format": FORMAT, "wmbench_version": wmbench.__version__, "body": body,

@@ -15,7 +15,8 @@ Card
   is recorded during the run; the dataset export pays one re-simulation per episode (the sim's CPU time,
   no brain).
 - **Checked every time.** The re-simulated trace must equal the recorded one (sorted-key JSON without the
-  brain's wall-clock ``latency_s``, :func:`~wmbench.harness.counterfactual.fork.comparable`);
+  brain's wall-clock ``latency_s``, the comparison :mod:`wmbench.harness.counterfactual.fork` makes too;
+  written here again because the dataset layer may not import the counterfactual one);
   otherwise :class:`ResimulationError` names the first differing decision (a run made by another wmbench
   version, a live episode, or a plugin that is not deterministic) and nothing is written for it.
 - **What is read, per motion frame** (after the frame's physics, read-only: public readings of the body
@@ -30,6 +31,7 @@ Card
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
@@ -41,10 +43,21 @@ import pybullet as p
 from wmbench.body.motion.registry import MOTION_MODEL_ENV
 from wmbench.core.errors import ConfigError
 from wmbench.envs.wmbench_env import WMBenchEnv
-from wmbench.harness.counterfactual.fork import comparable
 from wmbench.harness.run.episode import MAX_DECISIONS
 from wmbench.harness.run.results import EpisodeLine
 from wmbench.protocol.trace import TraceDict
+
+#: Brain metadata fields that are wall-clock (never reproducible); left out when traces are compared.
+WALL_CLOCK_BRAIN_FIELDS: tuple[str, ...] = ("latency_s",)
+
+
+def comparable(trace: Any) -> str:
+    """A trace (or part of one) as sorted-key JSON without wall-clock fields: two replays compare equal."""
+    plain: dict[str, Any] = json.loads(json.dumps(trace))
+    for decision in plain.get("decisions", ()):
+        for key in WALL_CLOCK_BRAIN_FIELDS:
+            (decision.get("brain") or {}).pop(key, None)
+    return json.dumps(plain, sort_keys=True)
 
 
 class ResimulationError(ConfigError):
@@ -103,7 +116,7 @@ class _Reader:
         if hasattr(body, "world_joints"):
             self.kind = "joints"
             self.main.append(np.asarray(body.world_joints(), dtype=np.float64))
-        elif hasattr(body, "servo_angles") and hasattr(body, "servo_map"):
+        elif hasattr(body, "servo_angles") and hasattr(body, "servo_map") and hasattr(body, "servo_command"):
             self.kind, self.names = "servos", tuple(body.servo_map.names)
             self.main.append(np.asarray(body.servo_angles(), dtype=np.float64))
             self.extra.append(np.asarray(body.servo_command, dtype=np.float64))
@@ -199,7 +212,7 @@ def _check_same(line: EpisodeLine, original: TraceDict, replayed: TraceDict) -> 
         return
     where = "its meta (pose log, instance)"
     for index, (a, b) in enumerate(zip(original["decisions"], replayed["decisions"], strict=False)):
-        if comparable({"decisions": [a]}) != comparable({"decisions": [b]}):  # type: ignore[typeddict-item]
+        if comparable({"decisions": [a]}) != comparable({"decisions": [b]}):
             where = f"decision {index}"
             break
     else:
