@@ -109,8 +109,8 @@ def check_dataset(dataset: Path | str, *, resimulate: bool = False) -> int:
             check_motion(f"{body}/{entry['stem']}", episode, frames)
             if resimulate:
                 replay = resimulate_episode(line, entry.get("env_kwargs") or {}, entry["motion_model"])
-                for name, want in motion_arrays(replay).items():
-                    if not np.array_equal(episode.arrays[name], want, equal_nan=want.dtype.kind == "f"):
+                for name, again in motion_arrays(replay).items():
+                    if not np.array_equal(episode.arrays[name], again, equal_nan=again.dtype.kind == "f"):
                         raise DatasetError(f"{body}/{entry['stem']}: {name} differs from a new re-simulation")
         checked += 1
     if checked == 0:
