@@ -17,9 +17,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.common import BenchRow, Target, lap, median_of, run_script
+
+if TYPE_CHECKING:  # wmbench is imported where it is used (module card)
+    from wmbench.protocol.observation import BrainInput
 
 GROUP = "bodies"
 BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
@@ -80,7 +83,7 @@ class _TimedBrain:
     def reset(self, seed: int | None = None) -> None:
         self._brain.reset(seed)
 
-    def decide(self, scene: dict[str, Any]) -> Any:
+    def decide(self, scene: BrainInput) -> Any:
         start = time.perf_counter()
         try:
             return self._brain.decide(scene)

@@ -26,15 +26,18 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from socketserver import BaseRequestHandler
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.common import BenchRow, median_of, ratio, run_script
+
+if TYPE_CHECKING:  # wmbench is imported where it is used (module card)
+    from wmbench.protocol.observation import BrainInput
 
 GROUP = "brain"
 DECODE_TOKENS = 64
 
 
-def sample_scenes(scenario_ids: tuple[str, ...] = ("S08", "S12", "S21", "S34")) -> list[dict[str, Any]]:
+def sample_scenes(scenario_ids: tuple[str, ...] = ("S08", "S12", "S21", "S34")) -> list[BrainInput]:
     """Real scene_contexts: every observation of a few reference-brain bench episodes."""
     from wmbench.brain.registry import get_brain
     from wmbench.envs.wmbench_env import WMBenchEnv
@@ -64,7 +67,7 @@ def _nodelay_handler(handler: Callable[..., BaseRequestHandler]) -> type[BaseReq
     return type(f"{handler.__name__}NoDelay", (handler,), {"disable_nagle_algorithm": True})
 
 
-def measure_serve(calls: int, scenes: list[dict[str, Any]]) -> list[BenchRow]:
+def measure_serve(calls: int, scenes: list[BrainInput]) -> list[BenchRow]:
     """Direct calls vs the served brain as shipped vs the same server with TCP_NODELAY, interleaved."""
     from wmbench.brain.registry import get_brain
     from wmbench.brain.server.endpoint import make_server
@@ -164,7 +167,7 @@ TOKEN_ROWS = (("transformers per token (tiny GPT-2)", "ms/token"), ("onnx per to
               ("onnx whole reply (tiny GPT-2)", "ms"), ("onnx / transformers whole reply", "x"))
 
 
-def measure_tokens(repeats: int, scene: dict[str, Any]) -> list[BenchRow]:
+def measure_tokens(repeats: int, scene: BrainInput) -> list[BenchRow]:
     """Per-token decode latency and whole-reply time of hf vs onnx on the tiny model, CPU.
 
     Per token: (median time for DECODE_TOKENS greedy tokens - median time for 1) / (DECODE_TOKENS - 1) after

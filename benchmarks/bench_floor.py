@@ -241,7 +241,7 @@ class _Loop:
             result = run_episode(SCENARIO, self.brain, "unused", self.seed, env_factory=lambda *a, **k: _Held())
             if result.error:
                 raise RuntimeError(result.error.splitlines()[0])
-            sim += env.unwrapped.sim_time
+            sim += env.sim_time
             self.seed += 1
         return sim, time.process_time() - t0
 
@@ -388,22 +388,40 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("controller + mixer", ("body/drone/pid.py", "body/drone/airframe.py", "reference_drone_controller.py")),
     ("physics-step glue (Quadrotor.on_physics_step)",
-     ("body/drone/quadrotor.py:on_physics_step", "body/drone/quadrotor.py:_apply_aero")),
+     ("body/drone/quadrotor.py:on_physics_step", "body/drone/quadrotor.py:run_physics_steps",
+      "body/drone/quadrotor.py:_apply_aero")),
     ("physics (stepSimulation)", ("stepSimulation",)),
     ("pybullet state reads / force calls", ("getBase", "getMatrixFromQuaternion", "applyExternal")),
     ("body per-frame (drone.py, sweeps, contacts)", ("body/drone/quadrotor.py", "body/multibody.py", "getContactPoints",
                                                      "envs/world.py", "rayTest")),
     ("perception", ("envs/perception.py", "envs/observation", "rayTestBatch")),
     ("npcs", ("envs/npc.py",)),
-    ("trace + pose log", ("envs/trace.py", "envs/pose_log.py", "envs/decisions.py", "envs/realized.py")),
-    ("brain + grammar", ("brain/",)),
+    ("trace + pose log", ("envs/trace.py", "protocol/trace.py", "envs/pose_log.py", "envs/decisions.py",
+                          "envs/realized.py")),
+    ("brain + reply grammar + intent reader", ("brain/", "protocol/", "body/intent/")),
     ("env step bookkeeping", ("envs/wmbench_env.py", "harness/", "envs/memory.py", "envs/rewards.py")),
 )
 
 
-def profile(seconds_of_episodes: int = 10) -> str:
-    """Where the drone's S04 loop time goes (cProfile self time, grouped by :data:`PARTS`)."""
-    loop = _Loop("drone")
+#: The robot's parts, as :data:`PARTS` for the drone (the loop around the body is shared).
+ROBOT_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("physics (stepSimulation)", ("stepSimulation",)),
+    ("pybullet root placement / joint calls", ("resetBasePosition", "getJointStates", "setJointMotorControl",
+                                                "getBasePosition")),
+    ("servo map (pose -> 20 servo targets)", ("body/robot/servo_map.py",)),
+    ("motion generator (procedural pose)", ("body/motion/",)),
+    ("robot glue (servo_robot.py, root, contacts)", ("body/robot/", "body/planar_root.py", "body/multibody.py",
+                                                      "getContactPoints", "envs/world.py")),
+    ("numpy (called by the above)", ("numpy",)),
+    *PARTS[5:],
+)
+
+
+def profile(seconds_of_episodes: int = 10, body: str = "drone") -> str:
+    """Where a body's S04 loop time goes (cProfile self time, grouped by :data:`PARTS` for the drone and
+    :data:`ROBOT_PARTS` for the robot)."""
+    parts = ROBOT_PARTS if body == "robot" else PARTS
+    loop = _Loop(body)
     try:
         loop.run(1)
         prof = cProfile.Profile()
@@ -417,10 +435,10 @@ def profile(seconds_of_episodes: int = 10) -> str:
     raw: Any = stats.stats  # type: ignore[attr-defined]
     for (filename, _line, func), (_cc, _nc, tottime, _ct, _callers) in raw.items():
         where = f"{filename}:{func}"
-        part = next((name for name, keys in PARTS if any(k in where for k in keys)), "other")
+        part = next((name for name, keys in parts if any(k in where for k in keys)), "other")
         totals[part] = totals.get(part, 0.0) + tottime
     total = sum(totals.values())
-    lines = [f"drone {SCENARIO} loop, {seconds_of_episodes} episodes, cProfile self time ({total:.2f} s):"]
+    lines = [f"{body} {SCENARIO} loop, {seconds_of_episodes} episodes, cProfile self time ({total:.2f} s):"]
     for part, t in sorted(totals.items(), key=lambda kv: -kv[1]):
         lines.append(f"  {part:48s} {100 * t / total:5.1f} %")
     return "\n".join(lines)
@@ -433,12 +451,14 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--rounds", type=int, default=None)
     parser.add_argument("--profile", action="store_true", help="print where the drone loop's time goes")
+    parser.add_argument("--profile-body", default="drone", choices=("drone", "robot"),
+                        help="the body --profile looks at")
     parser.add_argument("--baseline", type=Path, default=None,
                         help="a checkout of an older wmbench (e.g. `git archive <commit>` unpacked): its S04 "
                              "loops run in the same rounds, in subprocesses")
     args = parser.parse_args()
     if args.profile:
-        print(profile())
+        print(profile(body=args.profile_body))
         return 0
     rows = measure(args.quick, args.rounds, args.baseline)
     print(format_rows(rows))

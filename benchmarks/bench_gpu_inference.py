@@ -26,6 +26,10 @@ import sys
 import time
 import types
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # importing wmbench waits for the stubs below
+    from wmbench.protocol.observation import BrainInput
 
 #: Modules ``import wmbench`` needs that neither inference path uses (the env's physics and registration).
 _UNUSED_HERE = ("pybullet", "pybullet_data", "gymnasium")
@@ -37,9 +41,10 @@ for _name in STUBBED:  # inference only: imported by the env package at import t
     _stub.register = lambda **_kwargs: None  # type: ignore[attr-defined]
     sys.modules[_name] = _stub
 
-SCENE = {"walls": {"left": 2.5, "right": None, "front": 3.0, "back": None}, "ground": "flat", "npc_nearby": True,
-         "npc_type": "beast", "npc_behavior": "charge", "npc_distance": 4.8, "npc_direction": "front",
-         "sound": "roar and pounding paws from the front", "recent_decisions": [], "last_prediction": None}
+SCENE: BrainInput = {
+    "walls": {"left": 2.5, "right": None, "front": 3.0, "back": None}, "ground": "flat", "npc_nearby": True,
+    "npc_type": "beast", "npc_behavior": "charge", "npc_distance": 4.8, "npc_direction": "front",
+    "sound": "roar and pounding paws from the front", "recent_decisions": [], "last_prediction": None}
 
 
 def bench_brain(onnx_dir: Path, providers: list[str], repeats: int) -> tuple[list[str], float]:

@@ -26,9 +26,12 @@ import statistics
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from benchmarks.common import BenchRow, Target, run_script
+
+if TYPE_CHECKING:  # wmbench is imported where it is used (module card)
+    from wmbench.protocol.observation import BrainInput
 
 GROUP = "live"
 SLOW_BRAIN_S = 3.0
@@ -51,7 +54,7 @@ class TimedBrain:
     def reset(self, seed: int | None = None) -> None:
         self.inner.reset(seed)
 
-    def decide(self, scene: dict[str, Any]) -> Any:
+    def decide(self, scene: BrainInput) -> Any:
         start = time.perf_counter()
         if self.delay_s:
             time.sleep(self.delay_s)

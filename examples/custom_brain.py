@@ -11,11 +11,11 @@ example); to serve a remote model, point ``--brain openai/<model>`` at any OpenA
 from __future__ import annotations
 
 import time
-from typing import Any
 
 from wmbench.brain.base import BrainReply
 from wmbench.harness.run.episode import run_episode
 from wmbench.protocol.grammar import format_reply
+from wmbench.protocol.observation import BrainInput
 from wmbench.protocol.trace import Trace
 from wmbench.scoring import score_trace
 
@@ -36,13 +36,13 @@ class WallsOnlyBrain:
     def reset(self, seed: int | None = None) -> None:
         pass
 
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
+    def decide(self, scene: BrainInput) -> BrainReply:
         start = time.perf_counter()
         walls = scene["walls"]
         verdicts = {GRAMMAR[d]: ("danger", "wall") if walls.get(d) is not None else ("safe", "open")
                     for d in ("front", "back", "left", "right")}
         away: str | None = OPPOSITE.get(scene.get("npc_direction") or "", "front")
-        if walls.get(away) is not None:  # never into a wall: take the first open side
+        if away is not None and walls.get(away) is not None:  # never into a wall: take the first open side
             away = next((d for d in ("left", "right", "back", "front") if walls.get(d) is None), None)
         motion = (f"a person runs {WORDS[away]}, quickly and nervously" if away else
                   "a person stands still, tense and watchful")

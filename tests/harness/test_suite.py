@@ -213,7 +213,7 @@ def test_a_failing_measurer_is_a_note_not_a_crash(tmp_path):
         "explanation"]
 
 
-def test_default_measurers_are_passed_not_registered():
+def test_default_measurers_are_the_registered_ones():
     assert default_measurers() == {"transfer": measure_transfer, "live": measure_live}
     assert default_measurers(live=False) == {"transfer": measure_transfer, "live": skip_live}
     assert runner._with_live(None, True) == default_measurers()

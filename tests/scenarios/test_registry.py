@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from wmbench.core.errors import UnknownNameError
+import wmbench.scenarios as package
+from wmbench.core.errors import ConfigError, UnknownNameError
 from wmbench.core.registry import Registry
-from wmbench.core.taxonomy import CATEGORY_PILLARS
+from wmbench.core.taxonomy import CATEGORIES, CATEGORY_PILLARS, CATEGORY_SCENARIOS
 from wmbench.scenarios import registry
 from wmbench.scenarios.records import Expectations, NpcSpec, Phase, Scenario
 from wmbench.scenarios.registry import all_scenarios, get_scenario, register, scenario, select
 
 ALL_IDS = tuple(f"S{i:02d}" for i in range(1, 51))
-CATEGORIES = tuple(sorted(CATEGORY_PILLARS))
 
 
 def _ids(records: tuple[Scenario, ...]) -> list[str]:
@@ -134,3 +134,15 @@ def test_scenario_decorator_requires_a_card(isolated_registry: Registry[Scenario
     with pytest.raises(ValueError, match="docstring card"):
         scenario(x03_no_card)
     assert "X03" not in isolated_registry
+
+
+def test_every_taxonomy_category_has_its_scenario_module_imported_by_the_package() -> None:
+    registered = {s.id for s in package.all_scenarios()}
+    assert all(set(CATEGORY_SCENARIOS[c]) <= registered for c in CATEGORIES)
+
+
+def test_a_taxonomy_category_without_a_scenario_module_is_one_config_error(monkeypatch) -> None:
+    monkeypatch.setattr(package, "CATEGORIES", (*CATEGORIES, "C11"))
+    with pytest.raises(ConfigError, match=r"category C11 .*expected one scenario module "
+                                          r"wmbench/scenarios/c11_<name>.py, got none"):
+        package._import_category_modules()

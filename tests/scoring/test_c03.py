@@ -37,6 +37,17 @@ def test_s11_branches(kwargs, expected) -> None:
     assert branch_of("S11", BEAST_FWD, **kwargs) == expected
 
 
+def test_a_partly_right_predict_that_misses_the_beast_is_not_reasonable() -> None:
+    """The prompt's first PREDICT rule for a beast: "The direction a beast is in is danger(beast)". Three of four
+    right with the wall found but the beast's own direction called safe (a constant "wall ahead" reply with the
+    beast at the side) does not reason about the threat: an escape with it is suboptimal, not reasonable."""
+    beast_left = truth(walls={"fwd": 1.0}, npcs=[npc("beast", "approach", 5.0, "left")])
+    wall_only = {**all_safe(), "fwd": "danger(wall)"}
+    assert branch_of("S11", beast_left, move="right", predict=wall_only) == (5.0, "suboptimal")
+    located = {**all_safe(), "left": "danger(beast)"}  # 3 of 4 right, the beast found, the wall missed
+    assert branch_of("S11", beast_left, move="right", predict=located) == (15.0, "reasonable")
+
+
 def test_caught_caps_the_scenario() -> None:
     b = TraceBuilder("S11").repeat(3, BEAST_FWD, move="left", speed="sprint")
     b.step(BEAST_FWD, move="left", events=["caught"])
@@ -92,7 +103,10 @@ def test_closing_on_the_beast_is_a_move_toward_danger() -> None:
 def test_s14_holding_still_is_optimal_when_nothing_is_safe() -> None:
     assert branch_of("S14", DEAD_END, posture="freeze") == (20.0, "optimal")
     partial = {"fwd": "danger(wall)", "left": "danger(wall)", "right": "danger(wall)", "back": "safe(open)"}
-    assert branch_of("S14", DEAD_END, predict=partial) == (15.0, "reasonable")
+    # three walls right but the beast at the mouth missed: not reasonable (the beast must be located)
+    assert branch_of("S14", DEAD_END, predict=partial) == (5.0, "suboptimal")
+    walls_missed = {"fwd": "danger(wall)", "left": "safe(open)", "right": "danger(wall)", "back": "danger(beast)"}
+    assert branch_of("S14", DEAD_END, predict=walls_missed) == (15.0, "reasonable")
     assert branch_of("S14", DEAD_END, move="left") == (0.0, "contradictory")          # into a wall
 
 

@@ -97,6 +97,11 @@ S20_T = truth(npcs=[npc("woman", "stop", 5.0, "fwd")])
     ({"motion": "a person walks away in fear", "move": "back", "speed": "walk"}, (0.0, "threat_reaction")),
     ({"motion": "a person walks on", "move": "back", "speed": "run"}, (0.0, "threat_reaction")),
     ({"motion": "a person walks on", "move": "left", "events": ["collision:wall"]}, (0.0, "threat_reaction")),
+    # the woman taken for a beast in PREDICT (a constant "beast ahead" reply): a threat reaction, even with a
+    # mild body (issue 20: constants earned 10 of 20 here)
+    ({"motion": "a person walks on cautiously", "move": "left", "speed": "walk",
+      "predict": {"left": "safe(open)", "right": "safe(open)", "fwd": "danger(beast)", "back": "safe(open)"}},
+     (0.0, "threat_reaction")),
 ])
 def test_s20_branches(kwargs, expected) -> None:
     s = score_trace(TraceBuilder("S20").repeat(1, S20_T, **kwargs).build())

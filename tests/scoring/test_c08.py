@@ -6,7 +6,7 @@ import pytest
 
 from tests.scoring.trace_factory import CALM, TraceBuilder, npc, truth
 from wmbench.scoring import score_trace
-from wmbench.scoring.c08 import richness_points
+from wmbench.scoring.c08 import EARLY_RECOVERY_DECISIONS, PREMATURE_RELIEF_FACTOR, richness_points
 from wmbench.scoring.thresholds import (
     BODY_MISMATCH_FACTOR,
     EMOTION_MISSING_FACTOR,
@@ -51,7 +51,16 @@ def test_s37_cautious_walk_after_despawn() -> None:
     b = TraceBuilder("S37").repeat(2, STOPPED, motion="a person sprints away", move="back", speed="sprint")
     b.repeat(3, GONE, motion="a person walks on warily, slowly, head turning", move="fwd", speed="walk")
     s = score_trace(b.build())
-    assert s.score == 20.0 and len(s.evidence["decisions"]) == 3
+    assert s.score == 20.0 and len(s.evidence["decisions"]) == EARLY_RECOVERY_DECISIONS == 2
+
+
+def test_s37_judges_caution_right_after_the_threat_and_lets_the_brain_relax_later() -> None:
+    """The prompt: "When the threat has just gone: stay vigilant, then relax gradually" — relaxing after the
+    first decisions of the recovery is the prompt's own sequence, not a missing caution."""
+    b = TraceBuilder("S37").repeat(2, STOPPED, motion="a person sprints away", move="back", speed="sprint")
+    b.repeat(2, GONE, motion="a person walks on warily, slowly, head turning", move="fwd", speed="walk")
+    b.repeat(3, GONE, motion="a person walks on at ease, breathing out, shoulders loose", move="fwd", speed="walk")
+    assert score_trace(b.build()).score == 20.0
 
 
 def test_s38_first_sight_window() -> None:
@@ -59,15 +68,38 @@ def test_s38_first_sight_window() -> None:
     b.repeat(2, STOPPED, motion="a person freezes, holding breath, muscles tense", posture="freeze")
     b.repeat(3, STOPPED, motion="a person backs away", move="back")
     s = score_trace(b.build())
-    assert s.score == 20.0 and [d["index"] for d in s.evidence["decisions"]] == [2, 3]
+    assert s.score == 20.0 and [d["index"] for d in s.evidence["decisions"]] == [2]  # the moment of first sight
 
 
 def test_s39_relief_must_be_slow() -> None:
     relief = "a person exhales, shoulders drop, walking slowly"
     b = TraceBuilder("S39").repeat(2, STOPPED, motion="a person backs away", move="back")
-    b.repeat(2, GONE, motion=relief, move="fwd", speed="walk")
     b.repeat(2, GONE, motion=relief, move="fwd", speed="run")
-    assert score_trace(b.build()).score == (20.0 * 2 + 20.0 * BODY_MISMATCH_FACTOR * 2) / 4
+    assert score_trace(b.build()).score == 20.0 * BODY_MISMATCH_FACTOR
+    b.repeat(2, GONE, motion=relief, move="fwd", speed="walk")  # the transition, once, at a walk: full marks
+    assert score_trace(b.build()).score == 20.0
+
+
+def test_s39_relief_before_the_beast_has_left_forfeits() -> None:
+    """Relief is the transition after the threat has gone (the spec: "after confirming safety"); a brain that is
+    relieved all along, with the beast still standing there, does not show it."""
+    relief = "a person walks back slowly, relieved, breathing out, shoulders relaxing"
+    b = TraceBuilder("S39").repeat(2, STOPPED, motion=relief, move="back").repeat(3, GONE, motion=relief,
+                                                                                  move="fwd")
+    s = score_trace(b.build())
+    assert s.score == 20.0 * PREMATURE_RELIEF_FACTOR == 0.0 and "before the beast had left" in s.explanation
+    honest = TraceBuilder("S39").repeat(2, STOPPED, motion="a person backs away warily", move="back")
+    assert score_trace(honest.repeat(3, GONE, motion=relief, move="fwd").build()).score == 20.0
+
+
+def test_wrong_motion_anywhere_in_the_episode_forfeits_the_expression() -> None:
+    """Issue 20: C08 multiplies expressiveness by fit, so wrong motion earns nothing — a fine relief after the
+    body walked at the beast is not the expression of an escape (the mirrored brain's S39)."""
+    relief = "a person exhales, shoulders drop, walking slowly"
+    b = TraceBuilder("S39").repeat(1, STOPPED, motion="a person stands, watchful", move=None)
+    b.step(STOPPED, motion="a person walks warily", move="fwd")  # into the beast's sector
+    s = score_trace(b.repeat(3, GONE, motion=relief, move="fwd").build())
+    assert s.score == 0.0 and "wrong motion at decision 1" in s.explanation
 
 
 def test_s40_back_step_keeps_facing() -> None:
@@ -114,12 +146,16 @@ RETREATING = truth(npcs=[npc("beast", "retreat", 6.0, "fwd")])
 def test_s39_a_calm_answer_that_fits_before_and_after_the_cue_is_not_a_repetition() -> None:
     """Issue 20: "walks forward calmly, relaxed and steady" scored 0 on S39 on every seed because it repeated the
     answer given while the beast (standing, then turning away) was still there — although it fits both moments.
-    It now earns what its expression is worth: two descriptors, "relaxed" a relief word."""
-    calm = "a person walks forward calmly, relaxed and steady"
-    b = TraceBuilder("S39").repeat(1, STOPPED, motion=calm, move="fwd").repeat(2, RETREATING, motion=calm,
-                                                                                 move="fwd")
-    b.repeat(3, GONE, motion=calm, move="fwd")
-    assert score_trace(b.build()).score == richness_points(2) == 15.0
+    The repetition is no longer charged: a calm answer given before and after earns what its expression is worth
+    (two descriptors, no relief word: the emotion is missing). (That template itself now loses S39 for two other
+    stated reasons: it walks forward into the beast's sector on the spec's layout, and "relaxed" is relief
+    before the beast has left.)"""
+    calm = "a person walks back calmly, composed and steady"
+    leaving = truth(npcs=[npc("beast", "retreat", 7.5, "fwd")])  # farther than STOPPED's 7 m: it moves off
+    b = TraceBuilder("S39").repeat(1, STOPPED, motion=calm, move="back").repeat(2, leaving, motion=calm,
+                                                                                  move="back")
+    b.repeat(3, GONE, motion=calm, move="back")
+    assert score_trace(b.build()).score == richness_points(2) * EMOTION_MISSING_FACTOR == 7.5
 
 
 def test_s38_repeating_the_answer_given_before_the_beast_appeared_still_counts() -> None:
@@ -127,3 +163,17 @@ def test_s38_repeating_the_answer_given_before_the_beast_appeared_still_counts()
     b = TraceBuilder("S38").repeat(2, GONE, motion=frozen, posture="freeze")
     b.repeat(2, STOPPED, motion=frozen, posture="freeze")
     assert score_trace(b.build()).score == 0.0
+
+
+def test_s40_walking_toward_the_approaching_person_is_wrong_motion() -> None:
+    """The prompt: "A person coming close: step back calmly with hands raised" — a defensive sentence while the
+    body walks toward her (the mirrored brain with her at the side) earns nothing."""
+    words = "a person steps back defensively, hands raised, palms out, not aggressive"
+    side = truth(npcs=[npc("woman", "approach", 3.0, "left")])
+    toward = TraceBuilder("S40")
+    toward.step(side, motion=words, move="left")
+    s = score_trace(toward.repeat(2, WOMAN, motion=words, move="back", face_travel=False).build())
+    assert s.score == 0.0 and "toward the approaching person" in s.explanation
+    away = TraceBuilder("S40")
+    away.step(side, motion=words, move="right")
+    assert score_trace(away.repeat(2, WOMAN, motion=words, move="back", face_travel=False).build()).score == 20.0

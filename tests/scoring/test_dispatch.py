@@ -9,11 +9,11 @@ import pytest
 from tests.scoring.trace_factory import TraceBuilder, npc, truth
 from wmbench.protocol.trace import Trace
 from wmbench.scoring import RULE_TEXT, score_trace
-from wmbench.scoring.dispatch import CATEGORY_MODULES, RULES, category_of, official_category
+from wmbench.scoring.dispatch import RULES, TRACE_SCORERS, category_of, official_category
 from wmbench.scoring.rules import category_scenario_ids
 
 #: every scenario of every trace-scored category (generated: a new category's scenarios join as it is added)
-TRACE_SCORED = sorted(sid for category in CATEGORY_MODULES for sid in category_scenario_ids(category))
+TRACE_SCORED = sorted(sid for category in TRACE_SCORERS for sid in category_scenario_ids(category))
 
 
 def test_every_trace_scored_scenario_has_a_rule_and_a_rule_text() -> None:

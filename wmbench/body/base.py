@@ -6,7 +6,9 @@ frame (240 Hz by default) :meth:`Body.on_physics_step` followed by the world's `
 world is dynamic, see ``needs_physics``). Kinematic bodies move in ``on_frame``; dynamic ones apply forces or
 motor targets in ``on_physics_step``. Bodies never pass through walls: a kinematic body asks the world handle
 for a swept clearance check; dynamic bodies collide physically. Either way a wall contact in a frame is
-reported in :class:`FrameReport` and the env records ``collision:wall``.
+reported in :class:`FrameReport` and the env records ``collision:wall``. Two optional capabilities speed up
+the loop without changing it: :class:`Respawnable` (a reused world) and :class:`FusedPhysics` (a frame's
+physics steps in one call).
 
 What the framework reads of a body is declared here and nowhere else: :class:`Body` is the structural
 contract (every member the env, live mode, the C10 transfer runs and the renderer use), :class:`BodyBase` the
@@ -18,7 +20,7 @@ convenience base with defaults for the optional parts (the character's speed ``e
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -126,6 +128,17 @@ class Respawnable(Protocol):
     ``tests/harness/run/test_env_reuse.py``). Bodies without it get a full world reset."""
 
     def respawn(self, position: Vec3, heading: float) -> None: ...
+
+
+@runtime_checkable
+class FusedPhysics(Protocol):
+    """An optional capability of a dynamic :class:`Body`: run a whole frame's physics sub-steps in one call.
+
+    ``run_physics_steps(n, step_physics)`` must do exactly what ``n`` times ``on_physics_step()`` then
+    ``step_physics()`` does (same calls, same floating-point results: traces byte-identical); it exists
+    only to drop the per-step Python overhead of the plain loop (issue 23). The env uses it when present."""
+
+    def run_physics_steps(self, substeps: int, step_physics: Callable[[], None]) -> None: ...
 
 
 #: Every member of the :class:`Body` contract (data first, then methods), as checked by the env and

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, cast, runtime_checkable
+
+from wmbench.protocol.observation import BrainInput
+from wmbench.protocol.trace import BrainRecord
 
 
 @dataclass(frozen=True)
@@ -24,12 +27,12 @@ class BrainReply:
     #: the run early with ``error`` as the reason. Only written into traces when true.
     fatal: bool = False
 
-    def meta(self) -> dict[str, Any]:
+    def meta(self) -> BrainRecord:
         d = asdict(self)
         d.pop("text")
         if not d["fatal"]:
             d.pop("fatal")
-        return d
+        return cast(BrainRecord, d)  # the fields but text are BrainRecord's, in its order
 
 
 @runtime_checkable
@@ -39,5 +42,5 @@ class Brain(Protocol):
     name: str
 
     def reset(self, seed: int | None = None) -> None: ...
-    def decide(self, scene: dict[str, Any]) -> BrainReply: ...
+    def decide(self, scene: BrainInput) -> BrainReply: ...
     def close(self) -> None: ...

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 import numpy as np
 
 from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, TRAVEL_PHRASES
 from wmbench.protocol.grammar import format_reply
+from wmbench.protocol.observation import BrainInput
 
 NULL_MOTION = "a person stands still, calm"
 
@@ -33,7 +34,7 @@ class NullBrain(ProviderBrain):
         super().__init__()
         self._text = format_reply({d: ("safe", "open") for d in GRAMMAR_ORDER}, NULL_MOTION)
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         return ProviderOutcome(text=self._text)
 
 
@@ -66,7 +67,7 @@ class RandomBrain(ProviderBrain):
         with self._lock:
             self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         pick = self._rng.integers
         verdicts = {d: RANDOM_VERDICTS[int(pick(len(RANDOM_VERDICTS)))] for d in GRAMMAR_ORDER}
         # One slot past the end of the speed pool stands for "stands still".
@@ -211,7 +212,7 @@ class ReplayBrain(ProviderBrain):
         with self._lock:
             self._cursor = 0
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         replies = self.book.sequence_for(self._scenario)
         where = f"{self.book.path}" + (f" (scenario {self._scenario})" if self._scenario else "")
         if not replies:

@@ -15,6 +15,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from wmbench.protocol.observation import BrainInput
 from wmbench.protocol.scene import SCENE_KEYS, WALL_KEYS
 
 DEFAULT_SYSTEM_PROMPT = """\
@@ -98,7 +99,7 @@ _NPC_KEYS = ("type", "behavior", "distance", "direction", "speed")
 _DECISION_KEYS = ("t", "motion", "direction", "outcome")
 
 
-def scene_to_json(scene: dict[str, Any]) -> str:
+def scene_to_json(scene: BrainInput) -> str:
     """The scene as compact JSON, keys in contract order (official, then extensions, then anything else)."""
     plain = _ordered(_plain(scene), SCENE_KEYS)
     if isinstance(plain.get("walls"), dict):
@@ -109,7 +110,7 @@ def scene_to_json(scene: dict[str, Any]) -> str:
     return json.dumps(plain, separators=(",", ":"), ensure_ascii=False)
 
 
-def build_messages(scene: dict[str, Any], system_prompt: str | None = None) -> list[dict[str, str]]:
+def build_messages(scene: BrainInput, system_prompt: str | None = None) -> list[dict[str, str]]:
     """``[{"role": "system", ...}, {"role": "user", "content": <scene JSON>}]`` for a chat-style brain.
 
     ``system_prompt`` None means :data:`DEFAULT_SYSTEM_PROMPT`."""

@@ -51,7 +51,7 @@ class ReplyReading:
     intent: MotionIntent
 
 
-def reply_text(action: Any, max_chars: int) -> tuple[str, int]:
+def reply_text(action: object, max_chars: int) -> tuple[str, int]:
     """An action as text clipped to ``max_chars``, and the length of the text before clipping."""
     if action is None:
         text = ""
@@ -64,7 +64,7 @@ def reply_text(action: Any, max_chars: int) -> tuple[str, int]:
     return text[:max_chars], len(text)
 
 
-def read_reply(action: Any, max_chars: int) -> ReplyReading:
+def read_reply(action: object, max_chars: int) -> ReplyReading:
     """Read an action (see the module card). Never raises."""
     reply, reply_chars = reply_text(action, max_chars)
     parsed = parse_reply(reply if isinstance(action, (str, bytes, bytearray)) else action)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import copy
 import json
 from dataclasses import dataclass
-from typing import Any, Protocol, cast
+from typing import Protocol
 
 from wmbench.body.base import Body, BodyState, FrameReport
 from wmbench.body.intent.record import MotionIntent
@@ -42,7 +42,7 @@ from wmbench.envs.memory import DecisionMemory
 from wmbench.envs.npc import Npc, NpcCrowd
 from wmbench.envs.perception import Perception
 from wmbench.envs.realized import RealizedTracker
-from wmbench.protocol.observation import brain_input
+from wmbench.protocol.observation import BrainInput, Observation, brain_input
 from wmbench.protocol.trace import BrainRecord, Event, Trace
 
 
@@ -83,7 +83,7 @@ class LiveHost(Protocol):
     def require_reset(self, what: str) -> None: ...
     def perceive(self) -> Perception: ...
     def show_perception(self, perception: Perception) -> None: ...
-    def current_observation(self) -> dict[str, Any]: ...
+    def current_observation(self) -> Observation: ...
     def start_decision(self, intent: MotionIntent) -> tuple[BodyState, RealizedTracker]: ...
     def run_frame(self, xy: tuple[float, float]) -> FrameStep: ...
     def record_decision(self, decision: OpenDecision, caught: bool) -> tuple[int, Perception]: ...
@@ -104,7 +104,7 @@ class LiveLoop:
         """Forget the decision in progress without recording it (a new episode starts)."""
         self.open = None
 
-    def observe(self) -> dict[str, Any]:
+    def observe(self) -> BrainInput:
         """The scene_context now (a fresh perception; sim time does not advance), as the brain receives it.
 
         The perception is remembered: the next :meth:`apply_reply` records it as the scene its decision saw.
@@ -126,7 +126,7 @@ class LiveLoop:
             return brain_input(host.current_observation())
         return json.loads(perception.scene_json())
 
-    def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
+    def apply_reply(self, action: object, brain_meta: BrainRecord | None = None) -> AppliedReply:
         """Parse a reply and set the body's intent; it moves the body from the next :meth:`advance_frame` on.
 
         The decision in progress (if any) is closed and recorded first. The new decision's scene is the last
@@ -142,7 +142,7 @@ class LiveLoop:
         assert perception is not None and host.crowd is not None
         body_before, tracker = host.start_decision(reading.intent)
         self.open = OpenDecision(host.sim_time, perception, reading, body_before, tracker, [], False,
-                                 cast(BrainRecord, dict(brain_meta or {})))
+                                 BrainRecord(**(brain_meta or {})))
         return AppliedReply(len(host.trace.decisions), parse_record(reading.parsed, reading.reply_chars),
                             reading.intent)
 

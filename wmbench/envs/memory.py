@@ -13,10 +13,9 @@ seeded in as if they had happened.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
 
 from wmbench.core.directions import GRAMMAR_TO_SCENE
-from wmbench.protocol.scene import RECENT_DECISIONS_SHOWN
+from wmbench.protocol.scene import RECENT_DECISIONS_SHOWN, RecentDecision
 from wmbench.scenarios.records import PriorDecision
 
 MAX_MOTION_CHARS = 240
@@ -58,7 +57,7 @@ class DecisionMemory:
     """What the env remembers between decisions (see the module card)."""
 
     def __init__(self) -> None:
-        self.entries: list[dict[str, Any]] = []
+        self.entries: list[RecentDecision] = []
         self.last_prediction: str | None = None
 
     def clear(self) -> None:
@@ -70,15 +69,15 @@ class DecisionMemory:
             self.add(prior.t, prior.motion, prior.direction, prior.outcome)
 
     def add(self, t: float, motion: str, direction: str | None, outcome: str) -> None:
-        self.entries.append({
-            "t": round(float(t), 3), "motion": clip(motion, MAX_MOTION_CHARS),
-            "direction": scene_direction(direction), "outcome": outcome,
-        })
+        self.entries.append(RecentDecision(
+            t=round(float(t), 3), motion=clip(motion, MAX_MOTION_CHARS), direction=scene_direction(direction),
+            outcome=outcome,
+        ))
         del self.entries[:-RECENT_DECISIONS_SHOWN]
 
     def remember_prediction(self, line: str | None) -> None:
         self.last_prediction = clip(line, MAX_PREDICTION_CHARS) if line else None
 
-    def recent(self) -> list[dict[str, Any]]:
+    def recent(self) -> list[RecentDecision]:
         """Copies of the last ``RECENT_DECISIONS_SHOWN`` entries, oldest first."""
-        return [dict(e) for e in self.entries[-RECENT_DECISIONS_SHOWN:]]
+        return [e.copy() for e in self.entries[-RECENT_DECISIONS_SHOWN:]]

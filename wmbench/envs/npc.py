@@ -30,7 +30,7 @@ import numpy as np
 import pybullet as p
 
 from wmbench.body.multibody import yaw_quaternion
-from wmbench.core.entities import BEHAVIOR_ROWS
+from wmbench.core.entities import BEHAVIOR_ROWS, Behavior
 from wmbench.envs.world import World
 from wmbench.scenarios.records import NpcSpec, Phase, TimelineEvent
 
@@ -71,7 +71,7 @@ class Npc:
         self.name = spec.name
         self.kind = spec.kind
         self.shape = NPC_SHAPES[spec.kind]
-        self.behavior: str = spec.behavior
+        self.behavior: Behavior = spec.behavior
         self.nominal_speed: float = spec.resolved_speed
         self.current_speed: float = self.nominal_speed if BEHAVIOR_ROWS[self.behavior].steering != "hold" else 0.0
         self.x, self.y = position
@@ -180,7 +180,7 @@ class NpcCrowd:
         npc.body_id = -1
         return f"despawn:{npc.name}"
 
-    def _set_behavior(self, npc: Npc, behavior: str, speed: float | None, phase_time: float) -> None:
+    def _set_behavior(self, npc: Npc, behavior: Behavior, speed: float | None, phase_time: float) -> None:
         npc.behavior = behavior
         npc.nominal_speed = BEHAVIOR_ROWS[behavior].speed if speed is None else float(speed)
         npc.current_speed = npc.nominal_speed if BEHAVIOR_ROWS[behavior].steering != "hold" else 0.0

@@ -25,12 +25,11 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from wmbench.body.base import BodyState
-from wmbench.core.directions import DIRECTION_HEADINGS, SCENE_ORDER, SCENE_TO_GRAMMAR, wrap_angle
+from wmbench.core.directions import DIRECTION_HEADINGS, SCENE_ORDER, SCENE_TO_GRAMMAR, SceneDirection, wrap_angle
 from wmbench.core.entities import BEHAVIOR_ROWS, THREAT_HUMAN, THREAT_NONE
 from wmbench.core.thresholds import HUMAN_DANGER_RANGE_M
 from wmbench.envs.npc import Npc, NpcCrowd
@@ -41,6 +40,10 @@ from wmbench.protocol.scene import (
     WALL_CONE_HALF_ANGLE,
     WALL_KEYS,
     WALL_SENSING_RANGE,
+    NpcEntry,
+    RecentDecision,
+    SceneContext,
+    Walls,
     sector_of,
     threat_order,
 )
@@ -88,7 +91,7 @@ class RayFan:
 class Perception:
     """One decision's sensing: the scene_context, the ground truth and the raw ray arrays."""
 
-    scene: dict[str, Any]
+    scene: SceneContext
     truth: Truth
     rays: np.ndarray        # (n_rays,) float32 distances, capped at RAY_RANGE
     ray_hits: np.ndarray    # (n_rays,) int64 hit classes
@@ -102,7 +105,7 @@ class _Seen:
     npc: Npc
     distance: float          # rounded 0.01
     exact_distance: float
-    direction: str           # scene word
+    direction: SceneDirection  # scene word
     visible: bool
     nearby: bool
 
@@ -119,7 +122,7 @@ def perceive(
     sensor_height: float,
     fan: RayFan,
     *,
-    recent_decisions: list[dict[str, Any]],
+    recent_decisions: list[RecentDecision],
     last_prediction: str | None,
     t: float,
 ) -> Perception:
@@ -145,11 +148,13 @@ def perceive(
             continue
         distances[i] = min(RAY_RANGE, hit.fraction * RAY_RANGE)
 
-    wall_readings = {}
+    wall_readings: dict[str, float | None] = {}
     for word in WALL_KEYS:
         near = [float(distances[i]) for i in fan.cones[word] if classes[i] == HIT_WALL]
         d = min(near) if near else None
         wall_readings[word] = round(d, 2) if d is not None and d <= WALL_SENSING_RANGE else None
+    wall_view = Walls(left=wall_readings["left"], right=wall_readings["right"], front=wall_readings["front"],
+                  back=wall_readings["back"])  # the order of SCENE_ORDER, the JSON's
 
     seen = []
     for npc, hit in zip(npcs, hits[fan.n_rays:]):
@@ -162,24 +167,24 @@ def perceive(
     nearby = [s for s in seen if s.nearby]
     primary = nearby[0] if nearby else None
 
-    scene = {
-        "walls": wall_readings,
-        "ground": "flat",
-        "npc_nearby": primary is not None,
-        "npc_type": primary.npc.kind if primary else None,
-        "npc_behavior": primary.npc.behavior if primary else None,
-        "npc_distance": primary.distance if primary else None,
-        "npc_direction": primary.direction if primary else None,
-        "sound": _sound(seen),
-        "recent_decisions": recent_decisions,
-        "last_prediction": last_prediction,
-        "t": round(t, 3),
-        "npcs": [
-            {"type": s.npc.kind, "behavior": s.npc.behavior, "distance": s.distance, "direction": s.direction,
-             "speed": round(s.npc.current_speed, 2)}
+    scene = SceneContext(
+        walls=wall_view,
+        ground="flat",
+        npc_nearby=primary is not None,
+        npc_type=primary.npc.kind if primary else None,
+        npc_behavior=primary.npc.behavior if primary else None,
+        npc_distance=primary.distance if primary else None,
+        npc_direction=primary.direction if primary else None,
+        sound=_sound(seen),
+        recent_decisions=recent_decisions,
+        last_prediction=last_prediction,
+        t=round(t, 3),
+        npcs=[
+            NpcEntry(type=s.npc.kind, behavior=s.npc.behavior, distance=s.distance, direction=s.direction,
+                     speed=round(s.npc.current_speed, 2))
             for s in nearby
         ],
-    }
+    )
     return Perception(scene, _truth(wall_readings, seen, primary), distances, classes)
 
 

@@ -89,7 +89,7 @@ from wmbench.envs.rewards import check_env_reward_mode, dense_reward
 from wmbench.envs.scene_space import SceneText
 from wmbench.envs.world import World
 from wmbench.protocol.camera_layout import PanoramaSpec
-from wmbench.protocol.observation import check_mode, has_image, text_part
+from wmbench.protocol.observation import BrainInput, Observation, check_mode, has_image, text_part
 from wmbench.protocol.trace import BrainRecord, Event, InstanceRecord, Trace
 from wmbench.scenarios import all_scenarios, select
 from wmbench.scenarios.families import Instance, draw_instance
@@ -115,7 +115,7 @@ def _whole(value: float, what: str) -> int:
     return int(n)
 
 
-class WMBenchEnv(gym.Env):
+class WMBenchEnv(gym.Env[Observation, str]):
     """A WM Bench scenario in PyBullet (see the module card)."""
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
@@ -170,7 +170,7 @@ class WMBenchEnv(gym.Env):
         # render() yields one frame per step, i.e. per decision: videos of rgb_array frames play in sim time
         fps = 1.0 / self.decision_dt
         self.metadata = {**self.metadata, "render_fps": int(fps) if float(fps).is_integer() else fps}
-        self.observation_space = spaces.Dict({
+        space = spaces.Dict({
             "scene": SceneText(max_length=SCENE_MAX_CHARS, charset=SCENE_CHARSET),
             "rays": spaces.Box(0.0, RAY_RANGE, (n_rays,), dtype=np.float32),
             "ray_hits": spaces.MultiDiscrete([4] * n_rays),
@@ -178,13 +178,15 @@ class WMBenchEnv(gym.Env):
         self.observation = check_mode(observation)  # what the brain is shown (protocol/observation.py)
         self.panorama_spec = PanoramaSpec(panorama_panel)
         if has_image(self.observation):
-            self.observation_space = spaces.Dict({
-                **self.observation_space.spaces,
+            space = spaces.Dict({
+                **space.spaces,
                 "image": spaces.Box(0, 255, self.panorama_spec.shape, dtype=np.uint8),
                 **({"map": spaces.Box(0, 255, (cameras.MAP_PX, cameras.MAP_PX, 3), dtype=np.uint8)}
                    if image_map else {})})
         elif image_map:
             raise ValueError(f"image_map needs an image observation (image or scene+image), got {observation!r}")
+        # Gymnasium types a Dict space as Space[dict[str, Any]]; its values are this env's Observation
+        self.observation_space = cast(spaces.Space[Observation], space)
         self.image_map = bool(image_map)
         self._poses = PoseLog(self.frame_rate)
         self.action_space = spaces.Text(max_length=self.max_reply_chars, charset=REPLY_CHARSET)
@@ -200,7 +202,8 @@ class WMBenchEnv(gym.Env):
         self._live = LiveLoop(self)  # live mode, driving this env through its LiveHost hooks
 
     # ------------------------------------------------------------------ Gymnasium API
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         self._choose_scenario(options)
         self.scenario, self.instance = draw_instance(self.family_record, seed, self.np_random)
@@ -239,7 +242,7 @@ class WMBenchEnv(gym.Env):
         self._perception = self.perceive()
         return self.current_observation(), self._info(events)
 
-    def step(self, action: Any):
+    def step(self, action: str) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         if self._world is None or self._memory is None:
             raise RuntimeError("WMBenchEnv.step called before reset()")
         if self._terminated:
@@ -312,11 +315,11 @@ class WMBenchEnv(gym.Env):
         return (nearest.x, nearest.y)
 
     # ------------------------------------------------------------------ live mode (wmbench.envs.live_mode)
-    def observe(self) -> dict[str, Any]:
+    def observe(self) -> BrainInput:
         """The scene_context now, without advancing sim time (:meth:`LiveLoop.observe`)."""
         return self._live.observe()
 
-    def apply_reply(self, action: Any, brain_meta: dict[str, Any] | None = None) -> AppliedReply:
+    def apply_reply(self, action: object, brain_meta: BrainRecord | None = None) -> AppliedReply:
         """Parse a reply and act it out from the next frame on (:meth:`LiveLoop.apply_reply`)."""
         return self._live.apply_reply(action, brain_meta)
 
@@ -329,7 +332,7 @@ class WMBenchEnv(gym.Env):
         return self._live.finish_decision(caught)
 
     # ------------------------------------------------------------------ harness hooks
-    def record_brain_meta(self, meta: dict[str, Any]) -> None:
+    def record_brain_meta(self, meta: BrainRecord) -> None:
         """Attach the brain's metadata (latency, tokens, retries, provider, error) to the last decision."""
         if not self.trace.decisions:
             raise RuntimeError("record_brain_meta: no decision recorded yet (call step first)")
@@ -486,10 +489,14 @@ class WMBenchEnv(gym.Env):
         crowd.step(dt, self._phase_frame * dt, xy)
         report = body.on_frame()
         if body.needs_physics:
-            control, physics = body.on_physics_step, world.step_physics
-            for _ in range(self.substeps):
-                control()
-                physics()
+            fused = getattr(body, "run_physics_steps", None)  # FusedPhysics: one call per frame, same steps
+            if fused is not None:
+                fused(self.substeps, world.step_physics)
+            else:
+                control, physics = body.on_physics_step, world.step_physics
+                for _ in range(self.substeps):
+                    control()
+                    physics()
         self._phase_frame += 1
         self._frames += 1
         t = round(self._frames * dt, 6)
@@ -525,14 +532,13 @@ class WMBenchEnv(gym.Env):
             t=self._frames * self.frame_dt,
         )
 
-    def current_observation(self) -> dict[str, Any]:
+    def current_observation(self) -> Observation:
         """The Gymnasium observation of the current perception (in the env's observation mode)."""
         assert self._perception is not None
         scene = self._perception.scene_json()
         if len(scene) > SCENE_MAX_CHARS:  # cannot happen with clipped memory; kept as a hard guarantee
             scene = scene[:SCENE_MAX_CHARS]
-        obs = {"scene": scene, "rays": self._perception.rays.copy(),
-               "ray_hits": self._perception.ray_hits.copy()}
+        obs = Observation(scene=scene, rays=self._perception.rays.copy(), ray_hits=self._perception.ray_hits.copy())
         if self.observation != "scene":
             perception = self._perception
             obs["scene"] = json.dumps(text_part(self.observation, perception.scene, perception.rays,

@@ -33,6 +33,7 @@ from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import EpisodeLine, episode_line
 from wmbench.harness.run.scores import score_line
 from wmbench.harness.run.selection import parse_seed_list, plan_suite
+from wmbench.protocol.observation import BrainInput
 
 try:  # the extra: without it this module still imports, and task() says what to install
     from inspect_ai import Task, task
@@ -82,7 +83,7 @@ class InspectModelBrain:
         self._turns.clear()
         self._config = GenerateConfig(extra_headers={SESSION_HEADER: uuid.uuid4().hex})
 
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
+    def decide(self, scene: BrainInput) -> BrainReply:
         start = time.perf_counter()
         messages = chat_messages(scene, history=list(self._turns)[-self.history:] if self.history else ())
         future = asyncio.run_coroutine_threadsafe(self.model.generate(_to_inspect(messages), config=self._config),

@@ -42,7 +42,7 @@ from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.core.progress import progress_bar
 from wmbench.core.redaction import Redactor
 from wmbench.harness.executors.base import EpisodeJob, Executor, expected_decisions, longest_first
-from wmbench.harness.live.c09 import measure_live, skip_live
+from wmbench.harness.live.c09 import skip_live
 from wmbench.harness.report.plots import prewarm_in_background
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
 from wmbench.harness.run.env_reuse import close_all
@@ -50,7 +50,7 @@ from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.guard import RunGuard, RunStopped, mark_stopped
 from wmbench.harness.run.instances import InstanceDraw, scored_seeds, split_record
 from wmbench.harness.run.lock import holds_run_lock
-from wmbench.harness.run.measure import MeasureContext, Measurer
+from wmbench.harness.run.measure import MeasureContext, Measurer, registered_measurers
 from wmbench.harness.run.out_dir import check_run_dir
 from wmbench.harness.run.rerun import (
     keys_to_score,
@@ -68,8 +68,9 @@ from wmbench.harness.run.results import (
 from wmbench.harness.run.scores import not_measured_score, score_run
 from wmbench.harness.run.selection import EpisodeSpec, SuitePlan, plan_suite
 from wmbench.harness.run.workers import results_in_processes, stream_results
-from wmbench.harness.transfer.measure import measure_transfer
+from wmbench.harness.transfer import measure as _transfer  # noqa: F401  (registers the ``transfer`` measurer)
 from wmbench.scenarios import Scenario
+from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.scores_file import Scores
 
 #: Brain spec prefixes served over the network: threads are enough for them (the work is waiting).
@@ -199,9 +200,14 @@ def run_suite(
 
 
 def default_measurers(live: bool = True) -> dict[str, Measurer]:
-    """The measurers of a default run: C10's closed-loop transfer and C09's live runs (``live`` False: a
-    stand-in that reports C09 as skipped, as ``--no-live`` does)."""
-    return {"transfer": measure_transfer, "live": measure_live if live else skip_live}
+    """The measurers of a default run: every registered one (:func:`~wmbench.harness.run.measure.measurer`:
+    C10's closed-loop transfer, C09's live runs); ``live`` False puts a stand-in that reports C09 as skipped
+    in the live mode's place, as ``--no-live`` does. This module imports both measuring modules, so both
+    are registered whoever imports the suite."""
+    chosen = registered_measurers()
+    if not live:
+        chosen["live"] = skip_live
+    return chosen
 
 
 def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str, Measurer]:
@@ -215,7 +221,7 @@ def _with_live(measurers: Mapping[str, Measurer] | None, live: bool) -> dict[str
 
 def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
     """Stand-ins for every non-bench mode of a stopped run: a broken brain is not measured (no silent zero)."""
-    def not_measured(group: Sequence[Scenario], context: MeasureContext) -> dict[str, list[Any]]:
+    def not_measured(group: Sequence[Scenario], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
         return {s.id: [not_measured_score(s, f"the run stopped early ({reason})")] for s in group}
 
     return {mode: not_measured for mode in plan.by_mode}

@@ -28,12 +28,14 @@ import json
 import struct
 import zlib
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
 from wmbench.core.errors import ConfigError
 from wmbench.protocol.png_codec import decode_png, encode_png, png_header
+from wmbench.protocol.scene import NpcEntry, RecentDecision, SceneContext, Walls
 
 OBSERVATION_MODES: tuple[str, ...] = ("scene", "image", "scene+image", "rays")
 #: Keys of the scene_context that are memory (what the brain did), not perception (what is out there).
@@ -44,6 +46,53 @@ MAP_KEY = "map"
 #: The most pixels :func:`decode_data_url` decodes by default (16 Mpx: the largest panorama, 4096x1024, and
 #: room for a user's own camera); more is refused from the header, before decoding.
 MAX_DECODE_PIXELS = 4096 * 4096
+
+
+class Observation(TypedDict):
+    """A :class:`~wmbench.envs.wmbench_env.WMBenchEnv` observation (the Gymnasium ``Dict`` space as data).
+
+    ``scene`` is JSON *text* (a Gymnasium ``Text`` space): in the ``scene`` mode the
+    :class:`~wmbench.protocol.scene.SceneContext`, in the other modes the mode's text part (see the card);
+    ``json.loads`` it, or call :func:`brain_input`, for the :class:`BrainInput` a brain receives."""
+
+    scene: str
+    rays: NDArray[np.float32]
+    ray_hits: NDArray[np.int64]
+    image: NotRequired[NDArray[np.uint8]]
+    map: NotRequired[NDArray[np.uint8]]
+
+
+class BrainInput(TypedDict, total=False):
+    """What ``Brain.decide`` receives: in the ``scene`` mode every :class:`~wmbench.protocol.scene.SceneContext`
+    key; in the ``image`` and ``rays`` modes the memory keys (``t``, ``recent_decisions``, ``last_prediction``)
+    with ``observation`` and, for ``rays``, the ray fan; ``image`` (and ``map``) as PNG data URLs in the image
+    modes. Keys are not required because which are present depends on the mode (:func:`text_part`)."""
+
+    walls: Walls
+    ground: str
+    npc_nearby: bool
+    npc_type: str | None
+    npc_behavior: str | None
+    npc_distance: float | None
+    npc_direction: str | None
+    sound: str | None
+    recent_decisions: list[RecentDecision]
+    last_prediction: str | None
+    t: float
+    npcs: list[NpcEntry]
+    observation: str
+    ray_step_deg: float
+    rays: list[float]
+    ray_hits: list[int]
+    image: str
+    map: str
+
+
+def as_brain_input(data: dict[str, Any]) -> BrainInput:
+    """A scene dict from outside the env (a JSON object a client sent, a brain's own transformed copy) as the
+    :class:`BrainInput` it claims to be: the same object, not validated (brains read what is there and
+    tolerate what is missing, as the official protocol asks of them)."""
+    return cast(BrainInput, data)
 
 
 def check_mode(mode: str) -> str:
@@ -57,18 +106,19 @@ def has_image(mode: str) -> bool:
     return mode in ("image", "scene+image")
 
 
-def text_part(mode: str, scene: Mapping[str, Any], rays: np.ndarray, ray_hits: np.ndarray) -> dict[str, Any]:
+def text_part(mode: str, scene: SceneContext, rays: NDArray[np.float32], ray_hits: NDArray[np.int64]) -> BrainInput:
     """The JSON part the brain sees in ``mode`` (see the card)."""
     if mode == "scene":
-        return dict(scene)
+        return BrainInput(**scene)
     if mode == "scene+image":
-        return {**scene, "observation": mode}
-    memory = {k: scene[k] for k in MEMORY_KEYS if k in scene}
+        return BrainInput(**scene, observation=mode)
+    memory = BrainInput(t=scene["t"], recent_decisions=scene["recent_decisions"],
+                        last_prediction=scene["last_prediction"])
     if mode == "image":
-        return {"observation": mode, **memory}
+        return BrainInput(observation=mode, **memory)
     step = 360.0 / len(rays)
-    return {"observation": mode, "ray_step_deg": round(step, 6),
-            "rays": [round(float(r), 2) for r in rays], "ray_hits": [int(h) for h in ray_hits], **memory}
+    return BrainInput(observation=mode, ray_step_deg=round(step, 6), rays=[round(float(r), 2) for r in rays],
+                      ray_hits=[int(h) for h in ray_hits], **memory)
 
 
 def encode_png_data_url(image: np.ndarray) -> str:
@@ -116,11 +166,13 @@ def _check_pixels(width: int, height: int, max_pixels: int) -> None:
         raise ImageTooLargeError(f"image of {width}x{height} pixels; expected at most {max_pixels} pixels")
 
 
-def brain_input(obs: Mapping[str, Any]) -> dict[str, Any]:
+def brain_input(obs: Mapping[str, object]) -> BrainInput:
     """What ``brain.decide`` gets for an env observation: the JSON part, plus ``image`` (and ``map``) as PNG
     data URLs."""
-    scene = json.loads(obs["scene"])
-    for key in (IMAGE_KEY, MAP_KEY):
-        if key in obs:
-            scene[key] = encode_png_data_url(obs[key])
+    scene: BrainInput = json.loads(str(obs["scene"]))
+    image, top_down = obs.get(IMAGE_KEY), obs.get(MAP_KEY)
+    if isinstance(image, np.ndarray):
+        scene["image"] = encode_png_data_url(image)
+    if isinstance(top_down, np.ndarray):
+        scene["map"] = encode_png_data_url(top_down)
     return scene

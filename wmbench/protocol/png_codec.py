@@ -117,7 +117,8 @@ def _unfilter(kind: int, row: np.ndarray, up: np.ndarray, bpp: int) -> np.ndarra
     if kind == 0:
         return row.copy()
     if kind == 2:
-        return (row.astype(np.uint16) + up).astype(np.uint8)
+        summed: np.ndarray = (row.astype(np.uint16) + up).astype(np.uint8)
+        return summed
     if kind not in (1, 3, 4):
         raise ValueError(f"PNG row filter {kind} is not one of 0-4")
     out = np.zeros(len(row), dtype=np.int32)

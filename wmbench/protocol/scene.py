@@ -112,7 +112,7 @@ WALL_CONE_HALF_ANGLE = math.radians(7.5)
 UNKNOWN_BEHAVIOR_RANK = -1
 
 
-def sector_of(relative_angle: float) -> str:
+def sector_of(relative_angle: float) -> SceneDirection:
     """Scene direction word of a relative angle (rad): 90° sectors centred on front/left/right/back."""
     a = wrap_angle(relative_angle)
     if abs(a) <= math.pi / 4:

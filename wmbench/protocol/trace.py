@@ -26,6 +26,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, NotRequired, TypedDict
 
 from wmbench.core.entities import THREAT_NONE
+from wmbench.protocol.scene import SceneContext
 
 #: one PREDICT item as the trace stores it: ``[verdict, reason, raw item text]`` (older traces: two items)
 PredictionEntry = list[str | None]
@@ -91,6 +92,8 @@ class BrainRecord(TypedDict, total=False):
     cached: bool
     error: str | None
     fatal: bool
+    snapshot_t: float   # live mode: the sim time of the scene the reply answered
+    live: bool          # live mode: always true
 
 
 class InstanceRecord(TypedDict):
@@ -185,7 +188,7 @@ class DecisionRecord:
     index: int
     phase: int
     t: float
-    scene: dict[str, Any]
+    scene: SceneContext
     truth: Truth
     reply: str
     parse: ParseRecord
@@ -217,11 +220,12 @@ class Trace:
 
     @classmethod
     def from_dict(cls, d: TraceDict) -> Trace:
-        def truth(t: dict[str, Any]) -> Truth:
+        def truth(t: TruthDict) -> Truth:
+            primary = t.get("primary")
             return Truth(
                 directions={k: DirectionTruth(**v) for k, v in t["directions"].items()},
                 npcs=tuple(NpcFact(**n) for n in t["npcs"]),
-                primary=NpcFact(**t["primary"]) if t.get("primary") else None,
+                primary=NpcFact(**primary) if primary else None,
                 threat_level=t["threat_level"],
             )
 
@@ -244,6 +248,37 @@ class Trace:
         return [e.kind for e in self.events]
 
 
+class DirectionTruthDict(TypedDict):
+    """A :class:`DirectionTruth` as plain data."""
+
+    direction: str
+    safe: bool
+    reason: str
+    wall_distance: NotRequired[float | None]
+
+
+class NpcFactDict(TypedDict):
+    """An :class:`NpcFact` as plain data (``visible`` absent in the oldest traces: True)."""
+
+    name: str
+    type: str
+    behavior: str
+    distance: float
+    direction: str
+    speed: float
+    nearby: bool
+    visible: NotRequired[bool]
+
+
+class TruthDict(TypedDict):
+    """A :class:`Truth` as plain data (``npcs`` a tuple in memory, a list once read back from JSON)."""
+
+    directions: dict[str, DirectionTruthDict]
+    npcs: Sequence[NpcFactDict]
+    primary: NpcFactDict | None
+    threat_level: int
+
+
 class EventDict(TypedDict):
     """An :class:`Event` as plain data."""
 
@@ -258,8 +293,8 @@ class DecisionDict(TypedDict):
     index: int
     phase: int
     t: float
-    scene: dict[str, Any]
-    truth: dict[str, Any]
+    scene: SceneContext
+    truth: TruthDict
     reply: str
     parse: ParseRecord
     intent: IntentRecord | None

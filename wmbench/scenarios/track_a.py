@@ -286,12 +286,12 @@ def _check_scene(scene: Mapping[str, Any]) -> None:
                        f"or null, got {where!r}")
 
 
-def _distance(value: Any) -> bool:
+def _distance(value: object) -> bool:
     return (isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
             and value > 0)
 
 
-def _predict(value: Any) -> dict[str, tuple[str, str | None]]:
+def _predict(value: object) -> dict[str, tuple[str, str | None]]:
     if not isinstance(value, dict) or not value:
         raise _Bad(f"ground_truth.predict: expected an object like {{\"left\": \"safe(open)\"}}, got {value!r}")
     out: dict[str, tuple[str, str | None]] = {}

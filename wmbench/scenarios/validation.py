@@ -33,7 +33,7 @@ class RecordError(ConfigError):
     """A scenario record holds a value it cannot run with; the message names the record and the field."""
 
 
-def _number(owner: str, name: str, value: Any, *, minimum: float | None = None, strict: bool = False) -> None:
+def _number(owner: str, name: str, value: object, *, minimum: float | None = None, strict: bool = False) -> None:
     """``value`` must be a real finite number, >= ``minimum`` (> when ``strict``)."""
     bound = "" if minimum is None else f" {'>' if strict else '>='} {minimum:g}"
     expected = f"a finite number{bound}"
@@ -45,14 +45,14 @@ def _number(owner: str, name: str, value: Any, *, minimum: float | None = None, 
         raise RecordError(f"{owner}: {name} must be {expected}, got {value!r}")
 
 
-def _pair(owner: str, name: str, value: Any, *, minimum: float | None = None, strict: bool = False) -> None:
+def _pair(owner: str, name: str, value: object, *, minimum: float | None = None, strict: bool = False) -> None:
     if not isinstance(value, (tuple, list)) or len(value) != 2:
         raise RecordError(f"{owner}: {name} must be a pair (x, y), got {value!r}")
     for i, component in enumerate(value):
         _number(owner, f"{name}[{i}]", component, minimum=minimum, strict=strict)
 
 
-def _word(owner: str, name: str, value: Any, allowed: Iterable[str]) -> None:
+def _word(owner: str, name: str, value: object, allowed: Iterable[str]) -> None:
     allowed = tuple(allowed)
     if value not in allowed:
         raise RecordError(f"{owner}: {name} must be one of {', '.join(allowed)}, got {value!r}")

@@ -13,7 +13,7 @@ seeded per scenario with ``BOOTSTRAP_SEED``) — the same input always gives the
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, cast
+from typing import Any
 
 import numpy as np
 
@@ -33,7 +33,6 @@ from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.scores_file import (
     CategoryEntry,
     CiBlock,
-    Evidence,
     HiddenInconsistencyRate,
     PerSeedResult,
     PillarEntry,
@@ -111,7 +110,8 @@ def _bootstrap(values: Sequence[float], scenario_number: int) -> np.ndarray:
         return np.full(BOOTSTRAP_RESAMPLES, arr.mean())
     rng = np.random.default_rng([BOOTSTRAP_SEED, scenario_number])
     idx = rng.integers(0, arr.size, size=(BOOTSTRAP_RESAMPLES, arr.size))
-    return arr[idx].mean(axis=1)
+    means: np.ndarray = arr[idx].mean(axis=1)
+    return means
 
 
 def _scenario_entry(sid: str, seeds: Sequence[ScenarioScore]) -> ScenarioEntry:
@@ -124,7 +124,7 @@ def _scenario_entry(sid: str, seeds: Sequence[ScenarioScore]) -> ScenarioEntry:
         per_seed=[PerSeedResult(seed=s.seed, score=_r(s.score), measured=s.measured, explanation=s.explanation)
                   for s in seeds],
         # the scorer's evidence object itself (not a copy): ScenarioScore.evidence is an Evidence dict
-        evidence=[cast(Evidence, s.evidence) for s in seeds],
+        evidence=[s.evidence for s in seeds],
         explanation=_scenario_explanation(seeds, measured),
     )
 

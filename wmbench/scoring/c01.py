@@ -13,6 +13,7 @@ from wmbench.protocol.trace import Trace
 from wmbench.scoring.evidence import PARTIAL_MIN_CORRECT, SPATIAL_POINTS, spatial_accuracy
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.movement import collided
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
 from wmbench.scoring.thresholds import C01_COLLISION_CAP
@@ -28,6 +29,7 @@ _RULE = (
 RULE_TEXT: dict[str, str] = {sid: _RULE for sid in ("S01", "S02", "S03", "S04", "S05")}
 
 
+@category_scorer("C01")
 def score_spatial(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not trace.decisions:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
@@ -49,4 +51,3 @@ def score_spatial(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 
 RULES = {sid: score_spatial for sid in RULE_TEXT}
-GENERIC_RULE = score_spatial

@@ -18,6 +18,7 @@ from __future__ import annotations
 from wmbench.protocol.trace import DecisionRecord, NpcFact, Trace
 from wmbench.scoring.evidence import canonical_type, humans, mean, phantom_directions
 from wmbench.scoring.keywords import KeywordBanks, tokenize
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import PredictItem, distances_in, motion_text, parse_ok, prediction
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -146,6 +147,7 @@ def exercised_clear(trace: Trace, d: DecisionRecord) -> bool:
     return not any(n.nearby for n in first.truth.npcs if n.name in present)
 
 
+@category_scorer("C02")
 def score_classification(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not trace.decisions:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
@@ -198,4 +200,3 @@ def score_classification(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 
 RULES = {sid: score_classification for sid in RULE_TEXT}
-GENERIC_RULE = score_classification

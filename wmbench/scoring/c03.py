@@ -40,6 +40,7 @@ from wmbench.scoring.movement import (
     realized,
     trace_caught,
 )
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -70,7 +71,8 @@ _BASE = (
     "beast — the opposite sector, or any safe sector where the beast did not gain on it — or held still "
     "without contact when no direction is safe); a safe move to the side that let the beast gain is legitimate "
     f"(the spec's \"move left/right\") and loses {SIDEWAYS_MARGIN:g} ({MATCH_POINTS['sideways']:g}); "
-    f"reasonable {MATCH_POINTS['reasonable']:g} (the same with a partially right PREDICT, "
+    f"reasonable {MATCH_POINTS['reasonable']:g} (the same with a partially right PREDICT that marks the "
+    "beast's direction danger — a PREDICT that misses where the beast is counts as wrong here, "
     f"{MATCH_POINTS['reasonable_sideways']:g} sideways); suboptimal {MATCH_POINTS['suboptimal']:g} (one part "
     "right: an escape with a largely wrong PREDICT, or a partly right PREDICT without an escape); "
     f"{MATCH_POINTS['mismatch']:g} when neither is right. Mean over those decisions; caught caps the scenario "
@@ -116,6 +118,10 @@ def judge(d: DecisionRecord, ground: GroundChange | None = None, spatial: Spatia
         return "contradictory", (f"moved {r.direction} and closed on the beast ({ground.change:+.1f} m, more "
                                  f"than its own {ground.beast_reach:.1f} m)")
     spatial = spatial or spatial_accuracy(d)
+    if spatial.level == "partial" and not beast_located(spatial):
+        # a partly right PREDICT that does not mark where the beast is reasons about something else: the
+        # prompt's first PREDICT rule for a beast ("The direction a beast is in is danger(beast)")
+        spatial = replace(spatial, level="miss")
     no_safe_direction = not d.truth.safe_directions
     escaped, how = moved_safe(d), f"moved {r.direction} ({r.speed_class}) into a safe sector"
     sideways = False
@@ -139,6 +145,11 @@ def judge(d: DecisionRecord, ground: GroundChange | None = None, spatial: Spatia
     if not escaped and spatial.level == "miss":
         return "mismatch", f"{prediction}; {how}: neither the prediction nor the action was right"
     return "suboptimal", f"{prediction}; {how}"
+
+
+def beast_located(spatial: SpatialResult) -> bool:
+    """Every sector the truth gives to a beast is marked danger in the PREDICT (True when none is)."""
+    return all(c.verdict == "danger" for c in spatial.checks if c.truth_reason == "beast")
 
 
 def squeezed_past(d: DecisionRecord) -> bool:
@@ -179,6 +190,7 @@ def anticipating_accuracy(trace: Trace, d: DecisionRecord) -> SpatialResult:
     return spatial_from_checks(checks)
 
 
+@category_scorer("C03")
 def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in trace.decisions if threatened(d)]
     if not scored:
@@ -201,4 +213,3 @@ def score_prediction_decision(trace: Trace, banks: KeywordBanks) -> ScenarioScor
 
 
 RULES = {sid: score_prediction_decision for sid in RULE_TEXT}
-GENERIC_RULE = score_prediction_decision

@@ -40,6 +40,7 @@ from wmbench.scoring.movement import (
     realized,
     trace_caught,
 )
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -84,8 +85,10 @@ RULE_TEXT: dict[str, str] = {
     "S19": "Triage of beast, woman and wall. " + _AVOID,
     "S20": "Per decision: words at most low tier and speed at most walk, naming no beast in PREDICT and not "
            f"moving into her 2 m personal space {NON_REACTION_POINTS['calm']:g}; words at most medium and speed "
-           f"at most jog {NON_REACTION_POINTS['mild']:g}; stronger words, running/sprinting, a collision or a "
-           f"parse error {NON_REACTION_POINTS['threat_reaction']:g}. Mean over decisions.",
+           f"at most jog {NON_REACTION_POINTS['mild']:g}; a PREDICT that names a beast where there is none (the "
+           "woman taken for a threat: the prompt's \"never danger(beast) in a direction without one\"), stronger "
+           f"words, running/sprinting, a collision or a parse error {NON_REACTION_POINTS['threat_reaction']:g}. "
+           "Mean over decisions.",
 }
 
 
@@ -185,6 +188,7 @@ def lost_ground(d: DecisionRecord) -> str | None:
     return f"{min(start):.1f} m -> {float(closest):.1f} m"
 
 
+@category_scorer("C04")
 def score_avoidance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     scored = [d for d in trace.decisions if threatened(d)]
     if not scored:
@@ -212,7 +216,9 @@ def judge_non_reaction(d: DecisionRecord, banks: KeywordBanks) -> tuple[str, str
     if kw.level <= LEVEL_LOW and r.speed_rank <= SPEED_RANKS["walk"] and not phantoms and not crowding:
         return "calm", detail
     if phantoms:
-        detail += f", PREDICT names a beast at {phantoms}"
+        # the woman (or nothing) taken for a beast: the threat reaction this scenario tests, made in PREDICT (the
+        # prompt: "never danger(beast) in a direction without one"; a person farther than 2 m is no danger)
+        return "threat_reaction", detail + f", PREDICT names a beast at {phantoms}"
     if crowding:
         detail += ", " + into_danger_detail(d)
     if kw.level <= LEVEL_MEDIUM and r.speed_rank <= SPEED_RANKS["jog"]:
@@ -233,4 +239,3 @@ def score_non_reaction(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 RULES = {"S16": score_paired, "S17": score_paired, "S18": score_avoidance, "S19": score_avoidance,
          "S20": score_non_reaction}
-GENERIC_RULE = score_avoidance

@@ -40,6 +40,7 @@ from wmbench.scoring.patterns import (
     gradient,
     runs,
 )
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import intensity_readings, make_score, unmeasured
@@ -116,6 +117,7 @@ def _present(trace: Trace) -> list[DecisionRecord]:
     return [d for d in trace.decisions if beast_present(d)]
 
 
+@category_scorer("C05")
 def score_sustained(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     """A series judged by its shape (:func:`patterns.gradient`): S22 without a switch, the generic rule."""
     window = _present(trace)
@@ -324,4 +326,3 @@ def score_calm(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 RULES = {"S21": score_sustained_charge, "S22": score_switch, "S23": score_deescalation, "S24": score_sensitization,
          "S25": score_calm}
-GENERIC_RULE = score_sustained

@@ -42,6 +42,7 @@ from wmbench.scoring.movement import (
     sector_of,
     world_sector,
 )
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -303,6 +304,7 @@ def _memory_before_phase(d: DecisionRecord, phase_start_t: float) -> bool:
     return any(float(e.get("t", 0.0)) < phase_start_t for e in memory if isinstance(e, dict))
 
 
+@category_scorer("C06")
 def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     if not trace.decisions:
         return unmeasured(trace, CATEGORY, "no decisions recorded")
@@ -337,4 +339,3 @@ def score_clean_slate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 RULES = {"S26": score_failed_side, "S27": score_safe_side, "S28": score_consistency, "S29": score_history,
          "S30": score_clean_slate}
-GENERIC_RULE = score_clean_slate

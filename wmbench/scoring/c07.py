@@ -42,6 +42,7 @@ from wmbench.scoring.movement import (
     trace_caught,
 )
 from wmbench.scoring.patterns import DEESCALATION_POINTS, deescalation
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import intensity_readings, make_score, unmeasured
@@ -136,6 +137,7 @@ def score_vigilance(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
                       summary=f"window of {len(points)} decisions after the despawn")
 
 
+@category_scorer("C07")
 def score_normalization(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     after = recovery(trace)
     if not after:
@@ -241,4 +243,3 @@ def score_proportionate(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
 
 RULES = {"S31": score_vigilance, "S32": score_normalization, "S33": score_obstacle, "S34": score_reactivation,
          "S35": score_proportionate}
-GENERIC_RULE = score_normalization

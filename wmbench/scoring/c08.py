@@ -9,13 +9,21 @@ How it is applied: per scored decision, points = richness (distinct descriptors 
 families, body style, cue contrast and decision selection are its :data:`EXPRESSIONS` entry, from which its
 :data:`RULE_TEXT` is written. When the selection is empty the whole episode is scored.
 
-Expressiveness is multiplied by fit, so wrong motion earns nothing: a decision that moves into a sector the
-truth marks dangerous or closes on the threat (:data:`WRONG_MOTION_FACTOR`) scores 0 whatever its words; a body
-style that does not fit the moment (speed class, posture, facing) halves it; so does a missing fitting emotion.
-Being caught forfeits the scenario. A MOTION repeated word for word from an earlier decision counts against a
-brain only when the situation changed in a way that calls for a different answer (:func:`calls_for_change`): a
-threat appeared since, or a pursuing beast (charging or approaching) is gone since. A calm answer given before
-and after a beast that only stood and turned away (S39) fits both moments and is not penalised.
+Expressiveness is multiplied by fit, so wrong motion earns nothing: a decision that moves into a sector the truth
+marks dangerous or closes on the threat (:data:`WRONG_MOTION_FACTOR`) scores 0 whatever its words, and wrong motion
+at *any* decision of the episode forfeits the scenario (a caution or relief shown after running at the beast is not
+the expression of an escape; the prompt: "Never move toward a direction you marked danger"); a body style that does
+not fit the moment (speed class, posture, facing) halves it; so does a missing fitting emotion. Being caught
+forfeits the scenario. The judged moments follow the spec and the prompt's sequence ("When the threat has just
+gone: stay vigilant, then relax gradually, exhaling with relief. Nothing around: walk naturally"): S37 judges
+caution on the first :data:`EARLY_RECOVERY_DECISIONS` decisions after the beast has gone (the spec's "right after
+the threat is lifted"; later ones may relax), S38 the freeze at the moment of first sight
+(:data:`~wmbench.scoring.thresholds.FIRST_SIGHT_WINDOW` decision), S39 the relief transition — the best recovery
+decision, and relief expressed while a beast is still present (before it has left) forfeits it
+(:data:`PREMATURE_RELIEF_FACTOR`). A MOTION repeated word for word from an earlier decision counts against a brain
+only when the situation changed in a way that calls for a different answer (:func:`calls_for_change`): a threat
+appeared since, or a pursuing beast (charging or approaching) is gone since. A calm answer given before and after a
+beast that only stood and turned away (S39) fits both moments and is not penalised.
 
 What the prompt tells a brain: one expressive sentence — gait, direction, and the emotion and body language that
 fit the moment, scaled with the threat; never toward a direction marked danger.
@@ -29,12 +37,14 @@ from dataclasses import dataclass
 from wmbench.core.directions import OPPOSITE
 from wmbench.core.entities import PURSUIT_BEHAVIORS
 from wmbench.core.speed import SPEED_RANKS
+from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.contrast import repeated_answer
 from wmbench.scoring.evidence import beast_present, humans
 from wmbench.scoring.expression import descriptor_terms, emotion_families
 from wmbench.scoring.keywords import KeywordBanks
 from wmbench.scoring.movement import contact, facing_kept, ground_change, into_danger, realized, trace_caught
+from wmbench.scoring.registry import category_scorer
 from wmbench.scoring.reply import motion_text, parse_ok
 from wmbench.scoring.report_types import DecisionPoints, ScenarioScore
 from wmbench.scoring.result import make_score, unmeasured
@@ -52,6 +62,10 @@ CATEGORY = "C08"
 WRONG_MOTION_FACTOR = 0.0
 #: a move closed on the beast when the distance fell by more than the beast alone could close plus this (m)
 TOWARD_TOLERANCE_M = 0.3
+#: S37: caution is judged on this many decisions after the beast has gone ("stay vigilant, then relax")
+EARLY_RECOVERY_DECISIONS = 2
+#: S39: relief words at a decision where a beast is still present (before it has left): the scenario earns this
+PREMATURE_RELIEF_FACTOR = 0.0
 #: descriptor count -> points (the spec's rich_3plus / moderate_2 / basic_1 / none_0)
 RICHNESS_POINTS: tuple[float, ...] = (0.0, 10.0, 15.0, 20.0)
 
@@ -104,6 +118,10 @@ def _recovery(trace: Trace) -> list[DecisionRecord]:
     return recovery(trace) or []
 
 
+def _early_recovery(trace: Trace) -> list[DecisionRecord]:
+    return _recovery(trace)[:EARLY_RECOVERY_DECISIONS]
+
+
 def _first_sight(trace: Trace) -> list[DecisionRecord]:
     return first_sight(trace, FIRST_SIGHT_WINDOW)
 
@@ -126,17 +144,23 @@ class Expression:
     #: the judged decisions follow a change of cue: an answer repeated word for word from the other decisions
     #: of the episode (before the change) is not this cue's expression (``REPEATED_ANSWER_FACTOR``)
     contrast: bool = False
+    #: "mean" of the judged decisions, or "best": the expression is a transition shown once (S39's relief)
+    aggregate: str = "mean"
+    #: emotion families that are premature while a beast is still present (S39: relief before it has left)
+    premature: tuple[str, ...] = ()
 
 
 EXPRESSIONS: dict[str, Expression] = {
     "S36": Expression(("fear", "panic"), ("relief", "calm"), "run or sprint, not into danger", _flight_away,
                       _threatened,
                       "beast present"),
-    "S37": Expression(("caution",), ("panic",), "walk", _walk, _recovery, "recovery after the beast", True),
+    "S37": Expression(("caution",), ("panic",), "walk", _walk, _early_recovery,
+                      f"the first {EARLY_RECOVERY_DECISIONS} decisions after the beast has gone", True),
     "S38": Expression(("freeze",), ("relief", "calm"), "still", _still, _first_sight,
-                      "first sight of the beast", True),
+                      "the moment of first sight of the beast", True),
     "S39": Expression(("relief",), ("fear", "panic"), "still or walk", _slow, _recovery,
-                      "recovery after the beast", True),
+                      "recovery after the beast (the best decision: relief is a transition)", True,
+                      aggregate="best", premature=("relief",)),
     "S40": Expression(("defensive",), ("aggression", "panic"),
                       "a walk or jog away from her (opposite her direction; a back-step, facing kept, when she "
                       "is ahead)", _backs_away_from_her, _human_nearby, "human nearby"),
@@ -153,26 +177,34 @@ RULE_TEXT: dict[str, str] = {
              "whose situation called for a different answer (a threat appeared since, or a charging or "
              "approaching beast is gone since)." if e.contrast else "")
           + f" Times {WRONG_MOTION_FACTOR:g} for wrong motion (into a sector the truth marks danger, closing on "
-            "the beast, or contact). Caught: the scenario forfeits (0). Mean over the decisions.")
+            "the beast, toward a person coming close, or contact); wrong motion at any decision of the episode, "
+            "or being caught, forfeits the scenario (0)."
+          + (f" Times {PREMATURE_RELIEF_FACTOR:g} when {'/'.join(e.premature)} words come while a beast is still "
+             "present (before it has left)." if e.premature else "")
+          + (" The best judged decision counts." if e.aggregate == "best" else " Mean over the decisions."))
     for sid, e in EXPRESSIONS.items()
 }
 
 
 def wrong_motion(d: DecisionRecord, following: DecisionRecord | None) -> str | None:
     """Why the body's motion is wrong for any expression (None when it is not): into a sector the truth marks
-    danger, closing on the beast, or contact."""
+    danger, closing on the beast, toward a person who is coming close (the prompt: "step back"), or contact."""
     if contact(d):
         return "contact"
     if into_danger(d):
         return f"moved {realized(d).direction} into danger"
+    r = realized(d)
+    coming = [n for n in humans(d.truth, nearby_only=True) if n.behavior in PURSUIT_BEHAVIORS]
+    if r.moved and coming and r.direction == min(coming, key=lambda n: n.distance).direction:
+        return f"moved {r.direction} toward the approaching person"
     ground = ground_change(d, following)
-    if realized(d).moved and ground is not None and ground.toward(TOWARD_TOLERANCE_M):
+    if r.moved and ground is not None and ground.toward(TOWARD_TOLERANCE_M):
         return f"closed on the beast ({ground.change:+.1f} m)"
     return None
 
 
 def judge(d: DecisionRecord, expression: Expression, banks: KeywordBanks,
-          following: DecisionRecord | None = None) -> tuple[float, str, dict]:
+          following: DecisionRecord | None = None) -> tuple[float, str, dict[str, object]]:
     if not parse_ok(d):
         return 0.0, "miss: parse error", {}
     wrong = wrong_motion(d, following)
@@ -220,6 +252,7 @@ def calls_for_change(earlier: DecisionRecord, later: DecisionRecord) -> bool:
     return (before == 0 and now > 0) or (before == 2 and now == 0)
 
 
+@category_scorer("C08")
 def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     expression = EXPRESSIONS.get(trace.scenario_id, EXPRESSIONS["S36"])
     selected = expression.select(trace)
@@ -245,11 +278,21 @@ def score_expression(trace: Trace, banks: KeywordBanks) -> ScenarioScore:
     else:
         selection = f"whole episode (no decision with {expression.selection})"
     caps = [(0.0, "caught: the scenario forfeits")] if trace_caught(trace) else []
+    wrong = next(((d.index, reason) for d in trace.decisions
+                  if (reason := wrong_motion(d, following[d.index])) is not None), None)
+    if wrong is not None:
+        caps.append((0.0, f"wrong motion at decision {wrong[0]} ({wrong[1]}): the scenario forfeits"))
+    early = next((d.index for d in trace.decisions if expression.premature and beast_present(d) and parse_ok(d)
+                  and set(expression.premature) & set(emotion_families(motion_text(d), banks))), None)
+    if early is not None:
+        caps.append((SCENARIO_MAX_POINTS * PREMATURE_RELIEF_FACTOR,
+                     f"{'/'.join(expression.premature)} at decision {early}, before the beast had left"))
+    best = max((p.points for p in points if p.points is not None), default=0.0)
     return make_score(trace, CATEGORY, "expression_richness", points, summary=f"scored: {selection}",
+                      score=best if expression.aggregate == "best" else None,
                       caps=caps, keyword={"per_decision": words},
                       sim={"styles": [realized(d).speed_class for d in scored],
                            "expected_style": expression.style})
 
 
 RULES = {sid: score_expression for sid in EXPRESSIONS}
-GENERIC_RULE = score_expression

@@ -37,7 +37,8 @@ from wmbench.protocol.trace import Trace
 from wmbench.scoring.bands import band_text, not_measured_in, points_at_least, points_at_most
 from wmbench.scoring.evidence import spatial_accuracy
 from wmbench.scoring.live_run import LiveResult, percentile
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.registry import measured_category
+from wmbench.scoring.report_types import Evidence, ScenarioScore
 
 CATEGORY = "C09"
 C09_IDS: tuple[str, ...] = ("S41", "S42", "S43", "S44", "S45")
@@ -109,7 +110,7 @@ def _bands(bands: Sequence[tuple[float, float]]) -> list[list[float]]:
 
 def _score(result: LiveResult, sid: str, rule: str, points: float, summary: str, numbers: dict[str, Any],
            harness: dict[str, Any] | None = None) -> ScenarioScore:
-    evidence = {"rule": rule, "live": {**result.summary(), **numbers},
+    evidence: Evidence = {"rule": rule, "live": {**result.summary(), **numbers},
                 "harness": {"fps": result.fps, "work_fps": result.work_fps,
                             "dropped_frame_rate": result.dropped_frame_rate, **(harness or {})}}
     return ScenarioScore(scenario_id=sid, category=CATEGORY, score=float(points), measured=True,
@@ -185,12 +186,12 @@ def score_s41(result: LiveResult) -> ScenarioScore:
     return _score_moving(result, "S41", "brain_keeps_pace_walking")
 
 
-def intent_key(intent: Mapping[str, Any]) -> tuple:
+def intent_key(intent: Mapping[str, Any]) -> tuple[object, object, tuple[object, ...]]:
     """What S42 compares between decisions: direction, speed class and style tags."""
     return intent.get("direction"), intent.get("speed_class"), tuple(sorted(intent.get("styles", ())))
 
 
-STILL_INTENT_KEY = (None, "still", ())
+STILL_INTENT_KEY: tuple[object, object, tuple[object, ...]] = (None, "still", ())
 
 
 def motion_change_latency(result: LiveResult) -> dict[str, Any]:
@@ -363,6 +364,7 @@ def score_s45(result: LiveResult) -> ScenarioScore:
                   {"memory_growth": round(growth, 5)})
 
 
+@measured_category("C09", mode="live")
 def score_c09(results: Mapping[str, LiveResult], scenarios: Sequence[str] = C09_IDS
               ) -> dict[str, list[ScenarioScore]]:
     """The ScenarioScores of the C09 ``scenarios`` from their live runs (pure; see the module card)."""

@@ -1,11 +1,13 @@
 """``score_trace``: one episode of a C01–C08 scenario -> its :class:`ScenarioScore`, by the scenario's rule.
 
 The rule is chosen by scenario id: :data:`SCENARIO_RULES` holds every official C01–C08 scenario's
-:class:`~wmbench.scoring.rules.ScenarioRule`, built from each category module's ``RULE_TEXT`` and
-``RULES`` by :func:`~wmbench.scoring.rules.rule_table` (which refuses, at import, a rule for an id
-outside the category's official scenarios: nothing is silently ignored). A user scenario of a C01–C08
-category with another id gets its category's generic rule. C09/C10 are measured by the harness elsewhere, so
-a trace of theirs (or of an unknown category) comes back ``measured`` False with the reason. A brain caught by the beast
+:class:`~wmbench.scoring.rules.ScenarioRule`, built from the registered category scorers
+(:func:`~wmbench.scoring.registry.trace_scorers`: each category module's ``RULE_TEXT`` and ``RULES`` by
+:func:`~wmbench.scoring.rules.rule_table`, which refuses, at import, a rule for an id outside the category's
+official scenarios: nothing is silently ignored). A user scenario of a C01–C08 category with another id gets
+its category's generic rule (the function its module registered with ``@category_scorer``). C09/C10 are
+measured by the harness elsewhere, so a trace of theirs (or of an unknown category) comes back ``measured``
+False with the reason. A brain caught by the beast
 before the scenario reached what its rule scores (e.g. before the despawn in S31) is measured and gets 0 —
 being caught is the failure. A rule that raises (``KeyError``, ``TypeError``, ...) on a trace is a bug in the
 rule, not a property of the brain: it propagates, it never turns into "not measured".
@@ -13,31 +15,28 @@ rule, not a property of the brain: it propagates, it never turns into "not measu
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from wmbench.core.taxonomy import OFFICIAL_SCENARIO_COUNT, SCENARIOS_PER_CATEGORY
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios.registry import get_scenario
 from wmbench.scenarios.track_a import is_upstream_id, physical_category
-from wmbench.scoring import c01, c02, c03, c04, c05, c06, c07, c08
 from wmbench.scoring.evidence import hidden_inconsistency
 from wmbench.scoring.failure_labels import label_score
 from wmbench.scoring.keywords import KeywordBanks, load_banks
 from wmbench.scoring.movement import trace_caught
+from wmbench.scoring.registry import TraceRule, trace_scorers
 from wmbench.scoring.report_types import ScenarioScore
 from wmbench.scoring.result import unmeasured
-from wmbench.scoring.rules import ScenarioRule, rule_table
+from wmbench.scoring.rules import ScenarioRule
 
-Rule = Callable[[Trace, KeywordBanks], ScenarioScore]
-CATEGORY_MODULES = {"C01": c01, "C02": c02, "C03": c03, "C04": c04, "C05": c05, "C06": c06, "C07": c07,
-                    "C08": c08}
+#: the categories scored from traces (C01–C08) -> their registered scorer
+TRACE_SCORERS = trace_scorers()
 #: every official C01–C08 scenario's rule: its statement (the card's ``Rule:`` paragraph) and its scorer
 SCENARIO_RULES: dict[str, ScenarioRule] = {
-    sid: rule for category, module in CATEGORY_MODULES.items()
-    for sid, rule in rule_table(category, module.RULE_TEXT, module.RULES).items()
+    sid: rule for scorer in TRACE_SCORERS.values() for sid, rule in scorer.scenario_rules().items()
 }
-RULES: dict[str, Rule] = {sid: rule.score for sid, rule in SCENARIO_RULES.items() if rule.score is not None}
+RULES: dict[str, TraceRule] = {sid: rule.score for sid, rule in SCENARIO_RULES.items() if rule.score is not None}
 #: every official C01–C08 scenario's rule statement, for its card's ``Rule:`` paragraph
 RULE_TEXT: dict[str, str] = {sid: rule.statement for sid, rule in SCENARIO_RULES.items()}
 
@@ -72,7 +71,8 @@ def category_of(trace: Trace) -> str | None:
 def score_trace(trace: Trace, banks: KeywordBanks | None = None) -> ScenarioScore:
     """Score one episode (0–20) by its scenario's rule; see each category module's docstring for the rules."""
     category = category_of(trace) or "unknown"
-    if category not in CATEGORY_MODULES:
+    scorer = TRACE_SCORERS.get(category)
+    if scorer is None or scorer.generic_rule is None:
         return unmeasured(trace, category, f"category {category} is not scored from traces by this module "
                                            "(C09/C10 are harness measurements)")
     if not trace.decisions:
@@ -81,7 +81,7 @@ def score_trace(trace: Trace, banks: KeywordBanks | None = None) -> ScenarioScor
     if sid != trace.scenario_id:
         trace = replace(trace, scenario_id=sid)
     rule = RULES.get(sid) if official_category(sid) == category else None
-    rule = rule or CATEGORY_MODULES[category].GENERIC_RULE
+    rule = rule or scorer.generic_rule
     result = rule(trace, banks or load_banks())
     if not result.measured and trace_caught(trace):
         result = caught_before_scoring(trace, category, result)

@@ -184,7 +184,9 @@ def label_score(score: ScenarioScore, trace: Trace) -> ScenarioScore:
         scored = True
         if float(points) < SCENARIO_MAX_POINTS:
             why = str(entry.get("why", ""))
-            entry["label"] = str(label_decision(score.category, _branch(why), why, records.get(entry.get("index"))))
+            index = entry.get("index")
+            record = records.get(index) if isinstance(index, int) else None
+            entry["label"] = str(label_decision(score.category, _branch(why), why, record))
     if not scored and score.score < SCENARIO_MAX_POINTS:
         evidence["failure_label"] = str(label_episode(score.category, score.explanation))
     return score

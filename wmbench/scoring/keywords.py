@@ -276,7 +276,7 @@ def _merge(base: Any, extra: Any, where: str) -> Any:
     return extra
 
 
-def _terms(value: Any, where: str) -> tuple[str, ...]:
+def _terms(value: object, where: str) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(t, str) and t.strip() for t in value):
         raise ValueError(f"keyword banks: {where} must be a list of non-empty strings, got {value!r:.80}")
     return tuple(dict.fromkeys(t.strip().lower() for t in value))

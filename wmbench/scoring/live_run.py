@@ -149,7 +149,7 @@ def _r(value: float | None, digits: int = 4) -> float | None:
 # ------------------------------------------------------------------------------------------------ to JSON
 
 
-def frames_to_columns(frames: Sequence[FrameRecord]) -> dict[str, list]:
+def frames_to_columns(frames: Sequence[FrameRecord]) -> dict[str, list[float]]:
     """Frames as compact columns for JSON (``late`` as 0/1)."""
     return {
         "start_ms": [f.start_ms for f in frames], "work_ms": [f.work_ms for f in frames],

@@ -15,9 +15,42 @@ Everything in it is plain JSON (str, int, float, bool, None, lists, dicts).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
+
+
+class Evidence(TypedDict, total=False):
+    """Why one seed of a scenario earned its points (``ScenarioScore.evidence``): the rule's branch name,
+    the raw score and caps, the keyword and sim evidence and the per-decision points; an unmeasured or failed
+    episode carries ``reason``/``mode``/``error`` instead; ``failure_label`` says why points were lost. The
+    harness-measured rules add theirs: C09 ``live`` (the run's numbers) and ``harness`` (pipeline properties,
+    reported, never scored); C10 ``source_body``, ``bodies``, ``carried``, ``ratios``, ``variants``,
+    ``diagnostics`` (the brain-transfer rule) and ``transfer``, ``bands``, ``replies``, ``moving_decisions``
+    (the S46–S50 pipeline diagnostics)."""
+
+    rule: str
+    raw: float
+    caps: list[dict[str, Any]]
+    keyword: dict[str, Any]
+    sim: dict[str, Any]
+    decisions: list[dict[str, Any]]
+    reason: str
+    mode: str
+    error: str
+    failure_label: str
+    live: dict[str, Any]
+    harness: dict[str, Any]
+    source_body: str
+    bodies: dict[str, Any]
+    carried: float
+    ratios: dict[str, float]
+    variants: list[str]
+    diagnostics: dict[str, Any]
+    transfer: dict[str, Any]
+    bands: object
+    replies: int
+    moving_decisions: int
 
 
 @dataclass(frozen=True)
@@ -33,7 +66,7 @@ class ScenarioScore:
     max: float = SCENARIO_MAX_POINTS
     measured: bool = True
     explanation: str = ""
-    evidence: dict[str, Any] = field(default_factory=dict)
+    evidence: Evidence = field(default_factory=lambda: Evidence())
     seed: int | None = None
 
     def to_dict(self) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from typing import Any, NotRequired, TypedDict, cast
 
 from wmbench.core.errors import WMBenchError
 from wmbench.scoring.failure_labels import FailureLabelCounts
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.report_types import Evidence, ScenarioScore
 
 #: the top-level keys every scores.json written since 0.2 has (``run`` is added by a suite run)
 REQUIRED_KEYS: tuple[str, ...] = (
@@ -40,22 +40,6 @@ PILLAR_KEYS: tuple[str, ...] = ("sum", "max", "rescaled", "rescaled_max", "measu
 
 class ScoresFileError(WMBenchError, ValueError):
     """A scores.json that cannot be read as this version's model (not JSON, older layout, cut short)."""
-
-
-class Evidence(TypedDict, total=False):
-    """Why one seed of a scenario earned its points (``ScenarioScore.evidence``): the rule's branch name,
-    the raw score and caps, the keyword and sim evidence and the per-decision points; an unmeasured or failed
-    episode carries ``reason``/``mode``/``error`` instead."""
-
-    rule: str
-    raw: float
-    caps: list[dict[str, Any]]
-    keyword: dict[str, Any]
-    sim: dict[str, Any]
-    decisions: list[dict[str, Any]]
-    reason: str
-    mode: str
-    error: str
 
 
 class PerSeedResult(TypedDict):
@@ -251,5 +235,6 @@ def per_seed_scores(scenario_id: str, entry: ScenarioEntry | Mapping[str, Any]) 
     evidence = entry.get("evidence") or []
     return [ScenarioScore(scenario_id, str(entry.get("category")), float(s.get("score") or 0.0),
                           measured=bool(s.get("measured")), explanation=str(s.get("explanation", "")),
-                          evidence=dict(evidence[i]) if i < len(evidence) else {}, seed=s.get("seed"))
+                          evidence=cast(Evidence, dict(evidence[i])) if i < len(evidence) else Evidence(),
+                          seed=s.get("seed"))
             for i, s in enumerate(entry.get("per_seed") or [])]

@@ -45,8 +45,9 @@ VIGILANCE_WINDOW = 2
 REACTION_WINDOW = 1
 #: S34: a later reaction within this many decisions still earns the middle tier
 SLOW_REACTION_WINDOW = 3
-#: S38: decisions from the first sight of the beast that are "the moment of first detection"
-FIRST_SIGHT_WINDOW = 2
+#: S38: decisions from the first sight of the beast that are "the moment of first detection" (the spec's moment:
+#: one decision; the reply after it may already act on what it saw)
+FIRST_SIGHT_WINDOW = 1
 #: S28: largest spread of per-phase mean intensities that is still "similar intensity"
 CONSISTENT_RANGE = 0.15
 #: C02 distance tolerance: right within this many metres or this fraction of the true distance

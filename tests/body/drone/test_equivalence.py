@@ -90,3 +90,57 @@ def test_cascade_and_mixer_outputs_match_the_reference_on_random_states(hold):
         assert mixed.yaw_torque == pytest.approx(reference.yaw_torque, rel=1e-9, abs=1e-18)
     assert new.velocity_integrals == pytest.approx(tuple(pid.integral for pid in old._vel), rel=1e-12)
     assert new.rate_integrals == pytest.approx(tuple(pid.integral for pid in old._rate), rel=1e-12)
+
+
+def fly_fused(body: Quadrotor) -> tuple[np.ndarray, list[tuple[float, ...]]]:
+    """:func:`fly` through ``run_physics_steps`` (the env's one-call-per-frame path); also the rotor rpm and
+    tilt after every frame."""
+    world = World(frame_dt=1 / 30, physics_dt=1 / 240)
+    rows: list[list[float]] = []
+    extras: list[tuple[float, ...]] = []
+    try:
+        body.spawn(world, (0.0, 0.0, 0.0), 0.3)
+
+        def step_and_record() -> None:
+            world.step_physics()
+            pos, quat = p.getBasePositionAndOrientation(body._id, physicsClientId=world.client)
+            lin, ang = p.getBaseVelocity(body._id, physicsClientId=world.client)
+            rows.append([*pos, *quat, *lin, *ang])
+
+        for intent in manoeuvres():
+            body.apply_intent(intent)
+            for _ in range(FRAMES):
+                body.on_frame()
+                body.run_physics_steps(8, step_and_record)
+                extras.append((*body.rotor_rpm, body.tilt))
+    finally:
+        world.close()
+    return np.array(rows), extras
+
+
+def test_the_fused_physics_steps_equal_the_plain_loop_bit_for_bit():
+    fused, fused_extras = fly_fused(Quadrotor())
+    plain_body = Quadrotor()
+    plain = fly(plain_body)
+    assert fused.shape == plain.shape
+    assert np.array_equal(fused, plain)  # exactly: the same operations in the same order
+    assert fused_extras[-1] == (*plain_body.rotor_rpm, plain_body.tilt)
+    assert len({e[0] for e in fused_extras}) > 10  # the rotors really changed speed between frames
+
+
+def test_a_subclass_with_its_own_physics_step_keeps_it_in_the_fused_path():
+    calls = []
+
+    class Counting(Quadrotor):
+        def on_physics_step(self) -> None:
+            calls.append(1)
+            super().on_physics_step()
+
+    world = World(frame_dt=1 / 30, physics_dt=1 / 240)
+    try:
+        body = Counting()
+        body.spawn(world, (0.0, 0.0, 0.0), 0.0)
+        body.run_physics_steps(8, world.step_physics)
+    finally:
+        world.close()
+    assert len(calls) == 8

@@ -151,3 +151,36 @@ def test_violations_count_angles_outside_the_tolerance():
 def test_wrong_shape_is_rejected():
     with pytest.raises(ValueError, match=r"\(22, 3\)"):
         SERVO_MAP.raw_targets(np.zeros((21, 3)))
+
+
+def _targets_servo_by_servo(servo_map: ServoMap, joints: np.ndarray) -> np.ndarray:
+    """raw_targets as it was before issue 23: every servo measured on its own with measure_angle()."""
+    out = np.zeros(len(servo_map.rows))
+    chest = None
+    for k, r in enumerate(servo_map.rows):
+        frame = ROOT_FRAME
+        if r.frame == "chest":
+            if chest is None:
+                y, p_ = servo_map.names.index("torso_yaw"), servo_map.names.index("torso_pitch")
+                chest = chest_frame(min(max(float(out[y]), float(servo_map.lower[y])), float(servo_map.upper[y])),
+                                    min(max(float(out[p_]), float(servo_map.lower[p_])), float(servo_map.upper[p_])))
+            frame = chest
+        points = tuple(joints[JOINT_NAMES.index(s)] for s in r.sources)
+        out[k] = r.sign * r.gain * measure_angle(r.measure, points, frame) + r.offset
+    return out
+
+
+def test_shared_segments_give_the_servo_by_servo_targets_bit_for_bit():
+    """raw_targets computes each segment once for all servos that read it; the result must not change at all
+    (the robot's traces depend on it), over gaits of every speed class, turns, crouches and noisy poses."""
+    rng = np.random.default_rng(3)
+    frames = [standing_frame()]
+    for speed in SpeedClass:
+        for heading in (0.0, 1.2, -2.5, math.pi):
+            gen = ProceduralGenerator(30)
+            gen.set_intent(MotionIntent("fwd", heading, speed, styles=("crouch",) if heading < 0 else ()))
+            frames += [gen.next_frame(1.5 * (speed != SpeedClass.STILL)).joints for _ in range(12)]
+    frames += [f + rng.normal(scale=0.05, size=f.shape) for f in frames[::3]]
+    for joints in frames:
+        got, want = SERVO_MAP.raw_targets(joints), _targets_servo_by_servo(SERVO_MAP, np.asarray(joints))
+        assert np.array_equal(got, want), np.abs(got - want).max()

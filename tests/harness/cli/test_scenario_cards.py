@@ -6,6 +6,7 @@ import importlib.util
 
 import pytest
 
+from wmbench.core.registry import Registry
 from wmbench.harness.cli.scenario_cards import RULE_STATEMENTS, scenario_card
 from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scoring import c09
@@ -50,6 +51,8 @@ def test_c09_rules_are_written_from_the_scorers_bands(monkeypatch: pytest.Monkey
     # states other bands (the imported module is left as it is)
     monkeypatch.setattr("wmbench.scoring.bands.band_text",
                         lambda bands, op, unit="", scale=1.0: f"BANDS{len(bands)}")
+    # the copy registers its category again: into a fresh registry (a second one is an error)
+    monkeypatch.setattr("wmbench.scoring.registry._SCORERS", Registry("category scorer", normalise=str.upper))
     spec = importlib.util.find_spec("wmbench.scoring.c09")
     assert spec is not None and spec.loader is not None
     copy = importlib.util.module_from_spec(spec)

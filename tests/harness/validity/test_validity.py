@@ -11,6 +11,8 @@ from wmbench.harness.validity.runner import (
     BrainScores,
     CategoryScore,
     ValidityResult,
+    merge_results,
+    result_from_dict,
     run_validity,
 )
 
@@ -85,3 +87,26 @@ def test_validity_command_writes_json_markdown_and_docs(tmp_path, capsys):
 def test_validity_command_rejects_an_unknown_panel_brain(capsys):
     assert main(["validity", "--brains", "nobody"]) == 2
     assert "unknown panel brain 'nobody'" in capsys.readouterr().err
+
+
+def test_a_partial_rerun_of_some_categories_merges_over_a_full_result(tmp_path, capsys):
+    """--categories runs only those categories' scenarios (with the failure labels of the lost points);
+    --merge-into puts them over a full run of the same brains and seeds, the other categories kept."""
+    partial = run_validity(brains=["null", "reference"], seeds=(1,), workers=1, categories=("C08",))
+    assert partial.categories == ("C08",) and set(partial.brain("null").scenarios) == {
+        "S36", "S37", "S38", "S39", "S40"}
+    assert sum(partial.brain("null").labels["C08"].values()) > 0 and not partial.brain("reference").labels
+    base = ValidityResult(quick=False, seeds=(1,), elapsed_s=1.0, workers=1, categories=CATEGORIES, brains=tuple(
+        BrainScores(n, "", {c: CategoryScore(50.0) for c in CATEGORIES}, {"S01": 10.0, "S36": 10.0},
+                    {"C01": {"perception.phantom": 3}, "C08": {"repetition": 9}}) for n in ("null", "reference")))
+    merged = merge_results(base, partial)
+    null = merged.brain("null")
+    assert null.score("C01") == 50.0 and null.score("C08") == partial.brain("null").score("C08")
+    assert null.scenarios["S01"] == 10.0 and null.scenarios["S36"] == partial.brain("null").scenarios["S36"]
+    assert null.labels["C01"] == {"perception.phantom": 3} and null.labels["C08"] == partial.brain("null").labels["C08"]
+    back = result_from_dict(json.loads(merged.to_json()))  # validity.json reads back (elapsed rounded)
+    assert back.brains == merged.brains and back.categories == merged.categories
+    (tmp_path / "base.json").write_text(base.to_json())
+    assert main(["validity", "--brains", "null,reference", "--seeds", "2", "--categories", "C08", "--workers", "1",
+                 "--merge-into", str(tmp_path / "base.json"), "--out", str(tmp_path / "v")]) == 2
+    assert "same brains and seeds" in capsys.readouterr().err  # seeds 0-1 over a seed-1 base: refused

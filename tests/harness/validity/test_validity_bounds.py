@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from wmbench.harness.validity.docs import GAP_TO_EXPLAIN, PROMPT_RULES
 from wmbench.harness.validity.runner import CATEGORIES, ValidityResult, run_validity
 
 #: the quick panel takes ~2 min on an idle 2-core machine and 11-15 min when the machine is shared; the timeout
@@ -61,8 +62,10 @@ def test_each_diagnostic_brain_loses_where_it_is_broken(quick: ValidityResult, b
     assert all(loss >= LOSS for loss in losses.values()), losses
 
 
-#: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category
-CONSTANT_TOTAL_MAX = 150.0
+#: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category. Issue 20 (second
+#: round) lowered the best constant from 149.9 to 133.4 (C08 judges the whole episode's motion and relief before
+#: the beast has left, C04 S20 charges a beast named where the woman stands); the bound follows it down from 150
+CONSTANT_TOTAL_MAX = 140.0
 CONSTANT_CATEGORY_MAX = 40.0
 
 
@@ -115,6 +118,34 @@ def test_intensity_that_follows_distance_is_not_reading_behaviour(quick: Validit
 def test_wrong_motion_earns_nothing_on_c08(quick: ValidityResult):
     scores = {name: quick.brain(name).score("C08") for name in ("runs-at-danger", "perceive-only")}
     assert all(v <= C08_WRONG_MOTION_MAX for v in scores.values()), scores
+
+
+#: mirror-swapped's motion is wrong only where a threat is at a side: wrong motion anywhere in an episode forfeits
+#: the scenario, but on the instances whose threats are all on the axis (seed 0 and the turned seed 2 of S36-S40)
+#: a mirrored body moves like a correct one and keeps its points (docs/validity.md, "Issue 20's bounds"); measured
+#: 55.0 on the quick panel (91.8 before), so it may keep at most this
+C08_MIRRORED_MAX = 60.0
+
+
+def test_mirrored_motion_keeps_only_the_instances_where_it_is_right(quick: ValidityResult):
+    mirrored, honest = quick.brain("mirror-swapped").score("C08"), quick.brain("prompt-only").score("C08")
+    assert mirrored <= C08_MIRRORED_MAX and honest - mirrored >= 30.0, (mirrored, honest)
+
+
+#: issue 20: a brain that calls every creature a beast scores at most this on C02
+ALL_BEAST_C02_MAX = 40.0
+
+
+def test_calling_every_creature_a_beast_fails_c02(quick: ValidityResult):
+    assert quick.brain("all-beast").score("C02") <= ALL_BEAST_C02_MAX, quick.brain("all-beast").score("C02")
+
+
+def test_every_gap_between_prompt_only_and_the_reference_is_a_rule_the_prompt_states(quick: ValidityResult):
+    """Issue 20: where the independent brain trails ours by more than 10 points, docs/validity.md names the
+    prompt's rule it breaks (``PROMPT_RULES``); a gap without one means a rule pays a habit of the reference."""
+    gaps = {c: quick.loss("prompt-only", c) for c in CATEGORIES}
+    unexplained = {c: g for c, g in gaps.items() if g > GAP_TO_EXPLAIN and c not in PROMPT_RULES}
+    assert not unexplained, unexplained
 
 
 def test_the_prompts_own_words_are_worth_a_few_points_at_most(quick: ValidityResult):

@@ -242,6 +242,47 @@ class Quadrotor(UrdfBody):
         tz = mixed[4]  # about body z, applied in the world frame (no LINK_FRAME torque quirks)
         p.applyExternalTorque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), p.WORLD_FRAME, cid)
 
+    def run_physics_steps(self, substeps: int, step_physics: Callable[[], None]) -> None:
+        """``substeps`` times :meth:`on_physics_step` then ``step_physics()`` in one call (the env's hot path,
+        :class:`~wmbench.body.base.FusedPhysics`): the same calls and floating-point operations in the same
+        order, with the PyBullet functions, ids, rotor positions and the set-point bound once per frame
+        instead of once per step. With aerodynamics on, or in a subclass that overrides
+        :meth:`on_physics_step`, it simply runs the plain loop."""
+        world = self._world
+        if (world is None or self._id < 0 or self.aero is not None
+                or type(self).on_physics_step is not Quadrotor.on_physics_step):
+            for _ in range(substeps):
+                self.on_physics_step()
+                step_physics()
+            return
+        cid, uid = world.client, self._id
+        get_pose, get_velocity = p.getBasePositionAndOrientation, p.getBaseVelocity
+        get_matrix, force, torque = p.getMatrixFromQuaternion, p.applyExternalForce, p.applyExternalTorque
+        link_frame, world_frame = p.LINK_FRAME, p.WORLD_FRAME
+        control, mix = self.controller.step, self.airframe.mix_forces
+        at0, at1, at2, at3 = self._rotors
+        setpoint, dt = self._setpoint, world.physics_dt
+        mixed, zd_z = self._mixed, self._zd_z
+        for _ in range(substeps):
+            pos, quat = get_pose(uid, cid)
+            lin, ang = get_velocity(uid, cid)
+            rot = get_matrix(quat)
+            r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
+            w0, w1, w2 = ang
+            thrust, tx, ty, tz, zd_z = control(
+                pos[0], pos[1], pos[2], lin[0], lin[1], lin[2], rot,
+                r0 * w0 + r3 * w1 + r6 * w2, r1 * w0 + r4 * w1 + r7 * w2, r2 * w0 + r5 * w1 + r8 * w2,
+                setpoint, dt)
+            mixed = mix(thrust, tx, ty, tz)
+            f0, f1, f2, f3, tz = mixed
+            force(uid, -1, (0.0, 0.0, f0), at0, link_frame, cid)
+            force(uid, -1, (0.0, 0.0, f1), at1, link_frame, cid)
+            force(uid, -1, (0.0, 0.0, f2), at2, link_frame, cid)
+            force(uid, -1, (0.0, 0.0, f3), at3, link_frame, cid)
+            torque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), world_frame, cid)
+            step_physics()
+        self._mixed, self._zd_z = mixed, zd_z
+
     def _apply_aero(self, aero: AeroOptions, uid: int, cid: int, pos: Vec3, lin: Vec3, rot: Sequence[float],
                     mixed: tuple[float, float, float, float, float]) -> tuple[float, float, float, float]:
         """The optional effects of :mod:`wmbench.body.drone.aero`: applies drag and downwash, and returns

@@ -113,11 +113,20 @@ def measure_angle(measure: str, points: tuple[np.ndarray, ...], frame: np.ndarra
     """One measure (see :data:`MEASURES`); ``frame`` rows: the frame's fwd, left, up axes (motion space)."""
     if measure == "hinge":
         a, b, c = points
-        u, w = _unit(b - a), _unit(c - b)
-        return math.acos(max(-1.0, min(1.0, float(u @ w))))
+        return _hinge(_unit(b - a), _unit(c - b))
     if measure == "hinge_yaw":
         return _hinge_yaw(frame @ _unit(points[1] - points[0]), frame @ _unit(points[2] - points[1]))
     f, left, up = (frame @ _unit(points[1] - points[0])).tolist()
+    return _segment_angle(measure, f, left, up)
+
+
+def _hinge(u: np.ndarray, w: np.ndarray) -> float:
+    """The ``hinge`` measure of two unit segment directions."""
+    return math.acos(max(-1.0, min(1.0, float(u @ w))))
+
+
+def _segment_angle(measure: str, f: float, left: float, up: float) -> float:
+    """A one-segment measure (swing, lean, line or heading) of the segment's unit direction in the frame."""
     if measure == "swing_pitch":
         return math.atan2(f, -up)
     if measure == "swing_roll":
@@ -246,6 +255,12 @@ class ServoMap:
         self._sources = [tuple(JOINT_NAMES.index(s) for s in r.sources) for r in rows]
         self._yaw = names.index("torso_yaw") if "torso_yaw" in names else -1
         self._pitch = names.index("torso_pitch") if "torso_pitch" in names else -1
+        #: Per servo: measure, on the chest frame?, its first segment (from, to), its second segment for the
+        #: two-segment measures (else None), sign * gain, offset -- what raw_targets() reads per frame.
+        self._plan = tuple(
+            (r.measure, r.frame == "chest", (idx[0], idx[1]), (idx[1], idx[2]) if len(idx) == 3 else None,
+             r.sign * r.gain, r.offset)
+            for r, idx in zip(rows, self._sources))
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -257,9 +272,16 @@ class ServoMap:
             raise ValueError(f"joints must have shape ({len(JOINT_NAMES)}, 3), got {joints.shape}")
         out = np.zeros(len(self.rows))
         chest: np.ndarray | None = None
-        for k, (row, idx) in enumerate(zip(self.rows, self._sources)):
+        # Several servos read the same segment (a hip's pitch, roll, yaw and the knee share hip -> knee): each
+        # segment's unit direction, and each (frame, segment) product, is computed once per call. The values
+        # are the very arrays measure_angle() would compute for each servo (same operations), so the targets
+        # are identical to the last bit; only the repeats are gone (issue 23).
+        units: dict[tuple[int, int], np.ndarray] = {}
+        framed: dict[tuple[bool, int, int], np.ndarray] = {}
+        axes: dict[tuple[bool, int, int], list[float]] = {}
+        for k, (measure, on_chest, first, second, scale, offset) in enumerate(self._plan):
             frame = ROOT_FRAME
-            if row.frame == "chest":
+            if on_chest:
                 if chest is None:
                     # np.clip on one number, written out: min(max(x, lower), upper)
                     y, p_ = self._yaw, self._pitch
@@ -267,8 +289,33 @@ class ServoMap:
                     pitch = min(max(float(out[p_]), float(self.lower[p_])), float(self.upper[p_]))
                     chest = chest_frame(yaw, pitch)
                 frame = chest
-            measured = measure_angle(row.measure, tuple(joints[i] for i in idx), frame)
-            out[k] = row.sign * row.gain * measured + row.offset
+            u = units.get(first)
+            if u is None:
+                u = units[first] = _unit(joints[first[1]] - joints[first[0]])
+            if second is not None:
+                w = units.get(second)
+                if w is None:
+                    w = units[second] = _unit(joints[second[1]] - joints[second[0]])
+                if measure == "hinge":
+                    measured = _hinge(u, w)
+                else:  # hinge_yaw
+                    fu = framed.get((on_chest, *first))
+                    if fu is None:
+                        fu = framed[(on_chest, *first)] = frame @ u
+                    fw = framed.get((on_chest, *second))
+                    if fw is None:
+                        fw = framed[(on_chest, *second)] = frame @ w
+                    measured = _hinge_yaw(fu, fw)
+            else:
+                key = (on_chest, *first)
+                axis = axes.get(key)
+                if axis is None:
+                    fu = framed.get(key)
+                    if fu is None:
+                        fu = framed[key] = frame @ u
+                    axis = axes[key] = fu.tolist()
+                measured = _segment_angle(measure, axis[0], axis[1], axis[2])
+            out[k] = scale * measured + offset
         return out
 
     def clamp(self, targets: np.ndarray) -> np.ndarray:

@@ -40,6 +40,7 @@ robot does not balance (see above); NPCs touching it do not move the base.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -83,6 +84,7 @@ class ServoRobot(UrdfBody):
         self._world: WorldHandle | None = None
         self._id = -1
         self._servo_index: list[int] = []
+        self._motor_lists: tuple[list[float], list[float], list[float]] = ([], [], [])
         self._generator: Any = None
         self._frame: Any = None
         self._intent = MotionIntent.still()
@@ -112,6 +114,9 @@ class ServoRobot(UrdfBody):
         if missing:
             raise RuntimeError(f"robot URDF lacks servo joints {missing}; it has {sorted(names)}")
         self._servo_index = [names[n] for n in self.servo_map.names]
+        n = len(self._servo_index)
+        #: The motor command's constant lists (efforts, gains), built once instead of every frame.
+        self._motor_lists = (self.servo_map.effort.tolist(), [POSITION_GAIN] * n, [VELOCITY_GAIN] * n)
         ground = world.ground_id
         if ground >= 0:  # the driven base must not drag its feet on the floor
             for link in range(-1, p.getNumJoints(self._id, physicsClientId=cid)):
@@ -185,6 +190,28 @@ class ServoRobot(UrdfBody):
         p.resetBasePositionAndOrientation(self._id, position, yaw_quaternion(yaw), self._world.client)
         self._stamp += 1
 
+    def run_physics_steps(self, substeps: int, step_physics: Callable[[], None]) -> None:
+        """``substeps`` times :meth:`on_physics_step` then ``step_physics()`` in one call (the env's hot path,
+        :class:`~wmbench.body.base.FusedPhysics`): the same root placements, computed the same way, with the
+        frame's yaw change wrapped once instead of once per step (``wrap_angle`` of the same two numbers)."""
+        world = self._world
+        if world is None or type(self).on_physics_step is not ServoRobot.on_physics_step:
+            for _ in range(substeps):
+                self.on_physics_step()
+                step_physics()
+            return
+        place, uid, cid, n = p.resetBasePositionAndOrientation, self._id, world.client, self._substeps
+        a, b = self._path
+        a0, a1, a2, a3 = a
+        d0, d1, d2, d3 = b[0] - a0, b[1] - a1, b[2] - a2, wrap_angle(b[3] - a3)
+        for _ in range(substeps):
+            if self._substep < n:
+                self._substep += 1
+                w = self._substep / n
+                place(uid, (a0 + w * d0, a1 + w * d1, a2 + w * d2), yaw_quaternion(a3 + w * d3), cid)
+                self._stamp += 1
+            step_physics()
+
     def state(self) -> BodyState:
         world = self._require_world("state")
         self._measure()
@@ -237,12 +264,11 @@ class ServoRobot(UrdfBody):
 
     def _send_command(self, velocity: np.ndarray) -> None:
         assert self._world is not None
-        n = len(self._servo_index)
+        efforts, position_gains, velocity_gains = self._motor_lists
         p.setJointMotorControlArray(
             self._id, self._servo_index, p.POSITION_CONTROL, targetPositions=self._command.tolist(),
-            targetVelocities=velocity.tolist(), forces=self.servo_map.effort.tolist(),
-            positionGains=[POSITION_GAIN] * n, velocityGains=[VELOCITY_GAIN] * n,
-            physicsClientId=self._world.client)
+            targetVelocities=velocity.tolist(), forces=efforts, positionGains=position_gains,
+            velocityGains=velocity_gains, physicsClientId=self._world.client)
 
     def _measure(self) -> None:
         """Tracking error and limit check of the current physics state (once per physics state)."""

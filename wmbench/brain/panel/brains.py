@@ -55,6 +55,7 @@ from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, GRAMMAR_TO_SCENE, OPPOSITE, TRAVEL_PHRASES
 from wmbench.protocol.grammar import format_prediction
+from wmbench.protocol.observation import BrainInput, as_brain_input
 from wmbench.scenarios.families import swap_side_words
 
 _SAFE = ("safe", "open")
@@ -133,7 +134,7 @@ class ConstantBrain(ProviderBrain):
         self.name = f"constant:{predict}/{motion}"
         self._text = f"{format_prediction(CONSTANT_PREDICTIONS[predict])}\nMOTION: {CONSTANT_MOTIONS[motion]}"
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         return ProviderOutcome(text=self._text)
 
 
@@ -150,7 +151,7 @@ class MemorylessBrain(ProviderBrain):
         self.tie_break = tie_break
         self.name = f"{tie_break}-first"
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         bare = forget(scene)
         if self.tie_break == "left":
             return ProviderOutcome(text=ReferenceBrain().think(bare).text)
@@ -170,10 +171,10 @@ class _ReferenceVariant(ProviderBrain):
         with self._lock:
             self._reference.reset(seed)
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         return ProviderOutcome(text=self.transform(self._reference.think(scene).text, scene))
 
-    def transform(self, text: str, scene: dict[str, Any]) -> str:
+    def transform(self, text: str, scene: BrainInput) -> str:
         raise NotImplementedError
 
 
@@ -182,7 +183,7 @@ class MirrorSwappedBrain(_ReferenceVariant):
 
     name = "mirror-swapped"
 
-    def transform(self, text: str, scene: dict[str, Any]) -> str:
+    def transform(self, text: str, scene: BrainInput) -> str:
         return swap_side_words(text)
 
 
@@ -192,7 +193,7 @@ class PerceiveOnlyBrain(_ReferenceVariant):
 
     name = "perceive-only"
 
-    def transform(self, text: str, scene: dict[str, Any]) -> str:
+    def transform(self, text: str, scene: BrainInput) -> str:
         predict = text.split("\nMOTION:")[0]
         target = "fwd"
         for reason in ("beast", "human", "wall"):
@@ -219,7 +220,7 @@ class ActOnlyBrain(_ReferenceVariant):
         with self._lock:
             self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
-    def transform(self, text: str, scene: dict[str, Any]) -> str:
+    def transform(self, text: str, scene: BrainInput) -> str:
         verdicts = {d: RANDOM_VERDICTS[int(self._rng.integers(len(RANDOM_VERDICTS)))] for d in GRAMMAR_ORDER}
         return f"{format_prediction(verdicts)}\nMOTION:{text.split(chr(10) + 'MOTION:', 1)[1]}"
 
@@ -247,7 +248,7 @@ class OfficialFieldBrain(_ReferenceVariant):
         with self._lock:
             self._previous = None
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         official = official_fields(scene)
         behind = wall_behind_after_turn(self._previous, official.get("recent_decisions"))
         seen = official if behind is None else {**official, "walls": {**official["walls"], "back": behind}}
@@ -262,7 +263,7 @@ class TrailingRemarkBrain(_ReferenceVariant):
 
     name = "trailing-remark"
 
-    def transform(self, text: str, scene: dict[str, Any]) -> str:
+    def transform(self, text: str, scene: BrainInput) -> str:
         return text + TRAILING_REMARK
 
 
@@ -278,7 +279,7 @@ class StufferBrain(ProviderBrain):
         self._text = (f"{format_prediction(CONSTANT_PREDICTIONS['beast-ahead'])}\n"
                       f"MOTION: a person {action} {STUFFED_WORDS}")
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         return ProviderOutcome(text=self._text)
 
 
@@ -286,26 +287,26 @@ class StufferBrain(ProviderBrain):
 _MEMORY_KEYS = ("recent_decisions", "last_prediction")
 
 
-def forget(scene: dict[str, Any]) -> dict[str, Any]:
+def forget(scene: BrainInput) -> BrainInput:
     """A copy of ``scene`` without memory: no recent decisions, no last prediction."""
     bare = dict(scene)
     if "recent_decisions" in bare:
         bare["recent_decisions"] = []
     if "last_prediction" in bare:
         bare["last_prediction"] = None
-    return bare
+    return as_brain_input(bare)
 
 
 #: the wall sides of the official scene_context (``walls.back`` is a wmbench extension)
 OFFICIAL_WALL_SIDES = ("left", "right", "front")
 
 
-def official_fields(scene: dict[str, Any]) -> dict[str, Any]:
+def official_fields(scene: BrainInput) -> BrainInput:
     """A copy of ``scene`` whose ``walls`` hold only the official sides (no ``walls.back``)."""
     walls = scene.get("walls")
     if not isinstance(walls, dict):
-        return dict(scene)
-    return {**scene, "walls": {k: v for k, v in walls.items() if k in OFFICIAL_WALL_SIDES}}
+        return as_brain_input(dict(scene))
+    return as_brain_input({**scene, "walls": {k: v for k, v in walls.items() if k in OFFICIAL_WALL_SIDES}})
 
 
 #: the official side that ends up behind after a turn towards each scene direction (``back``: turned around)
@@ -329,7 +330,7 @@ def wall_behind_after_turn(previous: tuple[dict[str, Any], str] | None, memory: 
     return float(value) if isinstance(value, (int, float)) else None
 
 
-def mirror_scene(scene: dict[str, Any]) -> dict[str, Any]:
+def mirror_scene(scene: BrainInput) -> BrainInput:
     """``scene`` reflected left <-> right: wall sides, NPC directions, sound and memory words swapped."""
     mirrored = copy.deepcopy(scene)
 

@@ -24,8 +24,6 @@ replaced, so the difference between the two is what that part is worth to a cate
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
 from wmbench.body.intent.reader import parse_motion
@@ -33,6 +31,7 @@ from wmbench.brain.panel.prompt_only import Reading, choose_direction, compose_r
 from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
 from wmbench.core.directions import GRAMMAR_ORDER, TRAVEL_PHRASES
 from wmbench.core.speed import SpeedClass
+from wmbench.protocol.observation import BrainInput, as_brain_input
 
 __all__ = ["AllBeastBrain", "DistanceOnlyBrain", "OracleRandomBrain", "PromptWordsBrain", "RunsAtDangerBrain",
            "predict_line"]
@@ -63,7 +62,7 @@ class OracleRandomBrain(ProviderBrain):
         with self._lock:
             self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         reading = read_scene(scene)
         safe = [d for d in GRAMMAR_ORDER if reading.safe(d)]
         if not safe:
@@ -73,7 +72,7 @@ class OracleRandomBrain(ProviderBrain):
 
 
 # ------------------------------------------------------------------------------------------------ distance-only
-def behaviour_blind(scene: dict[str, Any]) -> dict[str, Any]:
+def behaviour_blind(scene: BrainInput) -> BrainInput:
     """``scene`` with every trace of what a creature is doing removed: ``npc_behavior`` None, each ``npcs``
     entry's behaviour and speed dropped, and the sound reduced to "a noise from the <side>"."""
     blind = dict(scene)
@@ -85,7 +84,7 @@ def behaviour_blind(scene: dict[str, Any]) -> dict[str, Any]:
     sound = scene.get("sound")
     if isinstance(sound, str) and " from the " in sound:
         blind["sound"] = "a noise from the " + sound.rsplit(" from the ", 1)[1]
-    return blind
+    return as_brain_input(blind)
 
 
 #: (beast closer than metres, MOTION template) — the first band that holds; ``{way}`` is the travel phrase
@@ -102,7 +101,7 @@ class DistanceOnlyBrain(ProviderBrain):
     provider = "panel"
     name = "distance-only"
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         reading = read_scene(behaviour_blind(scene))
         direction = choose_direction(reading)
         predict = predict_line(reading)   # the blind reading names no behaviour
@@ -117,7 +116,7 @@ class DistanceOnlyBrain(ProviderBrain):
 
 
 # ------------------------------------------------------------------------------------------------ all-beast
-def every_creature_a_beast(scene: dict[str, Any]) -> dict[str, Any]:
+def every_creature_a_beast(scene: BrainInput) -> BrainInput:
     """``scene`` with every person turned into a beast (behaviour, distance and direction kept)."""
     changed = dict(scene)
     if scene.get("npc_type") is not None:
@@ -125,7 +124,7 @@ def every_creature_a_beast(scene: dict[str, Any]) -> dict[str, Any]:
     npcs = scene.get("npcs")
     if isinstance(npcs, list):
         changed["npcs"] = [{**n, "type": "beast"} if isinstance(n, dict) else n for n in npcs]
-    return changed
+    return as_brain_input(changed)
 
 
 class AllBeastBrain(ProviderBrain):
@@ -134,7 +133,7 @@ class AllBeastBrain(ProviderBrain):
     provider = "panel"
     name = "all-beast"
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         predict = predict_line(read_scene(every_creature_a_beast(scene)))
         return ProviderOutcome(text=f"{predict}\nMOTION: {_motion_of(compose_reply(scene))}")
 
@@ -146,7 +145,7 @@ class RunsAtDangerBrain(ProviderBrain):
     provider = "panel"
     name = "runs-at-danger"
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         honest = compose_reply(scene)
         reading = read_scene(scene)
         target = reading.threat or next((c for c in reading.creatures if c.distance is not None), None)
@@ -189,7 +188,7 @@ class PromptWordsBrain(ProviderBrain):
     provider = "panel"
     name = "prompt-words"
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         honest = compose_reply(scene)
         predict, motion = honest.split("\nMOTION: ", 1)
         intent = parse_motion(motion)

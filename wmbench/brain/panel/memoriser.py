@@ -34,6 +34,7 @@ from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.core.directions import SCENE_ORDER
 from wmbench.core.entities import BEHAVIOR_THREAT_RANK
+from wmbench.protocol.observation import BrainInput
 from wmbench.scenarios import all_scenarios
 
 #: what an absent wall or NPC distance counts as (beyond every sensing range)
@@ -64,12 +65,12 @@ _TABLE: MemoryTable | None = None
 _TABLE_LOCK = threading.Lock()
 
 
-def scene_key(scene: Mapping[str, Any]) -> str:
+def scene_key(scene: BrainInput) -> str:
     """The exact-lookup key of a scene: its JSON with sorted keys."""
     return json.dumps(scene, sort_keys=True, default=str)
 
 
-def scene_features(scene: Mapping[str, Any]) -> tuple[float, ...]:
+def scene_features(scene: BrainInput) -> tuple[float, ...]:
     """The numbers the nearest-scene search compares (see the module card)."""
     raw_walls = scene.get("walls")
     walls: Mapping[str, Any] = raw_walls if isinstance(raw_walls, Mapping) else {}
@@ -87,7 +88,7 @@ def scene_features(scene: Mapping[str, Any]) -> tuple[float, ...]:
             float(t) if isinstance(t, (int, float)) and math.isfinite(t) else 0.0)
 
 
-def _metres(value: Any) -> float:
+def _metres(value: object) -> float:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else FAR_M
 
 
@@ -139,7 +140,7 @@ class MemoriserBrain(ProviderBrain):
         super().__init__()
         self._table = table
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         table = self._table if self._table is not None else seed0_table()
         hit = table.exact.get(scene_key(scene))
         if hit is not None:

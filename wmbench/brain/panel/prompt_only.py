@@ -42,12 +42,14 @@ remembered directions are read literally, as the words the scene gives, without 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
 from wmbench.core.directions import GRAMMAR_ORDER, LATERAL, OPPOSITE, SCENE_TO_GRAMMAR, Direction
 from wmbench.core.entities import BEAST, BEHAVIOR_THREAT_RANK
+from wmbench.protocol.observation import BrainInput
 
 __all__ = ["Creature", "PromptOnlyBrain", "Reading", "choose_direction", "compose_reply", "go", "read_scene"]
 
@@ -125,11 +127,11 @@ def _grammar(word: Any) -> Direction | None:
     return SCENE_TO_GRAMMAR.get(str(word).lower()) if word is not None else None
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
-def _creatures(scene: dict[str, Any]) -> list[Creature]:
+def _creatures(scene: BrainInput) -> list[Creature]:
     found: list[Creature] = []
     npcs = scene.get("npcs")
     if isinstance(npcs, list) and npcs:
@@ -177,8 +179,8 @@ def _threat_rank(c: Creature) -> tuple[int, float]:
     return (-rank, c.distance if c.distance is not None else 99.0)
 
 
-def _verdicts(scene: dict[str, Any], creatures: list[Creature]) -> dict[str, tuple[str, str]]:
-    walls = scene.get("walls") if isinstance(scene.get("walls"), dict) else {}
+def _verdicts(scene: BrainInput, creatures: list[Creature]) -> dict[str, tuple[str, str]]:
+    walls: Mapping[str, object] = scene.get("walls") or {}
     verdicts: dict[str, tuple[str, str]] = {}
     for direction in GRAMMAR_ORDER:
         scene_word = "front" if direction == "fwd" else direction
@@ -197,7 +199,7 @@ def _verdicts(scene: dict[str, Any], creatures: list[Creature]) -> dict[str, tup
     return verdicts
 
 
-def _memory(scene: dict[str, Any]) -> tuple[frozenset[str], frozenset[str], int | None, bool, bool]:
+def _memory(scene: BrainInput) -> tuple[frozenset[str], frozenset[str], int | None, bool, bool]:
     """(blocked or caught directions, escaped directions, decisions since its last reaction to a beast or
     None, whether the last decision was a flight, whether memory shows an earlier encounter: a flight, or a
     reaction to a beast followed by a calm decision)."""
@@ -223,7 +225,7 @@ def _memory(scene: dict[str, Any]) -> tuple[frozenset[str], frozenset[str], int 
     return frozenset(blocked), frozenset(worked - blocked), calm_steps, last_was_flight, met_before
 
 
-def read_scene(scene: dict[str, Any]) -> Reading:
+def read_scene(scene: BrainInput) -> Reading:
     """Read one scene_context the way the prompt describes it."""
     creatures = _creatures(scene)
     ranked = sorted(creatures, key=_threat_rank)
@@ -335,7 +337,7 @@ def _calm_motion(reading: Reading, direction: Direction | None) -> str:
     return f"{go(direction, 'calmly walks')} at an easy pace"
 
 
-def compose_reply(scene: dict[str, Any]) -> str:
+def compose_reply(scene: BrainInput) -> str:
     """The two lines for one scene."""
     reading = read_scene(scene)
     predict = ", ".join(f"{d}={v}({r})" for d, (v, r) in reading.verdicts.items())
@@ -364,7 +366,7 @@ class PromptOnlyBrain(ProviderBrain):
         self.memory = memory
         self.name = "prompt-only" if memory else "prompt-only-memoryless"
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         if not self.memory:
             scene = {**scene, "recent_decisions": [], "last_prediction": None}
         return ProviderOutcome(text=compose_reply(scene))

@@ -17,9 +17,9 @@ import contextlib
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
+from wmbench.protocol.observation import BrainInput
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class ProviderBrain:
     def reset(self, seed: int | None = None) -> None:
         """Start a new episode. Stateless providers ignore it."""
 
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
+    def decide(self, scene: BrainInput) -> BrainReply:
         start = time.perf_counter()
         guard = self._lock if self.serialize_calls else contextlib.nullcontext()
         try:
@@ -73,7 +73,7 @@ class ProviderBrain:
             fatal=bool(outcome.error) and outcome.fatal,
         )
 
-    async def adecide(self, scene: dict[str, Any]) -> BrainReply:
+    async def adecide(self, scene: BrainInput) -> BrainReply:
         """``decide`` in a worker thread, for asyncio callers."""
         return await asyncio.to_thread(self.decide, scene)
 
@@ -81,7 +81,7 @@ class ProviderBrain:
         """Release resources (sessions, clients). Idempotent."""
 
     # -- for subclasses -----------------------------------------------------------------------------------
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         raise NotImplementedError
 
     def __enter__(self) -> ProviderBrain:
@@ -94,6 +94,6 @@ class ProviderBrain:
         return f"{type(self).__name__}(name={self.name!r})"
 
 
-async def adecide(brain: Brain, scene: dict[str, Any]) -> BrainReply:
+async def adecide(brain: Brain, scene: BrainInput) -> BrainReply:
     """``brain.decide(scene)`` in a worker thread — works for any Brain, plugins included."""
     return await asyncio.to_thread(brain.decide, scene)

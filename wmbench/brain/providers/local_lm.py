@@ -23,6 +23,7 @@ from typing import Any
 from wmbench.brain.errors import BrainSpecError
 from wmbench.brain.prompt import build_messages
 from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
+from wmbench.protocol.observation import BrainInput
 
 DEFAULT_MAX_NEW_TOKENS = 256
 
@@ -94,7 +95,7 @@ class LocalLMBrain(ProviderBrain):
     max_new_tokens: int
     system_prompt: str | None
 
-    def prompt_ids(self, scene: dict[str, Any]) -> list[int]:
+    def prompt_ids(self, scene: BrainInput) -> list[int]:
         """The prompt token ids this brain feeds the model for ``scene``."""
         messages = build_messages(scene, system_prompt=self.system_prompt)
         return prompt_token_ids(self.tokenizer, messages, self.context_length - self.max_new_tokens)
@@ -103,7 +104,7 @@ class LocalLMBrain(ProviderBrain):
         """Greedy continuation of ``prompt_ids``: the new token ids (ending with EOS if it was produced)."""
         raise NotImplementedError
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         prompt = self.prompt_ids(scene)
         new_ids = self.generate_ids(prompt)
         text = self.tokenizer.decode(new_ids, skip_special_tokens=True).strip()

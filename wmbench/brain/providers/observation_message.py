@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from wmbench.brain.prompt import build_messages
-from wmbench.protocol.observation import IMAGE_KEY, MAP_KEY
+from wmbench.protocol.observation import IMAGE_KEY, MAP_KEY, BrainInput, as_brain_input
 
 #: The pictures a scene may carry, in the order their content parts are sent.
 PICTURE_KEYS = (IMAGE_KEY, MAP_KEY)
@@ -51,11 +51,12 @@ MODE_NOTES: dict[str, str] = {
 }
 
 
-def observation_messages(scene: dict[str, Any], system_prompt: str | None = None) -> list[dict[str, Any]]:
+def observation_messages(scene: BrainInput, system_prompt: str | None = None) -> list[dict[str, Any]]:
     """The chat messages for ``scene`` in its observation mode (see the card)."""
     if not isinstance(scene, dict):
         raise TypeError(f"scene must be a scene_context dict, got {type(scene).__name__}")
-    pictures = [(key, scene[key]) for key in PICTURE_KEYS if scene.get(key) is not None]
+    keyed: Mapping[str, object] = scene
+    pictures = [(key, keyed[key]) for key in PICTURE_KEYS if keyed.get(key) is not None]
     text_scene = text_only(scene)
     messages: list[dict[str, Any]] = build_messages(text_scene, system_prompt=system_prompt)
     note = MODE_NOTES.get(str(scene.get("observation", "")))
@@ -75,12 +76,12 @@ def observation_messages(scene: dict[str, Any], system_prompt: str | None = None
     return messages
 
 
-def text_only(scene: Mapping[str, Any]) -> dict[str, Any]:
+def text_only(scene: BrainInput) -> BrainInput:
     """``scene`` without its pictures (what earlier turns of a multi-turn chat repeat as text)."""
-    return {k: v for k, v in scene.items() if k not in PICTURE_KEYS}
+    return as_brain_input({k: v for k, v in scene.items() if k not in PICTURE_KEYS})
 
 
-def scene_with_images(scene: dict[str, Any], content: Any) -> dict[str, Any]:
+def scene_with_images(scene: BrainInput, content: Any) -> BrainInput:
     """``scene`` plus the image of ``content`` (a user message's content parts) as ``image``; a text-only
     content returns ``scene`` unchanged. Raises ValueError for an image part without a data URL."""
     if not isinstance(content, list):
@@ -100,4 +101,4 @@ def scene_with_images(scene: dict[str, Any], content: Any) -> dict[str, Any]:
     if len(urls) > len(PICTURE_KEYS):
         raise ValueError(f"expected at most {len(PICTURE_KEYS)} image parts (the egocentric strip, then the "
                          f"map), got {len(urls)}")
-    return {**scene, **dict(zip(PICTURE_KEYS, urls))}
+    return as_brain_input({**scene, **dict(zip(PICTURE_KEYS, urls))})

@@ -65,6 +65,7 @@ from wmbench.brain.providers.observation_message import observation_messages, te
 from wmbench.brain.providers.response_cache import CachedResponse, ResponseCache, cache_key
 from wmbench.core.errors import RunError
 from wmbench.core.key_file import read_key_file
+from wmbench.protocol.observation import BrainInput
 
 SPEC_PATTERN = "openai/<model>"
 #: HTTP answers that no retry can fix: the run should stop and say so.
@@ -93,7 +94,7 @@ class ChatTurn:
     reply: str
 
 
-def chat_messages(scene: Mapping[str, Any], *, system_prompt: str | None = None,
+def chat_messages(scene: BrainInput, *, system_prompt: str | None = None,
                   history: Sequence[ChatTurn] = ()) -> list[dict[str, Any]]:
     """The chat messages of one decision: system, then each earlier turn (user scene, assistant reply), then
     the current scene as the last user message. With no history this is exactly
@@ -101,7 +102,7 @@ def chat_messages(scene: Mapping[str, Any], *, system_prompt: str | None = None,
 
     This is the one place that builds what the endpoint sees; other content (images) hooks in here."""
     # image/rays modes: content parts and the mode's note (brain/providers/observation_message.py); else build_messages
-    current = observation_messages(dict(scene), system_prompt=system_prompt)
+    current = observation_messages(scene.copy(), system_prompt=system_prompt)
     earlier: list[dict[str, Any]] = []
     for turn in history:
         earlier.append({"role": "user", "content": turn.scene_json})
@@ -280,7 +281,7 @@ class OpenAIBrain(ProviderBrain):
         self._loop.close()
 
     # -- one decision -------------------------------------------------------------------------------------
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         if self._fatal is not None:
             return ProviderOutcome(text="", error=self._fatal, fatal=True)
         if self._loop.closed:
@@ -353,7 +354,7 @@ class OpenAIBrain(ProviderBrain):
                                completion_tokens=outcome.completion_tokens, retries=outcome.retries,
                                error=self._fatal or outcome.error, fatal=self._fatal is not None)
 
-    def _remember(self, scene: Mapping[str, Any], reply: str) -> None:
+    def _remember(self, scene: BrainInput, reply: str) -> None:
         if self.history:
             self._turns.append(ChatTurn(scene_json=scene_to_json(text_only(scene)), reply=reply))  # no pictures
 

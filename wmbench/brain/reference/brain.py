@@ -79,6 +79,7 @@ from wmbench.brain.reference.wording import (
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, LATERAL, OPPOSITE, Direction
 from wmbench.core.speed import SpeedName
 from wmbench.protocol import grammar
+from wmbench.protocol.observation import BrainInput
 
 __all__ = [
     "APPROACH_LADDER", "APPROACH_RUN_DISTANCE", "APPROACH_SPRINT_DISTANCE", "FREEZE_DECISIONS",
@@ -234,7 +235,7 @@ class ReferenceBrain(ProviderBrain):
             self._state = AffectState()
             self.seed = seed
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         return ProviderOutcome(text=self.think(scene).text)
 
     def think(self, scene: Any) -> ReferenceDecision:

@@ -14,11 +14,12 @@ Card
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
 from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.core.directions import DIRECTION_READINGS, GRAMMAR_ORDER
+from wmbench.protocol.observation import BrainInput
 
 HORIZON_S = 1.0
 
@@ -36,16 +37,16 @@ class ForecasterBrain(ProviderBrain):
     def reset(self, seed: int | None = None) -> None:
         self._inner.reset(seed)
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         reply = self._inner.decide(scene)
         if reply.error:
             return ProviderOutcome(text="", error=reply.error)
         return ProviderOutcome(text=f"{reply.text}\nFORECAST: {forecast_line(scene)}")
 
 
-def forecast_line(scene: dict[str, Any]) -> str:
+def forecast_line(scene: BrainInput) -> str:
     """The +1 s forecast items for a scene (see the module card)."""
-    walls = scene.get("walls") or {}
+    walls: Mapping[str, object] = scene.get("walls") or {}
     verdicts: dict[str, tuple[str, str]] = {}
     for scene_word, distance in walls.items():
         direction = DIRECTION_READINGS.get(str(scene_word))

@@ -113,7 +113,7 @@ def _direction(word: Any) -> str | None:
     return DIRECTION_READINGS.get(word.strip().lower()) if isinstance(word, str) else None
 
 
-def _number(value: Any) -> float | None:
+def _number(value: object) -> float | None:
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
     return float(value)

@@ -31,6 +31,7 @@ Card
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +42,7 @@ from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
 from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.core.entities import NPC_KINDS
 from wmbench.protocol.camera_layout import EYE_HEIGHT, PANEL_YAWS, PanoramaSpec
-from wmbench.protocol.observation import IMAGE_KEY, MEMORY_KEYS, decode_data_url
+from wmbench.protocol.observation import IMAGE_KEY, MEMORY_KEYS, BrainInput, as_brain_input, decode_data_url
 from wmbench.protocol.scene import NPC_SENSING_RANGE, WALL_CONE_HALF_ANGLE, WALL_SENSING_RANGE, sector_of, threat_order
 from wmbench.scenarios.records import WALL_HEIGHT
 
@@ -189,14 +190,14 @@ class VisionBrain(ProviderBrain):
             self._policy.reset(seed)
             self._previous = {}
 
-    def _respond(self, scene: dict[str, Any]) -> ProviderOutcome:
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
         if IMAGE_KEY not in scene:  # JSON mode: the same policy on the true scene
             return ProviderOutcome(text=self._policy.think(scene).text)
         return ProviderOutcome(text=self._policy.think(self.perceive(scene)).text)
 
-    def perceive(self, scene: dict[str, Any]) -> dict[str, Any]:
+    def perceive(self, scene: BrainInput) -> BrainInput:
         """The scene_context the pixels of ``scene["image"]`` support (memory keys copied through)."""
-        reading = read_panorama(decode_data_url(scene[IMAGE_KEY]))
+        reading = read_panorama(decode_data_url(scene["image"]))
         t = float(scene.get("t") or 0.0)
         own = _own_motion(scene.get("recent_decisions"))
         seen = []
@@ -217,9 +218,10 @@ class VisionBrain(ProviderBrain):
             "npc_direction": primary["direction"] if primary else None,
             "sound": None,
         }
-        perceived.update({k: scene[k] for k in MEMORY_KEYS if k in scene})
+        keyed: Mapping[str, object] = scene
+        perceived.update({k: keyed[k] for k in MEMORY_KEYS if k in keyed})
         perceived["npcs"] = listed
-        return perceived
+        return as_brain_input(perceived)
 
     def _behavior(self, npc: SeenNpc, t: float, own: tuple[float, float] | None) -> str:
         """Behaviour from the change of distance since the last decision, less the part the protagonist's own

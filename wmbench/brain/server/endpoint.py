@@ -70,6 +70,7 @@ from wmbench.brain.server.request import (
     image_decode_cost,
     scene_from_messages,
 )
+from wmbench.protocol.observation import BrainInput
 
 LISTEN_BACKLOG = 128
 DEFAULT_CONNECTION_TIMEOUT_S = 30.0
@@ -144,7 +145,7 @@ class BrainHTTPServer(ThreadingHTTPServer):
             host = host.decode()
         return f"http://{host}:{port}/v1"
 
-    def decide(self, scene: dict[str, Any], session_id: str | None = None, seed: int | None = None
+    def decide(self, scene: BrainInput, session_id: str | None = None, seed: int | None = None
                ) -> BrainReply:
         """The reply of the session's brain (the default brain without a session id)."""
         session = self._session(session_id, seed)

@@ -22,6 +22,7 @@ import numpy as np
 
 from wmbench.brain.providers.observation_message import PICTURE_KEYS, scene_with_images
 from wmbench.core.errors import ConfigError
+from wmbench.protocol.observation import BrainInput, as_brain_input
 from wmbench.protocol.png_codec import decoded_bytes, png_header
 
 MAX_BODY_BYTES = 4 * 1024 * 1024
@@ -44,7 +45,7 @@ class BadRequest(ConfigError):
         self.status = status
 
 
-def scene_from_messages(messages: Any) -> dict[str, Any]:
+def scene_from_messages(messages: Any) -> BrainInput:
     """The scene_context carried by the last user message (see module card); BadRequest if there is none."""
     if not isinstance(messages, list) or not messages:
         raise BadRequest(f"'messages' must be a non-empty list of chat messages, got {_preview(messages)}")
@@ -59,7 +60,7 @@ def scene_from_messages(messages: Any) -> dict[str, Any]:
             "the last user message must be the scene_context as a JSON object "
             f"(e.g. {{\"walls\": {{...}}, \"npc_nearby\": false, ...}}); got {_preview(content)}")
     try:  # image modes: the image part goes back into the scene (brain/providers/observation_message.py)
-        return scene_with_images(scene, users[-1].get("content"))
+        return scene_with_images(as_brain_input(scene), users[-1].get("content"))
     except ValueError as err:
         raise BadRequest(str(err)) from None
 
@@ -82,7 +83,7 @@ def check_depth(data: bytes | str, what: str) -> None:
         raise BadRequest(f"{what} nests {depth} levels deep; expected at most {MAX_JSON_DEPTH}")
 
 
-def image_decode_cost(scene: dict[str, Any]) -> int:
+def image_decode_cost(scene: BrainInput) -> int:
     """Bytes decoding the scene's image parts would need, from their PNG headers only (see module card);
     BadRequest for a part that is not a PNG, or declares a side over :data:`MAX_IMAGE_SIDE`, or needs more
     than :data:`MAX_REQUEST_DECODED_BYTES` in all."""
@@ -137,7 +138,7 @@ def _first_json_object(text: str) -> dict[str, Any] | None:
     return None
 
 
-def _preview(value: Any, limit: int = 80) -> str:
+def _preview(value: object, limit: int = 80) -> str:
     text = value if isinstance(value, str) else json.dumps(value, default=str)
     return repr(text if len(text) <= limit else text[:limit] + "…")
 

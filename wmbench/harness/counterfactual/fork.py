@@ -33,7 +33,7 @@ from wmbench.core.errors import ConfigError
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import MAX_DECISIONS, decide_safely
 from wmbench.protocol.observation import brain_input
-from wmbench.protocol.trace import Trace, TraceDict
+from wmbench.protocol.trace import BrainRecord, Trace, TraceDict
 from wmbench.scoring import ScenarioScore, score_trace
 
 #: Brain metadata fields that are wall-clock (never reproducible); left out when traces are compared.
@@ -74,7 +74,7 @@ def recorded_replies(trace: TraceDict) -> list[str]:
 
 
 def replay_branch(setup: EpisodeSetup, replies: Sequence[str], at: int, reply: str | None,
-                  onward: Brain | None = None, brain_meta: Sequence[Mapping[str, Any]] = ()) -> TraceDict:
+                  onward: Brain | None = None, brain_meta: Sequence[BrainRecord] = ()) -> TraceDict:
     """Play ``replies[:at]``, then ``reply`` (None: ``replies[at]``) at decision ``at``, then ``onward`` (or the
     remaining ``replies``) to the episode's end; returns the branch's trace. ``brain_meta[i]`` is recorded with
     replayed decision ``i`` (so an unchanged replay reproduces the original trace)."""
@@ -89,7 +89,7 @@ def replay_branch(setup: EpisodeSetup, replies: Sequence[str], at: int, reply: s
         while not done:
             if index >= MAX_DECISIONS:
                 raise RuntimeError(f"branch did not end after {MAX_DECISIONS} decisions")
-            meta: Mapping[str, Any] = brain_meta[index] if index < len(brain_meta) else {}
+            meta: BrainRecord = brain_meta[index] if index < len(brain_meta) else {}
             if index < at:
                 if onward is not None:
                     decide_safely(onward, brain_input(obs))  # bring the onward brain's state to the fork
@@ -108,7 +108,7 @@ def replay_branch(setup: EpisodeSetup, replies: Sequence[str], at: int, reply: s
                 text, meta = "", {"provider": "counterfactual", "error": "no recorded reply left"}
             obs, _reward, terminated, truncated, _info = env.step(text)
             if meta:
-                env.record_brain_meta(dict(meta))
+                env.record_brain_meta(meta.copy())
             index += 1
             done = bool(terminated or truncated)
         return env.trace.to_dict()

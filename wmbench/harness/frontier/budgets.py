@@ -23,9 +23,9 @@ import math
 import time
 from collections import deque
 from dataclasses import replace
-from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
+from wmbench.protocol.observation import BrainInput
 
 
 def delay_decisions(think_time_s: float, decision_dt: float = 0.5) -> int:
@@ -48,7 +48,7 @@ class ThinkingBrain:
         self.inner.reset(seed)
         self._pending.clear()
 
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
+    def decide(self, scene: BrainInput) -> BrainReply:
         self._pending.append(self.inner.decide(scene))
         if len(self._pending) <= self.delay:
             return BrainReply(text="", latency_s=0.0, provider="thinking", error=None)
@@ -70,7 +70,7 @@ class WallClockThinkingBrain:
     def reset(self, seed: int | None = None) -> None:
         self.inner.reset(seed)
 
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
+    def decide(self, scene: BrainInput) -> BrainReply:
         started = time.perf_counter()
         reply = self.inner.decide(scene)
         time.sleep(self.seconds)
@@ -93,7 +93,7 @@ class TokenBudgetBrain:
     def reset(self, seed: int | None = None) -> None:
         self.inner.reset(seed)
 
-    def decide(self, scene: dict[str, Any]) -> BrainReply:
+    def decide(self, scene: BrainInput) -> BrainReply:
         reply = self.inner.decide(scene)
         return replace(reply, text=cut_to_tokens(reply.text, self.tokens))
 

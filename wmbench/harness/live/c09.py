@@ -26,7 +26,8 @@ from wmbench.brain.registry import get_brain
 from wmbench.core.speed import SpeedClass
 from wmbench.harness.live.loop import run_live
 from wmbench.harness.live.store import LiveStore
-from wmbench.harness.run.measure import MeasureContext
+from wmbench.harness.run.measure import MeasureContext, measurer
+from wmbench.scenarios import Scenario
 from wmbench.scoring.c09 import C09_IDS, TRACED_RUNS, not_measured, score_c09
 from wmbench.scoring.live_run import DEFAULT_FPS, LiveResult
 from wmbench.scoring.report_types import ScenarioScore
@@ -112,7 +113,8 @@ def measure_c09(
     return out
 
 
-def measure_live(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
+@measurer("live")
+def measure_live(scenarios: Sequence[Scenario], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``live`` measurer of ``run_suite``: C09 with the run's brain, body and first seed; the runs are
     kept in ``<out>/live.json`` so a resumed suite reuses them."""
 
@@ -124,7 +126,7 @@ def measure_live(scenarios: Sequence[Any], context: MeasureContext) -> dict[str,
                        brain_options=context.brain_options, store=LiveStore(Path(context.out)), progress=say)
 
 
-def skip_live(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
+def skip_live(scenarios: Sequence[Scenario], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``live`` measurer of ``run_suite --no-live``: C09 reported as not measured, saying why."""
     why = "live measurement skipped (--no-live); run without --no-live, or `wmbench live`, to measure it"
     return {s.id: [not_measured(s.id, why)] for s in scenarios}

@@ -44,7 +44,8 @@ from wmbench.harness.live.metrics import FrameClock, sample_memory
 from wmbench.harness.run.episode import decide_safely
 from wmbench.harness.video.recorder import VideoRecorder
 from wmbench.harness.video.replay import render_episode
-from wmbench.protocol.trace import TraceDict
+from wmbench.protocol.observation import BrainInput
+from wmbench.protocol.trace import BrainRecord, TraceDict
 from wmbench.scoring.live_run import (
     DEFAULT_FPS,
     NS_PER_MS,
@@ -75,7 +76,7 @@ FrameWork = Callable[[Any], None]
 
 @dataclass(frozen=True)
 class _Request:
-    scene: dict[str, Any]
+    scene: BrainInput
     snapshot_ns: int
     snapshot_t: float
 
@@ -211,7 +212,7 @@ def run_live(
 class _LiveLoop:
     """The frame loop's state: the clock, the decision in flight, and everything recorded."""
 
-    def __init__(self, env: Any, brain: Brain, fps: int, duration: float | None,
+    def __init__(self, env: WMBenchEnv, brain: Brain, fps: int, duration: float | None,
                  on_frame: Callable[[LiveTick], None] | None, frame_work: FrameWork | None) -> None:
         self.env, self.brain, self.fps = env, brain, fps
         self.max_frames = None if duration is None else max(1, round(duration * fps))
@@ -300,7 +301,7 @@ class _LiveLoop:
         if answer is None:
             return None
         reply = answer.reply
-        meta = {**reply.meta(), "snapshot_t": round(answer.request.snapshot_t, 6), "live": True}
+        meta = BrainRecord(**reply.meta(), snapshot_t=round(answer.request.snapshot_t, 6), live=True)
         applied = self.env.apply_reply(reply.text if reply.error is None else "", brain_meta=meta)
         return answer, applied, self.clock.now_ns()
 

@@ -88,9 +88,10 @@ def canonical_first_decision(record: Scenario) -> tuple[dict[str, Any], dict[str
         env.reset(seed=0)
         env.step(_PROBE_REPLY)
         decision = env.trace.decisions[0]
-        scene = {key: decision.scene[key] for key in OFFICIAL_KEYS if key in decision.scene}
-        walls = dict(scene.get("walls") or {})
-        scene["walls"] = {k: walls.get(k) for k in ("left", "right", "front")}  # official walls keys only
+        recorded: Mapping[str, object] = decision.scene
+        scene: dict[str, Any] = {key: recorded[key] for key in OFFICIAL_KEYS if key in recorded}
+        walls = decision.scene["walls"]
+        scene["walls"] = {"left": walls["left"], "right": walls["right"], "front": walls["front"]}  # official keys
         predict = {d: f"{'safe' if t.safe else 'danger'}({t.reason})" for d, t in decision.truth.directions.items()}
     finally:
         env.close()

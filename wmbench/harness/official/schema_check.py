@@ -98,7 +98,7 @@ def _check(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any], where
             _check(item, schema["items"], root, f"{where}[{i}]", out)
 
 
-def _is_type(value: Any, name: str) -> bool:
+def _is_type(value: object, name: str) -> bool:
     if isinstance(value, bool) and name in ("integer", "number"):
         return False
     if name == "integer" and isinstance(value, float):
@@ -106,6 +106,6 @@ def _is_type(value: Any, name: str) -> bool:
     return isinstance(value, _TYPES[name])
 
 
-def _type_name(value: Any) -> str:
+def _type_name(value: object) -> str:
     return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null",
             int: "integer", float: "number"}.get(type(value), type(value).__name__)

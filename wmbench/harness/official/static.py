@@ -31,6 +31,7 @@ from typing import Any, TypedDict
 from wmbench.brain.base import Brain
 from wmbench.core.taxonomy import CATEGORY_TITLES
 from wmbench.protocol.grammar import Decision, ParseError, parse_reply
+from wmbench.protocol.observation import BrainInput, as_brain_input
 from wmbench.scenarios.track_a import TRACK_A_CATEGORIES, OfficialRecord
 from wmbench.scoring.keywords import KeywordBanks, load_banks
 
@@ -132,10 +133,10 @@ def score_record(record: OfficialRecord, reply_text: str, banks: KeywordBanks, *
         error=error)
 
 
-def official_scene(record: OfficialRecord) -> dict[str, Any]:
+def official_scene(record: OfficialRecord) -> BrainInput:
     """The scene the brain is shown: the record's ``scene_context`` as given (a fresh copy)."""
-    return {key: (dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list) else value)
-            for key, value in record.scene_context.items()}
+    return as_brain_input({key: (dict(value) if isinstance(value, dict) else list(value) if isinstance(value, list)
+                                 else value) for key, value in record.scene_context.items()})
 
 
 def run_static(records: Sequence[OfficialRecord], brain: Brain, brain_spec: str, source: str,

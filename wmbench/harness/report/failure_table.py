@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from html import escape
-from typing import Any
 
 from wmbench.scoring.failure_labels import FAILURE_LABELS
+from wmbench.scoring.scores_file import Scores
 
 
-def failure_label_rows(scores: Mapping[str, Any]) -> tuple[list[str], list[tuple[str, list[int], int]]]:
+def failure_label_rows(scores: Scores) -> tuple[list[str], list[tuple[str, list[int], int]]]:
     """(the categories that have labels, one row per label: (label, count per category, total))."""
     block = scores.get("failure_labels")
     if not isinstance(block, Mapping) or not block.get("overall"):
@@ -27,7 +27,7 @@ def failure_label_rows(scores: Mapping[str, Any]) -> tuple[list[str], list[tuple
     return cats, [(label, [int(categories[c].get(label, 0)) for c in cats], int(overall[label])) for label in labels]
 
 
-def failure_label_html(scores: Mapping[str, Any]) -> str:
+def failure_label_html(scores: Scores) -> str:
     """The failure-label section of report.html (heading included)."""
     cats, rows = failure_label_rows(scores)
     if not rows:
@@ -38,7 +38,7 @@ def failure_label_html(scores: Mapping[str, Any]) -> str:
     return (f"<h2>Failure labels</h2><table><tr><th>label</th>{head}<th>total</th></tr>{body}</table>")
 
 
-def failure_label_lines(scores: Mapping[str, Any]) -> list[str]:
+def failure_label_lines(scores: Scores) -> list[str]:
     """Markdown lines of the failure-label section (heading included)."""
     out = ["## Failure labels", ""]
     if not isinstance(scores.get("failure_labels"), Mapping):

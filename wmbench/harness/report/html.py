@@ -23,6 +23,7 @@ from wmbench.harness.report.transcript import (
 )
 from wmbench.harness.run.accounting import format_usage
 from wmbench.scenarios import get_scenario
+from wmbench.scoring.scores_file import Scores
 
 CSS = """
 body{font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:24px auto;max-width:1180px;
@@ -66,7 +67,7 @@ def scenario_name(sid: str) -> str:
         return ""
 
 
-def _num(value: Any, digits: int = 1) -> str:
+def _num(value: object, digits: int = 1) -> str:
     if value is None:
         return "–"
     return f"{value:.{digits}f}" if isinstance(value, float) else escape(str(value))
@@ -84,7 +85,7 @@ def _table(headers: Sequence[str], rows: Sequence[str], sortable: bool = False) 
     return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
-def _pillars(scores: Mapping[str, Any]) -> str:
+def _pillars(scores: Scores) -> str:
     rows = [f"<tr><td>{escape(p)}</td><td class=num>{_num(e.get('sum'))} / {e.get('max', 0):g}</td>"
             f"<td class=num>{_num(e.get('rescaled'))} / {e.get('rescaled_max', 0):g}</td>"
             f"<td>{'yes' if e.get('measured') else 'no'}</td></tr>"
@@ -101,7 +102,7 @@ def _points(e: Mapping[str, Any]) -> str:
     return "not measured"
 
 
-def _categories(scores: Mapping[str, Any], titles: Mapping[str, str]) -> str:
+def _categories(scores: Scores, titles: Mapping[str, str]) -> str:
     rows = []
     for c, e in (scores.get("categories") or {}).items():
         ci_text = confidence_text(e.get("ci95"), category_seeds(scores, c))
@@ -135,7 +136,7 @@ def _live(run: Any) -> str:
     return summary + _table(headers, rows)
 
 
-def _scenarios(scores: Mapping[str, Any], names: Mapping[str, str]) -> str:
+def _scenarios(scores: Scores, names: Mapping[str, str]) -> str:
     rows = []
     for sid, e in (scores.get("scenarios") or {}).items():
         measured = bool(e.get("measured"))
@@ -178,7 +179,7 @@ def live_headline(run: Any) -> str:
     return f"Live run: {'; '.join(parts)} (a live run alone is not a WM Score: no grade)"
 
 
-def _live_points(value: Any) -> str:
+def _live_points(value: object) -> str:
     return "–" if value is None else f"{value:.1f}" if isinstance(value, float) else str(value)
 
 

@@ -24,6 +24,7 @@ from html import escape
 from typing import Any
 
 from wmbench.core.directions import SCENE_ORDER
+from wmbench.scoring.scores_file import Scores
 
 #: Episodes with a transcript in report.html at most (a 20,000-episode run would make a gigabyte of HTML);
 #: every episode's full trace stays in episodes.jsonl.
@@ -117,18 +118,18 @@ def _brain_text(brain: Mapping[str, Any]) -> str:
     return " · ".join(bits)
 
 
-def _seed_entry(scores: Mapping[str, Any], scenario: str, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
+def _seed_entry(scores: Scores, scenario: str, seed: int) -> tuple[dict[str, Any], dict[str, Any]]:
     """(per_seed entry, evidence) of one episode in scores.json, empty dicts when absent."""
-    entry = (scores.get("scenarios") or {}).get(scenario) or {}
-    per_seed = entry.get("per_seed") or []
-    evidence = entry.get("evidence") or []
+    entry = (scores.get("scenarios") or {}).get(scenario)
+    per_seed = (entry.get("per_seed") if entry else None) or []
+    evidence = (entry.get("evidence") if entry else None) or []
     for i, item in enumerate(per_seed):
         if item.get("seed") == seed:
             return dict(item), dict(evidence[i]) if i < len(evidence) and isinstance(evidence[i], dict) else {}
     return {}, {}
 
 
-def episode_transcripts(lines: Iterable[Mapping[str, Any]], scores: Mapping[str, Any],
+def episode_transcripts(lines: Iterable[Mapping[str, Any]], scores: Scores,
                         limit: int = MAX_TRANSCRIPTS) -> list[EpisodeTranscript]:
     """The transcript of every episode line, sorted by scenario and seed (see module card) — of at most
     ``limit`` of them (:func:`shown_episodes`). ``lines`` is read twice when it holds more than ``limit``
@@ -180,7 +181,7 @@ def shown_episodes(keys: Iterable[tuple[str, int]], limit: int = MAX_TRANSCRIPTS
     return {(scenario, seed) for scenario, seeds in by_scenario.items() for seed in sorted(seeds)[:per_scenario]}
 
 
-def hidden_inconsistency_line(scores: Mapping[str, Any]) -> str:
+def hidden_inconsistency_line(scores: Scores) -> str:
     """The run's hidden-inconsistency rate in words (PREDICT said safe, the body moved into danger)."""
     hidden = scores.get("hidden_inconsistency_rate") or {}
     if not hidden or not hidden.get("safe_decisions"):
@@ -200,7 +201,7 @@ def confidence_text(ci: Sequence[float] | None, n_seeds: int) -> str:
     return f"{text} (all {n_seeds} seeds alike)" if ci[0] == ci[1] else text
 
 
-def category_seeds(scores: Mapping[str, Any], category: str) -> int:
+def category_seeds(scores: Scores, category: str) -> int:
     """The fewest measured seeds of any measured scenario of ``category`` (what its CI could use)."""
     counts = [len([p for p in entry.get("per_seed") or [] if p.get("measured", True)])
               for entry in (scores.get("scenarios") or {}).values()
@@ -243,7 +244,7 @@ tr.failed td{background:#fdecea}
 """
 
 
-def split_text(scores: Mapping[str, Any]) -> list[str]:
+def split_text(scores: Scores) -> list[str]:
     """The report's lines on the test split: what the WM Score is over, and spec fidelity (seed 0) apart."""
     split = scores.get("split")
     if not split:

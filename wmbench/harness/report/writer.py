@@ -356,7 +356,7 @@ def write_reports(
     return ReportFiles(markdown, html, leaderboard, tuple(plot_paths))
 
 
-def _fmt(value: Any, digits: int = 1) -> str:
+def _fmt(value: object, digits: int = 1) -> str:
     if value is None:
         return "–"
     if isinstance(value, float):

@@ -39,14 +39,14 @@ def _key(body: str, env_kwargs: dict[str, Any]) -> str:
     return json.dumps([body, env_kwargs], sort_keys=True, default=repr)
 
 
-def _envs() -> dict[str, Any]:
-    envs = getattr(_local, "envs", None)
+def _envs() -> dict[str, WMBenchEnv]:
+    envs: dict[str, WMBenchEnv] | None = getattr(_local, "envs", None)
     if envs is None:
         envs = _local.envs = {}
     return envs
 
 
-def reused_env(scenario_id: str, body: str, **env_kwargs: Any) -> Any:
+def reused_env(scenario_id: str, body: str, **env_kwargs: Any) -> WMBenchEnv:
     """This thread's env for ``body`` and ``env_kwargs`` (built with ``scenario_id`` the first time)."""
     envs = _envs()
     key = _key(body, env_kwargs)
@@ -56,7 +56,7 @@ def reused_env(scenario_id: str, body: str, **env_kwargs: Any) -> Any:
     return env
 
 
-def discard_env(env: Any) -> None:
+def discard_env(env: WMBenchEnv) -> None:
     """Close ``env`` and forget it, so the next episode builds a fresh one."""
     envs = _envs()
     for key, held in list(envs.items()):

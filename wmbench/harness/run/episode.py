@@ -31,7 +31,7 @@ from typing import Any, TypedDict
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run import env_reuse
-from wmbench.protocol.observation import brain_input
+from wmbench.protocol.observation import BrainInput, brain_input
 from wmbench.protocol.trace import TraceDict
 
 #: A safety net against an env that never ends: no scenario comes close (the longest is well under a minute
@@ -82,7 +82,7 @@ class EpisodeResult:
         }
 
 
-def make_env(scenario_id: str, body: str, **env_kwargs: Any) -> Any:
+def make_env(scenario_id: str, body: str, **env_kwargs: Any) -> WMBenchEnv:
     """The default env factory: ``WMBenchEnv(scenario_id, body=body, **env_kwargs)`` (imported lazily)."""
     return WMBenchEnv(scenario_id, body=body, **env_kwargs)
 
@@ -109,7 +109,7 @@ def run_episode(
     reuse = reuse_env and env_factory is None and env_reuse.reuse_enabled()
     label = brain_label or str(getattr(brain, "name", type(brain).__name__))
     start = time.perf_counter()
-    env = None
+    env: Any = None   # a WMBenchEnv, or whatever a caller's env_factory builds (used duck-typed)
     n_decisions = failed = 0
     error: str | None = None
     trace: TraceDict | None = None
@@ -171,7 +171,7 @@ def count_parse_errors(trace: TraceDict | None) -> int:
     return sum(1 for d in trace["decisions"] if not d["parse"].get("ok", False))
 
 
-def decide_safely(brain: Brain, scene: dict[str, Any]) -> BrainReply:
+def decide_safely(brain: Brain, scene: BrainInput) -> BrainReply:
     """``brain.decide(scene)`` with the Brain protocol's promise enforced, for every loop that asks a brain
     (bench episodes here, the live worker thread in :mod:`wmbench.harness.live.loop`): an exception, or something
     that is not a :class:`BrainReply`, becomes a failed reply (``text=""``, ``error`` saying what happened,

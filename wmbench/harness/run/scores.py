@@ -40,7 +40,7 @@ from wmbench.scenarios import Scenario, get_scenario
 from wmbench.scoring import score_trace, summarize
 from wmbench.scoring.dispatch import normalise_scenario_id
 from wmbench.scoring.pairs import PAIRS, rescore_pairs
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.report_types import Evidence, ScenarioScore
 from wmbench.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, Scores, SpecFidelity, SplitBlock
 
 
@@ -55,7 +55,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
     # the scores in memory (a 1000-episode run's traces are ~80 MB as Python objects)
     lines = [_ScoredLine.of(line) for line in log.iter_lines() if line_key(line) in keys]
     lines.sort(key=lambda line: (line.scenario, line.seed))
-    extra: dict[str, Sequence[Any]] = {}
+    extra: dict[str, Sequence[ScenarioScore]] = {}
     notes: list[NotMeasuredNote] = []
     for mode, group in plan.by_mode.items():
         ids = [s.id for s in group]
@@ -97,7 +97,7 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
     return scores
 
 
-def score_lines(lines: Sequence[EpisodeLine], extra: Mapping[str, Sequence[Any]] | None = None
+def score_lines(lines: Sequence[EpisodeLine], extra: Mapping[str, Sequence[ScenarioScore]] | None = None
                 ) -> Scores:
     """The scores.json dict for episode lines (in the order given) plus already-measured scores by scenario,
     split as :func:`score_run` splits them (seed 0 apart as spec fidelity when other seeds are there).
@@ -154,7 +154,7 @@ class LineScores:
     def scenarios(self) -> set[str]:
         return {scenario for scenario, _, _ in self.scored}
 
-    def summarize(self, extra: Mapping[str, Sequence[Any]] | None = None) -> Scores:
+    def summarize(self, extra: Mapping[str, Sequence[ScenarioScore]] | None = None) -> Scores:
         """Split as :func:`score_run` splits (seed 0 apart as spec fidelity when other seeds are there)."""
         test, fidelity = split_spec_fidelity(self.scored, lambda item: item[1])
         scores = _summarize([(scenario, score) for scenario, _, score in test], extra)
@@ -217,7 +217,7 @@ def _rescore_pair(key: tuple[str, int | None], waiting: dict[tuple[str, int | No
     return index, partner_index
 
 
-def slim_evidence(score: Any) -> Any:
+def slim_evidence(score: ScenarioScore) -> ScenarioScore:
     """``score`` with only the evidence the aggregates read: the rule, and the hidden-inconsistency counts
     (one shared dict per distinct value: thousands of episodes hold a handful of them)."""
     if not isinstance(score, ScenarioScore) or not isinstance(score.evidence, dict):
@@ -228,7 +228,7 @@ def slim_evidence(score: Any) -> Any:
 
 
 @functools.lru_cache(maxsize=4096)
-def _slim(rule: str, counts: tuple[int, int] | None) -> dict[str, Any]:
+def _slim(rule: str, counts: tuple[int, int] | None) -> Evidence:
     if counts is None:
         return {"rule": rule}
     return {"rule": rule, "sim": {"hidden_inconsistency": {"count": counts[0], "safe_decisions": counts[1]}}}
@@ -243,10 +243,10 @@ class _ScoredLine:
     error: bool
     failed_decisions: int
     parse_errors: int
-    score: Any
+    score: ScenarioScore
     usage: BrainUsage  # the brain's tokens, cache hits, retries (run_accounting.brain_usage)
     #: kept only for the scenarios of a paired rule, see :func:`paired_trace`
-    trace: Any = None
+    trace: Trace | None = None
 
     @classmethod
     def of(cls, line: EpisodeLine) -> _ScoredLine:
@@ -255,11 +255,11 @@ class _ScoredLine:
                    summary.get("parse_errors", 0), score_line(line), brain_usage([line]), paired_trace(line))
 
 
-def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[Any]] | None,
-               paired_traces: Sequence[Any] = ()) -> Scores:
+def _summarize(scored: Sequence[tuple[str, ScenarioScore]], extra: Mapping[str, Sequence[ScenarioScore]] | None,
+               paired_traces: Sequence[Trace] = ()) -> Scores:
     """The scores.json dict of (scenario id, score) pairs, in the order given, plus ``extra`` scores; the
     paired scenarios among them rescored against their partners' ``paired_traces``."""
-    by_scenario: dict[str, list[Any]] = {}
+    by_scenario: dict[str, list[ScenarioScore]] = {}
     for scenario_id, score in scored:
         by_scenario.setdefault(scenario_id, []).append(score)
     if paired_traces:
@@ -269,7 +269,7 @@ def _summarize(scored: Sequence[tuple[str, Any]], extra: Mapping[str, Sequence[A
     return summarize(by_scenario)
 
 
-def paired_trace(line: EpisodeLine) -> Any:
+def paired_trace(line: EpisodeLine) -> Trace | None:
     """The trace of a line whose scenario takes part in a paired rule (:mod:`wmbench.scoring.pairs`), else
     None: only those traces are kept while a run is scored. A trace that cannot be read is None (score_line
     scores it as an error already)."""
@@ -283,7 +283,7 @@ def paired_trace(line: EpisodeLine) -> Any:
         return None
 
 
-def score_line(line: EpisodeLine) -> Any:
+def score_line(line: EpisodeLine) -> ScenarioScore:
     """One episode line -> its ``ScenarioScore``."""
     stored = line.get("trace")
     if line.get("error") or not stored:
@@ -296,14 +296,14 @@ def score_line(line: EpisodeLine) -> Any:
     return score_trace(trace)  # a scorer that raises here is a bug in wmbench: it must not become a score
 
 
-def not_measured_score(record: Scenario, why: str) -> Any:
+def not_measured_score(record: Scenario, why: str) -> ScenarioScore:
     """A ``measured: false`` entry for a scenario this run could not measure, saying why."""
     return ScenarioScore(scenario_id=record.id, category=record.category, score=0.0, measured=False,
                          explanation=f"{record.id}: {why}",
                          evidence={"rule": "not_measured", "mode": record.mode, "reason": why})
 
 
-def error_score(scenario_id: str, seed: int, why: str) -> Any:
+def error_score(scenario_id: str, seed: int, why: str) -> ScenarioScore:
     """0 of 20 for an episode that failed, with the reason as its explanation (first line of it)."""
     headline = why.splitlines()[0] if why else "unknown error"
     return ScenarioScore(

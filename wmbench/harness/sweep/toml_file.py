@@ -111,7 +111,7 @@ def _check_keys(data: Mapping[str, Any], allowed: Mapping[str, str], where: str,
             raise SweepFileError(f"{where}: unknown key {prefix}{key!r}{hint}")
 
 
-def _wrong(where: str, key: str, value: Any) -> SweepFileError:
+def _wrong(where: str, key: str, value: object) -> SweepFileError:
     what = TOP_KEYS.get(key) or BRAIN_KEYS.get(key.rsplit(".", 1)[-1], "another value")
     return SweepFileError(f"{where}: {key!r} must be {what}, got {value!r}")
 

@@ -51,7 +51,7 @@ from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
-from wmbench.harness.run.measure import MeasureContext
+from wmbench.harness.run.measure import MeasureContext, measurer
 from wmbench.harness.transfer.body_replay import replay_decisions
 from wmbench.harness.transfer.outcome import TRANSFER_BODIES, body_pace, run_bodies
 from wmbench.protocol.trace import Trace
@@ -234,7 +234,8 @@ def measure_c10_brain(
 TRANSFER_SEEDS = 2
 
 
-def measure_transfer(scenarios: Sequence[Any], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
+@measurer("transfer")
+def measure_transfer(scenarios: Sequence[Scenario], context: MeasureContext) -> dict[str, list[ScenarioScore]]:
     """The ``transfer`` measurer of ``run_suite``: C10 with the run's brain on the first
     :data:`TRANSFER_SEEDS` test seeds of the run. The character is always the source body; the robot and the
     drone are targets, and so is the run's ``--body`` when it is another (e.g. a plugin body)."""

@@ -8,10 +8,13 @@ A category is called **sensitive** to a capability when the panel brain lacking 
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from wmbench.core.taxonomy import CATEGORY_TITLES
-from wmbench.harness.validity.runner import ValidityResult
+from wmbench.harness.validity.runner import BENCH_CATEGORIES, ValidityResult
 
 SENSITIVE_LOSS = 30.0
 BLIND_LOSS = 10.0
@@ -88,10 +91,138 @@ def counterbalance_lines(result: ValidityResult) -> list[str]:
     return lines
 
 
-def render(result: ValidityResult, command: str) -> str:
+#: a prompt-only vs reference gap above this must be explained by a rule the prompt states (issue 20)
+GAP_TO_EXPLAIN = 10.0
+#: category -> the prompt's rule that prompt-only breaks where it trails the reference (shown for gaps above
+#: GAP_TO_EXPLAIN; a gap with no entry here is printed as unexplained)
+PROMPT_RULES: dict[str, str] = {
+    "C08": "\"Write one expressive sentence ... the emotion and body language that fit the moment\" and \"When the "
+           "threat has just gone: stay vigilant, then relax gradually, exhaling with relief\": prompt-only's "
+           "sentences carry fewer descriptors and its recovery walk is read as a jog by the body",
+    "C05": "\"Scale the intensity with the threat\" (A charging beast: ... in terror; an approaching beast: "
+           "retreat quickly and warily)",
+    "C04": "\"A person coming close: step back calmly with hands raised\"",
+}
+#: the cheats whose failure labels the page prints next to prompt-only's
+LABEL_BRAINS: tuple[str, ...] = ("prompt-only", "oracle-random", "all-beast", "distance-only", "runs-at-danger")
+#: issue 20's bounds: (what, brain, category or "total", bound, "max" = at most / "loss" = at least this below
+#: prompt-only)
+BOUNDS: tuple[tuple[str, str, str, float, str], ...] = (
+    ("oracle + random safe side loses on C03", "oracle-random", "C03", 15.0, "loss"),
+    ("oracle + random safe side loses on C05", "oracle-random", "C05", 15.0, "loss"),
+    ("distance-only loses on C05", "distance-only", "C05", 15.0, "loss"),
+    ("runs at the danger: C08", "runs-at-danger", "C08", 15.0, "max"),
+    ("perceive-only (moves toward the danger): C08", "perceive-only", "C08", 15.0, "max"),
+    ("mirror-swapped (mirrored motion): C08", "mirror-swapped", "C08", 15.0, "max"),
+    ("every creature a beast: C02", "all-beast", "C02", 40.0, "max"),
+    ("memoryless prompt-only loses on C06", "prompt-only-memoryless", "C06", 25.0, "loss"),
+)
+#: what the page says about the bounds the rules cannot reach by themselves
+BOUND_NOTES = """\
+- **oracle-random on C03.** A rule-perfect PREDICT with a random safe side *is* a correct escape in the open-field
+  layouts of S11–S15 (the prompt names no preferred side; a run in any safe direction that does not let the beast
+  gain gets away — often farther than prompt-only's walk). C03 charges what physics shows: a side move that lets
+  the beast gain (the stated margin `SIDEWAYS_MARGIN` = 5), a move that closes on it or into the crossing beast's
+  path (0), and — since issue 20's second round — a partly right PREDICT that does not mark where the beast is
+  (suboptimal, not reasonable). Reaching 15 needs family layouts where the side matters on every drawn
+  instance (an exit that closes further along the route, known from the scene); that is not built yet.
+- **mirror-swapped on C08.** C08 now forfeits a scenario for wrong motion at *any* decision of the episode (into
+  a danger sector, closing on the beast, toward an approaching person, contact), so mirrored motion earns nothing
+  wherever it is wrong. On the family instances where every threat is on the axis (ahead or behind: the spec's
+  seed 0 and the turned seed 2 of S36–S40) a mirrored body moves exactly like a correct one and keeps its
+  points, so about half of C08 stays: no rule that judges the motion can take it. The bound ≤ 15 holds for the
+  brains whose motion is wrong on every instance (runs-at-danger, perceive-only).
+- **The best constant.** Its margin grew (149.9 → 133.4 of 900 on the quick panel; CI bound lowered from 150 to
+  140) from rules the prompt states: C08 forfeits wrong motion anywhere in the episode and relief expressed
+  before the beast has left (`beast-ahead/walk-back-relief` lost S39's 20), and C04 S20 counts a beast named
+  where only the woman stands as the threat reaction it is. What remains of `beast-ahead/step-back-wary` is
+  mostly earned where the constant is the right answer: with the beast (or the woman) ahead — the spec's seed 0
+  and its mirror — a wary step back is a correct escape (S11 seed 0: 20, S13 seeds 0–1: 15, S15 seeds 0–1: 17.5,
+  S40 seed 0: 20; the turned seeds: 0–4), so the target of 130 is not reached by rules alone.
+"""
+
+
+def reference_gap_lines(result: ValidityResult) -> list[str]:
+    """prompt-only against the reference per category, each gap above GAP_TO_EXPLAIN with the prompt's rule."""
+    names = {b.name for b in result.brains}
+    if not {"reference", "prompt-only"} <= names:
+        return []
+    lines = ["| category | reference | prompt-only | gap | the prompt's rule prompt-only breaks |",
+             "|---|---|---|---|---|"]
+    for c in result.categories:
+        ref, own = result.brain("reference").score(c), result.brain("prompt-only").score(c)
+        gap = ref - own
+        why = PROMPT_RULES.get(c, "**unexplained**") if gap > GAP_TO_EXPLAIN else "(gap within 10)"
+        lines.append(f"| {c} | {ref:.1f} | {own:.1f} | {gap:+.1f} | {why} |")
+    return lines
+
+
+def bound_lines(result: ValidityResult) -> list[str]:
+    """Issue 20's bounds against this run: the value, the bound and whether it holds."""
+    names = {b.name for b in result.brains}
+    lines = ["| bound | measured | target | holds |", "|---|---|---|---|"]
+    for what, brain, category, bound, kind in BOUNDS:
+        if brain not in names or (kind == "loss" and "prompt-only" not in names):
+            continue
+        if kind == "loss":
+            value = result.loss(brain, category, against="prompt-only")
+            lines.append(f"| {what} | {value:.1f} below prompt-only | >= {bound:g} | "
+                         f"{'yes' if value >= bound else '**no**'} |")
+        else:
+            value = result.brain(brain).score(category)
+            lines.append(f"| {what} | {value:.1f} | <= {bound:g} | {'yes' if value <= bound else '**no**'} |")
+    if result.constants():
+        best = result.best_constant()
+        lines.append(f"| best constant reply (`{best.name[len('constant:'):]}`) | {best.total:.1f} / 900 | "
+                     f"<= 130 | {'yes' if best.total <= 130 else '**no**'} |")
+    return lines
+
+
+def label_lines(result: ValidityResult, brains: Sequence[str] = LABEL_BRAINS) -> list[str]:
+    """The failure labels (counted decisions or episodes that lost points, all seeds) of prompt-only and the
+    cheats, C01–C08, one column per brain."""
+    present = [b for b in brains if b in {x.name for x in result.brains} and result.brain(b).labels]
+    if not present:
+        return []
+    totals: dict[str, Counter[str]] = {}
+    for name in present:
+        counter: Counter[str] = Counter()
+        for c, counts in result.brain(name).labels.items():
+            if c in BENCH_CATEGORIES:
+                counter.update(counts)
+        totals[name] = counter
+    labels = sorted({label for counter in totals.values() for label in counter})
+    lines = ["| label | " + " | ".join(present) + " |", "|---|" + "---|" * len(present)]
+    for label in labels:
+        lines.append(f"| `{label}` | " + " | ".join(str(totals[n].get(label, 0)) for n in present) + " |")
+    lines.append("| **total** | " + " | ".join(str(sum(totals[n].values())) for n in present) + " |")
+    return lines
+
+
+def rank_lines(rank: Mapping[str, Any]) -> list[str]:
+    """The rank-stability comparisons of a ``rank_stability.json``."""
+    lines = [f"| comparison | brains | Spearman rho | >= {rank['target']} |", "|---|---|---|---|"]
+    for c in rank["comparisons"]:
+        ok = "yes" if c["passes"] else "**no**"
+        lines.append(f"| {c['a']} vs {c['b']} | {c['brains']} | {c['rho']:.3f} | {ok} |")
+    lines += ["", "Sets: " + "; ".join(f"{s['label']}: body {s['body']}, seeds {s['seeds']}" for s in rank["sets"])
+              + "."]
+    totals = {s["label"]: s.get("totals") or {} for s in rank["sets"]}
+    brains = list(next(iter(totals.values()), {}))
+    if brains:
+        lines += ["", "| brain (C01–C08 of 800) | " + " | ".join(totals) + " |", "|---|" + "---|" * len(totals)]
+        lines += [f"| {b} | " + " | ".join(f"{t.get(b, float('nan')):.1f}" for t in totals.values()) + " |"
+                  for b in brains]
+    return lines
+
+
+def render(result: ValidityResult, command: str, rank: Mapping[str, Any] | None = None,
+           labels: ValidityResult | None = None, note: str = "") -> str:
     load = f", load average {result.load_before[0]:.1f} when it began" if result.load_before else ""
     text = _INTRO.format(command=command, seeds=list(result.seeds), n=len(result.brains),
                          elapsed=result.elapsed_s, workers=result.workers, load=load)
+    if note:
+        text += note.rstrip() + "\n\n"
     text += "## The table\n\n" + result.to_markdown() + "\n\n"
     text += "## Sensitive and blind, per category\n\n"
     text += (f"Sensitive: the brain lacking the capability loses at least {SENSITIVE_LOSS:g} points against the "
@@ -102,10 +233,33 @@ def render(result: ValidityResult, command: str) -> str:
         text += ("\n## Counterbalancing: left-first vs right-first\n\nThe same memoryless brain breaking ties to "
                  "the left or to the right. With exact mirror counterbalancing the two must score alike.\n\n")
         text += "\n".join(balance) + "\n"
+    gaps = reference_gap_lines(result)
+    if gaps:
+        text += (f"\n## prompt-only against the reference\n\nThe independent brain (`docs/prompt_only.md`) against "
+                 f"ours, per category; every gap above {GAP_TO_EXPLAIN:g} must be a rule the prompt states that "
+                 "prompt-only breaks.\n\n" + "\n".join(gaps) + "\n")
+    bounds = bound_lines(result)
+    if len(bounds) > 2:
+        text += ("\n## Issue 20's bounds on this run\n\n" + "\n".join(bounds) + "\n\nWhere a bound is not reached:\n\n"
+                 + BOUND_NOTES)
+    label_table = label_lines(labels if labels is not None else result)
+    if label_table:
+        text += ("\n## Failure labels\n\nWhy each brain lost points (`wmbench/scoring/failure_labels.py`): one label "
+                 "per decision (or episode) that lost points, C01–C08, summed over the seeds"
+                 + (f" of a run of these brains ({list(labels.seeds)})" if labels is not None else "") + ".\n\n"
+                 + "\n".join(label_table) + "\n")
+    if rank is not None:
+        text += ("\n## Rank stability\n\nSpearman's rho of the panel's C01–C08 totals between two disjoint sets of "
+                 "drawn instances, and between the SMPL character and the robot / drone on the same instances "
+                 "(`wmbench validity --rank-stability`, `wmbench/harness/validity/rank_stability.py`).\n\n"
+                 + "\n".join(rank_lines(rank)) + "\n")
     return text
 
 
-def write_docs(result: ValidityResult, path: Path) -> None:
-    command = "wmbench validity" + (" --quick" if result.quick else "") + f" --docs {path}"
+def write_docs(result: ValidityResult, path: Path, rank: Mapping[str, Any] | None = None,
+               labels: ValidityResult | None = None, note: str = "", command: str | None = None) -> None:
+    """Write the page; ``rank``: a rank_stability.json's content; ``labels``: a result whose brains carry the
+    failure labels to print (default ``result``); ``note``: a paragraph under the run line (how it was made)."""
+    command = command or "wmbench validity" + (" --quick" if result.quick else "") + f" --docs {path}"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render(result, command), encoding="utf-8")
+    path.write_text(render(result, command, rank, labels, note), encoding="utf-8")

@@ -24,6 +24,11 @@ Card
   to four headings on three bodies, so both panels run C10 on the first seed only.
 - **Numbers**: per brain and category the category points (sum of its scenarios' seed means, 0–100) and the
   95 % bootstrap CI over seeds (the same aggregation as ``scores.json``); ``total`` is C01–C08 + C10 (of 900).
+- **Failure labels**: each brain's labels of lost points (:mod:`wmbench.scoring.failure_labels`), counted per
+  category over its seeds (``BrainScores.labels``; the rest of the evidence is dropped).
+- **Partial reruns**: ``categories=`` runs only those categories' scenarios (the ones whose rules changed) and
+  :func:`merge_results` puts them over a full result of the same brains and seeds (:func:`result_from_dict`
+  reads a ``validity.json`` back); ``body=`` runs the bench scenarios on another body (rank stability).
 - **Work**: one job per (brain, seed) in a ``spawn`` process pool of ``workers`` processes.
 """
 
@@ -48,6 +53,8 @@ from wmbench.harness.run.scores import paired_trace, score_line
 from wmbench.harness.transfer.measure import measure_c10_brain
 from wmbench.scenarios import all_scenarios
 from wmbench.scoring import summarize
+from wmbench.scoring.dispatch import official_category
+from wmbench.scoring.failure_labels import count_labels, episode_labels
 from wmbench.scoring.pairs import rescore_pairs
 from wmbench.scoring.report_types import ScenarioScore
 
@@ -72,12 +79,14 @@ class CategoryScore:
 
 @dataclass(frozen=True)
 class BrainScores:
-    """One panel brain's result: per category, per scenario (mean over seeds), and the total of 900."""
+    """One panel brain's result: per category, per scenario (mean over seeds), the total of 900, and the failure
+    labels (:mod:`wmbench.scoring.failure_labels`) of its lost points, counted per category over all seeds."""
 
     name: str
     lacks: str
     categories: Mapping[str, CategoryScore]
     scenarios: Mapping[str, float] = field(default_factory=dict)
+    labels: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
 
     def score(self, category: str) -> float:
         return self.categories[category].score
@@ -147,7 +156,8 @@ class ValidityResult:
             "brains": {b.name: {"lacks": b.lacks, "total": b.total,
                                 "categories": {c: {"score": s.score, "ci95": list(s.ci95) if s.ci95 else None}
                                                for c, s in b.categories.items()},
-                                "scenarios": dict(b.scenarios)} for b in self.brains},
+                                "scenarios": dict(b.scenarios),
+                                "labels": {c: dict(n) for c, n in b.labels.items()}} for b in self.brains},
             "best_constant": {"overall": self.best_constant().name, **{
                 c: self.best_constant(c).name for c in self.categories}} if self.constants() else None,
         }
@@ -195,6 +205,41 @@ class ValidityResult:
         return "\n".join(lines)
 
 
+def result_from_dict(d: Mapping[str, Any]) -> ValidityResult:
+    """A :class:`ValidityResult` read back from its :meth:`ValidityResult.to_dict` form (``validity.json``)."""
+    brains = []
+    for name, b in d["brains"].items():
+        cats = {c: CategoryScore(float(v["score"]),
+                                 (float(v["ci95"][0]), float(v["ci95"][1])) if v.get("ci95") else None)
+                for c, v in b["categories"].items()}
+        brains.append(BrainScores(name, str(b.get("lacks", "")), cats, dict(b.get("scenarios") or {}),
+                                  {c: dict(n) for c, n in (b.get("labels") or {}).items()}))
+    load = d.get("load_before")
+    return ValidityResult(quick=bool(d["quick"]), seeds=tuple(d["seeds"]), brains=tuple(brains),
+                          elapsed_s=float(d["elapsed_s"]), workers=int(d["workers"]),
+                          load_before=(float(load[0]), float(load[1]), float(load[2])) if load else None,
+                          categories=tuple(d["categories"]))
+
+
+def merge_results(base: ValidityResult, update: ValidityResult) -> ValidityResult:
+    """``base`` with every category that ``update`` measured (and those categories' scenarios) replaced by
+    ``update``'s: a partial rerun (``categories=``) of the categories whose rules changed, over a full run of
+    the same brains and seeds. Refuses results of other brains or seeds (they would not be comparable)."""
+    if base.seeds != update.seeds or {b.name for b in base.brains} != {b.name for b in update.brains}:
+        raise ValueError(f"merge_results needs the same brains and seeds: base {len(base.brains)} brains seeds "
+                         f"{list(base.seeds)}, update {len(update.brains)} brains seeds {list(update.seeds)}")
+    replaced = set(update.categories)
+    merged = []
+    for b in base.brains:
+        u = update.brain(b.name)
+        categories = {c: (u.categories[c] if c in replaced else s) for c, s in b.categories.items()}
+        scenarios = {**{sid: v for sid, v in b.scenarios.items() if official_category(sid) not in replaced},
+                     **dict(u.scenarios)}
+        labels = {**{c: n for c, n in b.labels.items() if c not in replaced}, **dict(u.labels)}
+        merged.append(BrainScores(b.name, b.lacks, categories, scenarios, labels))
+    return replace(base, brains=tuple(merged), elapsed_s=base.elapsed_s + update.elapsed_s)
+
+
 # ------------------------------------------------------------------------------------------------ running
 def run_validity(
     quick: bool = False,
@@ -205,13 +250,18 @@ def run_validity(
     include_c10: bool = True,
     progress: Callable[[str], None] | None = None,
     checkpoint: Path | None = None,
+    body: str = SOURCE_BODY,
+    categories: Sequence[str] | None = None,
 ) -> ValidityResult:
     """Run the panel (quick or full, or just ``brains``) over ``seeds`` and return the frozen result.
 
     ``checkpoint``: a JSONL file that gets one line per finished (brain, seed) job; jobs already in it are
     not run again, so a run stopped by Ctrl-C, SIGTERM or ``kill -9`` resumes where it was. Workers come from
     :func:`~wmbench.harness.run.pool.worker_pool` (they die with this process). Ctrl-C raises
-    :class:`ValidityInterrupted` after keeping what finished."""
+    :class:`ValidityInterrupted` after keeping what finished. ``body``: the body the bench scenarios run on
+    (default the SMPL character; the rank-stability check also runs ``robot`` and ``drone``). ``categories``: only
+    these categories' scenarios (C10 only if named), e.g. the ones whose rules changed; :func:`merge_results`
+    puts such a partial result over a full one."""
     names = tuple(brains) if brains is not None else panel_names(quick)
     chosen_seeds = tuple(seeds) if seeds is not None else (QUICK_SEEDS if quick else FULL_SEEDS)
     if not names or not chosen_seeds:
@@ -220,6 +270,12 @@ def run_validity(
     start = time.perf_counter()
     # C10's transfer scenarios have fixed layouts (no family) and each measurement already turns the scene to four
     # headings on three bodies, so C10 runs on the first seed only
+    if categories is not None:
+        unknown = sorted(set(categories) - set(CATEGORIES))
+        if unknown or not categories:
+            raise ValueError(f"categories must be among {', '.join(CATEGORIES)}, got {list(categories)!r}")
+        include_c10 = include_c10 and "C10" in categories
+    bench = tuple(c for c in BENCH_CATEGORIES if categories is None or c in categories)
     c10_seeds = chosen_seeds[:1] if include_c10 else ()
     jobs = [(name, seed, seed in c10_seeds) for name in names for seed in chosen_seeds]
     collected: dict[str, dict[str, list[Any]]] = {name: {} for name in names}
@@ -243,21 +299,22 @@ def run_validity(
     try:
         if workers <= 1:
             for job in todo:
-                keep(job, _job(*job)[1])
+                keep(job, _job(*job, body, bench)[1])
         elif todo:
             pool = worker_pool(min(workers, len(todo)))
             try:
-                futures = {pool.submit(_job, *job): job for job in todo}
+                futures = {pool.submit(_job, *job, body, bench): job for job in todo}
                 for future in as_completed(futures):
                     keep(futures[future], future.result()[1])
             finally:
                 pool.shutdown(wait=False, cancel_futures=True)
     except KeyboardInterrupt:
         raise ValidityInterrupted(done, len(jobs), checkpoint) from None
-    results = tuple(_brain_scores(name, collected[name], include_c10) for name in names)
+    wanted = (*bench, "C10") if include_c10 else bench
+    results = tuple(_brain_scores(name, collected[name], wanted) for name in names)
     return ValidityResult(quick=quick, seeds=chosen_seeds, brains=results,
                           elapsed_s=time.perf_counter() - start, workers=workers, load_before=load,
-                          categories=CATEGORIES if include_c10 else BENCH_CATEGORIES)
+                          categories=wanted)
 
 
 class ValidityInterrupted(WMBenchError):
@@ -302,7 +359,8 @@ def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequ
         collected[name].setdefault(score.scenario_id, []).append(score)
 
 
-def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
+def _job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
+         bench: Sequence[str] = BENCH_CATEGORIES) -> tuple[str, list[Any]]:
     """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
     rules (:mod:`wmbench.scoring.pairs`) are applied as in a run; C10 runs the brain itself closed loop on
     every transfer body (:func:`wmbench.harness.transfer.measure.measure_c10_brain`)."""
@@ -311,8 +369,8 @@ def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
     paired = []
     try:
         for record in all_scenarios():
-            if record.mode == "bench" and record.category in BENCH_CATEGORIES:
-                line = episode_line(run_episode(record.id, brain, SOURCE_BODY, seed, brain_label=name))
+            if record.mode == "bench" and record.category in bench:
+                line = episode_line(run_episode(record.id, brain, body, seed, brain_label=name))
                 by_scenario[record.id] = [score_line(line)]
                 trace = paired_trace(line)
                 if trace is not None:
@@ -323,13 +381,20 @@ def _job(name: str, seed: int, include_c10: bool) -> tuple[str, list[Any]]:
     if include_c10:
         by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
                                              diagnostics=False))
-    scores = [replace(score, evidence={}, seed=seed) for entries in by_scenario.values() for score in entries]
+    # the evidence is dropped (it is large) but for the failure labels of the lost points
+    scores = [replace(score, evidence=_labels_only(score.evidence), seed=seed)
+              for entries in by_scenario.values() for score in entries]
     return name, scores
 
 
-def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], include_c10: bool) -> BrainScores:
+def _labels_only(evidence: Mapping[str, Any]) -> dict[str, Any]:
+    """An episode's evidence cut down to its failure labels (what :func:`count_labels` reads)."""
+    labels = episode_labels(evidence) if isinstance(evidence, Mapping) else []
+    return {"decisions": [{"label": label} for label in labels]} if labels else {}
+
+
+def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], wanted: Sequence[str]) -> BrainScores:
     summary = summarize({sid: sorted(scores, key=lambda s: s.seed or 0) for sid, scores in by_scenario.items()})
-    wanted = CATEGORIES if include_c10 else BENCH_CATEGORIES
     categories = {}
     for c in wanted:
         entry = summary["categories"][c]
@@ -337,4 +402,5 @@ def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], include_c10: 
         categories[c] = CategoryScore(float(entry["score"]), (float(ci[0]), float(ci[1])) if ci else None)
     scenarios = {sid: e["score"] for sid, e in summary["scenarios"].items()
                  if e["measured"] and e["score"] is not None}  # measured: the score is never None
-    return BrainScores(name, lacks(name), categories, scenarios)
+    counts = count_labels(by_scenario)["categories"]
+    return BrainScores(name, lacks(name), categories, scenarios, {c: counts[c] for c in wanted if c in counts})

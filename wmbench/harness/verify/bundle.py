@@ -44,7 +44,15 @@ from wmbench.body.motion.registry import MOTION_MODEL_ENV, select_generator
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
 from wmbench.harness.run.episode import run_episode
-from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, SCORES_FILE, plain_json, read_json, write_json
+from wmbench.harness.run.results import (
+    EPISODES_FILE,
+    RUN_FILE,
+    SCORES_FILE,
+    EpisodeLine,
+    plain_json,
+    read_json,
+    write_json,
+)
 from wmbench.harness.run.scores import score_lines
 from wmbench.scenarios import Scenario, get_scenario, select
 from wmbench.scenarios.track_a import canonical_json, looks_like_track_a
@@ -288,7 +296,7 @@ def first_difference(a: Any, b: Any, where: str = "trace") -> str | None:
     return None if a == b else where
 
 
-def _check_resimulate(config: Mapping[str, Any], lines: Iterable[Mapping[str, Any]]) -> Check:
+def _check_resimulate(config: Mapping[str, Any], lines: Iterable[EpisodeLine]) -> Check:
     brain_spec = str(config.get("brain", ""))
     if not is_deterministic(brain_spec):
         return Check("re-simulation", True, skipped=f"brain {brain_spec!r} is not deterministic (an API or local "

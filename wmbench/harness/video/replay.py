@@ -40,6 +40,7 @@ from wmbench.envs import cameras
 from wmbench.envs.npc import NPC_SHAPES, _build_beast, _build_human
 from wmbench.envs.world import World
 from wmbench.harness.video.recorder import VideoRecorder
+from wmbench.protocol.trace import TraceDict
 from wmbench.scenarios.records import Scenario, Wall
 from wmbench.scenarios.registry import get_scenario
 
@@ -70,7 +71,7 @@ class PoseSample:
     npcs: tuple[tuple[str, str, float, float, float], ...]
 
 
-def pose_samples(trace: Mapping[str, Any]) -> tuple[float, list[PoseSample]]:
+def pose_samples(trace: TraceDict) -> tuple[float, list[PoseSample]]:
     """The log's rate (samples per sim second) and its samples; ReplayError without a pose log."""
     log = (trace.get("meta") or {}).get("poses")
     if not isinstance(log, dict) or not log.get("frames"):
@@ -156,7 +157,7 @@ def nearest_threat(sample: PoseSample) -> tuple[float, float] | None:
     return (best[2], best[3])
 
 
-def captions(trace: Mapping[str, Any], t: float) -> tuple[str, str, str]:
+def captions(trace: TraceDict, t: float) -> tuple[str, str, str]:
     """PREDICT and MOTION of the decision being acted out at ``t``, and the events of the last second."""
     current = None
     for d in trace.get("decisions", ()):
@@ -208,7 +209,7 @@ def compose_frame(chase: np.ndarray, top: cameras.TopDownFrame, trails: Mapping[
     return np.asarray(canvas)
 
 
-def render_frames(trace: Mapping[str, Any], scenario: Scenario | None = None, every: int = 1):
+def render_frames(trace: TraceDict, scenario: Scenario | None = None, every: int = 1):
     """Yield composed frames (numpy RGB) of the episode, one per ``every``-th pose sample."""
     _hz, samples = pose_samples(trace)
     try:
@@ -233,7 +234,7 @@ def render_frames(trace: Mapping[str, Any], scenario: Scenario | None = None, ev
         stage.close()
 
 
-def render_episode(trace: Mapping[str, Any], out: str | Path, scenario: Scenario | None = None,
+def render_episode(trace: TraceDict, out: str | Path, scenario: Scenario | None = None,
                    progress: bool = True) -> Path:
     """Write the episode's video to ``out`` (mp4, needs the ``video`` extra); returns the path. ``progress``:
     a bar on stderr (a line per 10 % when stderr is not a terminal)."""

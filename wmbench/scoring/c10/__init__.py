@@ -7,3 +7,5 @@
 
 Running the bodies is the harness's part (:mod:`wmbench.harness.transfer`), as the env is for C01-C08.
 """
+
+from wmbench.scoring.c10 import rule  # noqa: F401  (importing the package registers C10's scorer)

@@ -37,7 +37,7 @@ from wmbench.scoring.c10 import metrics
 from wmbench.scoring.c10 import rule as brain_rule
 from wmbench.scoring.c10.agreement import direction_agreement, order_agreement, speed_rank_agreement
 from wmbench.scoring.c10.metrics import TransferRuns, body_facts
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.report_types import Evidence, ScenarioScore
 
 CATEGORY = "C10"
 C10_IDS: tuple[str, ...] = ("S46", "S47", "S48", "S49", "S50")
@@ -115,7 +115,7 @@ def _bodies(runs: TransferRuns) -> dict[str, dict[str, Any]]:
 def _score(runs: TransferRuns, rule: str, points: float, summary: str, numbers: Mapping[str, Any],
            bands: Any = None) -> ScenarioScore:
     sid = runs.scenario_id
-    evidence = {"rule": rule, "transfer": dict(numbers), "bands": bands, "bodies": _bodies(runs),
+    evidence: Evidence = {"rule": rule, "transfer": dict(numbers), "bands": bands, "bodies": _bodies(runs),
                 "replies": len(runs.replies), "moving_decisions": metrics.moving_decisions(runs.source)}
     return ScenarioScore(scenario_id=sid, category=CATEGORY, score=float(points), measured=True,
                          explanation=f"{sid} [{rule}]: {summary} -> score {points:g}/20", evidence=evidence,

@@ -50,8 +50,9 @@ from wmbench.core.directions import DIRECTION_READINGS
 from wmbench.protocol.trace import DecisionRecord, Trace
 from wmbench.scoring.evidence import beast_nearby, mean
 from wmbench.scoring.movement import contact, into_danger, moved_safe, realized, trace_caught
+from wmbench.scoring.registry import measured_category
 from wmbench.scoring.reply import parse_ok
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.scoring.report_types import Evidence, ScenarioScore
 
 CATEGORY = "C10"
 SCENE_VARIANTS: tuple[str, ...] = ("as_recorded", "turned_left", "turned_around", "turned_right")
@@ -236,6 +237,7 @@ def carried_over(outcomes: Mapping[str, BodyOutcome], source: str) -> tuple[floa
     return (mean(list(ratios.values())) if ratios else 0.0), ratios
 
 
+@measured_category("C10", mode="transfer")
 def score_brain_transfer(scenario_id: str, seed: int,
                          runs: Mapping[str, Sequence[tuple[str, Trace | None, str | None]]],
                          diagnostics: Mapping[str, Any] | None = None) -> ScenarioScore:
@@ -249,7 +251,7 @@ def score_brain_transfer(scenario_id: str, seed: int,
     per_body = ", ".join(f"{b} Q {o.quality:.2f}" for b, o in outcomes.items())
     explanation = (f"{scenario_id} [brain_transfer]: {per_body}; carried {carried:.2f} -> score "
                    f"{score:g}/20")
-    evidence = {"rule": "brain_transfer", "source_body": source,
+    evidence: Evidence = {"rule": "brain_transfer", "source_body": source,
                 "bodies": {b: o.to_dict() for b, o in outcomes.items()},
                 "carried": round(carried, 4), "ratios": {b: round(r, 4) for b, r in ratios.items()},
                 "variants": list(SCENE_VARIANTS), "diagnostics": dict(diagnostics or {})}
