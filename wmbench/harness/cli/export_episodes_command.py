@@ -19,6 +19,7 @@ from wmbench.core.errors import ConfigError
 from wmbench.harness.cli.base import EXIT_OK, UsageError
 from wmbench.harness.dataset.export import VideoRenderer, export_episodes
 from wmbench.harness.dataset.reader import check_dataset
+from wmbench.harness.video.replay import render_episode
 
 DEPRECATION = ("wmbench: `export-episodes` is deprecated; use `wmbench export --episodes RUN_OR_SWEEP DIR` "
                "(same options)")
@@ -50,8 +51,6 @@ def run_episode_export(source: Path, out: Path, args: argparse.Namespace) -> int
 
 def _renderer() -> VideoRenderer:
     """The episode renderer of ``--video`` (:func:`wmbench.harness.video.replay.render_episode`, no bar)."""
-    from wmbench.harness.video.replay import render_episode
-
     def render(trace: Any, path: Path) -> Path:
         return render_episode(trace, path, progress=False)
 

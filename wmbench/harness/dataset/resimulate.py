@@ -35,7 +35,7 @@ import json
 import os
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 import pybullet as p
@@ -45,7 +45,7 @@ from wmbench.core.errors import ConfigError
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import MAX_DECISIONS
 from wmbench.harness.run.results import EpisodeLine
-from wmbench.protocol.trace import TraceDict
+from wmbench.protocol.trace import BrainRecord, TraceDict
 
 #: Brain metadata fields that are wall-clock (never reproducible); left out when traces are compared.
 WALL_CLOCK_BRAIN_FIELDS: tuple[str, ...] = ("latency_s",)
@@ -188,7 +188,7 @@ def resimulate(line: EpisodeLine, env_kwargs: Mapping[str, Any] | None = None,
             _obs, _reward, terminated, truncated, _info = env.step(str(decisions[index]["reply"]))
             meta = decisions[index].get("brain") or {}
             if meta:
-                env.record_brain_meta(dict(meta))
+                env.record_brain_meta(cast(BrainRecord, dict(meta)))
             index += 1
             done = bool(terminated or truncated)
         replayed = env.trace.to_dict()
