@@ -1,4 +1,4 @@
-"""Render the diffusion generator's character for the docs: walking, sprinting, crouching, stepping back.
+"""Render the diffusion generator's character for the docs: walk, sprint, crouch, back-step, crawl, jump, kick.
 
 Each PNG is a strip of four snapshots 0.2 s apart, taken after the motion has run for 1 s, by the env's own
 ``rgb_array`` renderer (``wmbench.envs.render.capture``: TinyRenderer, headless) aimed at the character
@@ -19,7 +19,12 @@ MOTIONS = {
     "sprint": "a person sprints forward in terror",
     "crouch": "a person crouches low and creeps forward cautiously",
     "backstep": "a person steps back defensively, arms raised",
+    "crawl": "a person crawls on all fours",
+    "jump": "a person jumps forward",
+    "kick": "a person kicks forward",
 }
+#: Camera distance (m) from the character's side.
+SIDE_DISTANCE = 5.0
 PREDICT = "PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)"
 
 
@@ -38,9 +43,8 @@ def write_png(path: Path, rgb: np.ndarray) -> None:
 
 
 def strip(generator: str, text: str, snapshots: int = 4) -> np.ndarray:
-    from wmbench.body.base import BodyState
     from wmbench.body.character.smpl import SmplCharacter
-    from wmbench.envs import render
+    from wmbench.envs import cameras
     from wmbench.envs.wmbench_env import WMBenchEnv
 
     env = WMBenchEnv("S04", body=SmplCharacter(generator=generator), render_mode="rgb_array", decision_dt=0.2)
@@ -54,10 +58,9 @@ def strip(generator: str, text: str, snapshots: int = 4) -> np.ndarray:
         env.body.sync_visuals()
         state = env.body.state()
         side = state.heading - math.pi / 2          # look at the character's left side
-        look_from = (state.position[0] - render.LOOK_AHEAD * math.cos(side),
-                     state.position[1] - render.LOOK_AHEAD * math.sin(side), state.position[2])
-        view = BodyState(look_from, side, (0.0, 0.0, 0.0), 0.0)
-        images.append(render.capture(env.world.client, view, render.CameraSpec(320, 400, fov_deg=22.0)))
+        x, y = state.position[0], state.position[1]
+        eye = (x - SIDE_DISTANCE * math.cos(side), y - SIDE_DISTANCE * math.sin(side), 0.9)
+        images.append(cameras._render(env.world.client, 320, 400, eye, (x, y, 0.8), (0, 0, 1), 22.0))
     env.close()
     return np.concatenate(images, axis=1)
 

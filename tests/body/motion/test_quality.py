@@ -46,3 +46,14 @@ def test_intent_fidelity_counts_direction_and_speed_class():
     assert mq.intent_fidelity(clips, texts, 30) == (1.0, 1.0, 1.0)
     swapped = [clips[0], mirror_joints(clips[1])]                    # the jog now goes right
     assert mq.intent_fidelity(swapped, texts, 30) == (0.5, 0.5, 1.0)
+
+
+def test_held_out_distances_cover_every_held_out_kind_and_separate_them():
+    from wmbench.body.motion.diffusion.corpus import HELD_OUT_KINDS
+
+    generator = ProceduralGenerator(30)
+    held = mq.held_out_distances(generator)
+    assert set(held) == set(HELD_OUT_KINDS)
+    assert all(np.isfinite(v) and v >= 0.0 for v in held.values())
+    # the same standing/walking render is far from spinning and from dancing, and differently so
+    assert held["turn"] != held["dance"]

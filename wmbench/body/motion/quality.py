@@ -30,6 +30,7 @@ import numpy as np
 from wmbench.body.envelope import classify_speed
 from wmbench.body.intent.reader import parse_motion
 from wmbench.body.motion.contract import MotionGenerator
+from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_KINDS
 from wmbench.body.motion.diffusion.deepmimic import load_clip
 from wmbench.body.motion.humanml3d.features import LAYOUT, joints_to_features
 from wmbench.body.motion.registry import describe_clip
@@ -146,3 +147,23 @@ def measure_generator(generator: MotionGenerator, reference: dict[str, np.ndarra
         jerk=float(np.mean([jerk(c, fps) for c in clips])),
         distance_walk=frechet_distance(walk, reference["walk"], basis, centre),
         distance_run=frechet_distance(run, reference["run"], basis, centre))
+
+
+def held_out_distances(generator: MotionGenerator, seed: int = 0) -> dict[str, float]:
+    """Fréchet distance (same features as :func:`frechet_distance`) per held-out motion kind of the DeepMimic
+    corpus (``corpus.HELD_OUT_KINDS``: clips no shipped model trained on): the generator's 4 s clip of the
+    kind's canonical caption (parsed as a MOTION line) against every frame of that kind's clips; the PCA basis
+    is fitted on the walk, run and held-out frames together. A generator that cannot do the kind renders
+    what the caption parses to (often standing), and the distance says how far that is from the real motion."""
+    fps = generator.fps
+    reference = {kind: np.concatenate([pose_features(load_clip(name, fps).joints, fps)
+                                       for name, k in CLIP_KINDS.items() if k == kind])
+                 for kind in sorted(HELD_OUT_KINDS)}
+    basis, centre = _basis({**mocap_reference(fps), **reference})
+    out: dict[str, float] = {}
+    for kind, frames in reference.items():
+        first = next(name for name, k in CLIP_KINDS.items() if k == kind)
+        generator.reset(seed)
+        clip = generator.clip(parse_motion(CAPTIONS[first][0]), 4 * int(fps))
+        out[kind] = frechet_distance(pose_features(clip, fps), frames, basis, centre)
+    return out

@@ -54,11 +54,11 @@ def test_outputs_config_card_and_loss_curve(windows, tmp_path, monkeypatch):
     config = json.loads((out / "config.json").read_text())
     assert config["command"] == ("wmbench train-motion --steps 3 --batch 8 --seed 0 --device cpu --width 32 "
                                  f"--layers 1 --windows {windows} --no-onnx") and config["steps"] == 3
-    assert config["denoiser"]["width"] == 32 and config["held_out"] == ["run"]
+    assert config["denoiser"]["width"] == 32 and config["held_out"] == ["dance", "turn"]
     curve = json.loads((out / "loss_curve.json").read_text())
     assert len(curve["loss"]) == 1 and np.isfinite(curve["loss"][0])
     card = (out / "DATA_CARD.md").read_text()
-    assert "walk-reversed-x1.0 | mocap" in card and "Held out" in card
+    assert "| walk | locomotion | 2 |" in card and "real mocap (100 %)" in card and "Held out" in card
     data = np.load(out / "denoiser.npz")
     assert list(data["timesteps"]) == [999, 749, 499, 249]     # DDIM, 4 trailing steps
     assert data["rest_context"].shape == (8, 67)

@@ -12,12 +12,14 @@ Card
   text (the same parser the harness uses), so labels and run-time conditioning cannot disagree. The intent
   becomes the condition vector (:func:`intent_vector`); the words go to the model's text encoder
   (:func:`tokenize`).
-- **Real mocap** (``source = "mocap"``): the DeepMimic walk cycle, tiled, at its own speed and time-warped
-  within the walk class; mirrored left/right; played in reverse (a back-step, facing kept).
-- **Held out**: the DeepMimic run cycle is *not* trained on; the FID-like statistic compares generated
-  running with it (``motion_quality``). The other clips (jump, kick, dance, ...) have no wmbench intent and are
-  not used.
-- **Augmented** (``source = "procedural"``): the procedural generator renders the intents the clips lack —
+- **Real mocap** (``source = "mocap"``, :func:`corpus_segments`): every DeepMimic clip of the training kinds
+  under each of its captions, as recorded and mirrored; walk and run tiled and time-warped within their class;
+  the walk played in reverse (a back-step, facing kept). (:func:`mocap_segments`: the walk-only set the first
+  shipped model used.)
+- **Held out** by kind (``corpus.HELD_OUT_KINDS``: turn, dance): never trained on;
+  ``quality.held_out_distances`` compares generated motion with them.
+- **Augmented** (``source = "procedural"``, thinned by ``make_windows(procedural_stride=...)`` so real mocap
+  stays the majority): the procedural generator renders the intents the clips lack —
   jog/run/sprint, turns, sidesteps, standing, and the styles (fear, caution, crouch, freeze, defensive,
   relief, glance back). An intent that faces its travel is rendered turning towards it at
   :data:`TURN_RATE` (as ``DiffusionGenerator.clip`` turns), so every frame carries the travel heading
@@ -39,6 +41,7 @@ import numpy as np
 
 from wmbench.body.intent.reader import parse_motion
 from wmbench.body.intent.record import STYLE_TAGS, MotionIntent
+from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_KINDS
 from wmbench.body.motion.diffusion.deepmimic import load_clip
 from wmbench.body.motion.humanml3d.features import joints_to_features
 from wmbench.body.motion.procedural.generator import ProceduralGenerator
@@ -93,18 +96,23 @@ class Segment:
     relative_heading: np.ndarray
     source: str
     name: str
+    #: the words carry motion the intent cannot express (a jump, a crawl, a kick ...): never train this
+    #: segment with its words dropped, or the bare intent (e.g. "walk fwd") would learn to jump
+    needs_words: bool = False
 
 
 @dataclass(frozen=True, eq=False)
 class Windows:
     """Training windows: ``context`` (N, CONTEXT, D), ``target`` (N, CHUNK, D), ``cond`` (N, COND_DIM),
-    ``tokens`` (N, MAX_WORDS) word ids (0 = padding), ``mocap`` (N,) whether the target is real mocap."""
+    ``tokens`` (N, MAX_WORDS) word ids (0 = padding), ``mocap`` (N,) whether the target is real mocap,
+    ``needs_words`` (N,) whether the words must never be dropped (see :class:`Segment`)."""
 
     context: np.ndarray
     target: np.ndarray
     cond: np.ndarray
     tokens: np.ndarray
     mocap: np.ndarray
+    needs_words: np.ndarray | None = None
 
 
 def intent_vector(intent: MotionIntent, relative_heading: float) -> np.ndarray:
@@ -165,10 +173,10 @@ def features(joints: np.ndarray, fps: float) -> np.ndarray:
 
 
 def _segment(joints: np.ndarray, fps: float, text: str, relative_heading: float | np.ndarray, source: str,
-             name: str) -> Segment:
+             name: str, needs_words: bool = False) -> Segment:
     frames = features(joints, fps)
     heading = np.broadcast_to(np.asarray(relative_heading, dtype=float), (len(joints),))[:len(frames)]
-    return Segment(frames, text, parse_motion(text), np.array(heading), source, name)
+    return Segment(frames, text, parse_motion(text), np.array(heading), source, name, needs_words)
 
 
 def facing_path(intent: MotionIntent, n_frames: int, fps: float) -> np.ndarray:
@@ -193,6 +201,37 @@ def mocap_segments(fps: float = 30.0, cycles: int = 6) -> list[Segment]:
         for factor, text in ((1.0, "a person backs away slowly"), (1.3, "a person steps back")):
             reverse = time_warp(base, factor)[::-1].copy()
             out.append(_segment(reverse, fps, text, math.pi, "mocap", f"{tag}-reversed-x{factor}"))
+    return out
+
+
+#: Corpus clips tiled (looping locomotion), and the time-warp factors each trained clip is played at.
+_TILED = {"walk": 6, "run": 8}
+_WARPS = {"walk": (1.0, 1.25), "run": (0.85, 1.0)}
+#: Locomotion kinds whose parsed intent describes the clip (their words may be dropped in training).
+_LOCOMOTION = frozenset({"locomotion"})
+
+
+def corpus_segments(fps: float = 30.0) -> list[Segment]:
+    """Every training clip of the DeepMimic corpus (:mod:`~wmbench.body.motion.diffusion.corpus`; the
+    held-out kinds excluded), each under every caption, as recorded and mirrored, walk and run tiled and
+    time-warped within their class; plus the walk reversed (a back-step, facing kept)."""
+    out: list[Segment] = []
+    for name, kind in CLIP_KINDS.items():
+        if kind in HELD_OUT_KINDS:
+            continue
+        clip = np.asarray(load_clip(name, fps, cycles=_TILED.get(name, 1)).joints)
+        for mirrored in (False, True):
+            base = mirror_joints(clip) if mirrored else clip
+            tag = name + ("-mirrored" if mirrored else "")
+            for factor in _WARPS.get(name, (1.0,)):
+                warped = time_warp(base, factor) if factor != 1.0 else base
+                for k, text in enumerate(CAPTIONS[name]):
+                    out.append(_segment(warped, fps, text, 0.0, "mocap", f"{tag}-x{factor}-c{k}",
+                                        needs_words=kind not in _LOCOMOTION))
+            for factor, text in ((1.0, "a person backs away slowly"), (1.3, "a person steps back")):
+                if name == "walk":
+                    reverse = time_warp(base, factor)[::-1].copy()
+                    out.append(_segment(reverse, fps, text, math.pi, "mocap", f"{tag}-reversed-x{factor}"))
     return out
 
 
@@ -226,16 +265,18 @@ def procedural_segments(fps: float = 30.0, seconds: float = 3.0, seed: int = 0) 
     return out
 
 
-def all_segments(fps: float = 30.0, seed: int = 0) -> list[Segment]:
-    """Real mocap followed by the procedural augmentation."""
-    return mocap_segments(fps) + procedural_segments(fps, seed=seed)
+def all_segments(fps: float = 30.0, seed: int = 0, corpus: bool = True) -> list[Segment]:
+    """Real mocap (every training clip of the corpus; ``corpus=False``: the walk cycle only, the set the
+    first shipped model was trained on) followed by the procedural augmentation."""
+    return (corpus_segments(fps) if corpus else mocap_segments(fps)) + procedural_segments(fps, seed=seed)
 
 
 def make_windows(segments: list[Segment], vocabulary: dict[str, int], rng: np.random.Generator,
-                 stride: int = 2, transitions: int = 400) -> Windows:
-    """Context/target windows of every segment (every ``stride`` frames) plus ``transitions`` windows that
-    cross from one random segment into another (second label), drawn with ``rng``."""
-    ctx, tgt, cond, tok, real = [], [], [], [], []
+                 stride: int = 2, transitions: int = 400, procedural_stride: int | None = None) -> Windows:
+    """Context/target windows of every segment (every ``stride`` frames; procedural segments every
+    ``procedural_stride``, default ``stride``, so augmentation can be thinned) plus ``transitions`` windows
+    that cross from one random segment into another (second label), drawn with ``rng``."""
+    ctx, tgt, cond, tok, real, keep = [], [], [], [], [], []
 
     def add(frames: np.ndarray, start: int, seg: Segment, heading: float) -> None:
         ctx.append(frames[start:start + CONTEXT])
@@ -243,39 +284,55 @@ def make_windows(segments: list[Segment], vocabulary: dict[str, int], rng: np.ra
         cond.append(intent_vector(seg.intent, heading))
         tok.append(tokenize(seg.text, vocabulary))
         real.append(seg.source == "mocap")
+        keep.append(seg.needs_words)
 
     span = CONTEXT + CHUNK
     for seg in segments:
-        for start in range(0, len(seg.frames) - span + 1, stride):
+        step = stride if seg.source == "mocap" or procedural_stride is None else procedural_stride
+        for start in range(0, len(seg.frames) - span + 1, step):
             add(seg.frames, start, seg, float(seg.relative_heading[start + CONTEXT]))
+    long_enough = [s for s in segments if len(s.frames) >= span + CROSSFADE + 1]
     for _ in range(transitions):
-        a, b = (segments[int(i)] for i in rng.integers(len(segments), size=2))
+        a, b = (long_enough[int(i)] for i in rng.integers(len(long_enough), size=2))
         cut_a = int(rng.integers(CONTEXT, len(a.frames) - CROSSFADE))
         start_b = int(rng.integers(0, len(b.frames) - span - CROSSFADE))
         w = np.linspace(0.0, 1.0, CROSSFADE)[:, None]
         fade = (1 - w) * a.frames[cut_a:cut_a + CROSSFADE] + w * b.frames[start_b:start_b + CROSSFADE]
         joined = np.concatenate((a.frames[cut_a - CONTEXT:cut_a], fade, b.frames[start_b + CROSSFADE:]))
         add(joined, 0, b, float(b.relative_heading[start_b + CROSSFADE]))
-    return Windows(np.stack(ctx), np.stack(tgt), np.stack(cond), np.stack(tok), np.array(real))
+    return Windows(np.stack(ctx), np.stack(tgt), np.stack(cond), np.stack(tok), np.array(real), np.array(keep))
 
 
 def data_card(segments: list[Segment], windows: Windows) -> str:
-    """A short Markdown data card: what is real mocap, what is augmented, and how much of each."""
+    """A short Markdown data card: what is real mocap, what is augmented, how much of each, what is held
+    out."""
     lines = ["# Data card: wmbench diffusion motion model", "",
              "Source: DeepMimic humanoid clips shipped in `pybullet_data` (`data/motions/humanoid3d_*.txt`),",
              "retargeted by forward kinematics of `humanoid/humanoid.urdf` to wmbench's 22-joint skeleton",
-             "(`wmbench.body.motion.diffusion.deepmimic`), 30 fps, 67-dim HumanML3D-style frame vectors.", "",
-             "| segment | source | frames | text |", "|---|---|---|---|"]
+             "(`wmbench.body.motion.diffusion.deepmimic`, `corpus.py`), 30 fps, 67-dim HumanML3D-style frame",
+             "vectors; plus renders of wmbench's procedural generator as augmentation.", "",
+             "| clip | kind | segments (captions x mirror x time-warp) | frames | captions |", "|---|---|---|---|---|"]
+    by_clip: dict[str, list[Segment]] = {}
     for seg in segments:
-        lines.append(f"| {seg.name} | {seg.source} | {len(seg.frames)} | {seg.text} |")
+        key = seg.name.split("-")[0] if seg.source == "mocap" else "procedural"
+        by_clip.setdefault(key, []).append(seg)
+    for key, segs in by_clip.items():
+        kind = CLIP_KINDS.get(key, "augmentation")
+        texts = "; ".join(sorted({s.text for s in segs}))
+        if key == "procedural":
+            texts = f"{len(texts.split('; '))} MOTION-style texts (`procedural_texts()`)"
+        lines.append(f"| {key} | {kind} | {len(segs)} | {sum(len(s.frames) for s in segs)} | {texts} |")
     n_real = int(windows.mocap.sum())
-    lines += ["", f"Windows: {len(windows.target)} ({n_real} with real-mocap targets, "
-              f"{len(windows.target) - n_real} augmented; transitions are cross-faded pairs).", "",
-              "Real mocap: the walk cycle (tiled), time-warped x1.0/1.25/1.45 (still the walk class), mirrored,",
-              "and reversed at x1.0/1.3 (a back-step). Held out, never trained on: the run cycle (used by the",
-              "FID-like distance). Unused: jump, kick, punch, dance, crawl, roll, spin, getups, cartwheel,",
-              "backflip (no wmbench intent). Augmented: jog/run/sprint, turns, sidesteps, standing and all",
-              "styles come from the procedural generator (turning towards the travel at 3 rad/s when the intent",
-              "faces it), so the model's running and style postures are learned from wmbench's own animation,",
-              "not from mocap."]
+    n = len(windows.target)
+    held = ", ".join(f"{name} ({kind})" for name, kind in CLIP_KINDS.items() if kind in HELD_OUT_KINDS)
+    lines += ["", f"Windows: {n}: **{n_real} real mocap ({100 * n_real / n:.0f} %)**, {n - n_real} procedural "
+              f"augmentation ({100 * (n - n_real) / n:.0f} %); transitions are cross-faded pairs of random "
+              "segments (counted by the second segment's source).", "",
+              f"Held out by kind, never trained on: {held}.",
+              "Real mocap: every other clip under each of its three captions, as recorded and mirrored; walk",
+              "and run tiled and time-warped within their speed class; the walk also reversed (a back-step).",
+              "Clips whose words carry motion the intent cannot express (jump, crawl, strikes, acrobatics,",
+              "get-ups) never have their words dropped in training, so the bare intent keeps its meaning.",
+              "Augmented: the procedural generator's renders of jog/sprint, turns, sidesteps, standing and the",
+              "styles, thinned (every 4th window) so they do not dominate."]
     return "\n".join(lines) + "\n"

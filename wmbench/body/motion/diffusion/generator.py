@@ -16,13 +16,17 @@ Card
 - **Conditioning while streaming.** The body owns the root: it turns to face its travel when the intent
   says so, so the relative heading is 0 then, else the intent's heading (a back-step). A body that is held
   in place (ground speed under :data:`BLOCKED_SPEED` while the intent moves, e.g. against a wall) is
-  conditioned on standing still, so the legs stop instead of walking on the spot.
+  conditioned on standing still, so the legs stop instead of walking on the spot. A MOTION line with words
+  the model never saw is read through the open-vocabulary text encoder (``text_encoder.model_text``): the
+  words become those of the nearest motion the model knows.
 - **Clip.** :meth:`DiffusionGenerator.clip` integrates the model's *own* root rotation and root velocity, so
   a clip's realised direction, speed and turn are the model's; each chunk is conditioned on the travel
   heading relative to the facing the model has reached (closed loop: a model that turns too little is
   still asked to turn).
 - **Frame rate.** The model runs at 30 fps; a body at another rate gets the model's frames interpolated
   at its own frame times (and :meth:`clip` is resampled the same way).
+- **Post-process** (``postprocess.py``): shown frames are low-passed, knees kept within their flexion
+  limit, and ``clip`` locks planted feet against sliding (the live loop's root travel is the body's).
 - **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
   ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
 
@@ -46,6 +50,8 @@ from wmbench.body.motion.diffusion.blas_threads import single_blas_thread
 from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
 from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
 from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
+from wmbench.body.motion.diffusion.postprocess import FrameSmoother, limit_knees, lock_feet
+from wmbench.body.motion.diffusion.text_encoder import model_text
 from wmbench.body.motion.stream import StreamGenerator, posture_label
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
 from wmbench.core.errors import ConfigError
@@ -74,6 +80,7 @@ class MotionModel:
         data, meta = _read_weights(weights_dir)
         self.config = meta["denoiser"]
         self.vocabulary: dict[str, int] = meta["vocabulary"]
+        self.known_words = frozenset(self.vocabulary)
         self.mean, self.std = data["mean"], data["std"]
         self.rest_context = data["rest_context"]
         self.timesteps, self.alphas_cumprod = data["timesteps"], data["alphas_cumprod"]
@@ -176,11 +183,12 @@ def _load_model(folder: str, backend: str) -> MotionModel:
 
 
 def frame_to_joints(frame: np.ndarray) -> np.ndarray:
-    """A (FRAME_DIM,) frame vector -> (22, 3) root-local joints (pelvis floor point at the origin, facing +z)."""
+    """A (FRAME_DIM,) frame vector -> (22, 3) root-local joints (pelvis floor point at the origin, facing +z),
+    knees within their limits (``postprocess.limit_knees``)."""
     joints = np.empty((N_JOINTS, 3))
     joints[0] = (0.0, frame[3], 0.0)
     joints[1:] = frame[4:FRAME_DIM].reshape(N_JOINTS - 1, 3)
-    return joints
+    return limit_knees(joints)
 
 
 def _trunk_lean(joints: np.ndarray) -> float:
@@ -199,6 +207,7 @@ class _Stream:
         self.span: tuple[np.ndarray, np.ndarray] | None = None
         self.rng = np.random.default_rng(seed)
         self.history = np.array(model.rest_context, dtype=np.float32)
+        self.smoother = FrameSmoother()
         self.pending: list[np.ndarray] = []
         self.intent = MotionIntent.still()
         self.held = False
@@ -213,17 +222,19 @@ class _Stream:
         intent = self.intent
         if self.held and intent.moving:
             intent = MotionIntent.still(intent.source, intent.styles)
-        return intent_vector(intent, relative_heading), tokenize(intent.source, self.model.vocabulary)
+        text = model_text(intent.source, self.model.known_words)
+        return intent_vector(intent, relative_heading), tokenize(text, self.model.vocabulary)
 
     def next_raw(self, relative_heading: float) -> np.ndarray:
-        """The next frame vector (denormalised), sampling a new chunk when none is pending."""
+        """The next frame vector (denormalised, low-passed: ``postprocess.FrameSmoother``), sampling a new chunk
+        when none is pending; the model's context keeps the raw sample."""
         if not self.pending:
             cond, tokens = self._condition(relative_heading)
             noise = self.rng.standard_normal((CHUNK, FRAME_DIM)).astype(np.float32)
             self.pending = list(self.model.sample_chunk(self.history, cond, tokens, noise))
         frame = self.pending.pop(0)
         self.history = np.concatenate((self.history[1:], frame[None]))
-        return self.model.denormalise(frame)
+        return self.smoother(self.model.denormalise(frame))
 
     def step(self, speed: float) -> MotionFrame:
         held = self.intent.moving and speed < BLOCKED_SPEED
@@ -291,6 +302,7 @@ class DiffusionGenerator(StreamGenerator):
             c, s = math.cos(facing), math.sin(facing)
             root_x += c * vx + s * vz
             root_z += c * vz - s * vx
+        out = lock_feet(out)
         if self.fps == MODEL_FPS:
             return out
         times = np.arange(int(n_frames)) * MODEL_FPS / self.fps

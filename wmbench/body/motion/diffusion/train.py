@@ -4,7 +4,8 @@ Card
 ----
 - **Data**: :mod:`~wmbench.body.motion.diffusion.dataset` (real DeepMimic walk + augmentation), frame vectors
   normalised by their mean and standard deviation (floored at :data:`STD_FLOOR`). Windows whose target is
-  real mocap are drawn :data:`MOCAP_WEIGHT` times as often as augmented ones.
+  real mocap are drawn :data:`MOCAP_WEIGHT` times as often as augmented ones (1: real mocap is already the
+  majority of the windows).
 - **Objective**: diffusers' ``DDPMScheduler`` (1000 steps, ``squaredcos_cap_v2``, ``prediction_type =
   "sample"``) noises the target chunk; the loss is the MSE of the predicted clean chunk plus the MSE of its
   frame-to-frame differences (smoothness, as MDM's velocity loss). 20% of windows drop their words, so the
@@ -32,13 +33,16 @@ from pathlib import Path
 import numpy as np
 
 from wmbench.body.motion.diffusion import dataset as ds
+from wmbench.body.motion.diffusion.corpus import HELD_OUT_KINDS
 from wmbench.core.errors import ConfigError
 from wmbench.core.progress import progress_bar
 
 #: Standard deviations below this are floored when normalising (near-constant features).
 STD_FLOOR = 0.01
 #: How much more often a real-mocap window is drawn than an augmented one.
-MOCAP_WEIGHT = 3.0
+MOCAP_WEIGHT = 1.0
+#: Procedural augmentation is windowed every this many frames (real mocap every frame), so it stays a minority.
+PROCEDURAL_STRIDE = 4
 #: DDIM steps at sampling time.
 SAMPLE_STEPS = 4
 #: Diffusion steps in training.
@@ -63,7 +67,8 @@ def build_windows(seed: int = 0, fps: float = 30.0) -> tuple[ds.Windows, dict[st
     """Windows, vocabulary, data card and the normalised rest context (standing still), from ``seed``."""
     segments = ds.all_segments(fps, seed=seed)
     vocabulary = ds.build_vocabulary([s.text for s in segments])
-    windows = ds.make_windows(segments, vocabulary, np.random.default_rng(seed))
+    windows = ds.make_windows(segments, vocabulary, np.random.default_rng(seed), stride=1,
+                              procedural_stride=PROCEDURAL_STRIDE)
     still = next(s for s in segments if s.text == "a person stands still")
     return windows, vocabulary, ds.data_card(segments, windows), still.frames[:ds.CONTEXT]
 
@@ -76,14 +81,16 @@ def save_windows(path: Path, seed: int = 0) -> None:
 def write_windows(path: Path, windows: ds.Windows, vocabulary: dict[str, int], card: str, rest: np.ndarray
                   ) -> None:
     """Save windows with their vocabulary, data card and rest context (the ``--windows`` file format)."""
+    needs_words = windows.needs_words if windows.needs_words is not None else np.zeros(len(windows.target), bool)
     np.savez_compressed(path, context=windows.context, target=windows.target, cond=windows.cond,
-                        tokens=windows.tokens, mocap=windows.mocap, rest=rest,
+                        tokens=windows.tokens, mocap=windows.mocap, needs_words=needs_words, rest=rest,
                         vocabulary=json.dumps(vocabulary), card=card)
 
 
 def load_windows(path: Path) -> tuple[ds.Windows, dict[str, int], str, np.ndarray]:
     data = np.load(path)
-    windows = ds.Windows(data["context"], data["target"], data["cond"], data["tokens"], data["mocap"])
+    needs_words = data["needs_words"] if "needs_words" in data.files else np.zeros(len(data["target"]), bool)
+    windows = ds.Windows(data["context"], data["target"], data["cond"], data["tokens"], data["mocap"], needs_words)
     return windows, json.loads(str(data["vocabulary"])), str(data["card"]), data["rest"]
 
 
@@ -126,6 +133,8 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
     context = tensor((windows.context - mean) / std)
     target = tensor((windows.target - mean) / std)
     cond, tokens = tensor(windows.cond), tensor(windows.tokens, torch.int64)
+    keep_words = torch.as_tensor(windows.needs_words if windows.needs_words is not None
+                                 else np.zeros(len(windows.target), bool), device=dev)[:, None]
     mocap_weights = np.where(windows.mocap, MOCAP_WEIGHT, 1.0)
     weights = tensor(mocap_weights / mocap_weights.sum())
     gen = torch.Generator(device=dev).manual_seed(seed)
@@ -139,7 +148,7 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
     for _ in range(steps):
         idx = torch.multinomial(weights, batch, replacement=True, generator=gen)
         x0, ctx, c, tok = target[idx], context[idx], cond[idx], tokens[idx]
-        drop = torch.rand(batch, 1, device=dev, generator=gen) < 0.2
+        drop = (torch.rand(batch, 1, device=dev, generator=gen) < 0.2) & ~keep_words[idx]
         tok = torch.where(drop, torch.zeros_like(tok), tok)
         t = torch.randint(0, TRAIN_TIMESTEPS, (batch,), device=dev, generator=gen)
         noise = torch.randn(x0.shape, device=dev, generator=gen)
@@ -180,7 +189,7 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
             "batch": batch, "lr": lr, "device": device, "train_seconds": round(seconds, 2),
             "final_loss": round(final_loss, 5), "sample_steps": SAMPLE_STEPS,
             "scheduler": "diffusers DDPMScheduler (train) / DDIMScheduler trailing (sample)",
-            "held_out": ["run"], "command": command,
+            "held_out": sorted(HELD_OUT_KINDS), "command": command,
             "torch": torch.__version__}
     (out_dir / "config.json").write_text(json.dumps(meta, indent=1, sort_keys=True) + "\n")
     if onnx:
