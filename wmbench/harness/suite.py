@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import queue
 import sys
+import threading
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -35,11 +36,12 @@ import wmbench
 from wmbench.body.motion.registry import selected_generator_name
 from wmbench.body.registry import resolve_body_class
 from wmbench.brain.base import Brain
+from wmbench.brain.providers.endpoint_gate import connection_budget, episode_priority
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.core.progress import progress_bar
 from wmbench.core.redaction import Redactor
-from wmbench.harness.executors.base import EpisodeJob, Executor, longest_first
+from wmbench.harness.executors.base import EpisodeJob, Executor, expected_decisions, longest_first
 from wmbench.harness.live.c09 import skip_live
 from wmbench.harness.report.plots import prewarm_in_background
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
@@ -75,6 +77,8 @@ from wmbench.scoring.scores_file import Scores
 REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
 #: Concurrent episodes (so requests in flight) for remote brains, independent of ``--workers``.
 DEFAULT_MAX_CONNECTIONS = 8
+#: API brains: episodes running per connection of the budget (their requests share ``max_connections`` slots).
+EPISODES_PER_CONNECTION = 2
 #: Brains that load a model in-process: one episode at a time, so there is one copy of the model in memory
 #: (simplified: no overlap of simulation and inference; the simulation is a small part of an episode's time).
 LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")
@@ -310,7 +314,8 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
             results = results_in_processes(todo, brain, options, body, env_kwargs, workers)
         else:
             brains = _BrainPool(brain, options, first=parent_brain)
-            results = _results_in_threads(todo, brains, body, env_kwargs, workers if kind == "thread" else 1)
+            results = (_results_in_threads(todo, brains, body, env_kwargs, 1) if kind != "thread" else
+                       _api_results_in_threads(todo, brains, body, env_kwargs, workers))
         for result in results:
             if guard is not None and guard.void(result):
                 raise RunStopped(guard.check(result) or f"the brain cannot go on: {result.error}")
@@ -343,16 +348,21 @@ class _BrainPool:
         self._idle: queue.SimpleQueue[Brain] = queue.SimpleQueue()
         self._idle.put(first)
         self._extra: list[Brain] = []
+        self._building = threading.Lock()
 
     def run(self, spec: EpisodeSpec, body: str, env_kwargs: Mapping[str, Any]) -> EpisodeResult:
         try:
             brain = self._idle.get_nowait()
         except queue.Empty:
-            brain = _build_brain(self.spec, self.options)
+            # one build at a time (an API client costs ~50 ms of CPU): built all at once under the GIL, every
+            # episode's first request would wait for the last build; one by one, the first ones go out at once
+            with self._building:
+                brain = _build_brain(self.spec, self.options)
             self._extra.append(brain)
         try:
-            return run_episode(spec.scenario, brain, body, spec.seed, env_kwargs, brain_label=self.spec,
-                               reuse_env=True)  # one env per thread, reset between episodes (env_reuse)
+            with episode_priority(expected_decisions(spec)):  # API brains: most decisions to come, first served
+                return run_episode(spec.scenario, brain, body, spec.seed, env_kwargs, brain_label=self.spec,
+                                   reuse_env=True)  # one env per thread, reset between episodes (env_reuse)
         finally:
             self._idle.put(brain)
 
@@ -360,6 +370,15 @@ class _BrainPool:
         """Close the instances this pool built (the first one belongs to the caller)."""
         for brain in self._extra:
             brain.close()
+
+
+def _api_results_in_threads(todo: Sequence[EpisodeSpec], brains: _BrainPool, body: str,
+                            env_kwargs: Mapping[str, Any], connections: int) -> Iterator[EpisodeResult]:
+    """An API brain's episodes: :data:`EPISODES_PER_CONNECTION` × ``connections`` at once under one connection
+    budget of ``connections`` requests in flight (:mod:`wmbench.brain.providers.endpoint_gate`), so the connections
+    stay busy while episodes build worlds and step motion (the local executor does the same)."""
+    with connection_budget(connections):
+        yield from _results_in_threads(todo, brains, body, env_kwargs, EPISODES_PER_CONNECTION * connections)
 
 
 def _results_in_threads(todo: Sequence[EpisodeSpec], brains: _BrainPool, body: str,

@@ -10,7 +10,12 @@ import pytest
 
 from tests.brain.fault_servers import GOOD_TEXT, FaultServer, completion
 from tests.brain.provider_fixtures import calm_scene
-from wmbench.brain.providers.endpoint_gate import EndpointGate, retry_after_seconds
+from wmbench.brain.providers.endpoint_gate import (
+    EndpointGate,
+    connection_budget,
+    episode_priority,
+    retry_after_seconds,
+)
 
 pytest.importorskip("openai")
 from wmbench.brain.providers.openai_chat import OpenAIBrain
@@ -60,3 +65,58 @@ def test_retry_after_forms_and_the_cap() -> None:
     gate = EndpointGate()
     gate.pause(10_000)
     assert 59 < gate.remaining() <= 60
+
+
+def test_the_connection_budget_holds_for_every_brain_of_the_process() -> None:
+    """Six brain instances ask at once under a budget of two: the endpoint never sees more than two."""
+    lock = threading.Condition()
+    state = {"in_flight": 0, "peak": 0, "arrived": 0}
+
+    def behave(h: Any, body: dict[str, Any]) -> None:
+        with lock:  # hold each request until all six arrived (never, under the budget) or 1.5 s passed
+            state["in_flight"] += 1
+            state["arrived"] += 1
+            state["peak"] = max(state["peak"], state["in_flight"])
+            lock.notify_all()
+            lock.wait_for(lambda: state["arrived"] >= 6, timeout=1.5)
+            state["in_flight"] -= 1
+        h.send_json(200, completion(GOOD_TEXT, body.get("model", "stub")))
+
+    with FaultServer(behave) as server, connection_budget(2):
+        brains = [OpenAIBrain("m", base_url=server.url, cache=False, timeout_s=30) for _ in range(6)]
+        gate = brains[0]._gate
+        replies: list[Any] = []
+        threads = [threading.Thread(target=lambda b=b: replies.append(b.decide(calm_scene()))) for b in brains]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        for brain in brains:
+            brain.close()
+    assert [r.error for r in replies] == [None] * 6
+    assert state["peak"] <= 2  # without the budget all six are held at the endpoint together
+    assert gate.peak == 2  # the budget was used: a second request went out while the first was held
+
+
+def test_a_free_slot_goes_to_the_episode_with_most_requests_to_come() -> None:
+    gate = EndpointGate()
+    order: list[int] = []
+
+    def ask(expected: int) -> None:
+        with episode_priority(expected), gate.connection():
+            order.append(expected)
+
+    with connection_budget(1):
+        with gate.connection():  # the only slot is taken: everyone queues
+            threads = [threading.Thread(target=ask, args=(rank,)) for rank in (5, 1, 3)]
+            for thread in threads:
+                thread.start()
+            deadline = time.monotonic() + 20
+            while len(gate._waiting) < 3 and time.monotonic() < deadline:
+                time.sleep(0.01)
+            assert len(gate._waiting) == 3
+        for thread in threads:
+            thread.join()
+    assert order == [5, 3, 1] and gate.peak == 1
+    with pytest.raises(ValueError, match="at least 1"), connection_budget(0):
+        pass

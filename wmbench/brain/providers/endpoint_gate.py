@@ -9,18 +9,30 @@ Card
   into its HTTP client: every attempt (first tries and the client's retries) waits while the gate is
   paused, and a response that asks for a pause pauses it for everyone (:meth:`EndpointGate.pause`, capped
   at :data:`MAX_PAUSE_S`, the client's own cap).
+- **One connection budget per endpoint.** Inside :func:`connection_budget` (``n``), at most ``n`` requests are
+  in flight to one endpoint from the whole process, however many episodes are running: a brain holds a
+  slot (:meth:`EndpointGate.connection`) only while its request is out, not while its episode simulates. So
+  a run can keep more episodes going than connections (the local executor runs twice as many) and the
+  connections never sit idle while an episode builds its world or steps its motion. A free slot goes to
+  the waiting request of the episode with the **most decisions still to come** (:func:`episode_priority`:
+  the executor announces each episode's expected decisions; every request counts one down), so the run's
+  tail is as short as the episodes allow: the longest remaining chain of 1 s requests is never the one
+  left waiting. Ties go first come, first served. Outside a budget, requests are not limited here.
 - Only *when* requests are sent changes, never what they say or what a reply means.
 - Simplified: the gate is per process. Local runs (threads) share one; Ray tasks on several processes
-  share only their in-flight budget (the executor's window), not the pause.
+  share only their in-flight budget (the executor's window), not the pause nor the slots.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.utils
+import heapq
+import itertools
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 #: The longest pause a response can impose (the openai client caps its own Retry-After waits at 60 s).
 MAX_PAUSE_S = 60.0
@@ -46,13 +58,80 @@ def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) ->
     return None
 
 
+_BUDGET: list[int | None] = [None]  # requests in flight per endpoint while a connection_budget is active
+_RANK = threading.local()
+
+
+@contextlib.contextmanager
+def connection_budget(connections: int) -> Iterator[None]:
+    """At most ``connections`` requests in flight per endpoint from this process while the block runs."""
+    if connections < 1:
+        raise ValueError(f"connection budget must be at least 1, got {connections}")
+    previous, _BUDGET[0] = _BUDGET[0], int(connections)
+    try:
+        yield
+    finally:
+        _BUDGET[0] = previous
+        for gate in list(_GATES.values()):
+            gate.wake()
+
+
+@contextlib.contextmanager
+def episode_priority(expected_decisions: int) -> Iterator[None]:
+    """This thread runs an episode of ``expected_decisions`` requests: while the budget is used up, its next
+    request waits behind those of episodes with more requests still to come (see the module card)."""
+    previous = getattr(_RANK, "left", None)
+    _RANK.left = [int(expected_decisions)]
+    try:
+        yield
+    finally:
+        _RANK.left = previous
+
+
 class EndpointGate:
-    """The shared pause of one endpoint (see the module card)."""
+    """The shared pause and connection slots of one endpoint (see the module card)."""
 
     def __init__(self) -> None:
         self._until = 0.0  # time.monotonic() before which no request is sent
         self._lock = threading.Lock()
         self.pauses = 0
+        self._slots = threading.Condition()
+        self._busy = 0
+        self._waiting: list[tuple[float, int]] = []  # heap of (-requests still to come, ticket)
+        self._tickets = itertools.count()
+        #: The most requests this gate ever let out at once (a budget's proof).
+        self.peak = 0
+
+    @contextlib.contextmanager
+    def connection(self) -> Iterator[None]:
+        """Hold one of the endpoint's connection slots for the block (waiting, most requests to come first, while the
+        budget is used up); no limit outside :func:`connection_budget`."""
+        left: list[int] | None = getattr(_RANK, "left", None)
+        entry = (float("inf") if left is None else float(-left[0]), next(self._tickets))  # most to come first
+        if left is not None:
+            left[0] -= 1
+        with self._slots:
+            heapq.heappush(self._waiting, entry)
+            while True:
+                budget = _BUDGET[0]
+                if self._waiting[0] == entry and (budget is None or self._busy < budget):
+                    break
+                self._slots.wait()
+            heapq.heappop(self._waiting)
+            self._busy += 1
+            self.peak = max(self.peak, self._busy)
+            self._slots.notify_all()  # the next in line may fit too
+        try:
+            yield
+        finally:
+            with self._slots:
+                self._busy -= 1
+                self._slots.notify_all()
+
+    def wake(self) -> None:
+        """Let waiters look at the budget again (it changed)."""
+        with self._slots:
+            self._slots.notify_all()
 
     def pause(self, seconds: float) -> None:
         """Hold every request to this endpoint for ``seconds`` from now (capped at :data:`MAX_PAUSE_S`)."""

@@ -218,6 +218,7 @@ class OpenAIBrain(ProviderBrain):
                                  "needs none")
         key = key or "EMPTY"
         self._secret = key if key != "EMPTY" else None
+        self._gate = gate_for(url or DEFAULT_BASE_URL)  # the endpoint's shared pause and connection slots
         self._loop = _LoopThread()
         self._client = self._loop.run(self._make_client(url, key))
         self.base_url = str(self._client.base_url)
@@ -232,7 +233,7 @@ class OpenAIBrain(ProviderBrain):
 
     async def _make_client(self, base_url: str | None, key: str) -> Any:
         # every attempt waits while the endpoint is paused by a Retry-After any brain of this process got
-        gate = gate_for(base_url or os.environ.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL)
+        gate = self._gate
         http_client = self._openai.DefaultAsyncHttpxClient(
             event_hooks={"request": [gate.before_request], "response": [gate.after_response]})
         return self._openai.AsyncOpenAI(base_url=base_url, api_key=key, timeout=self.timeout_s,
@@ -315,7 +316,8 @@ class OpenAIBrain(ProviderBrain):
             model=self.model, messages=messages, user=self._session, extra_headers=self._request_headers(),
             **self.params)
         try:
-            raw = self._loop.run(request, deadline_s=self.timeout_s)
+            with self._gate.connection():  # the endpoint's connection budget (endpoint_gate), held while out
+                raw = self._loop.run(request, deadline_s=self.timeout_s)
             completion = raw.parse()
         except asyncio.TimeoutError:
             return ProviderOutcome(text="", error=f"no complete answer from {self.base_url} within the "

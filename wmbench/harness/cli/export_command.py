@@ -1,9 +1,13 @@
-"""``wmbench export``: a run's official submission file and leaderboard entry, or the dataset layout.
+"""``wmbench export``: everything that leaves wmbench as files — one verb, three modes (exactly one a call).
 
 ::
 
-    wmbench export runs/my-run                 # submission.json + leaderboard_entry.json (track C, or A)
-    wmbench export --dataset out/wm-bench      # benchmark_spec.json, scenarios/, scoring/
+    wmbench export runs/my-run                       # a run's official submission.json + leaderboard_entry.json
+    wmbench export --dataset out/wm-bench            # the benchmark itself: benchmark_spec.json, scenarios/, scoring/
+    wmbench export --episodes runs/sweep data/       # your episodes as a per-body training dataset (npz + json)
+
+The episode mode is :mod:`wmbench.harness.cli.export_episodes_command` (``export-episodes`` is its deprecated
+0.4 spelling).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from pathlib import Path
 
 from wmbench.core.errors import ConfigError
 from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
+from wmbench.harness.cli.export_episodes_command import add_episode_options, run_episode_export
 from wmbench.harness.official.dataset import export_dataset
 from wmbench.harness.official.export import export_run
 from wmbench.harness.verify.bundle import make_bundle
@@ -27,13 +32,26 @@ def configure_export(p: argparse.ArgumentParser) -> None:
                    help="also write a submission bundle (episodes, run.json, scores, hashes) into DIR for "
                         "`wmbench verify DIR`")
     p.add_argument("--dataset", type=Path, default=None, metavar="DIR",
-                   help="write the spec and every scenario record in the official dataset layout into DIR")
+                   help="write the benchmark itself (spec, every scenario record, scoring) in the official "
+                        "dataset layout into DIR")
+    p.add_argument("--episodes", type=Path, nargs=2, default=None, metavar=("RUN_OR_SWEEP", "DIR"),
+                   help="write the episodes of a run or sweep as a per-body training dataset (frozen manifest; "
+                        "per episode npz + json: trajectories, cameras, captions) into DIR, then check it")
+    add_episode_options(p)
 
 
 def export_command(args: argparse.Namespace) -> int:
-    if (args.run_dir is None) == (args.dataset is None):
-        raise UsageError("expected a run directory or --dataset DIR (one of them), got "
-                         + ("both" if args.run_dir is not None else "neither"))
+    modes = [m for m, v in (("a run directory", args.run_dir), ("--dataset", args.dataset),
+                            ("--episodes", args.episodes)) if v is not None]
+    if len(modes) != 1:
+        raise UsageError("expected one of a run directory, --dataset DIR or --episodes RUN_OR_SWEEP DIR, got "
+                         + (" and ".join(modes) if modes else "none"))
+    if args.run_dir is None and (args.out is not None or args.model_name is not None or args.bundle is not None):
+        raise UsageError("--out, --model-name and --bundle belong to the run-directory mode (wmbench export RUN)")
+    if args.episodes is not None:
+        return run_episode_export(args.episodes[0], args.episodes[1], args)
+    if args.video or args.pose_log_only or args.no_check:
+        raise UsageError("--video, --pose-log-only and --no-check belong to --episodes RUN_OR_SWEEP DIR")
     try:
         if args.dataset is not None:
             written = export_dataset(args.dataset)
@@ -51,5 +69,6 @@ def export_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-EXPORT_COMMAND = Command("export", "write a run's official submission file and leaderboard entry, or the "
-                         "official dataset layout (--dataset)", configure_export, export_command)
+EXPORT_COMMAND = Command("export", "write files out: a run's official submission and leaderboard entry (RUN), "
+                         "the benchmark's dataset layout (--dataset DIR), or your episodes as a training dataset "
+                         "(--episodes RUN_OR_SWEEP DIR)", configure_export, export_command)

@@ -355,7 +355,7 @@ register_command(Command("cache", "show (info) or empty (clear) the API brains' 
 
 register_command(Command("sweep", "run a grid of runs from a TOML sweep file (local or Ray)", configure_sweep,
                          sweep_command))
-register_command(Command("export-episodes", "write a run's or sweep's episodes as a per-body npz/json dataset",
+register_command(Command("export-episodes", "deprecated: use `wmbench export --episodes RUN_OR_SWEEP DIR`",
                          configure_export_episodes, export_episodes_command))
 
 

@@ -14,10 +14,19 @@ Card
   ``camera_extrinsics`` (N×4×4×4: for each pose sample, the world-from-camera matrix of each egocentric
   panorama panel, in ``camera_panels`` order; camera axes x right, y up, z backwards — OpenGL) and
   ``camera_intrinsics`` (3×3 pinhole matrix of one square panel, ``camera_panel_px`` pixels).
+- **At the motion frame rate** (``motion_hz``, 30 by default; read by re-simulating the episode from its
+  trace, :mod:`wmbench.harness.dataset.resimulate`, which must reproduce the trace or the export stops):
+  ``motion_t`` (F), ``motion_root`` (F×5: x, y, z, heading, speed), ``motion_npcs`` (F×K'×3, names in the
+  json's ``motion_npc_names``) and the body's articulation: ``joints`` (character: F×22×3 world joint
+  positions, m), ``servo_angles`` + ``servo_command`` (robot: F×S, rad, names in the json), ``rotor_rpm`` +
+  ``attitude_xyzw`` (drone: F×4 each). ``resimulate=False`` leaves these out (pose-log trajectories only).
 - **json**: the captions (per decision: t, the reply, the parsed PREDICT and MOTION, the events), the
-  instance, the NPC names, and the camera parameters in words.
-- Simplified: trajectories are the trace's pose log (root and NPC poses, 15 Hz), not joint/servo/rotor
-  angles at the motion frame rate — the trace keeps no joint angles; ``--video`` is not implemented.
+  instance, the NPC names, the articulation (kind, channel names, units) and the camera parameters in words.
+- **Videos** (``video=``: a renderer, ``(trace, path) -> path``; the CLI passes
+  :func:`wmbench.harness.video.replay.render_episode`, the ``video`` extra): ``<stem>.mp4``, the episode
+  rendered from its pose log (chase and top-down views, captions), in the manifest with its SHA-256. The
+  protagonist is drawn as a stand-in figure (the renderer draws no joints). Passed in, not imported: the
+  dataset layer sits below the video one.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ import hashlib
 import io
 import json
 import math
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,12 +45,18 @@ import numpy as np
 import wmbench
 from wmbench.core.errors import ConfigError
 from wmbench.envs.cameras import FAR_PLANE, NEAR_PLANE
+from wmbench.harness.dataset.resimulate import Replay
+from wmbench.harness.dataset.resimulate import resimulate as resimulate_episode
 from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, EpisodeLine, EpisodeLog, read_json
 from wmbench.protocol.camera_layout import EYE_HEIGHT, PANEL_FOV_DEG, PANEL_YAWS, PanoramaSpec
 
 FORMAT = "wmbench-episodes/1"
 MANIFEST = "manifest.json"
 EPISODES_DIR = "episodes"
+
+
+#: Renders one episode's trace to an mp4 at the given path and returns the path.
+VideoRenderer = Callable[[Any, Path], Path]
 
 
 class DatasetError(ConfigError):
@@ -68,8 +83,11 @@ def run_dirs(source: Path) -> list[Path]:
     return found
 
 
-def export_episodes(source: Path | str, out: Path | str) -> ExportSummary:
-    """Write the dataset of every run at or below ``source`` into ``out`` (see the module card)."""
+def export_episodes(source: Path | str, out: Path | str, *, resimulate: bool = True,
+                    video: VideoRenderer | None = None) -> ExportSummary:
+    """Write the dataset of every run at or below ``source`` into ``out`` (see the module card).
+    ``resimulate``: add the motion-rate trajectories and the articulation (one re-simulation per episode);
+    ``video``: render an mp4 per episode with it."""
     source, out = Path(source), Path(out)
     if (out / MANIFEST).exists() or any(out.glob(f"*/{MANIFEST}")):
         raise DatasetError(f"{out} already holds a dataset (manifests are frozen); expected a new folder")
@@ -85,14 +103,21 @@ def export_episodes(source: Path | str, out: Path | str) -> ExportSummary:
             body_dir = out / line["body"] / EPISODES_DIR
             body_dir.mkdir(parents=True, exist_ok=True)
             stem = f"{_safe(line['brain'])}__{line['scenario']}__seed{line['seed']}"
-            npz, meta = episode_files(line)
+            motion_model = config.get("motion_model") or "procedural"
+            replay = resimulate_episode(line, config.get("env_kwargs") or {}, motion_model) if resimulate else None
+            npz, meta = episode_files(line, replay)
             npz_path, json_path = body_dir / f"{stem}.npz", body_dir / f"{stem}.json"
             npz_path.write_bytes(npz)
             json_path.write_text(json.dumps(meta, indent=1) + "\n", encoding="utf-8")
-            entries.setdefault(line["body"], []).append({
+            entry = {
                 "stem": stem, "scenario": line["scenario"], "seed": line["seed"], "brain": line["brain"],
-                "instance": line.get("instance"), "motion_model": config.get("motion_model") or "procedural",
-                "source_run": str(run), "npz_sha256": _sha256(npz_path), "json_sha256": _sha256(json_path)})
+                "instance": line.get("instance"), "motion_model": motion_model,
+                "env_kwargs": config.get("env_kwargs") or {}, "resimulated": replay is not None,
+                "source_run": str(run), "npz_sha256": _sha256(npz_path), "json_sha256": _sha256(json_path)}
+            if video is not None:
+                mp4 = video(trace, body_dir / f"{stem}.mp4")
+                entry["mp4_sha256"] = _sha256(Path(mp4))
+            entries.setdefault(line["body"], []).append(entry)
     for body, items in entries.items():
         manifest = {"format": FORMAT, "wmbench_version": wmbench.__version__, "body": body,
                     "episodes": sorted(items, key=lambda e: e["stem"])}
@@ -100,8 +125,9 @@ def export_episodes(source: Path | str, out: Path | str) -> ExportSummary:
     return ExportSummary(out, {body: len(items) for body, items in sorted(entries.items())}, skipped)
 
 
-def episode_files(line: EpisodeLine) -> tuple[bytes, dict[str, Any]]:
-    """The ``.npz`` bytes and the ``.json`` object of one episode line (see the module card)."""
+def episode_files(line: EpisodeLine, replay: Replay | None = None) -> tuple[bytes, dict[str, Any]]:
+    """The ``.npz`` bytes and the ``.json`` object of one episode line, with the motion-rate arrays of its
+    re-simulation ``replay`` if given (see the module card)."""
     trace = line["trace"]
     assert trace is not None
     poses = trace["meta"]["poses"]
@@ -126,6 +152,8 @@ def episode_files(line: EpisodeLine) -> tuple[bytes, dict[str, Any]]:
         "camera_panel_px": np.array(PanoramaSpec().panel),
         "camera_panels": np.array([word for word, _ in PANEL_YAWS], dtype=str),
     }
+    if replay is not None:
+        arrays.update(motion_arrays(replay))
     buffer = io.BytesIO()
     np.savez_compressed(buffer, **arrays)  # type: ignore[arg-type]
     meta = {
@@ -140,7 +168,35 @@ def episode_files(line: EpisodeLine) -> tuple[bytes, dict[str, Any]]:
             "near_m": NEAR_PLANE, "far_m": FAR_PLANE,
             "convention": "world-from-camera 4x4, camera x right, y up, looking along -z (OpenGL)"}},
     }
+    if replay is not None:
+        kind = replay.articulation.kind
+        meta["motion_hz"] = replay.frame_rate
+        meta["motion_npc_names"] = list(replay.npc_names)
+        meta["articulation"] = {"kind": kind, "names": list(replay.articulation.names),
+                                "arrays": list(ARTICULATION_ARRAYS.get(kind, ())), "units": ARTICULATION_UNITS[kind]}
     return buffer.getvalue(), meta
+
+
+#: The npz arrays of each articulation kind (main, extra).
+ARTICULATION_ARRAYS: dict[str, tuple[str, ...]] = {
+    "joints": ("joints",), "servos": ("servo_angles", "servo_command"), "rotors": ("rotor_rpm", "attitude_xyzw"),
+    "none": ()}
+ARTICULATION_UNITS: dict[str, str] = {
+    "joints": "m, world frame (x, y, z up); 22 SMPL joints, pelvis first",
+    "servos": "rad, measured angle and last command, servo-map order",
+    "rotors": "rpm per rotor; attitude as a unit quaternion x, y, z, w", "none": "no articulation readings"}
+
+
+def motion_arrays(replay: Replay) -> dict[str, np.ndarray]:
+    """The motion-rate arrays of a re-simulation (see the module card)."""
+    arrays = {"motion_t": replay.t, "motion_hz": np.array(replay.frame_rate), "motion_root": replay.root,
+              "motion_npcs": replay.npcs, "motion_npc_kinds": np.array(replay.npc_kinds, dtype=str)}
+    names = ARTICULATION_ARRAYS[replay.articulation.kind]
+    if names:
+        arrays[names[0]] = replay.articulation.values
+    if len(names) > 1:
+        arrays[names[1]] = replay.articulation.extra
+    return arrays
 
 
 def panel_intrinsics(panel_px: int, fov_deg: float = PANEL_FOV_DEG) -> np.ndarray:

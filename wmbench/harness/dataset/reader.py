@@ -7,8 +7,12 @@ Card
   file changed).
 - :func:`check_dataset` — every episode of every embodiment against the ``episodes.jsonl`` line it came
   from: the root and NPC trajectories equal the trace's pose log, the per-decision body states and times
-  equal the trace's, the captions equal the replies; returns the number of episodes checked, raises
-  :class:`~wmbench.harness.dataset.export.DatasetError` naming the first mismatch.
+  equal the trace's, the captions equal the replies; the motion-rate root (when the episode was
+  re-simulated) passes through every pose-log sample it shares a time with (to the log's 1 mm / 1 mrad), its
+  NPCs likewise, and the articulation has one row per motion frame, finite; with ``resimulate=True`` every
+  episode is re-simulated again and its motion-rate arrays must equal the files' exactly. Returns the
+  number of episodes checked, raises :class:`~wmbench.harness.dataset.export.DatasetError` naming the
+  first mismatch.
 """
 
 from __future__ import annotations
@@ -22,7 +26,16 @@ from typing import Any
 
 import numpy as np
 
-from wmbench.harness.dataset.export import EPISODES_DIR, MANIFEST, DatasetError, episode_files, iter_manifest
+from wmbench.harness.dataset.export import (
+    ARTICULATION_ARRAYS,
+    EPISODES_DIR,
+    MANIFEST,
+    DatasetError,
+    episode_files,
+    iter_manifest,
+    motion_arrays,
+)
+from wmbench.harness.dataset.resimulate import resimulate as resimulate_episode
 from wmbench.harness.run.results import EPISODES_FILE, EpisodeLog
 
 
@@ -57,7 +70,7 @@ def iter_episodes(dataset: Path | str) -> Iterator[tuple[str, dict[str, Any], Da
             yield body, entry, load_episode(dataset, body, entry["stem"])
 
 
-def check_dataset(dataset: Path | str) -> int:
+def check_dataset(dataset: Path | str, *, resimulate: bool = False) -> int:
     """Check every episode against its source trace (see the module card); the number checked."""
     lines: dict[tuple[str, str, str, int], Any] = {}
     checked = 0
@@ -92,7 +105,52 @@ def check_dataset(dataset: Path | str) -> int:
             for npc_name, _kind, x, y, yaw in frame[5]:
                 if not np.array_equal(episode.arrays["npcs"][i, names.index(npc_name)], [x, y, yaw]):
                     raise DatasetError(f"{body}/{entry['stem']}: NPC {npc_name} at sample {i} differs")
+        if entry.get("resimulated"):
+            check_motion(f"{body}/{entry['stem']}", episode, frames)
+            if resimulate:
+                replay = resimulate_episode(line, entry.get("env_kwargs") or {}, entry["motion_model"])
+                for name, again in motion_arrays(replay).items():
+                    if not np.array_equal(episode.arrays[name], again, equal_nan=again.dtype.kind == "f"):
+                        raise DatasetError(f"{body}/{entry['stem']}: {name} differs from a new re-simulation")
         checked += 1
     if checked == 0:
         raise DatasetError(f"{dataset}: no episodes found (expected <body>/{MANIFEST} files)")
     return checked
+
+
+def check_motion(label: str, episode: DatasetEpisode, frames: list[Any]) -> int:
+    """Check an episode's motion-rate arrays against its pose log (see the module card); the number of pose
+    samples matched (at least one, or :class:`DatasetError`)."""
+    arrays, meta = episode.arrays, episode.meta
+    t, root = arrays["motion_t"], arrays["motion_root"]
+    rows = len(t)
+    if root.shape != (rows, 5) or arrays["motion_npcs"].shape[0] != rows:
+        raise DatasetError(f"{label}: motion arrays disagree on the frame count ({rows} times, root "
+                           f"{root.shape}, npcs {arrays['motion_npcs'].shape})")
+    kind = meta["articulation"]["kind"]
+    for name in ARTICULATION_ARRAYS[kind]:
+        if arrays[name].shape[0] != rows or not np.all(np.isfinite(arrays[name])):
+            raise DatasetError(f"{label}: {name} has {arrays[name].shape[0]} rows for {rows} motion frames, "
+                               f"or values that are not finite")
+    at = {round(float(v), 6): i for i, v in enumerate(t)}
+    times = [round(float(f[0]), 6) for f in frames]
+    names = meta["motion_npc_names"]
+    matched = 0
+    for frame, when in zip(frames, times, strict=True):
+        i = at.get(when)
+        if i is None or times.count(when) > 1:  # a phase start logs the new start pose at the same time
+            continue
+        x, y, heading = (round(float(v), 3) for v in (root[i, 0], root[i, 1], root[i, 3]))
+        if (x, y, heading) != (frame[2], frame[3], frame[4]):
+            raise DatasetError(f"{label}: motion root at t={when} is ({x}, {y}, {heading}), the pose log says "
+                               f"({frame[2]}, {frame[3]}, {frame[4]})")
+        for npc_name, _kind, nx, ny, nyaw in frame[5]:
+            got = tuple(round(float(v), 3) for v in arrays["motion_npcs"][i, names.index(npc_name)])
+            if got != (nx, ny, nyaw):
+                raise DatasetError(f"{label}: motion NPC {npc_name} at t={when} is {got}, the pose log says "
+                                   f"{(nx, ny, nyaw)}")
+        matched += 1
+    if matched == 0:
+        raise DatasetError(f"{label}: no pose-log sample falls on a motion frame; the motion arrays cannot be "
+                           f"tied to the trace")
+    return matched
