@@ -2,9 +2,19 @@
 
 Card
 ----
-- ``quick_validity``: the quick validity panel (``wmbench validity --quick``: 27 brains, seeds 0-3, C10 on
-  seed 0), run once. ``tests/harness/validity/`` reads its bounds and its tie-breakers from it. Read-only: the
-  result is a frozen dataclass.
+- ``validity_panel``: ``validity_panel(brains, seeds, include_c10)`` -> a :class:`ValidityResult` of those panel
+  brains, equal to ``run_validity(brains=..., seeds=..., include_c10=...)`` (checked by
+  ``test_the_shared_session_panel_is_run_validity``), but *lazy*: a brain's category is measured the first time
+  a test reads it (C01–C08: that category's bench scenarios on every seed; C10: the C10 job on the first seed,
+  as in ``run_validity``), in one 2-worker pool kept for the session, and each (brain, seed, category) job runs
+  at most once per session whichever result asks for it. A brain no test reads costs nothing, and a brain whose
+  bounds read two categories pays for those two only. Exact because every episode starts with
+  ``brain.reset(seed)`` and a category's points and bootstrap come from its own scenarios.
+- ``quick_validity``: the quick validity panel (``wmbench validity --quick``: every brain of
+  ``panel_names(quick=True)``, seeds 0-3, C10 on seed 0), served by ``validity_panel``. The brain list comes
+  from the panel's own configuration (:mod:`wmbench.brain.panel`), so a bound that names a new panel brain gets
+  it without any change here. ``tests/harness/validity/`` reads its bounds and its tie-breakers from it.
+  Read-only: the result is a frozen dataclass.
 - ``reference_episode``: ``reference_episode(scenario, body="smpl", seed=0)`` -> the reference brain's closed-
   loop :class:`~wmbench.harness.run.episode.EpisodeResult` of that episode, run on first use and then shared by
   every module that asks for the same (scenario, body, seed). Episodes are deterministic (same seed, same
@@ -15,21 +25,170 @@ Add a fixture here when two test modules would otherwise compute the same expens
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future
+from typing import Any, Protocol
 
 import pytest
 
+from wmbench.brain.panel.brains import lacks, panel_names
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
-from wmbench.harness.validity.runner import ValidityResult, run_validity
+from wmbench.harness.run.pool import GuardedPool, worker_pool
+from wmbench.harness.validity.runner import (
+    BENCH_CATEGORIES,
+    CATEGORIES,
+    QUICK_SEEDS,
+    SOURCE_BODY,
+    BrainScores,
+    CategoryScore,
+    ValidityResult,
+    _brain_scores,
+    _job,
+)
 
 ReferenceEpisode = Callable[..., EpisodeResult]
+#: one panel job: (brain, seed, category), one of C01–C08 (that category's bench scenarios) or C10
+Job = tuple[str, int, str]
+
+
+class ValidityPanel(Protocol):
+    def __call__(self, brains: Sequence[str], seeds: Sequence[int], include_c10: bool = True,
+                 quick: bool = False) -> ValidityResult: ...
+
+
+class _PanelJobs:
+    """The session's panel jobs: each (brain, seed, category) runs once, in a 2-worker spawn pool, on demand."""
+
+    def __init__(self, workers: int = 2) -> None:
+        self.workers = workers
+        self.done: dict[Job, list[Any]] = {}
+        self._pool: GuardedPool | None = None
+
+    def run(self, jobs: Sequence[Job]) -> list[Any]:
+        """The scores of ``jobs`` (run those not run yet), in job order."""
+        todo = [job for job in dict.fromkeys(jobs) if job not in self.done]
+        if todo:
+            if self._pool is None:
+                self._pool = worker_pool(self.workers)
+            # run_validity's own job: one category's bench scenarios, or C10 alone (no bench category)
+            futures: dict[Job, Future[tuple[str, list[Any]]]] = {
+                job: self._pool.submit(_job, job[0], job[1], job[2] == "C10", SOURCE_BODY,
+                                       () if job[2] == "C10" else (job[2],)) for job in todo}
+            for job, future in futures.items():
+                self.done[job] = future.result()[1]
+        return [score for job in jobs for score in self.done[job]]
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)  # reaped: their CPU time counts in `time`
+            self._pool = None
+
+
+class _LazyCategories(Mapping[str, CategoryScore]):
+    """One brain's categories; reading one runs that category's jobs (see module card)."""
+
+    def __init__(self, jobs: _PanelJobs, name: str, seeds: tuple[int, ...], categories: tuple[str, ...]) -> None:
+        self._jobs, self._name, self._seeds, self._keys = jobs, name, seeds, categories
+        self._scores: dict[str, CategoryScore] = {}
+
+    def jobs(self, category: str) -> list[Job]:
+        """C01–C08: one job per seed; C10: one job, on the first seed (as ``run_validity``)."""
+        seeds = self._seeds[:1] if category == "C10" else self._seeds
+        return [(self._name, seed, category) for seed in seeds]
+
+    def brain_scores(self, categories: Sequence[str]) -> BrainScores:
+        """``run_validity``'s aggregation of this brain's scores in ``categories``."""
+        by_scenario: dict[str, list[Any]] = {}
+        for score in self._jobs.run([job for c in categories for job in self.jobs(c)]):
+            by_scenario.setdefault(score.scenario_id, []).append(score)
+        return _brain_scores(self._name, by_scenario, tuple(categories))
+
+    def __getitem__(self, category: str) -> CategoryScore:
+        if category not in self._keys:
+            raise KeyError(category)
+        if category not in self._scores:  # a category's points and bootstrap come from its own scenarios only
+            self._scores[category] = self.brain_scores((category,)).categories[category]
+        return self._scores[category]
+
+    def __contains__(self, category: object) -> bool:
+        return category in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+
+class _LazyScenarios(Mapping[str, float]):
+    """One brain's per-scenario means over every category of the result (reading it runs them all)."""
+
+    def __init__(self, categories: _LazyCategories, keys: tuple[str, ...]) -> None:
+        self._categories, self._keys = categories, keys
+
+    def _all(self) -> Mapping[str, float]:
+        return self._categories.brain_scores(self._keys).scenarios
+
+    def __getitem__(self, scenario: str) -> float:
+        return self._all()[scenario]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+class _LazyLabels(Mapping[str, Mapping[str, int]]):
+    """One brain's failure labels per category (reading them runs every category of the result)."""
+
+    def __init__(self, categories: _LazyCategories, keys: tuple[str, ...]) -> None:
+        self._categories, self._keys = categories, keys
+
+    def _all(self) -> Mapping[str, Mapping[str, int]]:
+        return self._categories.brain_scores(self._keys).labels
+
+    def __getitem__(self, category: str) -> Mapping[str, int]:
+        return self._all()[category]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
 
 
 @pytest.fixture(scope="session")
-def quick_validity() -> ValidityResult:
-    """The quick validity panel, run once per session (see module card)."""
-    return run_validity(quick=True)
+def validity_panel() -> Iterator[ValidityPanel]:
+    """``validity_panel(brains, seeds, include_c10=True)``: a lazy ``run_validity`` result (see module card)."""
+    jobs = _PanelJobs()
+
+    def panel(brains: Sequence[str], seeds: Sequence[int], include_c10: bool = True,
+              quick: bool = False) -> ValidityResult:
+        chosen = tuple(seeds)
+        if not brains or not chosen:
+            raise ValueError(f"validity_panel needs at least one brain and one seed, got {brains!r}, {seeds!r}")
+        categories = CATEGORIES if include_c10 else BENCH_CATEGORIES
+        scores = []
+        for name in brains:
+            lazy = _LazyCategories(jobs, name, chosen, categories)
+            scores.append(BrainScores(name, lacks(name), lazy, _LazyScenarios(lazy, categories),
+                                      _LazyLabels(lazy, categories)))
+        return ValidityResult(quick=quick, seeds=chosen, brains=tuple(scores), elapsed_s=0.0,
+                              workers=jobs.workers, categories=categories)
+
+    try:
+        yield panel
+    finally:
+        jobs.close()
+
+
+@pytest.fixture(scope="session")
+def quick_validity(validity_panel: ValidityPanel) -> ValidityResult:
+    """The quick validity panel: every brain of ``panel_names(quick=True)``, seeds 0-3, C10 on seed 0 (see
+    module card; a brain runs when a test first reads it)."""
+    return validity_panel(panel_names(True), QUICK_SEEDS, include_c10=True, quick=True)
 
 
 _EPISODES: dict[tuple[str, str, int], EpisodeResult] = {}

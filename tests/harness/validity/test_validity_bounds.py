@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from wmbench.harness.validity.docs import GAP_TO_EXPLAIN, PROMPT_RULES
-from wmbench.harness.validity.runner import CATEGORIES, ValidityResult, run_validity
+from wmbench.harness.validity.runner import CATEGORIES, ValidityResult
 
 #: the quick panel takes ~2 min on an idle 2-core machine and 11-15 min when the machine is shared; the timeout
 #: only guards against a hang, so it is set far above both (a busy machine must not fail the bounds)
@@ -86,8 +86,10 @@ def test_no_constant_reply_earns_more_than_40_in_any_category(quick: ValidityRes
 OFFICIAL_FIELD_LOSS_MAX = 5.0
 
 
-def test_a_brain_reading_only_the_official_fields_is_not_penalised_on_the_spec_layouts():
-    canonical = run_validity(seeds=(0,), brains=("reference", "official-field"), include_c10=False)
+def test_a_brain_reading_only_the_official_fields_is_not_penalised_on_the_spec_layouts(validity_panel):
+    # = run_validity(seeds=(0,), brains=("reference", "official-field"), include_c10=False), from the session's
+    # panel jobs (tests/conftest.py): the reference's seed-0 jobs are the quick panel's
+    canonical = validity_panel(("reference", "official-field"), (0,), include_c10=False)
     loss = canonical.loss("official-field", "C03")
     assert loss <= OFFICIAL_FIELD_LOSS_MAX, {c: canonical.loss("official-field", c) for c in canonical.categories}
 
