@@ -43,8 +43,8 @@ from wmbench.harness.validity.runner import (
     BrainScores,
     CategoryScore,
     ValidityResult,
-    _brain_scores,
-    _job,
+    brain_scores,
+    panel_job,
 )
 
 ReferenceEpisode = Callable[..., EpisodeResult]
@@ -73,7 +73,7 @@ class _PanelJobs:
                 self._pool = worker_pool(self.workers)
             # run_validity's own job: one category's bench scenarios, or C10 alone (no bench category)
             futures: dict[Job, Future[tuple[str, list[Any]]]] = {
-                job: self._pool.submit(_job, job[0], job[1], job[2] == "C10", SOURCE_BODY,
+                job: self._pool.submit(panel_job, job[0], job[1], job[2] == "C10", SOURCE_BODY,
                                        () if job[2] == "C10" else (job[2],)) for job in todo}
             for job, future in futures.items():
                 self.done[job] = future.result()[1]
@@ -102,7 +102,7 @@ class _LazyCategories(Mapping[str, CategoryScore]):
         by_scenario: dict[str, list[Any]] = {}
         for score in self._jobs.run([job for c in categories for job in self.jobs(c)]):
             by_scenario.setdefault(score.scenario_id, []).append(score)
-        return _brain_scores(self._name, by_scenario, tuple(categories))
+        return brain_scores(self._name, by_scenario, tuple(categories))
 
     def __getitem__(self, category: str) -> CategoryScore:
         if category not in self._keys:

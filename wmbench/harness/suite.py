@@ -42,6 +42,7 @@ from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.core.progress import progress_bar
 from wmbench.core.redaction import Redactor
 from wmbench.harness.executors.base import EpisodeJob, Executor, expected_decisions, longest_first
+from wmbench.harness.executors.local import EPISODES_PER_CONNECTION
 from wmbench.harness.live.c09 import skip_live
 from wmbench.harness.report.plots import prewarm_in_background
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
@@ -77,8 +78,6 @@ from wmbench.scoring.scores_file import Scores
 REMOTE_BRAIN_PREFIXES: tuple[str, ...] = ("openai/",)
 #: Concurrent episodes (so requests in flight) for remote brains, independent of ``--workers``.
 DEFAULT_MAX_CONNECTIONS = 8
-#: API brains: episodes running per connection of the budget (their requests share ``max_connections`` slots).
-EPISODES_PER_CONNECTION = 2
 #: Brains that load a model in-process: one episode at a time, so there is one copy of the model in memory
 #: (simplified: no overlap of simulation and inference; the simulation is a small part of an episode's time).
 LOCAL_MODEL_PREFIXES: tuple[str, ...] = ("hf/", "onnx/")

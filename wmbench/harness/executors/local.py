@@ -36,8 +36,8 @@ from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.selection import EpisodeSpec
 from wmbench.harness.run.workers import results_in_processes, stream_results
 
-#: API brains: episodes running per connection of the budget (as :data:`wmbench.harness.suite.
-#: EPISODES_PER_CONNECTION`; defined here too so the executor does not import the suite runner).
+#: API brains: episodes running per connection of the budget (their requests share ``max_connections`` slots;
+#: the suite's API path reads it too). Two keep a connection busy while one episode simulates between requests.
 EPISODES_PER_CONNECTION = 2
 
 #: Brain spec prefixes served over the network (threads: the work is waiting).

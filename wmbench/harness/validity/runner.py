@@ -299,11 +299,11 @@ def run_validity(
     try:
         if workers <= 1:
             for job in todo:
-                keep(job, _job(*job, body, bench)[1])
+                keep(job, panel_job(*job, body, bench)[1])
         elif todo:
             pool = worker_pool(min(workers, len(todo)))
             try:
-                futures = {pool.submit(_job, *job, body, bench): job for job in todo}
+                futures = {pool.submit(panel_job, *job, body, bench): job for job in todo}
                 for future in as_completed(futures):
                     keep(futures[future], future.result()[1])
             finally:
@@ -311,7 +311,7 @@ def run_validity(
     except KeyboardInterrupt:
         raise ValidityInterrupted(done, len(jobs), checkpoint) from None
     wanted = (*bench, "C10") if include_c10 else bench
-    results = tuple(_brain_scores(name, collected[name], wanted) for name in names)
+    results = tuple(brain_scores(name, collected[name], wanted) for name in names)
     return ValidityResult(quick=quick, seeds=chosen_seeds, brains=results,
                           elapsed_s=time.perf_counter() - start, workers=workers, load_before=load,
                           categories=wanted)
@@ -359,7 +359,7 @@ def _collect(collected: dict[str, dict[str, list[Any]]], name: str, scores: Sequ
         collected[name].setdefault(score.scenario_id, []).append(score)
 
 
-def _job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
+def panel_job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
          bench: Sequence[str] = BENCH_CATEGORIES) -> tuple[str, list[Any]]:
     """Every bench scenario (and C10) for one panel brain and one seed; scores without their evidence. Paired
     rules (:mod:`wmbench.scoring.pairs`) are applied as in a run; C10 runs the brain itself closed loop on
@@ -393,7 +393,7 @@ def _labels_only(evidence: Mapping[str, Any]) -> dict[str, Any]:
     return {"decisions": [{"label": label} for label in labels]} if labels else {}
 
 
-def _brain_scores(name: str, by_scenario: Mapping[str, list[Any]], wanted: Sequence[str]) -> BrainScores:
+def brain_scores(name: str, by_scenario: Mapping[str, list[Any]], wanted: Sequence[str]) -> BrainScores:
     summary = summarize({sid: sorted(scores, key=lambda s: s.seed or 0) for sid, scores in by_scenario.items()})
     categories = {}
     for c in wanted:
