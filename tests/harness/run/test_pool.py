@@ -65,6 +65,30 @@ def test_kill_9_of_validity_leaves_no_worker_alive(tmp_path):
     _wait_for(lambda: not any(_alive(pid) for pid in workers), 15, f"workers {sorted(workers)} to exit")
 
 
+def test_sigterm_of_validity_exits_without_waiting_for_the_running_jobs(tmp_path):
+    """Regression: SIGTERM printed "interrupted" at once, but the process then waited for its workers' running
+    (brain, seed) jobs — minutes each on a busy machine — before it exited, their results thrown away."""
+    out = tmp_path / "v"
+    proc = subprocess.Popen([*WMBENCH, "validity", "--brains", "reference,prompt-only", "--seeds", "2",
+                             "--workers", "2", "--out", str(out)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        _wait_for(lambda: len(_children(proc.pid)) >= 3, 120, "two workers and the resource tracker")
+        time.sleep(3)  # the workers are inside their jobs: each is two brains' C01-C10 at one seed, minutes
+        workers = _children(proc.pid)
+        os.kill(proc.pid, signal.SIGTERM)
+        # after the fix the exit takes about a second; before it, as long as the running jobs still had to go
+        # (~40 s on an idle machine, longer on a busy one, which slows both alike): 25 s tells them apart
+        _, err = proc.communicate(timeout=25)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    assert proc.returncode == 143, err
+    assert "Traceback" not in err and "interrupted:" in err.strip().splitlines()[-1]
+    _wait_for(lambda: not any(_alive(pid) for pid in workers), 15, f"workers {sorted(workers)} to exit")
+
+
 def test_ctrl_c_of_validity_is_one_line_keeps_what_finished_and_resumes(tmp_path):
     out = tmp_path / "v"
     proc = subprocess.Popen(_validity(out, "--workers", "1"), stdout=subprocess.PIPE, stderr=subprocess.PIPE,

@@ -14,6 +14,10 @@ Card
     prints no worker ``KeyboardInterrupt`` traceback; the parent gets its Ctrl-C as soon as the start is done.
 
   then run the caller's ``initializer``.
+- :meth:`GuardedPool.stop_now`: drop the queued work and kill the running workers at once, for a caller that
+  stops and throws the running jobs' results away (``wmbench validity`` on Ctrl-C or SIGTERM: a job is a whole
+  brain and seed, minutes of work the interpreter's exit would otherwise wait for). ``wmbench run`` does not use
+  it: it lets its running episodes (seconds each) finish and keeps them.
 - :func:`die_with_parent` is the guarantee itself, for a process started another way.
 """
 
@@ -42,6 +46,15 @@ class GuardedPool(ProcessPoolExecutor):
     def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
         with _sigint_blocked():  # spawn happens inside submit, on this thread
             return super().submit(fn, *args, **kwargs)
+
+    def stop_now(self) -> None:
+        """Cancel what has not started and kill the workers running the rest (Python 3.14's
+        ``kill_workers()``; 3.11 has none, so the executor's own process table is read)."""
+        workers = list((getattr(self, "_processes", None) or {}).values())
+        self.shutdown(wait=False, cancel_futures=True)
+        for worker in workers:
+            with contextlib.suppress(OSError, ValueError):
+                worker.kill()
 
 
 def worker_pool(workers: int, initializer: Callable[..., None] | None = None,

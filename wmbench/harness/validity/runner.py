@@ -306,6 +306,9 @@ def run_validity(
                 futures = {pool.submit(panel_job, *job, body, bench): job for job in todo}
                 for future in as_completed(futures):
                     keep(futures[future], future.result()[1])
+            except KeyboardInterrupt:
+                pool.stop_now()  # a running job's result would be thrown away: exit now, not when it ends
+                raise
             finally:
                 pool.shutdown(wait=False, cancel_futures=True)
     except KeyboardInterrupt:
