@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-import numpy as np
-
-from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
+from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome, SeededRandom
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, TRAVEL_PHRASES
 from wmbench.protocol.grammar import format_reply
 from wmbench.protocol.observation import BrainInput
@@ -47,7 +45,7 @@ RANDOM_MOTION_SPEEDS: tuple[str, ...] = ("walks", "jogs", "runs", "sprints")
 RANDOM_MOTION_MOODS: tuple[str, ...] = ("calmly", "cautiously", "in fear", "in terror")
 
 
-class RandomBrain(ProviderBrain):
+class RandomBrain(SeededRandom, ProviderBrain):
     """``random`` — a well-formed but uninformed reply: each direction's verdict drawn at random, and a MOTION
     built from a small pool of speeds, directions and moods (or standing still).
 
@@ -57,15 +55,6 @@ class RandomBrain(ProviderBrain):
 
     name = "random"
     provider = "random"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        super().__init__()
-        self.seed = seed
-        self._rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        with self._lock:
-            self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
     def _respond(self, scene: BrainInput) -> ProviderOutcome:
         pick = self._rng.integers

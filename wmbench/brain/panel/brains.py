@@ -39,8 +39,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
 from wmbench.brain.baselines import RANDOM_VERDICTS, NullBrain, RandomBrain
 from wmbench.brain.panel.cheats import (
     AllBeastBrain,
@@ -51,7 +49,7 @@ from wmbench.brain.panel.cheats import (
 )
 from wmbench.brain.panel.memoriser import MemoriserBrain
 from wmbench.brain.panel.prompt_only import PromptOnlyBrain
-from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
+from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome, SeededRandom
 from wmbench.brain.reference.brain import ReferenceBrain
 from wmbench.core.directions import DIRECTIONS, GRAMMAR_ORDER, GRAMMAR_TO_SCENE, OPPOSITE, TRAVEL_PHRASES
 from wmbench.protocol.grammar import format_prediction
@@ -205,20 +203,10 @@ class PerceiveOnlyBrain(_ReferenceVariant):
         return f"{predict}\nMOTION: a person runs {words}, towards it"
 
 
-class ActOnlyBrain(_ReferenceVariant):
+class ActOnlyBrain(SeededRandom, _ReferenceVariant):
     """A random PREDICT (seeded) with the reference's MOTION: acts well, perceives nothing."""
 
     name = "act-only"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        super().__init__()
-        self.seed = seed
-        self._rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        with self._lock:
-            self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
     def transform(self, text: str, scene: BrainInput) -> str:
         verdicts = {d: RANDOM_VERDICTS[int(self._rng.integers(len(RANDOM_VERDICTS)))] for d in GRAMMAR_ORDER}

@@ -24,11 +24,9 @@ replaced, so the difference between the two is what that part is worth to a cate
 
 from __future__ import annotations
 
-import numpy as np
-
 from wmbench.body.intent.reader import parse_motion
 from wmbench.brain.panel.prompt_only import Reading, choose_direction, compose_reply, go, read_scene
-from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
+from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome, SeededRandom
 from wmbench.core.directions import GRAMMAR_ORDER, TRAVEL_PHRASES
 from wmbench.core.speed import SpeedClass
 from wmbench.protocol.observation import BrainInput, as_brain_input
@@ -47,20 +45,11 @@ def _motion_of(reply: str) -> str:
 
 
 # ------------------------------------------------------------------------------------------------ oracle-random
-class OracleRandomBrain(ProviderBrain):
+class OracleRandomBrain(SeededRandom, ProviderBrain):
     """Rule-perfect PREDICT, a seeded random safe direction at a fixed run (standing when nothing is safe)."""
 
     provider = "panel"
     name = "oracle-random"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        super().__init__()
-        self.seed = seed
-        self._rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        with self._lock:
-            self._rng = np.random.default_rng(self.seed if seed is None else seed)
 
     def _respond(self, scene: BrainInput) -> ProviderOutcome:
         reading = read_scene(scene)

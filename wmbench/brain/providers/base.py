@@ -18,6 +18,8 @@ import threading
 import time
 from dataclasses import dataclass
 
+import numpy as np
+
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.protocol.observation import BrainInput
 
@@ -97,3 +99,22 @@ class ProviderBrain:
 async def adecide(brain: Brain, scene: BrainInput) -> BrainReply:
     """``brain.decide(scene)`` in a worker thread — works for any Brain, plugins included."""
     return await asyncio.to_thread(brain.decide, scene)
+
+
+class SeededRandom:
+    """Mixin for a ProviderBrain that draws at random: its own ``numpy.random.Generator`` in ``self._rng``,
+    seeded from the constructor's ``seed``; ``reset(seed)`` re-seeds it after the brain's own reset, and
+    ``reset()`` without a seed starts over from the constructor's ``seed`` (never from fresh OS entropy), so the
+    same seed gives the same replies. Put it first among the bases."""
+
+    _lock: threading.RLock
+
+    def __init__(self, seed: int | None = 0) -> None:
+        super().__init__()
+        self.seed = seed
+        self._rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)  # type: ignore[misc]  # the brain class after this mixin in the MRO
+        with self._lock:
+            self._rng = np.random.default_rng(self.seed if seed is None else seed)
