@@ -198,8 +198,18 @@ def test_transfer_measurer_is_a_default_measurer_of_run_suite():
     assert runner.default_measurers()["transfer"] is measure.measure_transfer
 
 
-def test_run_suite_reports_c10_measured(tmp_path):
+def test_run_suite_reports_c10_measured(tmp_path, monkeypatch, reference_scores):
+    """The suite's wiring: its transfer measurer asks for the reference's C10 on seed 0 (the module fixture's
+    measurement, reused rather than run a second time) and scores.json carries it."""
+    asked = []
+
+    def measured(brain, seeds, **kwargs):
+        asked.append((brain, tuple(seeds), tuple(kwargs["scenarios"])))
+        return reference_scores
+
+    monkeypatch.setattr(measure, "measure_c10", measured)
     scores = run_suite("reference", scenarios="C10", seeds=1, out=tmp_path, progress=False, reports=False)
+    assert asked == [("reference", (0,), C10_IDS)], asked
     written = json.loads((tmp_path / "scores.json").read_text())
     category = written["categories"]["C10"]
     print(f"\nrun_suite C10: {category['score']}/100, per scenario "
