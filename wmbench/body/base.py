@@ -141,6 +141,38 @@ class FusedPhysics(Protocol):
     def run_physics_steps(self, substeps: int, step_physics: Callable[[], None]) -> None: ...
 
 
+@runtime_checkable
+class JointReadings(Protocol):
+    """What an episode dataset reads of an articulated character: its 22 joints in world coordinates."""
+
+    def world_joints(self) -> object: ...
+
+
+class NamedServos(Protocol):
+    """The part of a servo map a reader needs: the servos' names, in command order."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+
+@runtime_checkable
+class ServoReadings(Protocol):
+    """What an episode dataset reads of a servo robot: the servo map's names, the measured angles and the
+    last command."""
+
+    servo_map: NamedServos
+    servo_command: object
+
+    def servo_angles(self) -> object: ...
+
+
+@runtime_checkable
+class RotorReadings(Protocol):
+    """What an episode dataset reads of a rotorcraft: its rotors' speeds (rpm)."""
+
+    rotor_rpm: object
+
+
 #: Every member of the :class:`Body` contract (data first, then methods), as checked by the env and
 #: :func:`wmbench.body.check_body`.
 BODY_ATTRIBUTES: tuple[str, ...] = ("name", "needs_physics", "sensor_height", "envelope")

@@ -65,7 +65,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from wmbench.body.base import Body, BodyState, Respawnable
+from wmbench.body.base import Body, BodyState, FusedPhysics, Respawnable
 from wmbench.body.checker import require_body
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.registry import get_body
@@ -489,9 +489,8 @@ class WMBenchEnv(gym.Env[Observation, str]):
         crowd.step(dt, self._phase_frame * dt, xy)
         report = body.on_frame()
         if body.needs_physics:
-            fused = getattr(body, "run_physics_steps", None)  # FusedPhysics: one call per frame, same steps
-            if fused is not None:
-                fused(self.substeps, world.step_physics)
+            if isinstance(body, FusedPhysics):  # one call per frame, the same steps
+                body.run_physics_steps(self.substeps, world.step_physics)
             else:
                 control, physics = body.on_physics_step, world.step_physics
                 for _ in range(self.substeps):

@@ -40,6 +40,7 @@ from typing import Any, cast
 import numpy as np
 import pybullet as p
 
+from wmbench.body.base import JointReadings, RotorReadings, ServoReadings
 from wmbench.body.motion.registry import MOTION_MODEL_ENV
 from wmbench.core.errors import ConfigError
 from wmbench.envs.wmbench_env import WMBenchEnv
@@ -113,14 +114,14 @@ class _Reader:
         present = crowd.present() if crowd is not None else []
         self.npcs.append({n.name: (float(n.x), float(n.y), float(n.yaw)) for n in present})
         self.kinds.update({n.name: str(n.kind) for n in present})
-        if hasattr(body, "world_joints"):
+        if isinstance(body, JointReadings):
             self.kind = "joints"
             self.main.append(np.asarray(body.world_joints(), dtype=np.float64))
-        elif hasattr(body, "servo_angles") and hasattr(body, "servo_map") and hasattr(body, "servo_command"):
+        elif isinstance(body, ServoReadings):
             self.kind, self.names = "servos", tuple(body.servo_map.names)
             self.main.append(np.asarray(body.servo_angles(), dtype=np.float64))
             self.extra.append(np.asarray(body.servo_command, dtype=np.float64))
-        elif hasattr(body, "rotor_rpm"):
+        elif isinstance(body, RotorReadings):
             self.kind, self.names = "rotors", ("rotor0", "rotor1", "rotor2", "rotor3")
             self.main.append(np.asarray(body.rotor_rpm, dtype=np.float64))
             ids = sorted(body.body_ids())
