@@ -53,6 +53,16 @@ def _validity(out: Path, *extra: str) -> list[str]:
             "--out", str(out), *extra]
 
 
+def _as_from_a_terminal(command: list[str]) -> list[str]:
+    """``command`` (a ``python -m`` line) started with SIGINT's default handler and SIGINT unblocked, as a shell
+    on a terminal starts it; a test process may have inherited an ignored or blocked SIGINT from its runner."""
+    assert command[:2] == [sys.executable, "-m"], command
+    prelude = ("import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT}); "
+               f"sys.argv = [{command[2]!r}, *sys.argv[1:]]; runpy.run_module({command[2]!r}, run_name='__main__')")
+    return [sys.executable, "-c", prelude, *command[3:]]
+
+
 def test_kill_9_of_validity_leaves_no_worker_alive(tmp_path):
     proc = subprocess.Popen(_validity(tmp_path / "v"), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -94,8 +104,9 @@ def test_ctrl_c_of_validity_is_one_line_keeps_what_finished_and_resumes(tmp_path
     test process gets to send it (with 2 jobs, a busy machine let the second finish first: exit 0, a flake)."""
     out = tmp_path / "v"
     command = _validity(out, "--workers", "1", "--seeds", "4")  # the later --seeds wins: 2 brains x 4 seeds
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            start_new_session=True)
+    # started as from a terminal: Ctrl-C's default handler, SIGINT unblocked, whatever this test process inherited
+    proc = subprocess.Popen(_as_from_a_terminal(command), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, start_new_session=True)
     assert proc.stderr is not None
     lines = []
     for line in proc.stderr:  # wait for the first finished (brain, seed) job
