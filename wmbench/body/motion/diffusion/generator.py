@@ -26,7 +26,8 @@ Card
 - **Frame rate.** The model runs at 30 fps; a body at another rate gets the model's frames interpolated
   at its own frame times (and :meth:`clip` is resampled the same way).
 - **Post-process** (``postprocess.py``): shown frames are low-passed, knees kept within their flexion
-  limit, and ``clip`` locks planted feet against sliding (the live loop's root travel is the body's).
+  limit, an upright kneel lifted to a crouch, and ``clip`` pins feet in contact by two-bone leg IK (the
+  live loop's root travel is the body's, so pinning applies to ``clip`` only).
 - **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
   ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
 
@@ -50,7 +51,7 @@ from wmbench.body.motion.diffusion.blas_threads import single_blas_thread
 from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
 from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
 from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
-from wmbench.body.motion.diffusion.postprocess import FrameSmoother, limit_knees, lock_feet
+from wmbench.body.motion.diffusion.postprocess import FrameSmoother, lift_kneel, limit_knees, pin_feet
 from wmbench.body.motion.diffusion.text_encoder import model_text
 from wmbench.body.motion.stream import StreamGenerator, posture_label
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
@@ -184,11 +185,11 @@ def _load_model(folder: str, backend: str) -> MotionModel:
 
 def frame_to_joints(frame: np.ndarray) -> np.ndarray:
     """A (FRAME_DIM,) frame vector -> (22, 3) root-local joints (pelvis floor point at the origin, facing +z),
-    knees within their limits (``postprocess.limit_knees``)."""
+    knees within their limits (``postprocess.limit_knees``), a kneel lifted to a crouch (``postprocess.lift_kneel``)."""
     joints = np.empty((N_JOINTS, 3))
     joints[0] = (0.0, frame[3], 0.0)
     joints[1:] = frame[4:FRAME_DIM].reshape(N_JOINTS - 1, 3)
-    return limit_knees(joints)
+    return lift_kneel(limit_knees(joints))
 
 
 def _trunk_lean(joints: np.ndarray) -> float:
@@ -302,7 +303,7 @@ class DiffusionGenerator(StreamGenerator):
             c, s = math.cos(facing), math.sin(facing)
             root_x += c * vx + s * vz
             root_z += c * vz - s * vx
-        out = lock_feet(out)
+        out = pin_feet(out, MODEL_FPS)
         if self.fps == MODEL_FPS:
             return out
         times = np.arange(int(n_frames)) * MODEL_FPS / self.fps

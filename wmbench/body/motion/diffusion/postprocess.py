@@ -8,20 +8,27 @@ Card
   noise of 4-step DDIM that makes jerk high; it lags by about ``(1 - alpha) / alpha`` frames.
 - **Joint limits** (:func:`limit_knees`): a knee may flex at most :data:`KNEE_MAX_FLEX` (rad); a shin folded
   further behind the knee is rotated back (about the knee, in the leg's plane) to the limit and the foot
-  follows its ankle (against the folded-shin sprint sample). Simplified: a geometric clamp on joint positions, not an
-  inverse-kinematics solve (bone lengths are kept because the shin and foot are rotated rigidly).
-- **Foot locking** (:func:`lock_feet`, used by ``clip`` where the root's travel is the model's): a foot joint
-  that is planted (within :data:`CONTACT_HEIGHT` of its lowest height in the clip) in two consecutive frames
-  shifts the whole body horizontally against its slide (:data:`LOCK_STRENGTH` of it; the correction is
-  averaged over :data:`LOCK_WINDOW` frames so it adds no velocity step); with no planted foot the model's own
-  root velocity carries the body. Simplified: a partial, smoothed lock, not a full IK foot plant. In the live
-  loop the body owns the root's travel (as for every generator), so only the smoothing and the limits apply.
+  follows its ankle (against the folded-shin sprint sample). A geometric clamp (bone lengths kept: the shin
+  and foot are rotated rigidly); it is kept rather than an IK limit because it leaves hip, thigh and knee
+  where the model put them.
+- **Foot pinning** (:func:`pin_feet`, used by ``clip`` where the root's travel is the model's): a foot joint
+  in contact (within :data:`CONTACT_HEIGHT` of its lowest height in the clip and slower than
+  :data:`CONTACT_SPEED`) stays where it touched down; the knee and ankle are re-solved by analytic two-bone IK
+  (``leg_ik.solve_legs``) so the leg reaches the pinned foot with its bone lengths kept, and the pin fades out
+  over :data:`RELEASE_FRAMES` after lift-off. The root is not moved (the clip's travel stays the model's).
+  Simplified: a pin further than the leg reaches leaves the ankle short of it (the foot slides that much).
+  In the live loop the body owns the root's travel (as for every generator) and the frames are root-local,
+  so pinning does not apply there.
+- **Kneel guard** (:func:`lift_kneel`, every frame): an upright pose with a knee near the floor is lifted to a
+  crouch (pelvis raised, shins stood up by IK); crawls, rolls and other non-upright poses keep their knees
+  on the floor.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from wmbench.body.motion.diffusion.leg_ik import solve_legs
 from wmbench.body.skeleton import FOOT_CONTACT_JOINTS, JOINT_NAMES
 
 #: Weight of the newest frame in the causal low-pass on shown frames.
@@ -30,9 +37,6 @@ SMOOTHING = 0.5
 KNEE_MAX_FLEX = np.deg2rad(150.0)
 #: A foot joint this close (m) to its lowest height in a clip counts as planted.
 CONTACT_HEIGHT = 0.03
-#: Fraction of a planted foot's slide that foot locking removes, and the frames its correction is averaged over.
-LOCK_STRENGTH = 0.5
-LOCK_WINDOW = 5
 
 _LEGS = tuple((JOINT_NAMES.index(f"{s}_hip"), JOINT_NAMES.index(f"{s}_knee"), JOINT_NAMES.index(f"{s}_ankle"),
                JOINT_NAMES.index(f"{s}_foot")) for s in ("left", "right"))
@@ -89,25 +93,136 @@ def limit_knees(joints: np.ndarray, max_flex: float = KNEE_MAX_FLEX) -> np.ndarr
     return out
 
 
-def lock_feet(clip: np.ndarray, contact_height: float = CONTACT_HEIGHT, strength: float = LOCK_STRENGTH,
-              window: int = LOCK_WINDOW) -> np.ndarray:
-    """A copy of a global (T, 22, 3) clip whose planted foot joints slide less (see the module card)."""
+#: A foot joint moving slower than this (m/s, horizontally) while low counts as in contact (:func:`pin_feet`).
+CONTACT_SPEED = 3.0
+#: Frames over which a released foot's pin offset fades back to the model's own foot path (smoothstep).
+RELEASE_FRAMES = 12
+#: Largest horizontal pin offset (m): a foot never drifts further than this from where the model put it.
+MAX_PIN_OFFSET = 0.5
+
+
+def _smoothstep(x: float) -> float:
+    x = min(max(x, 0.0), 1.0)
+    return x * x * (3.0 - 2.0 * x)
+
+
+def contacts(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTACT_HEIGHT,
+             contact_speed: float = CONTACT_SPEED) -> np.ndarray:
+    """(T, 4) bool: each foot joint (``FOOT_CONTACT_JOINTS`` order) of a global (T, 22, 3) clip is in contact
+    when it is within ``contact_height`` of its lowest height in the clip *and* moves slower than
+    ``contact_speed`` horizontally (backward difference; the first frame uses the forward one)."""
+    feet = np.asarray(clip, dtype=float)[:, list(FOOT_CONTACT_JOINTS)]
+    low = feet[..., 1] < feet[..., 1].min(axis=0) + contact_height
+    if len(feet) < 2:
+        return low
+    step = np.linalg.norm(np.diff(feet[..., [0, 2]], axis=0), axis=-1) * fps
+    speed = np.concatenate((step[:1], step))
+    return low & (speed < contact_speed)
+
+
+def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTACT_HEIGHT,
+             contact_speed: float = CONTACT_SPEED, release: int = RELEASE_FRAMES,
+             max_offset: float = MAX_PIN_OFFSET) -> np.ndarray:
+    """A copy of a global (T, 22, 3) clip whose feet stay where they touched down (see the module card).
+
+    Per leg, a horizontal offset ``o(t)`` is added to the model's ankle and foot: while a foot joint is in
+    contact (:func:`contacts`) it is pinned where it was (with the offset it had) when the contact began, and
+    ``o`` is what keeps the contacting joints on their pins (their mean; a pin starts where the joint is, so
+    ``o`` is continuous); after a contact ``o`` fades to zero
+    over ``release`` frames (smoothstep, so the foot lifts off without a velocity step). The knee and ankle
+    are then re-solved by two-bone IK (``leg_ik.solve_legs``) from the model's hip to the shifted ankle with
+    the frame's own thigh and shin lengths, bending towards the model's knee; the foot joint moves rigidly
+    with the ankle. The root, spine, arms and every height the model chose are kept, so the clip's travel
+    (its intent fidelity) is unchanged; a pin further than the leg reaches leaves the ankle short of it."""
     out = np.array(clip, dtype=float)
-    feet = list(FOOT_CONTACT_JOINTS)
-    floor = out[:, feet, 1].min(axis=0)
-    planted = out[:, feet, 1] < floor + contact_height
-    steps = np.zeros((len(out), 2))
-    for i in range(1, len(out)):
-        both = planted[i - 1] & planted[i]
-        if both.any():
-            slide = out[i, feet][both][:, [0, 2]] - out[i - 1, feet][both][:, [0, 2]]
-            steps[i] = -strength * slide.mean(axis=0)
-    offset = np.cumsum(steps, axis=0)
-    if window > 1 and len(out) > window:  # centred moving average: no velocity step where a contact starts
-        pad = window // 2
-        padded = np.concatenate((np.repeat(offset[:1], pad, 0), offset, np.repeat(offset[-1:], pad, 0)))
-        kernel = np.ones(window) / window
-        offset = np.stack([np.convolve(padded[:, k], kernel, mode="valid") for k in range(2)], axis=1)
-    out[:, :, 0] += offset[:, None, 0]
-    out[:, :, 2] += offset[:, None, 1]
+    touching = contacts(out, fps, contact_height, contact_speed)
+    for leg, (hip, knee, ankle, foot) in enumerate(_LEGS):
+        cols = (2 * leg, 2 * leg + 1)
+        joints = (ankle, foot)
+        pins: list[np.ndarray | None] = [None, None]
+        offset = np.zeros(2)
+        released, since = np.zeros(2), -1
+        offsets = np.zeros((len(out), 2))
+        for t in range(len(out)):
+            now = [touching[t, c] for c in cols]
+            for k in range(2):
+                if not now[k]:
+                    pins[k] = None
+                elif pins[k] is None:
+                    pins[k] = out[t, joints[k], [0, 2]] + offset
+            held = [pins[k] - out[t, joints[k], [0, 2]] for k in range(2) if pins[k] is not None]
+            if held:
+                offset = np.mean(held, axis=0)
+                norm = float(np.linalg.norm(offset))
+                if norm > max_offset:
+                    offset *= max_offset / norm
+                since = -1
+            elif np.any(offset) or since >= 0:
+                if since < 0:
+                    released, since = offset.copy(), 0
+                since += 1
+                offset = released * (1.0 - _smoothstep(since / max(release, 1)))
+                if since >= release:
+                    since, offset = -1, np.zeros(2)
+            offsets[t] = offset
+        if not offsets.any():
+            continue
+        shift = np.zeros((len(out), 3))
+        shift[:, [0, 2]] = offsets
+        thigh = np.linalg.norm(out[:, knee] - out[:, hip], axis=1)
+        shin = np.linalg.norm(out[:, ankle] - out[:, knee], axis=1)
+        new_knee, new_ankle = solve_legs(out[:, hip], out[:, ankle] + shift, thigh, shin, out[:, knee] + shift)
+        out[:, foot] += new_ankle - out[:, ankle]
+        out[:, knee], out[:, ankle] = new_knee, new_ankle
+    return out
+
+
+#: A knee lower than this (m above the floor) in an upright pose starts the kneel guard (:func:`lift_kneel`);
+#: at ``KNEE_MIN_HEIGHT - KNEE_BAND`` and below it acts fully.
+KNEE_MIN_HEIGHT = 0.30
+KNEE_BAND = 0.15
+#: The kneel guard lifts the pelvis (and everything above the legs) to at least this height (m)...
+PELVIS_MIN_HEIGHT = 0.65
+#: ... and moves each foot the fraction ``SQUAT_PULL`` of the way to a point ``SQUAT_FORWARD`` (m) ahead of its
+#: hip, so the shin stands instead of lying on the floor while a step keeps part of its stride.
+SQUAT_FORWARD = 0.12
+SQUAT_PULL = 0.5
+#: Only poses whose trunk leans less than this from vertical (rad) count as upright (a crawl or a roll is
+#: meant to have its knees on the floor).
+UPRIGHT_LEAN = np.deg2rad(45.0)
+_SPINE3 = JOINT_NAMES.index("spine3")
+_LEG_JOINTS = frozenset(j for leg in _LEGS for j in leg[1:])
+
+
+def lift_kneel(joints: np.ndarray) -> np.ndarray:
+    """A copy of one root-local (22, 3) pose (floor at y = 0) that crouches instead of kneeling.
+
+    An upright pose (trunk within :data:`UPRIGHT_LEAN` of vertical) with a knee below
+    :data:`KNEE_MIN_HEIGHT` is a kneel, which no MOTION line asks for (the shipped crouch samples, learned from
+    the procedural crouch, put a shin flat on the floor). With ``w`` rising from 0 at that height to 1 at
+    :data:`KNEE_BAND` lower (of the lowest knee), the pelvis and everything above the legs is lifted by ``w``
+    times its shortfall below :data:`PELVIS_MIN_HEIGHT`; then each leg is re-solved by two-bone IK from its
+    (lifted) hip to the model's ankle moved ``w`` x :data:`SQUAT_PULL` of the way to :data:`SQUAT_FORWARD`
+    ahead of the hip, bending towards the
+    model's knee, bone lengths kept; the foot moves rigidly with its ankle. Feet keep their heights, so a
+    planted foot stays on the floor. ``w`` is continuous in the pose, so streaming frames do not jump when the
+    guard starts. Any other pose is returned unchanged (equal values)."""
+    out = np.array(joints, dtype=float)
+    up = out[_SPINE3] - out[0]
+    if np.arctan2(np.hypot(up[0], up[2]), up[1]) >= UPRIGHT_LEAN:
+        return out
+    knee_low = min(out[leg[1], 1] for leg in _LEGS)
+    w = float(np.clip((KNEE_MIN_HEIGHT - knee_low) / KNEE_BAND, 0.0, 1.0))
+    if w == 0.0:
+        return out
+    lift = w * max(0.0, PELVIS_MIN_HEIGHT - out[0, 1])
+    lengths = [(np.linalg.norm(out[k] - out[h]), np.linalg.norm(out[a] - out[k])) for h, k, a, _ in _LEGS]
+    upper = [j for j in range(len(out)) if j not in _LEG_JOINTS]
+    out[upper, 1] += lift
+    for (hip, knee, ankle, foot), (thigh, shin) in zip(_LEGS, lengths):
+        target = out[ankle].copy()
+        target[2] += w * SQUAT_PULL * (out[hip, 2] + SQUAT_FORWARD - target[2])
+        new_knee, new_ankle = solve_legs(out[hip], target, thigh, shin, out[knee] + np.array([0.0, lift, 0.0]))
+        out[foot] += new_ankle - out[ankle]
+        out[knee], out[ankle] = new_knee, new_ankle
     return out
