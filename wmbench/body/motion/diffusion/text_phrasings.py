@@ -131,7 +131,7 @@ HARD_HELD_OUT: dict[str, tuple[str, ...]] = {
                  "she pivots on one foot and kicks high behind her",
                  "he turns full circle with his leg extended in a roundhouse",
                  "a person spins on the spot and kicks out"),
-    "getup": ("a person pushes himself up off the floor and stands", "lying on the ground, she climbs back to her feet",
+    "getup": ("a person props herself up on her arms and stands", "lying on the ground, she climbs back to her feet",
               "he scrambles up from the ground after tripping", "a person rises slowly after falling down"),
     "cartwheel": ("a person turns a cartwheel across the lawn", "she flips sideways over her hands and lands",
                   "he wheels over sideways, hands to the ground", "a person does a gymnastic wheel to the side"),
