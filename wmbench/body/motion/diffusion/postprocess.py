@@ -216,7 +216,7 @@ def lift_kneel(joints: np.ndarray) -> np.ndarray:
     if w == 0.0:
         return out
     lift = w * max(0.0, PELVIS_MIN_HEIGHT - out[0, 1])
-    lengths = [(np.linalg.norm(out[k] - out[h]), np.linalg.norm(out[a] - out[k])) for h, k, a, _ in _LEGS]
+    lengths = [(float(np.linalg.norm(out[k] - out[h])), float(np.linalg.norm(out[a] - out[k]))) for h, k, a, _ in _LEGS]
     upper = [j for j in range(len(out)) if j not in _LEG_JOINTS]
     out[upper, 1] += lift
     for (hip, knee, ankle, foot), (thigh, shin) in zip(_LEGS, lengths):
