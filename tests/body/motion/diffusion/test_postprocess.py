@@ -70,6 +70,32 @@ def test_pinning_keeps_a_sliding_planted_foot_in_place_by_leg_ik():
     assert mq.jerk(pinned, 30) < 2.0 * mq.jerk(slide, 30)
 
 
+def test_the_live_pinner_pins_root_local_frames_on_the_bodys_ground_track():
+    walk = _walk()
+    root = walk[:, 0, [0, 2]].copy()
+    local = walk.copy()
+    local[..., 0] -= root[:, None, 0]
+    local[..., 2] -= root[:, None, 1]
+    # the body's root runs 0.5 m/s faster than the gait's own travel: shown as-is, planted feet slide
+    track = root + np.arange(len(walk))[:, None] * np.array([0.0, 0.5 / 30])
+    steps = np.diff(track, axis=0, prepend=track[:1])
+
+    def placed(frames: np.ndarray) -> np.ndarray:
+        out = frames.copy()
+        out[..., 0] += track[:, None, 0]
+        out[..., 2] += track[:, None, 1]
+        return out
+
+    pinner = pp.LivePinner(30)
+    pinned = np.stack([pinner(frame, (float(dx), float(dz))) for frame, (dx, dz) in zip(local, steps)])
+    before, after = mq.foot_skating(placed(local)[30:], 30), mq.foot_skating(placed(pinned)[30:], 30)
+    assert before > 0.4 and after < 0.5 * before
+    assert np.allclose(_leg_lengths(pinned), _leg_lengths(local), atol=1e-9)
+    pinner.reset()   # a fresh pinner replays the same frames identically (no hidden state survives reset)
+    again = np.stack([pinner(frame, (float(dx), float(dz))) for frame, (dx, dz) in zip(local, steps)])
+    assert np.array_equal(again, pinned)
+
+
 def test_a_foot_sweeping_fast_along_the_floor_is_not_a_contact():
     walk = _walk(30)
     fast = walk.copy()

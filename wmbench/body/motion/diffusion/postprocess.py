@@ -17,8 +17,9 @@ Card
   (``leg_ik.solve_legs``) so the leg reaches the pinned foot with its bone lengths kept, and the pin fades out
   over :data:`RELEASE_FRAMES` after lift-off. The root is not moved (the clip's travel stays the model's).
   Simplified: a pin further than the leg reaches leaves the ankle short of it (the foot slides that much).
-  In the live loop the body owns the root's travel (as for every generator) and the frames are root-local,
-  so pinning does not apply there.
+  In the live loop (:class:`LivePinner`) the frames are root-local and the body owns the root, so the stream
+  passes the root's travel per frame and the pinner pins the feet causally on that ground track (the floor
+  of a joint is its lowest height over the last second).
 - **Kneel guard** (:func:`lift_kneel`, every frame): an upright pose with a knee near the floor is lifted to a
   crouch (pelvis raised, shins stood up by IK); crawls, rolls and other non-upright poses keep their knees
   on the floor.
@@ -97,6 +98,8 @@ def limit_knees(joints: np.ndarray, max_flex: float = KNEE_MAX_FLEX) -> np.ndarr
 CONTACT_SPEED = 3.0
 #: Frames over which a released foot's pin offset fades back to the model's own foot path (smoothstep).
 RELEASE_FRAMES = 12
+#: Frames (1 s at 30 fps) over which the live pinner takes a foot joint's lowest height as its floor.
+LIVE_FLOOR_FRAMES = 30
 #: Largest horizontal pin offset (m): a foot never drifts further than this from where the model put it.
 MAX_PIN_OFFSET = 0.5
 
@@ -120,6 +123,58 @@ def contacts(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTAC
     return low & (speed < contact_speed)
 
 
+class _LegPin:
+    """One leg's pin state (see :func:`pin_feet`): ``update`` takes which of its two foot joints (ankle, ball
+    of the foot) touch and where they are (2, 2: x, z) and returns the leg's horizontal offset (x, z)."""
+
+    def __init__(self, release: int, max_offset: float) -> None:
+        self.release, self.max_offset = max(release, 1), max_offset
+        self.pins: list[np.ndarray | None] = [None, None]
+        self.offset = np.zeros(2)
+        self.released = np.zeros(2)
+        self.since = -1
+
+    def update(self, touching: tuple[bool, bool], where: np.ndarray) -> np.ndarray:
+        for k in range(2):
+            if not touching[k]:
+                self.pins[k] = None
+            elif self.pins[k] is None:
+                self.pins[k] = where[k] + self.offset
+        held = [pin - where[k] for k, pin in enumerate(self.pins) if pin is not None]
+        if held:
+            offset = np.mean(held, axis=0)
+            norm = float(np.linalg.norm(offset))
+            self.offset = offset * (self.max_offset / norm) if norm > self.max_offset else offset
+            self.since = -1
+        elif self.since >= 0 or np.any(self.offset):
+            if self.since < 0:
+                self.released, self.since = self.offset.copy(), 0
+            self.since += 1
+            self.offset = self.released * (1.0 - _smoothstep(self.since / self.release))
+            if self.since >= self.release:
+                self.since, self.offset = -1, np.zeros(2)
+        return self.offset.copy()
+
+
+def _shift_legs(joints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """``joints`` (..., 22, 3) with each leg's ankle moved by its horizontal offset (offsets: (..., 2 legs,
+    2)) and the leg re-solved by two-bone IK (hip kept, bone lengths kept, knee bent towards the model's knee
+    moved the same way); the foot joint moves rigidly with the ankle."""
+    out = np.array(joints, dtype=float)
+    for leg, (hip, knee, ankle, foot) in enumerate(_LEGS):
+        if not np.any(offsets[..., leg, :]):
+            continue
+        shift = np.zeros((*out.shape[:-2], 3))
+        shift[..., 0], shift[..., 2] = offsets[..., leg, 0], offsets[..., leg, 1]
+        thigh = np.linalg.norm(out[..., knee, :] - out[..., hip, :], axis=-1)
+        shin = np.linalg.norm(out[..., ankle, :] - out[..., knee, :], axis=-1)
+        new_knee, new_ankle = solve_legs(out[..., hip, :], out[..., ankle, :] + shift, thigh, shin,
+                                         out[..., knee, :] + shift)
+        out[..., foot, :] += new_ankle - out[..., ankle, :]
+        out[..., knee, :], out[..., ankle, :] = new_knee, new_ankle
+    return out
+
+
 def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTACT_HEIGHT,
              contact_speed: float = CONTACT_SPEED, release: int = RELEASE_FRAMES,
              max_offset: float = MAX_PIN_OFFSET) -> np.ndarray:
@@ -136,57 +191,65 @@ def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTAC
     (its intent fidelity) is unchanged; a pin further than the leg reaches leaves the ankle short of it."""
     out = np.array(clip, dtype=float)
     touching = contacts(out, fps, contact_height, contact_speed)
-    for leg, (hip, knee, ankle, foot) in enumerate(_LEGS):
-        cols = (2 * leg, 2 * leg + 1)
-        joints = (ankle, foot)
-        pins: list[np.ndarray | None] = [None, None]
-        offset = np.zeros(2)
-        released, since = np.zeros(2), -1
-        offsets = np.zeros((len(out), 2))
+    offsets = np.zeros((len(out), 2, 2))
+    for leg, (_, _, ankle, foot) in enumerate(_LEGS):
+        pin = _LegPin(release, max_offset)
         for t in range(len(out)):
-            now = [touching[t, c] for c in cols]
-            for k in range(2):
-                if not now[k]:
-                    pins[k] = None
-                elif pins[k] is None:
-                    pins[k] = out[t, joints[k], [0, 2]] + offset
-            held = [pins[k] - out[t, joints[k], [0, 2]] for k in range(2) if pins[k] is not None]
-            if held:
-                offset = np.mean(held, axis=0)
-                norm = float(np.linalg.norm(offset))
-                if norm > max_offset:
-                    offset *= max_offset / norm
-                since = -1
-            elif np.any(offset) or since >= 0:
-                if since < 0:
-                    released, since = offset.copy(), 0
-                since += 1
-                offset = released * (1.0 - _smoothstep(since / max(release, 1)))
-                if since >= release:
-                    since, offset = -1, np.zeros(2)
-            offsets[t] = offset
-        if not offsets.any():
-            continue
-        shift = np.zeros((len(out), 3))
-        shift[:, [0, 2]] = offsets
-        thigh = np.linalg.norm(out[:, knee] - out[:, hip], axis=1)
-        shin = np.linalg.norm(out[:, ankle] - out[:, knee], axis=1)
-        new_knee, new_ankle = solve_legs(out[:, hip], out[:, ankle] + shift, thigh, shin, out[:, knee] + shift)
-        out[:, foot] += new_ankle - out[:, ankle]
-        out[:, knee], out[:, ankle] = new_knee, new_ankle
-    return out
+            now = (bool(touching[t, 2 * leg]), bool(touching[t, 2 * leg + 1]))
+            offsets[t, leg] = pin.update(now, out[t][[ankle, foot]][:, [0, 2]])
+    return _shift_legs(out, offsets)
+
+
+class LivePinner:
+    """Causal foot pinning for streamed root-local frames (the live loop), see the module card.
+
+    The body owns the root; the stream tells the pinner how far the root travelled in this frame, in the root's
+    own frame (``ground_step``: x, z metres; the body's speed over the frame along the intent's travel
+    direction). Foot joints are placed on that integrated ground track; a joint is in contact when it is
+    within :data:`CONTACT_HEIGHT` of its lowest height over the last :data:`LIVE_FLOOR_FRAMES` frames and
+    slower than :data:`CONTACT_SPEED` over the ground; pins, release and leg IK are those of :func:`pin_feet`.
+    Simplified: the root's turning is not known here (only its travel), so while the body turns a pinned foot
+    can still slide by the turn."""
+
+    def __init__(self, fps: float = 30.0, release: int = RELEASE_FRAMES, max_offset: float = MAX_PIN_OFFSET
+                 ) -> None:
+        self.fps = fps
+        self.release = max(1, round(release * fps / 30.0))
+        self.max_offset = max_offset
+        self.reset()
+
+    def reset(self) -> None:
+        self.ground = np.zeros(2)
+        self.heights: list[np.ndarray] = []
+        self.last: np.ndarray | None = None
+        self.legs = [_LegPin(self.release, self.max_offset) for _ in _LEGS]
+
+    def __call__(self, joints: np.ndarray, ground_step: tuple[float, float]) -> np.ndarray:
+        """``joints`` (22, 3) root-local -> a copy with the feet pinned."""
+        joints = np.asarray(joints, dtype=float)
+        self.ground = self.ground + np.asarray(ground_step, dtype=float)
+        feet = joints[list(FOOT_CONTACT_JOINTS)]
+        world = feet[:, [0, 2]] + self.ground
+        self.heights = [*self.heights[-(LIVE_FLOOR_FRAMES - 1):], feet[:, 1]]
+        low = feet[:, 1] < np.min(self.heights, axis=0) + CONTACT_HEIGHT
+        speed = np.zeros(4) if self.last is None else np.linalg.norm(world - self.last, axis=1) * self.fps
+        self.last = world
+        touching = low & (speed < CONTACT_SPEED)
+        offsets = np.stack([leg.update((bool(touching[2 * i]), bool(touching[2 * i + 1])), world[2 * i:2 * i + 2])
+                            for i, leg in enumerate(self.legs)])
+        return _shift_legs(joints, offsets)
 
 
 #: A knee lower than this (m above the floor) in an upright pose starts the kneel guard (:func:`lift_kneel`);
 #: at ``KNEE_MIN_HEIGHT - KNEE_BAND`` and below it acts fully.
-KNEE_MIN_HEIGHT = 0.30
+KNEE_MIN_HEIGHT = 0.35
 KNEE_BAND = 0.15
 #: The kneel guard lifts the pelvis (and everything above the legs) to at least this height (m)...
 PELVIS_MIN_HEIGHT = 0.65
-#: ... and moves each foot the fraction ``SQUAT_PULL`` of the way to a point ``SQUAT_FORWARD`` (m) ahead of its
-#: hip, so the shin stands instead of lying on the floor while a step keeps part of its stride.
+#: ... and moves each foot ``w`` x ``SQUAT_PULL`` of the way to a point ``SQUAT_FORWARD`` (m) ahead of its hip,
+#: so the shin stands instead of lying on the floor (a full kneel gets both feet under the body).
 SQUAT_FORWARD = 0.12
-SQUAT_PULL = 0.5
+SQUAT_PULL = 1.0
 #: Only poses whose trunk leans less than this from vertical (rad) count as upright (a crawl or a roll is
 #: meant to have its knees on the floor).
 UPRIGHT_LEAN = np.deg2rad(45.0)
@@ -203,9 +266,11 @@ def lift_kneel(joints: np.ndarray) -> np.ndarray:
     :data:`KNEE_BAND` lower (of the lowest knee), the pelvis and everything above the legs is lifted by ``w``
     times its shortfall below :data:`PELVIS_MIN_HEIGHT`; then each leg is re-solved by two-bone IK from its
     (lifted) hip to the model's ankle moved ``w`` x :data:`SQUAT_PULL` of the way to :data:`SQUAT_FORWARD`
-    ahead of the hip, bending towards the
-    model's knee, bone lengths kept; the foot moves rigidly with its ankle. Feet keep their heights, so a
-    planted foot stays on the floor. ``w`` is continuous in the pose, so streaming frames do not jump when the
+    ahead of the hip, bending towards the model's knee pushed ``w`` m forward (a crouching knee points ahead;
+    without the push a knee behind the hip-ankle line would bend backwards), bone lengths kept; the foot
+    moves rigidly with its ankle. Feet keep their heights, so a planted foot stays on the floor. In the live
+    stream the guard runs after foot pinning and overrides it (a full kneel's feet go under the body even if
+    that slides them). ``w`` is continuous in the pose, so streaming frames do not jump when the
     guard starts. Any other pose is returned unchanged (equal values)."""
     out = np.array(joints, dtype=float)
     up = out[_SPINE3] - out[0]
@@ -222,7 +287,7 @@ def lift_kneel(joints: np.ndarray) -> np.ndarray:
     for (hip, knee, ankle, foot), (thigh, shin) in zip(_LEGS, lengths):
         target = out[ankle].copy()
         target[2] += w * SQUAT_PULL * (out[hip, 2] + SQUAT_FORWARD - target[2])
-        new_knee, new_ankle = solve_legs(out[hip], target, thigh, shin, out[knee] + np.array([0.0, lift, 0.0]))
+        new_knee, new_ankle = solve_legs(out[hip], target, thigh, shin, out[knee] + np.array([0.0, lift, w]))
         out[foot] += new_ankle - out[ankle]
         out[knee], out[ankle] = new_knee, new_ankle
     return out
