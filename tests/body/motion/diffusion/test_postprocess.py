@@ -9,7 +9,7 @@ from wmbench.body.intent.reader import parse_motion
 from wmbench.body.motion import quality as mq
 from wmbench.body.motion.diffusion import postprocess as pp
 from wmbench.body.motion.procedural.generator import ProceduralGenerator
-from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES
+from wmbench.body.skeleton import DEFAULT_SKELETON, FOOT_CONTACT_JOINTS, JOINT_NAMES
 
 _HIP, _KNEE, _ANKLE, _FOOT = (JOINT_NAMES.index(f"left_{j}") for j in ("hip", "knee", "ankle", "foot"))
 
@@ -48,6 +48,17 @@ def test_a_pose_within_the_limits_is_unchanged():
     assert np.array_equal(pp.limit_knees(pose), pose)
 
 
+def test_the_root_lock_removes_part_of_a_planted_foot_slide():
+    walk = _walk()
+    slide = walk.copy()
+    slide[..., 2] += np.arange(len(walk))[:, None] * (1.0 / 30)   # 1 m/s drift, planted feet too
+    before = mq.foot_skating(slide, 30)
+    after = mq.foot_skating(pp.lock_feet(slide), 30)
+    assert after < before - 0.3
+    full = mq.foot_skating(pp.lock_feet(slide, strength=1.0, window=1), 30)
+    assert full < 0.2 * before
+
+
 def _leg_lengths(clip: np.ndarray) -> np.ndarray:
     return np.stack([np.linalg.norm(clip[:, b] - clip[:, a], axis=-1)
                      for a, b in ((_HIP, _KNEE), (_KNEE, _ANKLE), (_ANKLE, _FOOT))], axis=-1)
@@ -59,14 +70,17 @@ def test_pinning_keeps_a_sliding_planted_foot_in_place_by_leg_ik():
     slide[..., 2] += np.arange(len(walk))[:, None] * (0.5 / 30)   # 0.5 m/s drift, planted feet too
     before = mq.foot_skating(slide, 30)
     pinned = pp.pin_feet(slide, 30)
-    assert mq.foot_skating(pinned, 30) < 0.3 * before
+    assert mq.foot_skating(pinned, 30) < 0.75 * before   # measured 0.40 vs 0.56: a straight stance leg reaches little
+    # feet stay on the floor: every height is kept, so no foot leaves the "planted" set by being pulled up
+    feet = list(FOOT_CONTACT_JOINTS)
+    assert np.allclose(pinned[:, feet, 1], slide[:, feet, 1], atol=1e-9)
     # the legs are re-solved, not stretched: thigh, shin and foot keep their lengths
     assert np.allclose(_leg_lengths(pinned), _leg_lengths(slide), atol=1e-9)
     # the root, spine and arms are where the model put them (the clip's travel is unchanged)
     upper = [j for j, name in enumerate(JOINT_NAMES) if not name.endswith(("knee", "ankle", "foot"))]
     assert np.array_equal(pinned[:, upper], slide[:, upper])
     # and the fix adds no spikes: this clip's feet slide far more than the model's (a stride plus 0.5 m/s), and
-    # even here jerk stays under twice that of the already very smooth procedural walk (measured: 1.7x)
+    # even here jerk stays under twice that of the already very smooth procedural walk
     assert mq.jerk(pinned, 30) < 2.0 * mq.jerk(slide, 30)
 
 
@@ -89,8 +103,10 @@ def test_the_live_pinner_pins_root_local_frames_on_the_bodys_ground_track():
     pinner = pp.LivePinner(30)
     pinned = np.stack([pinner(frame, (float(dx), float(dz))) for frame, (dx, dz) in zip(local, steps)])
     before, after = mq.foot_skating(placed(local)[30:], 30), mq.foot_skating(placed(pinned)[30:], 30)
-    assert before > 0.4 and after < 0.5 * before
+    assert before > 0.4 and after < 0.75 * before
     assert np.allclose(_leg_lengths(pinned), _leg_lengths(local), atol=1e-9)
+    feet = list(FOOT_CONTACT_JOINTS)
+    assert np.allclose(pinned[:, feet, 1], local[:, feet, 1], atol=1e-9)   # no foot lifted off the floor
     pinner.reset()   # a fresh pinner replays the same frames identically (no hidden state survives reset)
     again = np.stack([pinner(frame, (float(dx), float(dz))) for frame, (dx, dz) in zip(local, steps)])
     assert np.array_equal(again, pinned)

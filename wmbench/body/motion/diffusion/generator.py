@@ -27,8 +27,9 @@ Card
   at its own frame times (and :meth:`clip` is resampled the same way).
 - **Post-process** (``postprocess.py``): shown frames are low-passed, knees kept within their flexion
   limit, an upright kneel lifted to a crouch, and feet in contact pinned by two-bone leg IK: ``clip`` on its
-  global frames (``postprocess.pin_feet``), the live stream causally on the ground track of the body's own
-  speed along the intent's travel direction (``postprocess.LivePinner``).
+  global frames after a partial root lock (``postprocess.lock_feet``, ``pin_feet``), the live stream
+  causally on the ground track of the body's own speed along the intent's travel direction
+  (``postprocess.LivePinner``).
 - **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
   ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
 
@@ -53,7 +54,14 @@ from wmbench.body.motion.diffusion.blas_threads import single_blas_thread
 from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
 from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
 from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
-from wmbench.body.motion.diffusion.postprocess import FrameSmoother, LivePinner, lift_kneel, limit_knees, pin_feet
+from wmbench.body.motion.diffusion.postprocess import (
+    FrameSmoother,
+    LivePinner,
+    lift_kneel,
+    limit_knees,
+    lock_feet,
+    pin_feet,
+)
 from wmbench.body.motion.diffusion.text_encoder import model_text
 from wmbench.body.motion.stream import StreamGenerator, posture_label
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
@@ -312,7 +320,7 @@ class DiffusionGenerator(StreamGenerator):
             c, s = math.cos(facing), math.sin(facing)
             root_x += c * vx + s * vz
             root_z += c * vz - s * vx
-        out = pin_feet(out, MODEL_FPS)
+        out = pin_feet(lock_feet(out), MODEL_FPS)
         if self.fps == MODEL_FPS:
             return out
         times = np.arange(int(n_frames)) * MODEL_FPS / self.fps

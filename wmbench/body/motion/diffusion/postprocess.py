@@ -11,15 +11,21 @@ Card
   follows its ankle (against the folded-shin sprint sample). A geometric clamp (bone lengths kept: the shin
   and foot are rotated rigidly); it is kept rather than an IK limit because it leaves hip, thigh and knee
   where the model put them.
-- **Foot pinning** (:func:`pin_feet`, used by ``clip`` where the root's travel is the model's): a foot joint
-  in contact (within :data:`CONTACT_HEIGHT` of its lowest height in the clip and slower than
-  :data:`CONTACT_SPEED`) stays where it touched down; the knee and ankle are re-solved by analytic two-bone IK
-  (``leg_ik.solve_legs``) so the leg reaches the pinned foot with its bone lengths kept, and the pin fades out
-  over :data:`RELEASE_FRAMES` after lift-off. The root is not moved (the clip's travel stays the model's).
-  Simplified: a pin further than the leg reaches leaves the ankle short of it (the foot slides that much).
-  In the live loop (:class:`LivePinner`) the frames are root-local and the body owns the root, so the stream
-  passes the root's travel per frame and the pinner pins the feet causally on that ground track (the floor
-  of a joint is its lowest height over the last second).
+- **Root lock** (:func:`lock_feet`, ``clip`` only, where the root's travel is the model's): a foot joint that
+  is planted (within :data:`CONTACT_HEIGHT` of its lowest height in the clip) in two consecutive frames
+  shifts the whole body horizontally against :data:`LOCK_STRENGTH` of its slide (averaged over
+  :data:`LOCK_WINDOW` frames, so no velocity step). It handles a root that glides faster than the model's
+  stride, which no leg can reach; a stronger lock costs intent fidelity (1.0 -> 0.92 at 0.75).
+- **Foot pinning** (:func:`pin_feet` on ``clip``'s global frames after the root lock; :class:`LivePinner` on
+  the live stream): a foot joint in contact (within :data:`CONTACT_HEIGHT` of its lowest height and slower
+  than :data:`CONTACT_SPEED`) stays where it touched down; the knee and ankle are re-solved by analytic
+  two-bone IK (``leg_ik.solve_legs``) so the leg reaches the pinned foot with its bone lengths kept, and the
+  pin fades out over :data:`RELEASE_FRAMES` after lift-off. A pin is followed only while the ankle stays
+  within :data:`PIN_REACH` of the leg's length from the hip; beyond that the foot slides on the floor (it is
+  never lifted: foot heights are kept exactly, so a foot cannot leave the "planted" set by being pulled up).
+  The root is not moved by pinning. In the live loop the frames are root-local and the body owns the root,
+  so the stream passes the root's travel per frame and the pinner pins the feet causally on that ground
+  track (the floor of a joint is its lowest height over the last second).
 - **Kneel guard** (:func:`lift_kneel`, every frame): an upright pose with a knee near the floor is lifted to a
   crouch (pelvis raised, shins stood up by IK); crawls, rolls and other non-upright poses keep their knees
   on the floor.
@@ -38,6 +44,9 @@ SMOOTHING = 0.5
 KNEE_MAX_FLEX = np.deg2rad(150.0)
 #: A foot joint this close (m) to its lowest height in a clip counts as planted.
 CONTACT_HEIGHT = 0.03
+#: Fraction of a planted foot's slide that the root lock removes, and the frames its correction is averaged over.
+LOCK_STRENGTH = 0.5
+LOCK_WINDOW = 5
 
 _LEGS = tuple((JOINT_NAMES.index(f"{s}_hip"), JOINT_NAMES.index(f"{s}_knee"), JOINT_NAMES.index(f"{s}_ankle"),
                JOINT_NAMES.index(f"{s}_foot")) for s in ("left", "right"))
@@ -98,6 +107,8 @@ def limit_knees(joints: np.ndarray, max_flex: float = KNEE_MAX_FLEX) -> np.ndarr
 CONTACT_SPEED = 3.0
 #: Frames over which a released foot's pin offset fades back to the model's own foot path (smoothstep).
 RELEASE_FRAMES = 12
+#: A pinned ankle is kept within this fraction of the leg's length (thigh + shin) from its hip.
+PIN_REACH = 0.99
 #: Frames (1 s at 30 fps) over which the live pinner takes a foot joint's lowest height as its floor.
 LIVE_FLOOR_FRAMES = 30
 #: Largest horizontal pin offset (m): a foot never drifts further than this from where the model put it.
@@ -156,6 +167,18 @@ class _LegPin:
         return self.offset.copy()
 
 
+def _within_reach(leg: np.ndarray, shift: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """The largest ``s`` in [0, 1] with ``|leg + s * shift| <= reach`` (per row; ``leg`` = ankle - hip): a pin
+    the leg cannot reach is followed only as far as the leg goes, so the foot slides on the floor instead of
+    the leg straightening and lifting the foot off it."""
+    a = np.sum(shift * shift, axis=-1)
+    b = np.sum(leg * shift, axis=-1)
+    c = np.sum(leg * leg, axis=-1) - reach * reach
+    root = np.sqrt(np.clip(b * b - a * c, 0.0, None))
+    s = np.where(a > 1e-12, (-b + root) / np.maximum(a, 1e-12), 1.0)
+    return np.clip(np.where(c > 0.0, 0.0, s), 0.0, 1.0)
+
+
 def _shift_legs(joints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """``joints`` (..., 22, 3) with each leg's ankle moved by its horizontal offset (offsets: (..., 2 legs,
     2)) and the leg re-solved by two-bone IK (hip kept, bone lengths kept, knee bent towards the model's knee
@@ -168,10 +191,36 @@ def _shift_legs(joints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         shift[..., 0], shift[..., 2] = offsets[..., leg, 0], offsets[..., leg, 1]
         thigh = np.linalg.norm(out[..., knee, :] - out[..., hip, :], axis=-1)
         shin = np.linalg.norm(out[..., ankle, :] - out[..., knee, :], axis=-1)
+        shift *= _within_reach(out[..., ankle, :] - out[..., hip, :], shift, PIN_REACH * (thigh + shin))[..., None]
         new_knee, new_ankle = solve_legs(out[..., hip, :], out[..., ankle, :] + shift, thigh, shin,
                                          out[..., knee, :] + shift)
         out[..., foot, :] += new_ankle - out[..., ankle, :]
         out[..., knee, :], out[..., ankle, :] = new_knee, new_ankle
+    return out
+
+
+def lock_feet(clip: np.ndarray, contact_height: float = CONTACT_HEIGHT, strength: float = LOCK_STRENGTH,
+              window: int = LOCK_WINDOW) -> np.ndarray:
+    """A copy of a global (T, 22, 3) clip whose whole body is shifted against part of its planted feet's slide
+    (see the module card; :func:`pin_feet` then pins the feet within the legs' reach)."""
+    out = np.array(clip, dtype=float)
+    feet = list(FOOT_CONTACT_JOINTS)
+    floor = out[:, feet, 1].min(axis=0)
+    planted = out[:, feet, 1] < floor + contact_height
+    steps = np.zeros((len(out), 2))
+    for i in range(1, len(out)):
+        both = planted[i - 1] & planted[i]
+        if both.any():
+            slide = out[i, feet][both][:, [0, 2]] - out[i - 1, feet][both][:, [0, 2]]
+            steps[i] = -strength * slide.mean(axis=0)
+    offset = np.cumsum(steps, axis=0)
+    if window > 1 and len(out) > window:  # centred moving average: no velocity step where a contact starts
+        pad = window // 2
+        padded = np.concatenate((np.repeat(offset[:1], pad, 0), offset, np.repeat(offset[-1:], pad, 0)))
+        kernel = np.ones(window) / window
+        offset = np.stack([np.convolve(padded[:, k], kernel, mode="valid") for k in range(2)], axis=1)
+    out[:, :, 0] += offset[:, None, 0]
+    out[:, :, 2] += offset[:, None, 1]
     return out
 
 
