@@ -109,8 +109,8 @@ CONTACT_SPEED = 3.0
 RELEASE_FRAMES = 12
 #: A pinned ankle is kept within this fraction of the leg's length (thigh + shin) from its hip.
 PIN_REACH = 0.99
-#: Frames (1 s at 30 fps) over which the live pinner takes a foot joint's lowest height as its floor.
-LIVE_FLOOR_FRAMES = 30
+#: Seconds over which the live pinner takes a foot joint's lowest height as its floor.
+LIVE_FLOOR_SECONDS = 1.0
 #: Largest horizontal pin offset (m): a foot never drifts further than this from where the model put it.
 MAX_PIN_OFFSET = 0.5
 
@@ -232,12 +232,13 @@ def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTAC
     Per leg, a horizontal offset ``o(t)`` is added to the model's ankle and foot: while a foot joint is in
     contact (:func:`contacts`) it is pinned where it was (with the offset it had) when the contact began, and
     ``o`` is what keeps the contacting joints on their pins (their mean; a pin starts where the joint is, so
-    ``o`` is continuous); after a contact ``o`` fades to zero
-    over ``release`` frames (smoothstep, so the foot lifts off without a velocity step). The knee and ankle
+    ``o`` is continuous); after a contact ``o`` fades to zero over ``release`` frames (smoothstep, so the foot
+    lifts off without a velocity step). The knee and ankle
     are then re-solved by two-bone IK (``leg_ik.solve_legs``) from the model's hip to the shifted ankle with
     the frame's own thigh and shin lengths, bending towards the model's knee; the foot joint moves rigidly
     with the ankle. The root, spine, arms and every height the model chose are kept, so the clip's travel
-    (its intent fidelity) is unchanged; a pin further than the leg reaches leaves the ankle short of it."""
+    (its intent fidelity) is unchanged; a pin is followed only as far as :data:`PIN_REACH` of the leg lets
+    the ankle go, so an unreachable one leaves the foot sliding on the floor (never lifted)."""
     out = np.array(clip, dtype=float)
     touching = contacts(out, fps, contact_height, contact_speed)
     offsets = np.zeros((len(out), 2, 2))
@@ -255,7 +256,7 @@ class LivePinner:
     The body owns the root; the stream tells the pinner how far the root travelled in this frame, in the root's
     own frame (``ground_step``: x, z metres; the body's speed over the frame along the intent's travel
     direction). Foot joints are placed on that integrated ground track; a joint is in contact when it is
-    within :data:`CONTACT_HEIGHT` of its lowest height over the last :data:`LIVE_FLOOR_FRAMES` frames and
+    within :data:`CONTACT_HEIGHT` of its lowest height over the last :data:`LIVE_FLOOR_SECONDS` and
     slower than :data:`CONTACT_SPEED` over the ground; pins, release and leg IK are those of :func:`pin_feet`.
     Simplified: the root's turning is not known here (only its travel), so while the body turns a pinned foot
     can still slide by the turn."""
@@ -265,6 +266,7 @@ class LivePinner:
         self.fps = fps
         self.release = max(1, round(release * fps / 30.0))
         self.max_offset = max_offset
+        self.floor_frames = max(1, round(LIVE_FLOOR_SECONDS * fps))
         self.reset()
 
     def reset(self) -> None:
@@ -279,7 +281,7 @@ class LivePinner:
         self.ground = self.ground + np.asarray(ground_step, dtype=float)
         feet = joints[list(FOOT_CONTACT_JOINTS)]
         world = feet[:, [0, 2]] + self.ground
-        self.heights = [*self.heights[-(LIVE_FLOOR_FRAMES - 1):], feet[:, 1]]
+        self.heights = [*self.heights[max(0, len(self.heights) + 1 - self.floor_frames):], feet[:, 1]]
         low = feet[:, 1] < np.min(self.heights, axis=0) + CONTACT_HEIGHT
         speed = np.zeros(4) if self.last is None else np.linalg.norm(world - self.last, axis=1) * self.fps
         self.last = world
