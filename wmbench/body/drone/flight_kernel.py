@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import os
+import warnings
 from collections.abc import Callable, MutableSequence, Sequence
 from typing import TYPE_CHECKING
 
@@ -250,7 +251,14 @@ def _resolve() -> tuple[Kernel, str]:
             except ImportError:
                 pass
             else:  # no fastmath: IEEE doubles, no FMA contraction, no reassociation
-                kernel, path = numba.njit(cache=True, fastmath=False, nogil=True)(flight_step), "numba"
+                compiled = numba.njit(cache=True, fastmath=False, nogil=True)(flight_step)
+                try:  # compile (or load from numba's cache) now, so a failure falls back instead of mid-flight
+                    compiled(np.zeros(N_CONSTANTS) + 1.0, np.zeros(N_MEMORY), *([0.0] * 6), 1.0, *([0.0] * 6))
+                except Exception as exc:  # noqa: BLE001 -- any numba failure: the plain kernel still flies
+                    warnings.warn(f"wmbench: numba could not compile the drone's flight kernel ({exc!r}); "
+                                  "using the pure-Python one", RuntimeWarning, stacklevel=2)
+                else:
+                    kernel, path = compiled, "numba"
         _compiled.append((kernel, path))
     return _compiled[0]
 
