@@ -59,7 +59,7 @@ import math
 import string
 import time
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 import gymnasium as gym
 import numpy as np
@@ -506,7 +506,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         self._poses.sample(self._frames, t, self._phase_index, state, crowd.present())
         return FrameStep(t, state, xy, events, report, crowd.catcher(*xy))
 
-    def _fuses(self, body: Body) -> bool:
+    def _fuses(self, body: Body) -> TypeGuard[FusedPhysics]:
         """Whether ``body`` is :class:`FusedPhysics`, decided once per body type: a runtime-checkable
         protocol's ``isinstance`` walks its members (~12 us), which every frame would pay."""
         kind = type(body)

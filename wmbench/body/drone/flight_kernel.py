@@ -12,8 +12,10 @@ Card
 - **Compiled or not.** The same Python source runs as it is (the fallback) or compiled by numba
   (``pip install 'wmbench[fast]'``): :func:`kernel` is the compiled function when numba imports, else the
   plain one; :func:`kernel_path` says which (``"numba"`` / ``"python"``; ``WMBENCH_NO_NUMBA=1`` forces the
-  fallback). The first compile takes ~2 s and is cached on disk (numba's ``cache=True``). numba compiles without ``fastmath`` (no FMA contraction, no reassociation), so both paths give
-  the same doubles (``tests/body/drone/test_flight_kernel.py`` checks it on random states).
+  fallback). The first compile takes ~2 s and is cached on disk (numba's ``cache=True``). numba compiles
+  without ``fastmath`` (no FMA contraction, no reassociation) and the kernel avoids ``math.hypot`` (numba's
+  and CPython's differ in the last bit) and ``math.remainder`` (not in numba; written out as CPython computes
+  it), so both paths give the same doubles (``tests/body/drone/test_flight_kernel.py`` checks it).
 - **What changed against 0.3.0's flight.** Folding the rotor forces into one wrench sums them in Python
   instead of inside Bullet, so the result differs from the five-call version in the last bits; over the
   contract's probe manoeuvres the trajectory stays within ``tests/body/drone/test_equivalence.py``'s stated
@@ -29,8 +31,8 @@ from __future__ import annotations
 import math
 import os
 import warnings
-from collections.abc import Callable, MutableSequence, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -53,9 +55,12 @@ M_HELD, M_HOLD_X, M_HOLD_Y, M_VX, M_VY, M_ALTITUDE, M_YAW, M_DT = 6, 7, 8, 9, 10
 M_FORCES = slice(14, 18)
 M_ZD_Z, M_YAW_TORQUE = 18, 19
 N_MEMORY = 20
+#: ``k`` and ``mem`` as each path wants them: float64 arrays for numba, a tuple and a list for Python.
+Constants = np.ndarray | tuple[float, ...]
+Memory = np.ndarray | list[float]
 
 
-def flight_step(k: Sequence[float], mem: MutableSequence[float], px: float, py: float, pz: float,
+def flight_step(k: Constants, mem: Memory, px: float, py: float, pz: float,
                 qx: float, qy: float, qz: float, qw: float, vx: float, vy: float, vz: float,
                 wx_w: float, wy_w: float, wz_w: float) -> tuple[float, float, float, float]:
     """One step. ``k``: :func:`kernel_constants`; ``mem``: :func:`new_memory` (the PID integrals and the
@@ -218,7 +223,7 @@ def flight_step(k: Sequence[float], mem: MutableSequence[float], px: float, py: 
             r6 * bx + r7 * by + r8 * yaw_torque)
 
 
-def kernel_constants(cascade: QuadrotorCascade, airframe: Airframe) -> Sequence[float]:
+def kernel_constants(cascade: QuadrotorCascade, airframe: Airframe) -> Constants:
     """The ``k`` argument of :func:`flight_step`: the cascade's gains, the mixer's inverse rows, the rotors'
     signed drag-torque coefficients, ``f_max``, ``kf`` and the rotor positions (x, y). A float64 array for
     the compiled kernel (numba reads arrays fast, tuples slowly), a tuple for the plain one."""
@@ -231,7 +236,7 @@ def kernel_constants(cascade: QuadrotorCascade, airframe: Airframe) -> Sequence[
     return np.array(k) if kernel_path() == "numba" else k
 
 
-def new_memory() -> MutableSequence[float]:
+def new_memory() -> Memory:
     """A zeroed ``mem`` for :func:`flight_step` (:data:`N_MEMORY` floats: a float64 array for the compiled
     kernel, a list for the plain one)."""
     return np.zeros(N_MEMORY) if kernel_path() == "numba" else [0.0] * N_MEMORY
@@ -251,14 +256,14 @@ def _resolve() -> tuple[Kernel, str]:
             except ImportError:
                 pass
             else:  # no fastmath: IEEE doubles, no FMA contraction, no reassociation
-                compiled = numba.njit(cache=True, fastmath=False, nogil=True)(flight_step)
+                compiled: Callable[..., object] = numba.njit(cache=True, fastmath=False, nogil=True)(flight_step)
                 try:  # compile (or load from numba's cache) now, so a failure falls back instead of mid-flight
                     compiled(np.zeros(N_CONSTANTS) + 1.0, np.zeros(N_MEMORY), *([0.0] * 6), 1.0, *([0.0] * 6))
-                except Exception as exc:  # noqa: BLE001 -- any numba failure: the plain kernel still flies
+                except Exception as exc:
                     warnings.warn(f"wmbench: numba could not compile the drone's flight kernel ({exc!r}); "
                                   "using the pure-Python one", RuntimeWarning, stacklevel=2)
                 else:
-                    kernel, path = compiled, "numba"
+                    kernel, path = cast(Kernel, compiled), "numba"
         _compiled.append((kernel, path))
     return _compiled[0]
 

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Sequence
 import pybullet as p
 
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.drone import flight_kernel as fk
 from wmbench.body.drone.aero import (
     CRAZYFLIE_2X_AERO,
     AeroCoefficients,
@@ -51,7 +52,6 @@ from wmbench.body.drone.aero import (
     drag_force,
     ground_effect_gain,
 )
-from wmbench.body.drone import flight_kernel as fk
 from wmbench.body.drone.airframe import CRAZYFLIE_2X, Airframe, QuadrotorParams, drone_urdf_path
 from wmbench.body.drone.pid import CascadeGains, QuadrotorCascade, Setpoint, tilt_of
 from wmbench.body.envelope import classify_speed, scaled_envelope
