@@ -54,7 +54,7 @@ from wmbench.body.drone.aero import (
 )
 from wmbench.body.drone.airframe import CRAZYFLIE_2X, Airframe, QuadrotorParams, drone_urdf_path
 from wmbench.body.drone.pid import CascadeGains, QuadrotorCascade, Setpoint, tilt_of
-from wmbench.body.envelope import classify_speed, scaled_envelope
+from wmbench.body.envelope import SpeedClassifier, classifier_for, scaled_envelope
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.core.directions import wrap_angle
@@ -115,6 +115,7 @@ class Quadrotor(UrdfBody):
         self._k = fk.kernel_constants(self.controller, self.airframe)
         self._mem = fk.new_memory()
         self.envelope = scaled_envelope(top_speed)
+        self._classifier: SpeedClassifier | None = None
         self.cruise_altitude = float(cruise_altitude)
         self._world: WorldHandle | None = None
         self._id = -1
@@ -322,12 +323,17 @@ class Quadrotor(UrdfBody):
         posture = "crouch" if "crouch" in styles else "freeze" if "freeze" in styles else "upright"
         return BodyState(
             position=(x, y, z), heading=quaternion_yaw(quat), velocity=(vx, vy, vz), speed=speed, posture=posture,
-            speed_class=classify_speed(speed, self.envelope),
+            speed_class=self._speed_class(speed),
             extras={"altitude": round(z, 6), "altitude_setpoint": self._setpoint.altitude,
                     "rotor_rpm": [round(r, 1) for r in self.rotor_rpm], "tilt_rad": round(self.tilt, 6)},
         )
 
     # ------------------------------------------------------------------ helpers
+    def _speed_class(self, speed: float) -> str:
+        """``classify_speed(speed, self.envelope)`` with the envelope's thresholds sorted once."""
+        self._classifier = classifier = classifier_for(self.envelope, self._classifier)
+        return classifier(speed)
+
     @property
     def rotor_rpm(self) -> tuple[float, float, float, float]:
         """The rotor speeds (rpm) of the last physics step (hover rpm after a reset)."""
