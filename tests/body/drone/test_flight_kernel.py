@@ -4,6 +4,8 @@ wrench that moves the airframe like the four rotor forces it replaces."""
 from __future__ import annotations
 
 import math
+import sys
+import types
 
 import numpy as np
 import pybullet as p
@@ -128,3 +130,38 @@ def test_one_wrench_moves_the_airframe_like_four_rotor_forces():
         assert abs(a[0]) + abs(a[1]) > 0.1  # it really flew (the set-point moves it)
     finally:
         p.disconnect(cid)
+
+
+def test_a_numba_that_cannot_compile_falls_back_to_the_python_kernel(monkeypatch):
+    fake = types.ModuleType("numba")
+
+    def njit(**_options):
+        raise RuntimeError("cannot cache function: no locator available")
+
+    fake.njit = njit  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "numba", fake)
+    monkeypatch.delenv("WMBENCH_NO_NUMBA", raising=False)
+    monkeypatch.setattr(fk, "_compiled", [])
+    with pytest.warns(RuntimeWarning, match="pure-Python"):
+        assert fk.kernel_path() == "python"
+    assert fk.kernel() is fk.flight_step
+    assert isinstance(fk.new_memory(), list) and isinstance(fk.kernel_constants(
+        QuadrotorCascade(MASS, INERTIA), Airframe()), tuple)
+
+
+def test_no_numba_asked_for_gives_the_python_kernel(monkeypatch):
+    monkeypatch.setenv("WMBENCH_NO_NUMBA", "1")
+    monkeypatch.setattr(fk, "_compiled", [])
+    assert fk.kernel_path() == "python" and fk.kernel() is fk.flight_step
+
+
+@pytest.mark.skipif(fk.kernel_path() != "numba", reason="numba not installed: only the pure-Python kernel runs")
+def test_a_drone_flies_the_same_trajectory_on_either_kernel(monkeypatch):
+    from tests.body.drone.test_equivalence import fly
+    from wmbench.body.drone.quadrotor import Quadrotor
+
+    compiled = fly(Quadrotor())
+    monkeypatch.setattr(fk, "_compiled", [(fk.flight_step, "python")])
+    python_body = Quadrotor()
+    assert python_body._kernel is fk.flight_step
+    assert np.array_equal(fly(python_body), compiled)

@@ -256,8 +256,9 @@ def _resolve() -> tuple[Kernel, str]:
             except ImportError:
                 pass
             else:  # no fastmath: IEEE doubles, no FMA contraction, no reassociation
-                compiled: Callable[..., object] = numba.njit(cache=True, fastmath=False, nogil=True)(flight_step)
                 try:  # compile (or load from numba's cache) now, so a failure falls back instead of mid-flight
+                    # (cache=True raises at decoration when no cache directory is writable: caught here too)
+                    compiled: Callable[..., object] = numba.njit(cache=True, fastmath=False, nogil=True)(flight_step)
                     compiled(np.zeros(N_CONSTANTS) + 1.0, np.zeros(N_MEMORY), *([0.0] * 6), 1.0, *([0.0] * 6))
                 except Exception as exc:
                     warnings.warn(f"wmbench: numba could not compile the drone's flight kernel ({exc!r}); "
