@@ -315,17 +315,20 @@ class Quadrotor(UrdfBody):
         p.applyExternalTorque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), p.WORLD_FRAME, cid)
 
     def state(self) -> BodyState:
-        world = self._require_world("state")
-        (x, y, z), quat = self._pose()   # one read for position and heading
-        vx, vy, vz = p.getBaseVelocity(self._id, world.client)[0]
+        world = self._world
+        if world is None or self._id < 0:
+            world = self._require_world("state")
+        uid, cid = self._id, world.client
+        (x, y, z), quat = p.getBasePositionAndOrientation(uid, cid)   # one read for position and heading
+        vx, vy, vz = p.getBaseVelocity(uid, cid)[0]
         speed = math.hypot(vx, vy)
         styles = self._intent.styles
         posture = "crouch" if "crouch" in styles else "freeze" if "freeze" in styles else "upright"
+        r0, r1, r2, r3 = self.rotor_rpm
         return BodyState(
-            position=(x, y, z), heading=quaternion_yaw(quat), velocity=(vx, vy, vz), speed=speed, posture=posture,
-            speed_class=self._speed_class(speed),
-            extras={"altitude": round(z, 6), "altitude_setpoint": self._setpoint.altitude,
-                    "rotor_rpm": [round(r, 1) for r in self.rotor_rpm], "tilt_rad": round(self.tilt, 6)},
+            (x, y, z), quaternion_yaw(quat), (vx, vy, vz), speed, posture, self._speed_class(speed),
+            {"altitude": round(z, 6), "altitude_setpoint": self._sp.altitude,
+             "rotor_rpm": [round(r0, 1), round(r1, 1), round(r2, 1), round(r3, 1)], "tilt_rad": round(self.tilt, 6)},
         )
 
     # ------------------------------------------------------------------ helpers
