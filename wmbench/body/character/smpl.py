@@ -37,6 +37,7 @@ import pybullet as p
 from wmbench.body.base import BodyBase, BodyState, FrameReport, Vec3, WorldHandle
 from wmbench.body.envelope import classify_speed
 from wmbench.body.intent.record import MotionIntent
+from wmbench.body.motion.contract import MotionFrame
 from wmbench.body.motion.registry import GeneratorFactory, resolve_generator_factory
 from wmbench.body.planar_root import PlanarRoot
 from wmbench.body.skeleton import JOINT_NAMES, PARENTS
@@ -175,7 +176,10 @@ class SmplCharacter(BodyBase):
     def _pelvis_height(self) -> float:
         if self._frame is None:
             return DEFAULT_PELVIS_HEIGHT
-        return self._frame.pelvis_height
+        frame = self._frame
+        # a plugin generator's frame may be any object with ``joints``; a MotionFrame knows its pelvis height
+        # without posing the rest (procedural frames are posed on read)
+        return frame.pelvis_height if isinstance(frame, MotionFrame) else float(frame.joints[0][1])
 
 
 def _z_to(v: np.ndarray) -> tuple[float, float, float, float]:

@@ -260,7 +260,7 @@ def _resolve() -> tuple[Kernel, str]:
                     # (cache=True raises at decoration when no cache directory is writable: caught here too)
                     compiled: Callable[..., object] = numba.njit(cache=True, fastmath=False, nogil=True)(flight_step)
                     compiled(np.zeros(N_CONSTANTS) + 1.0, np.zeros(N_MEMORY), *([0.0] * 6), 1.0, *([0.0] * 6))
-                except Exception as exc:
+                except Exception as exc:  # numba's compiler or cache (an optional extra): warn, run Python
                     warnings.warn(f"wmbench: numba could not compile the drone's flight kernel ({exc!r}); "
                                   "using the pure-Python one", RuntimeWarning, stacklevel=2)
                 else:
