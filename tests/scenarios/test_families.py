@@ -15,6 +15,7 @@ from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scenarios.families import (
     ALL_FRONTS,
     BACK_FIRST_FRONTS,
+    SIDE_FRONTS,
     draw_instance,
     has_side,
     instance_direction,
@@ -129,6 +130,17 @@ def test_back_first_families_turn_the_threat_behind_on_seeds_2_and_3(sid):
     assert fronts == ["fwd", "fwd", "back", "back"]
 
 
+@pytest.mark.parametrize("sid", ["S36", "S37", "S38", "S39", "S40"])
+def test_c08_families_put_the_creature_at_a_side_on_every_drawn_instance(sid):
+    """Issue 20 (C08): on an axis mirrored motion is correct motion, so every drawn instance turns the creature
+    to a side (left on odd seeds, right on even ones); seed 0 stays the spec's layout."""
+    record = get_scenario(sid)
+    assert record.family is not None and record.family.fronts == SIDE_FRONTS
+    fronts = [draw_instance(record, seed, np.random.default_rng(seed))[1].front for seed in range(5)]
+    assert fronts == ["fwd", "left", "right", "left", "right"]
+    assert "every drawn instance (seed 1 on)" in record.card
+
+
 def test_ranges_are_drawn_per_seed_within_the_card_range():
     record = get_scenario("S06")
     factors = {draw_instance(record, seed, np.random.default_rng(seed))[1].npc_distance for seed in range(1, 6)}
@@ -171,7 +183,8 @@ def test_turning_needs_a_layout_that_starts_at_the_origin():
         turn_record(record, "left")
 
 
-@pytest.mark.parametrize("bad", [dict(fronts=("left",)), dict(npc_distance=(1.2, 1.0)), dict(fronts=("up",))])
+@pytest.mark.parametrize("bad", [dict(fronts=("left", "fwd")), dict(fronts=()), dict(npc_distance=(1.2, 1.0)),
+                                 dict(fronts=("up",))])
 def test_family_rejects_bad_specs(bad):
     with pytest.raises(ValueError, match="Family"):
         Family(**bad)

@@ -11,7 +11,8 @@ Card
 - **Front direction** (where the record's :class:`Family` lists more than ``fwd``): the layout is turned
   about the protagonist by quarter turns so that what the spec puts ahead lies in another direction. The
   front is cycled, not drawn, so the directions are balanced exactly: ``fronts[(seed // 2) % n]`` for a
-  layout with a side (the mirror takes the lowest bit), ``fronts[seed % n]`` otherwise.
+  layout with a side (the mirror takes the lowest bit), ``fronts[seed % n]`` otherwise. :data:`SIDE_FRONTS`
+  (no ``fwd`` in the cycle) turns every drawn instance to a side: left on odd seeds, right on even ones.
 - **Creature kind** (where the record's :class:`Family` lists ``kinds``, C02): every beast of the record
   becomes ``kinds[(seed // 4 + seed) % n]`` from seed 1 on, so a brain that calls every creature a beast
   loses on the instances with a person; seed 0 keeps the spec's beast. The truth and the scorers read the
@@ -62,6 +63,12 @@ ALL_FRONTS: tuple[Direction, ...] = TURN_ORDER
 #: the last seeds of one family cycle 0-3) put what the spec has ahead behind the protagonist, so a constant
 #: retreat that the canonical layout happens to reward walks into it (S15, S18, S19, S28)
 BACK_FIRST_FRONTS: tuple[Direction, ...] = BACK_FIRST_ORDER
+#: the two sides, in turn: every drawn instance (seeds >= 1; seed 0 stays canonical) puts what the spec has
+#: ahead at the left (odd seeds of an unsided layout) or the right (even seeds). For C08 (S36-S40): on an axis
+#: (ahead or behind) a body whose left and right are swapped moves exactly like a correct one, so only a threat at
+#: a side tells mirrored motion from right motion; the scenario's meaning (the expression the moment calls for)
+#: does not depend on where the creature stands
+SIDE_FRONTS: tuple[Direction, ...] = ("right", "left")
 
 
 #: what a bench scenario gets when its builder names no family: exact mirror counterbalancing only
@@ -320,7 +327,11 @@ def family_card_line(record: Scenario) -> str:
     if family.mirror and has_side(record):
         parts.append("odd seeds are mirrored left <-> right (exactly balanced; every side named here swaps "
                      "with it)")
-    if len(family.fronts) > 1:
+    if "fwd" not in family.fronts:
+        parts.append(f"every drawn instance (seed 1 on) turns what the spec puts ahead to the "
+                     f"{'/'.join(family.fronts)}, cycled by seed (seed 1: {family.fronts[1 % len(family.fronts)]}; "
+                     "the directions named here turn with it)")
+    elif len(family.fronts) > 1:
         parts.append(f"what the spec puts ahead is turned to {'/'.join(family.fronts)} in turn over the seeds "
                      "(the directions named here turn with it)")
     if family.variant_walls:

@@ -201,10 +201,12 @@ class Family:
 
     ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
     be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
-    +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
-    distances, the wall layout and timeline event times (``(1, 1)`` = fixed). ``kinds``: the creature's kind
-    per seed (C02: beast or person). ``variant_walls``: walls added
-    from seed ``VARIANT_FROM_SEED`` on (wmbench-only variants; :meth:`mirrored` for a mirrored record).
+    +x); a cycle that includes ``fwd`` starts with it, and one without it (``("left", "right")``, the C08 side
+    fronts) turns every drawn instance — seed 0 is the canonical layout whatever the cycle lists.
+    ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start distances,
+    the wall layout and timeline event times (``(1, 1)`` = fixed). ``kinds``: the creature's kind per seed
+    (C02: beast or person). ``variant_walls``: walls added from seed ``VARIANT_FROM_SEED`` on (wmbench-only
+    variants; :meth:`mirrored` for a mirrored record).
     """
 
     mirror: bool = True
@@ -225,8 +227,9 @@ class Family:
         bad_kinds = [k for k in self.kinds if k not in NPC_KINDS]
         if bad_kinds:
             raise ValueError(f"Family.kinds: expected kinds from {NPC_KINDS}, got {bad_kinds!r}")
-        if not self.fronts or self.fronts[0] != "fwd":
-            raise ValueError(f"Family.fronts must start with 'fwd' (seed 0 is canonical), got {self.fronts!r}")
+        if not self.fronts or ("fwd" in self.fronts and self.fronts[0] != "fwd"):
+            raise ValueError(f"Family.fronts must be non-empty and start with 'fwd' where it lists it (the "
+                             f"cycle starts at the canonical front), got {self.fronts!r}")
         bad = [f for f in self.fronts if f not in DIRECTIONS]
         if bad:
             raise ValueError(f"Family.fronts: expected directions from {DIRECTIONS}, got {bad!r}")
