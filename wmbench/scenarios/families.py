@@ -171,9 +171,10 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
             replace(p, npcs=tuple(replace(n, kind=kind) if n.kind == BEAST else n for n in p.npcs))
             for p in built.phases))
     pursuit = drawn_pursuit(family, number)
-    changed = pursuit is not None and any(n.kind == BEAST and n.behavior in PURSUIT_BEHAVIORS
-                                          and n.behavior != pursuit for p in built.phases for n in p.npcs)
-    if changed:
+    changed = ""
+    if pursuit is not None and any(n.kind == BEAST and n.behavior in PURSUIT_BEHAVIORS and n.behavior != pursuit
+                                   for p in built.phases for n in p.npcs):
+        changed = pursuit
         built = replace(built, phases=tuple(
             replace(p, npcs=tuple(replace(n, behavior=pursuit, speed=None) if n.kind == BEAST and n.behavior
                                   in PURSUIT_BEHAVIORS else n for n in p.npcs))
@@ -190,7 +191,7 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
         built = replace(built, phases=tuple(_scale_phase(p, npc_f, wall_f, time_f) for p in built.phases))
     return built, Instance(record.id, number, mirrored, front, npc_f, wall_f, time_f,
                            built.expectations.safe_directions, variant, kind or "",
-                           pursuit if changed and pursuit is not None else "")
+                           changed)
 
 
 def drawn_kind(family: Family, number: int) -> NpcKind | None:
