@@ -103,7 +103,7 @@ C05_CHEAT_LOSS = 15.0
 #: C03: a rule-perfect PREDICT with a random safe side loses at least this much to prompt-only (issue 20). In the
 #: open field a random safe side is a correct escape from a slow approach; S11's drawn charge instances make the
 #: choice matter by what the scene says (a charge outruns a run: fleeing on a line escapes, a random safe side is
-#: caught); measured 16.7 on the quick panel (10.5 before the charge instances)
+#: caught); measured 16.6 on the quick panel (10.5 before the charge instances)
 C03_ORACLE_RANDOM_LOSS = 15.0
 #: C08: a brain whose motion is wrong (it runs at the creature in sight) scores at most this, whatever its words
 C08_WRONG_MOTION_MAX = 15.0
