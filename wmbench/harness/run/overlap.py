@@ -35,7 +35,8 @@ from wmbench.harness.run.scores import IncrementalScores
 from wmbench.harness.run.selection import EpisodeSpec
 from wmbench.scenarios import get_scenario
 
-#: Plot worker processes of a run that draws its plots elsewhere (radar and bars side by side; the intensity plot is drawn earlier).
+#: Plot worker processes of a run that draws its plots elsewhere: the radar and the bars side by side at the
+#: end (the intensity plot is drawn earlier).
 PLOT_WORKERS = 2
 
 
