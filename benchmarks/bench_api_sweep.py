@@ -9,7 +9,7 @@ scoring, report), alternately, for ``--rounds`` rounds (median):
 - **before**: one episode per connection (8 episode threads), longest first, brains built all at once —
   the 0.4 scheduler (``LocalExecutor(episodes_per_connection=1, serial_builds=False)``); ``--sorted`` adds
   0.3's (scenario, seed) order;
-- **no-overlap**: 0.5's run: twice as many episodes as connections under one connection budget of 8
+- **no-overlap**: the run before the overlap: twice as many episodes as connections under one connection budget of 8
   requests in flight (a slot is held only while a request is out), a free slot going to the episode with
   the most decisions to come, the threads' brains built one at a time; scoring and the report's plots
   after the last reply (``run_suite(..., overlap=False)``);
@@ -187,7 +187,8 @@ def timed_run(endpoint: SlowEndpoint, out: Path, config: str, log: Path | None =
     t0, cpu0 = time.perf_counter(), _cpu_s()
     run_suite("openai/fake", "smpl", SCENARIOS, 1, 2, out, progress=False, live=False, measurers={},
               brain_options={"base_url": endpoint.url, "api_key": "EMPTY", "cache": False, "timeout_s": 30},
-              max_connections=CONNECTIONS, executor=executor, overlap=config not in ("before", "sorted", "no-overlap"))
+              max_connections=CONNECTIONS, executor=executor,
+              overlap=config not in ("before", "sorted", "no-overlap"))
     t_end, cpu = time.perf_counter(), _cpu_s() - cpu0
     t_scores = t_end - (time.time() - (out / "scores.json").stat().st_mtime)
     decisions = [json.loads(raw)["summary"]["decisions"]
@@ -243,7 +244,7 @@ def measure(quick: bool, latency: float | None = None, rounds: int | None = None
                   "before": "longest first, 1 episode per connection (0.4)",
                   "one-each": "as after, but 1 episode per connection",
                   "no-overlap": "as after, scoring and plots after the last reply (0.5)",
-                  "after": "as 0.5, lines scored as written, plots drawn early in helper processes"}
+                  "after": "as no-overlap, lines scored as written, plots drawn early in helper processes"}
         for config in configs:
             ps = runs[config]
             target = Target("<=", TARGET_RATIO * ideal) if config == "after" else None

@@ -137,7 +137,7 @@ def run_suite(
     machine, as described above). API brains' episodes start longest first.
     ``overlap``: score each line as it is written and, for API brains, draw the report's plots in helper
     processes started during the run (:mod:`wmbench.harness.run.overlap`; the same scores and report);
-    False does both after the last episode, as 0.5 did (kept for the benchmark).
+    False does both after the last episode, as before the overlap (kept for the benchmark).
     Raises :class:`RunConfigError` before running anything if the configuration is wrong,
     :class:`RunInterrupted` on Ctrl-C (finished episodes are kept), and :class:`RunStopped` after writing
     the scores of the finished episodes when the brain could not go on.
@@ -178,7 +178,7 @@ def run_suite(
             todo = longest_first(todo)
         # lines scored as they are written; API brains: plots drawn by helper processes (overlap.py)
         running = RunOverlap(out / EPISODES_FILE, todo, plots=remote and reports, scores=overlap)
-        if remote and reports and not overlap:  # 0.5: the report's imports load while the episodes wait
+        if remote and reports and not overlap:  # as before: the report's imports load while the episodes wait
             prewarm_in_background()
         concurrency = max_connections if remote else workers
         job = EpisodeJob(brain, body, options, env_kwargs, _selected_motion_model(), workers, max_connections)

@@ -46,7 +46,7 @@ class RunOverlap:
     def __init__(self, episodes_path: Path | str, todo: Sequence[EpisodeSpec], plots: bool = False,
                  scores: bool = True) -> None:
         self.episodes_path = Path(episodes_path)
-        #: None: scored after the run, as 0.5 did (``scores=False``)
+        #: None: scored after the run, as before the overlap (``scores=False``)
         self.scores: IncrementalScores | None = IncrementalScores() if scores else None
         self._want_plots = plots and scores
         #: started with the first episode written: their imports (a second of CPU each) then do not slow the
