@@ -1,4 +1,6 @@
-"""Render the diffusion generator's character for the docs: walk, sprint, crouch, back-step, crawl, jump, kick.
+"""Render the diffusion generator's character for the docs: every motion kind it was trained on (walk, sprint,
+crouch, back-step, sidestep, crawl, jump, kick, punch, spinning kick, roll, cartwheel, backflip, get-up) and the
+two held-out kinds (spin, dance: what it does for a caption it never trained on).
 
 Each PNG is a strip of four snapshots 0.2 s apart, taken after the motion has run for 1 s, by the env's own
 ``rgb_array`` renderer (``wmbench.envs.render.capture``: TinyRenderer, headless) aimed at the character
@@ -22,6 +24,15 @@ MOTIONS = {
     "crawl": "a person crawls on all fours",
     "jump": "a person jumps forward",
     "kick": "a person kicks forward",
+    "punch": "a person punches forward",
+    "spinkick": "a person does a spinning kick",
+    "sidestep": "a person sidesteps to the left",
+    "roll": "a person does a forward roll",
+    "cartwheel": "a person does a cartwheel",
+    "backflip": "a person does a backflip",
+    "getup": "a person gets up from lying face down",
+    "spin (held out)": "a person spins around in place",
+    "dance (held out)": "a person dances",
 }
 #: Camera distance (m) from the character's side.
 SIDE_DISTANCE = 5.0
@@ -71,7 +82,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=Path(__file__).parent)
     args = parser.parse_args()
     for name, text in MOTIONS.items():
-        path = args.out / f"motion_{args.generator}_{name}.png"
+        path = args.out / f"motion_{args.generator}_{name.split()[0]}.png"
         write_png(path, strip(args.generator, text))
         print(path)
 

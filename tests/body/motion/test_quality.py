@@ -57,3 +57,35 @@ def test_held_out_distances_cover_every_held_out_kind_and_separate_them():
     assert all(np.isfinite(v) and v >= 0.0 for v in held.values())
     # the same standing/walking render is far from spinning and from dancing, and differently so
     assert held["turn"] != held["dance"]
+
+
+class _FrozenPose:
+    """A generator that always shows the same standing pose: in the loop its feet slide at the root's speed."""
+
+    fps = 30.0
+
+    def __init__(self) -> None:
+        self.pose = _walk(1)[0].copy()
+        self.pose[:, [0, 2]] -= self.pose[0, [0, 2]]
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def set_intent(self, intent) -> None:
+        pass
+
+    def next_frame(self, speed: float):
+        from wmbench.body.motion.contract import MotionFrame
+
+        return MotionFrame(self.pose, 0.0, "upright")
+
+    def clip(self, intent, n_frames: int) -> np.ndarray:
+        return np.repeat(self.pose[None], n_frames, axis=0)
+
+
+def test_loop_skating_is_the_root_speed_for_frozen_feet_and_low_for_a_real_gait():
+    frozen = _FrozenPose()
+    walk = mq.stream_clip(frozen, "a person walks forward", 60)
+    assert abs(mq.foot_skating(walk[30:], 30) - 1.4) < 0.3     # the walk class speed: the feet do not step
+    assert mq.foot_skating(mq.stream_clip(frozen, "a person stands still", 60), 30) == 0.0
+    assert mq.loop_foot_skating(ProceduralGenerator(30)) < 0.3   # a gait whose stride matches its speed

@@ -13,6 +13,11 @@ Every metric reads the *global* clips a generator renders with ``clip(intent, n)
   planted (within :data:`CONTACT_HEIGHT` of the floor), over the fidelity clips. Lower is better.
 - **Jerk** (:func:`jerk`): mean magnitude of the third time-derivative of all joint positions (m/s^3), over
   the fidelity clips. Lower is smoother.
+- **Foot skating in the loop** (:func:`loop_foot_skating`): the same measure on what the body shows while
+  streaming — ``next_frame(speed)``'s root-local frames placed on a root that travels along the intent's
+  direction at its class speed (ramped up over 0.5 s, as the body's root controller does; the first second
+  is skipped). ``clip`` lets a learned model move its own root; in the loop the body owns it, so this is the
+  sliding a viewer sees. Simplified: no turning (every text keeps one direction).
 - **Distance to mocap** (:func:`frechet_distance`): a small FID-like statistic, stated as such — the Fréchet
   distance between Gaussians fitted to per-frame pose features (root-local joints plus their velocities,
   projected on the top :data:`PCA_COMPONENTS` principal components of the mocap frames) of a generator's
@@ -22,6 +27,7 @@ Every metric reads the *global* clips a generator renders with ``clip(intent, n)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -167,3 +173,32 @@ def held_out_distances(generator: MotionGenerator, seed: int = 0) -> dict[str, f
         clip = generator.clip(parse_motion(CAPTIONS[first][0]), 4 * int(fps))
         out[kind] = frechet_distance(pose_features(clip, fps), frames, basis, centre)
     return out
+
+
+def stream_clip(generator: MotionGenerator, text: str, n_frames: int, seed: int = 0) -> np.ndarray:
+    """(n_frames, 22, 3) frames ``generator`` streams for ``text`` (``reset(seed)``, ``set_intent``,
+    ``next_frame(speed)``), placed on a root travelling as the body's would (see the module card)."""
+    fps = generator.fps
+    intent = parse_motion(text)
+    generator.reset(seed)
+    generator.set_intent(intent)
+    target = SPEED_CLASS_SPEEDS[intent.speed_class.value] if intent.moving else 0.0
+    heading = 0.0 if intent.face_travel else intent.heading
+    out = np.empty((n_frames, 22, 3))
+    x = z = speed = 0.0
+    for i in range(n_frames):
+        speed = min(target, speed + target / (0.5 * fps))
+        frame = np.array(generator.next_frame(speed).joints, dtype=float)
+        frame[:, 0] += x
+        frame[:, 2] += z
+        out[i] = frame
+        x += math.sin(heading) * speed / fps
+        z += math.cos(heading) * speed / fps
+    return out
+
+
+def loop_foot_skating(generator: MotionGenerator, seed: int = 0) -> float:
+    """Mean foot skating (m/s) of :func:`stream_clip` over :data:`FIDELITY_TEXTS` (3 s each after 1 s)."""
+    fps = generator.fps
+    skip, n = int(fps), int((1.0 + CLIP_SECONDS) * fps)
+    return float(np.mean([foot_skating(stream_clip(generator, t, n, seed)[skip:], fps) for t in FIDELITY_TEXTS]))

@@ -154,8 +154,13 @@ def pipeline_diagnostics(scenario_id: str, brain: Brain, seed: int) -> dict[str,
 def measure_brain_transfer(brain_factory: Callable[[], Brain], seeds: Sequence[int],
                            scenarios: Sequence[str], bodies: Sequence[str] = TRANSFER_BODIES,
                            diagnostics: bool = True, brain_label: str | None = None,
-                           progress: Callable[[str], None] | None = None) -> dict[str, list[ScenarioScore]]:
-    """C10 scores for ``scenarios`` and ``seeds`` with one brain (built once by ``brain_factory``)."""
+                           progress: Callable[[str], None] | None = None,
+                           score_only: bool = False) -> dict[str, list[ScenarioScore]]:
+    """C10 scores for ``scenarios`` and ``seeds`` with one brain (built once by ``brain_factory``);
+    ``score_only`` (with ``diagnostics`` False): only the runs the score needs
+    (:func:`~wmbench.harness.transfer.outcome.run_bodies`), so the per-body evidence may be partial."""
+    if score_only and diagnostics:
+        raise ValueError("score_only leaves the per-body evidence partial: it needs diagnostics=False")
     brain = brain_factory()
     out: dict[str, list[ScenarioScore]] = {}
     try:
@@ -164,7 +169,7 @@ def measure_brain_transfer(brain_factory: Callable[[], Brain], seeds: Sequence[i
             for seed in seeds:
                 if progress is not None:
                     progress(f"transfer: {sid} seed {seed}: the brain closed loop on {', '.join(bodies)}")
-                runs = run_bodies(record, brain, seed, bodies, brain_label=brain_label)
+                runs = run_bodies(record, brain, seed, bodies, brain_label=brain_label, score_only=score_only)
                 diag = pipeline_diagnostics(sid, brain, seed) if diagnostics else {}
                 if diagnostics and len(bodies) > 1:
                     diag["unnormalised"] = unnormalised_transfer(record, brain, seed, bodies, runs, brain_label)
@@ -214,9 +219,11 @@ def measure_c10_brain(
     bodies: Sequence[str] = TRANSFER_BODIES,
     brain_label: str | None = None,
     diagnostics: bool = True,
+    score_only: bool = False,
 ) -> dict[str, list[ScenarioScore]]:
     """:func:`measure_c10` for a brain object made by ``brain_factory`` (no registry spec needed);
-    ``diagnostics`` False skips the pipeline checks (they never change the score)."""
+    ``diagnostics`` False skips the pipeline checks (they never change the score); ``score_only`` (with
+    ``diagnostics`` False) also skips the runs that cannot change it (see :func:`measure_brain_transfer`)."""
     wanted = [sid for sid in scenarios if sid in C10_IDS]
     out: dict[str, list[ScenarioScore]] = {
         sid: [not_measured(sid, f"{sid} is not a C10 scenario (C10 rules exist for {', '.join(C10_IDS)})")]
@@ -224,7 +231,7 @@ def measure_c10_brain(
     if not wanted:
         return out
     out.update(measure_brain_transfer(brain_factory, seeds, wanted, bodies, diagnostics=diagnostics,
-                                      brain_label=brain_label, progress=progress))
+                                      brain_label=brain_label, progress=progress, score_only=score_only))
     return out
 
 

@@ -18,6 +18,12 @@ Card
   brain whose pace depends on the threat's distance then met only the first part of the story on a slow body.)
   The runs against the scene's own speeds are kept as a body diagnostic
   (``evidence["diagnostics"]["unnormalised"]``), never scored.
+- **Score only** (``run_bodies(..., score_only=True)``, what the validity panel asks for): the score is
+  ``20 x Q(character) x carried`` with Q a body's *worst* run, so a run of quality 0 settles its body's Q at 0
+  and a character Q of 0 settles the score at 0. A score-only call stops a body's variants at its first run of
+  quality 0 and skips the target bodies once the character's Q is 0: the same score from fewer runs (the
+  per-body evidence then covers only the runs made, so full runs stay the default everywhere a report reads
+  it).
 - The rule that turns these runs into points (decision fit, a body's outcome, the score) is
   :mod:`wmbench.scoring.c10.rule`; the pipeline diagnostics are :mod:`wmbench.harness.transfer.measure`.
 """
@@ -37,7 +43,7 @@ from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios import NpcSpec, Phase, Scenario, TimelineEvent
-from wmbench.scoring.c10.rule import SCENE_VARIANTS
+from wmbench.scoring.c10.rule import SCENE_VARIANTS, body_outcome
 
 TRANSFER_BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
 _TURNS: dict[str, float] = {"as_recorded": 0.0, "turned_left": math.pi / 2, "turned_around": math.pi,
@@ -89,16 +95,22 @@ def paced_record(record: Scenario, pace: float) -> Scenario:
 
 def run_bodies(record: Scenario, brain: Brain, seed: int = 0, bodies: Sequence[str] = TRANSFER_BODIES,
                variants: Sequence[str] = SCENE_VARIANTS, brain_label: str | None = None, *,
-               normalise: bool = True) -> dict[str, list[tuple[str, Trace | None, str | None]]]:
+               normalise: bool = True, score_only: bool = False
+               ) -> dict[str, list[tuple[str, Trace | None, str | None]]]:
     """The brain closed loop on each body in each variant: ``{body: [(variant, trace or None, error)]}``;
-    ``normalise``: threats paced to each body (:func:`paced_record`), else the scene's own speeds."""
+    ``normalise``: threats paced to each body (:func:`paced_record`), else the scene's own speeds;
+    ``score_only``: stop where the score is settled (see the card: same score, fewer runs)."""
     out: dict[str, list[tuple[str, Trace | None, str | None]]] = {}
     for body in bodies:
         paced = paced_record(record, body_pace(body)) if normalise else record
+        runs = out.setdefault(body, [])
         for variant in variants:
             scene = scene_variant(paced, variant)
             result = run_episode(record.id, brain, body, seed, brain_label=brain_label,
                                  env_factory=lambda _sid, b, _s=scene, **_kw: WMBenchEnv(_s, body=b))
-            trace = Trace.from_dict(result.trace) if result.trace else None
-            out.setdefault(body, []).append((variant, trace, result.error))
+            runs.append((variant, Trace.from_dict(result.trace) if result.trace else None, result.error))
+            if score_only and body_outcome(body, runs[-1:]).quality == 0.0:
+                break   # this body's Q (its worst run) is 0 whatever its other variants do
+        if score_only and body == bodies[0] and body_outcome(body, runs).quality == 0.0:
+            break       # the character's Q is 0: the score is 0 whatever the other bodies do
     return out

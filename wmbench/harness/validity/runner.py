@@ -373,7 +373,7 @@ def panel_job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
     try:
         for record in all_scenarios():
             if record.mode == "bench" and record.category in bench:
-                line = episode_line(run_episode(record.id, brain, body, seed, brain_label=name))
+                line = episode_line(run_episode(record.id, brain, body, seed, brain_label=name, reuse_env=True))
                 by_scenario[record.id] = [score_line(line)]
                 trace = paired_trace(line)
                 if trace is not None:
@@ -383,7 +383,7 @@ def panel_job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
     rescore_pairs(paired, by_scenario)
     if include_c10:
         by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
-                                             diagnostics=False))
+                                             diagnostics=False, score_only=True))
     # the evidence is dropped (it is large) but for the failure labels of the lost points
     scores = [replace(score, evidence=_labels_only(score.evidence), seed=seed)
               for entries in by_scenario.values() for score in entries]

@@ -1,4 +1,5 @@
-"""The diffusion model's post-process: knees within their limit, planted feet slide less, shown frames smoother."""
+"""The diffusion model's post-process: knees within their limit, feet in contact pinned by leg IK, an upright kneel
+lifted to a crouch, shown frames smoother."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from wmbench.body.intent.reader import parse_motion
 from wmbench.body.motion import quality as mq
 from wmbench.body.motion.diffusion import postprocess as pp
 from wmbench.body.motion.procedural.generator import ProceduralGenerator
-from wmbench.body.skeleton import JOINT_NAMES
+from wmbench.body.skeleton import DEFAULT_SKELETON, FOOT_CONTACT_JOINTS, JOINT_NAMES
 
 _HIP, _KNEE, _ANKLE, _FOOT = (JOINT_NAMES.index(f"left_{j}") for j in ("hip", "knee", "ankle", "foot"))
 
@@ -47,7 +48,7 @@ def test_a_pose_within_the_limits_is_unchanged():
     assert np.array_equal(pp.limit_knees(pose), pose)
 
 
-def test_foot_locking_removes_part_of_a_planted_foot_slide():
+def test_the_root_lock_removes_part_of_a_planted_foot_slide():
     walk = _walk()
     slide = walk.copy()
     slide[..., 2] += np.arange(len(walk))[:, None] * (1.0 / 30)   # 1 m/s drift, planted feet too
@@ -56,6 +57,117 @@ def test_foot_locking_removes_part_of_a_planted_foot_slide():
     assert after < before - 0.3
     full = mq.foot_skating(pp.lock_feet(slide, strength=1.0, window=1), 30)
     assert full < 0.2 * before
+
+
+def _leg_lengths(clip: np.ndarray) -> np.ndarray:
+    return np.stack([np.linalg.norm(clip[:, b] - clip[:, a], axis=-1)
+                     for a, b in ((_HIP, _KNEE), (_KNEE, _ANKLE), (_ANKLE, _FOOT))], axis=-1)
+
+
+def test_pinning_keeps_a_sliding_planted_foot_in_place_by_leg_ik():
+    walk = _walk()
+    slide = walk.copy()
+    slide[..., 2] += np.arange(len(walk))[:, None] * (0.5 / 30)   # 0.5 m/s drift, planted feet too
+    before = mq.foot_skating(slide, 30)
+    pinned = pp.pin_feet(slide, 30)
+    assert mq.foot_skating(pinned, 30) < 0.75 * before   # measured 0.40 vs 0.56: a straight stance leg reaches little
+    # feet stay on the floor: every height is kept, so no foot leaves the "planted" set by being pulled up
+    feet = list(FOOT_CONTACT_JOINTS)
+    assert np.allclose(pinned[:, feet, 1], slide[:, feet, 1], atol=1e-9)
+    # the legs are re-solved, not stretched: thigh, shin and foot keep their lengths
+    assert np.allclose(_leg_lengths(pinned), _leg_lengths(slide), atol=1e-9)
+    # the root, spine and arms are where the model put them (the clip's travel is unchanged)
+    upper = [j for j, name in enumerate(JOINT_NAMES) if not name.endswith(("knee", "ankle", "foot"))]
+    assert np.array_equal(pinned[:, upper], slide[:, upper])
+    # and the fix adds no spikes: this clip's feet slide far more than the model's (a stride plus 0.5 m/s), and
+    # even here jerk stays under twice that of the already very smooth procedural walk
+    assert mq.jerk(pinned, 30) < 2.0 * mq.jerk(slide, 30)
+
+
+def test_the_live_pinner_pins_root_local_frames_on_the_bodys_ground_track():
+    walk = _walk()
+    root = walk[:, 0, [0, 2]].copy()
+    local = walk.copy()
+    local[..., 0] -= root[:, None, 0]
+    local[..., 2] -= root[:, None, 1]
+    # the body's root runs 0.5 m/s faster than the gait's own travel: shown as-is, planted feet slide
+    track = root + np.arange(len(walk))[:, None] * np.array([0.0, 0.5 / 30])
+    steps = np.diff(track, axis=0, prepend=track[:1])
+
+    def placed(frames: np.ndarray) -> np.ndarray:
+        out = frames.copy()
+        out[..., 0] += track[:, None, 0]
+        out[..., 2] += track[:, None, 1]
+        return out
+
+    pinner = pp.LivePinner(30)
+    pinned = np.stack([pinner(frame, (float(dx), float(dz))) for frame, (dx, dz) in zip(local, steps)])
+    before, after = mq.foot_skating(placed(local)[30:], 30), mq.foot_skating(placed(pinned)[30:], 30)
+    assert before > 0.4 and after < 0.75 * before
+    assert np.allclose(_leg_lengths(pinned), _leg_lengths(local), atol=1e-9)
+    feet = list(FOOT_CONTACT_JOINTS)
+    assert np.allclose(pinned[:, feet, 1], local[:, feet, 1], atol=1e-9)   # no foot lifted off the floor
+    pinner.reset()   # a fresh pinner replays the same frames identically (no hidden state survives reset)
+    again = np.stack([pinner(frame, (float(dx), float(dz))) for frame, (dx, dz) in zip(local, steps)])
+    assert np.array_equal(again, pinned)
+
+
+def test_a_foot_sweeping_fast_along_the_floor_is_not_a_contact():
+    walk = _walk(30)
+    fast = walk.copy()
+    fast[:, _FOOT, 2] += np.arange(30) * (4.0 / 30)   # the left ball of the foot sweeps at 4 m/s
+    fast[:, _FOOT, 1] = walk[:, _FOOT, 1].min()
+    touching = pp.contacts(fast, 30)
+    assert not touching[1:, 1].any()                  # column 1 = left foot joint
+    assert pp.contacts(walk, 30)[:, 1].any()          # the same foot walking normally does touch down
+
+
+def test_a_clip_without_contacts_is_unchanged():
+    walk = _walk(30)
+    airborne = walk.copy()
+    airborne[..., 1] += np.linspace(0.0, 1.0, 30)[:, None]   # rising: no joint stays near its lowest height
+    airborne[..., 2] += np.arange(30)[:, None] * (5.0 / 30)   # and everything moves fast
+    assert np.array_equal(pp.pin_feet(airborne, 30), airborne)
+
+
+def _kneel() -> np.ndarray:
+    """An upright kneel: the procedural stand with the pelvis dropped to 0.5 m, knees 8 cm above the floor and
+    both shins lying flat behind them (the shipped crouch's failure)."""
+    pose = _walk(1)[0].copy()
+    pose[:, 1] -= pose[0, 1] - 0.5
+    for side in ("left", "right"):
+        hip, knee, ankle, foot = (JOINT_NAMES.index(f"{side}_{j}") for j in ("hip", "knee", "ankle", "foot"))
+        drop = pose[hip, 1] - 0.08
+        pose[knee] = pose[hip] + np.array([0.0, -drop, np.sqrt(0.42 ** 2 - drop ** 2)])
+        pose[ankle] = pose[knee] + np.array([0.0, 0.0, -0.40])
+        pose[foot] = pose[ankle] + np.array([0.0, -0.055, -0.05])
+    return pose
+
+
+def test_an_upright_kneel_is_lifted_to_a_crouch_with_bone_lengths_and_foot_heights_kept():
+    pose = _kneel()
+    knees = [JOINT_NAMES.index("left_knee"), JOINT_NAMES.index("right_knee")]
+    assert pose[knees, 1].max() < 0.1
+    fixed = pp.lift_kneel(pose)
+    assert fixed[knees, 1].min() > 0.25
+    assert fixed[0, 1] >= pp.PELVIS_MIN_HEIGHT - 1e-9
+    lengths = DEFAULT_SKELETON.measure_bone_lengths(np.stack([pose, fixed]))
+    assert np.allclose(lengths[0], lengths[1], atol=1e-9)
+    feet = [JOINT_NAMES.index(f"{s}_{j}") for s in ("left", "right") for j in ("ankle", "foot")]
+    assert np.allclose(fixed[feet, 1], pose[feet, 1])
+    # the shins stand: each knee is now above its ankle by more than half the shin
+    for side in ("left", "right"):
+        knee, ankle = JOINT_NAMES.index(f"{side}_knee"), JOINT_NAMES.index(f"{side}_ankle")
+        assert fixed[knee, 1] - fixed[ankle, 1] > 0.2
+
+
+def test_a_crawl_keeps_its_knees_on_the_floor_and_a_walk_is_untouched():
+    crawl = _kneel()
+    crawl[[3, 6, 9, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21], 1] -= 0.3   # trunk and arms down to the floor
+    crawl[[3, 6, 9, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21], 2] += 0.5
+    assert np.array_equal(pp.lift_kneel(crawl), crawl)
+    stand = _walk(1)[0]
+    assert np.array_equal(pp.lift_kneel(stand), stand)
 
 
 def test_the_smoother_passes_the_first_frame_and_cuts_jerk():

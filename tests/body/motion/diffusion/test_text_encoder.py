@@ -8,7 +8,8 @@ import pytest
 
 from wmbench.body.motion.diffusion import text_encoder as te
 from wmbench.body.motion.diffusion.generator import shipped_model
-from wmbench.body.motion.diffusion.text_phrasings import MOTION_CLASSES, split_phrasings
+from wmbench.body.motion.diffusion.text_phrasings import MOTION_CLASSES, hard_held_out, split_phrasings
+from wmbench.body.motion.diffusion.text_train import evaluate
 
 
 @pytest.fixture(scope="module")
@@ -34,6 +35,29 @@ def test_unknown_words_are_read_as_the_nearest_known_motion_and_known_lines_are_
     assert te.model_text("boxes the air", known) == MOTION_CLASSES["punch"]
     # nothing near enough: the line keeps its own words, it is not turned into "stand still"
     assert te.model_text("waves both arms", known) == "waves both arms"
+
+
+def test_a_line_that_names_its_motion_is_not_replaced_by_a_contradicting_guess():
+    """Regression (issue 26, hard held-out set): the prompt's own advice "step back calmly with hands raised"
+    was conditioned on "a person punches forward"."""
+    known = shipped_model().known_words
+    line = "a person steps back calmly with hands raised, eyes on the stranger"
+    assert te.shipped_encoder().nearest(line).motion == "punch"   # the encoder's guess is still wrong ...
+    assert te.model_text(line, known) == line                      # ... but the line keeps its own words
+    # a guess that agrees with the named motion is still used
+    assert te.model_text("a person hurtles forward in blind panic", known) == MOTION_CLASSES["sprint"]
+
+
+def test_the_hard_held_out_set_is_unseen_and_harder():
+    train, held = split_phrasings()
+    seen = {t for t, _ in train} | {t for t, _ in held}
+    hard = hard_held_out()
+    assert len(hard) == 4 * len(MOTION_CLASSES) and not any(t in seen for t, _ in hard)
+    assert {c for _, c in hard} == set(MOTION_CLASSES)
+    scores = evaluate(te.shipped_encoder())
+    # harder by construction: far more words the encoder never saw than in the first held-out set
+    assert scores["hard"]["unknown_words"] > 3 * scores["held_out"]["unknown_words"] + 0.1
+    assert scores["hard"]["top1"] <= scores["held_out"]["top1"] and scores["hard"]["top3"] >= scores["hard"]["top1"]
 
 
 def test_every_caption_word_is_known_to_the_diffusion_model():

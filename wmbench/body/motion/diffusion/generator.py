@@ -26,7 +26,10 @@ Card
 - **Frame rate.** The model runs at 30 fps; a body at another rate gets the model's frames interpolated
   at its own frame times (and :meth:`clip` is resampled the same way).
 - **Post-process** (``postprocess.py``): shown frames are low-passed, knees kept within their flexion
-  limit, and ``clip`` locks planted feet against sliding (the live loop's root travel is the body's).
+  limit, an upright kneel lifted to a crouch, and feet in contact pinned by two-bone leg IK: ``clip`` on its
+  global frames after a partial root lock (``postprocess.lock_feet``, ``pin_feet``), the live stream
+  causally on the ground track of the body's own speed along the intent's travel direction
+  (``postprocess.LivePinner``).
 - **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
   ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
 
@@ -38,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -50,7 +54,14 @@ from wmbench.body.motion.diffusion.blas_threads import single_blas_thread
 from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
 from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
 from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
-from wmbench.body.motion.diffusion.postprocess import FrameSmoother, limit_knees, lock_feet
+from wmbench.body.motion.diffusion.postprocess import (
+    FrameSmoother,
+    LivePinner,
+    lift_kneel,
+    limit_knees,
+    lock_feet,
+    pin_feet,
+)
 from wmbench.body.motion.diffusion.text_encoder import model_text
 from wmbench.body.motion.stream import StreamGenerator, posture_label
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
@@ -182,13 +193,16 @@ def _load_model(folder: str, backend: str) -> MotionModel:
     return MotionModel(Path(folder), backend)
 
 
-def frame_to_joints(frame: np.ndarray) -> np.ndarray:
+def frame_to_joints(frame: np.ndarray, pin: Callable[[np.ndarray], np.ndarray] | None = None) -> np.ndarray:
     """A (FRAME_DIM,) frame vector -> (22, 3) root-local joints (pelvis floor point at the origin, facing +z),
-    knees within their limits (``postprocess.limit_knees``)."""
+    knees within their limits (``postprocess.limit_knees``), feet pinned by ``pin`` when given (the live
+    stream's ``LivePinner``), then a kneel lifted to a crouch (``postprocess.lift_kneel``; after the pin, so a
+    pinned foot cannot pull a knee back down to the floor)."""
     joints = np.empty((N_JOINTS, 3))
     joints[0] = (0.0, frame[3], 0.0)
     joints[1:] = frame[4:FRAME_DIM].reshape(N_JOINTS - 1, 3)
-    return limit_knees(joints)
+    joints = limit_knees(joints)
+    return lift_kneel(pin(joints) if pin is not None else joints)
 
 
 def _trunk_lean(joints: np.ndarray) -> float:
@@ -208,6 +222,8 @@ class _Stream:
         self.rng = np.random.default_rng(seed)
         self.history = np.array(model.rest_context, dtype=np.float32)
         self.smoother = FrameSmoother()
+        self.pinner = LivePinner(fps)
+        self.fps = fps
         self.pending: list[np.ndarray] = []
         self.intent = MotionIntent.still()
         self.held = False
@@ -241,8 +257,10 @@ class _Stream:
         if held != self.held:
             self.held, self.pending = held, []
         heading = 0.0 if self.intent.face_travel else self.intent.heading
+        # the root's travel over this frame, in its own frame (+x left, +z ahead), for the live foot pinner
+        travel = (speed / self.fps * math.sin(heading), speed / self.fps * math.cos(heading))
         if self.rate == 1.0:
-            return self.to_frame(self.next_raw(heading))
+            return self.to_frame(self.next_raw(heading), travel)
         # other frame rates: the model's 30 fps frames, interpolated at the body's frame times
         if self.span is None:
             first = self.next_raw(heading)
@@ -252,10 +270,10 @@ class _Stream:
             self.span = (self.span[1], self.next_raw(heading))
             self.tau -= 1.0
         before, after = self.span
-        return self.to_frame(before + (after - before) * self.tau)
+        return self.to_frame(before + (after - before) * self.tau, travel)
 
-    def to_frame(self, raw: np.ndarray) -> MotionFrame:
-        joints = frame_to_joints(raw)
+    def to_frame(self, raw: np.ndarray, travel: tuple[float, float]) -> MotionFrame:
+        joints = frame_to_joints(raw, lambda pose: self.pinner(pose, travel))
         ahead = float(joints[_LEFT_ANKLE, 2] - joints[_RIGHT_ANKLE, 2])
         self.phase = (math.atan2(ahead - self.last_ahead, ahead) / (2 * math.pi)) % 1.0
         self.last_ahead = ahead
@@ -302,7 +320,7 @@ class DiffusionGenerator(StreamGenerator):
             c, s = math.cos(facing), math.sin(facing)
             root_x += c * vx + s * vz
             root_z += c * vz - s * vx
-        out = lock_feet(out)
+        out = pin_feet(lock_feet(out), MODEL_FPS)
         if self.fps == MODEL_FPS:
             return out
         times = np.arange(int(n_frames)) * MODEL_FPS / self.fps

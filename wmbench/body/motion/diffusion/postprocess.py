@@ -8,20 +8,34 @@ Card
   noise of 4-step DDIM that makes jerk high; it lags by about ``(1 - alpha) / alpha`` frames.
 - **Joint limits** (:func:`limit_knees`): a knee may flex at most :data:`KNEE_MAX_FLEX` (rad); a shin folded
   further behind the knee is rotated back (about the knee, in the leg's plane) to the limit and the foot
-  follows its ankle (against the folded-shin sprint sample). Simplified: a geometric clamp on joint positions, not an
-  inverse-kinematics solve (bone lengths are kept because the shin and foot are rotated rigidly).
-- **Foot locking** (:func:`lock_feet`, used by ``clip`` where the root's travel is the model's): a foot joint
-  that is planted (within :data:`CONTACT_HEIGHT` of its lowest height in the clip) in two consecutive frames
-  shifts the whole body horizontally against its slide (:data:`LOCK_STRENGTH` of it; the correction is
-  averaged over :data:`LOCK_WINDOW` frames so it adds no velocity step); with no planted foot the model's own
-  root velocity carries the body. Simplified: a partial, smoothed lock, not a full IK foot plant. In the live
-  loop the body owns the root's travel (as for every generator), so only the smoothing and the limits apply.
+  follows its ankle (against the folded-shin sprint sample). A geometric clamp (bone lengths kept: the shin
+  and foot are rotated rigidly); it is kept rather than an IK limit because it leaves hip, thigh and knee
+  where the model put them.
+- **Root lock** (:func:`lock_feet`, ``clip`` only, where the root's travel is the model's): a foot joint that
+  is planted (within :data:`CONTACT_HEIGHT` of its lowest height in the clip) in two consecutive frames
+  shifts the whole body horizontally against :data:`LOCK_STRENGTH` of its slide (averaged over
+  :data:`LOCK_WINDOW` frames, so no velocity step). It handles a root that glides faster than the model's
+  stride, which no leg can reach; a stronger lock costs intent fidelity (1.0 -> 0.92 at 0.75).
+- **Foot pinning** (:func:`pin_feet` on ``clip``'s global frames after the root lock; :class:`LivePinner` on
+  the live stream): a foot joint in contact (within :data:`CONTACT_HEIGHT` of its lowest height and slower
+  than :data:`CONTACT_SPEED`) stays where it touched down; the knee and ankle are re-solved by analytic
+  two-bone IK (``leg_ik.solve_legs``) so the leg reaches the pinned foot with its bone lengths kept, and the
+  pin fades out over :data:`RELEASE_FRAMES` after lift-off. A pin is followed only while the ankle stays
+  within :data:`PIN_REACH` of the leg's length from the hip; beyond that the foot slides on the floor (it is
+  never lifted: foot heights are kept exactly, so a foot cannot leave the "planted" set by being pulled up).
+  The root is not moved by pinning. In the live loop the frames are root-local and the body owns the root,
+  so the stream passes the root's travel per frame and the pinner pins the feet causally on that ground
+  track (the floor of a joint is its lowest height over the last second).
+- **Kneel guard** (:func:`lift_kneel`, every frame): an upright pose with a knee near the floor is lifted to a
+  crouch (pelvis raised, shins stood up by IK); crawls, rolls and other non-upright poses keep their knees
+  on the floor.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from wmbench.body.motion.diffusion.leg_ik import solve_legs
 from wmbench.body.skeleton import FOOT_CONTACT_JOINTS, JOINT_NAMES
 
 #: Weight of the newest frame in the causal low-pass on shown frames.
@@ -30,7 +44,7 @@ SMOOTHING = 0.5
 KNEE_MAX_FLEX = np.deg2rad(150.0)
 #: A foot joint this close (m) to its lowest height in a clip counts as planted.
 CONTACT_HEIGHT = 0.03
-#: Fraction of a planted foot's slide that foot locking removes, and the frames its correction is averaged over.
+#: Fraction of a planted foot's slide that the root lock removes, and the frames its correction is averaged over.
 LOCK_STRENGTH = 0.5
 LOCK_WINDOW = 5
 
@@ -89,9 +103,106 @@ def limit_knees(joints: np.ndarray, max_flex: float = KNEE_MAX_FLEX) -> np.ndarr
     return out
 
 
+#: A foot joint moving slower than this (m/s, horizontally) while low counts as in contact (:func:`pin_feet`).
+CONTACT_SPEED = 3.0
+#: Frames over which a released foot's pin offset fades back to the model's own foot path (smoothstep).
+RELEASE_FRAMES = 12
+#: A pinned ankle is kept within this fraction of the leg's length (thigh + shin) from its hip.
+PIN_REACH = 0.99
+#: Seconds over which the live pinner takes a foot joint's lowest height as its floor.
+LIVE_FLOOR_SECONDS = 1.0
+#: Largest horizontal pin offset (m): a foot never drifts further than this from where the model put it.
+MAX_PIN_OFFSET = 0.5
+
+
+def _smoothstep(x: float) -> float:
+    x = min(max(x, 0.0), 1.0)
+    return x * x * (3.0 - 2.0 * x)
+
+
+def contacts(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTACT_HEIGHT,
+             contact_speed: float = CONTACT_SPEED) -> np.ndarray:
+    """(T, 4) bool: each foot joint (``FOOT_CONTACT_JOINTS`` order) of a global (T, 22, 3) clip is in contact
+    when it is within ``contact_height`` of its lowest height in the clip *and* moves slower than
+    ``contact_speed`` horizontally (backward difference; the first frame uses the forward one)."""
+    feet = np.asarray(clip, dtype=float)[:, list(FOOT_CONTACT_JOINTS)]
+    low = feet[..., 1] < feet[..., 1].min(axis=0) + contact_height
+    if len(feet) < 2:
+        return low
+    step = np.linalg.norm(np.diff(feet[..., [0, 2]], axis=0), axis=-1) * fps
+    speed = np.concatenate((step[:1], step))
+    return low & (speed < contact_speed)
+
+
+class _LegPin:
+    """One leg's pin state (see :func:`pin_feet`): ``update`` takes which of its two foot joints (ankle, ball
+    of the foot) touch and where they are (2, 2: x, z) and returns the leg's horizontal offset (x, z)."""
+
+    def __init__(self, release: int, max_offset: float) -> None:
+        self.release, self.max_offset = max(release, 1), max_offset
+        self.pins: list[np.ndarray | None] = [None, None]
+        self.offset = np.zeros(2)
+        self.released = np.zeros(2)
+        self.since = -1
+
+    def update(self, touching: tuple[bool, bool], where: np.ndarray) -> np.ndarray:
+        for k in range(2):
+            if not touching[k]:
+                self.pins[k] = None
+            elif self.pins[k] is None:
+                self.pins[k] = where[k] + self.offset
+        held = [pin - where[k] for k, pin in enumerate(self.pins) if pin is not None]
+        if held:
+            offset = np.mean(held, axis=0)
+            norm = float(np.linalg.norm(offset))
+            self.offset = offset * (self.max_offset / norm) if norm > self.max_offset else offset
+            self.since = -1
+        elif self.since >= 0 or np.any(self.offset):
+            if self.since < 0:
+                self.released, self.since = self.offset.copy(), 0
+            self.since += 1
+            self.offset = self.released * (1.0 - _smoothstep(self.since / self.release))
+            if self.since >= self.release:
+                self.since, self.offset = -1, np.zeros(2)
+        return self.offset.copy()
+
+
+def _within_reach(leg: np.ndarray, shift: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """The largest ``s`` in [0, 1] with ``|leg + s * shift| <= reach`` (per row; ``leg`` = ankle - hip): a pin
+    the leg cannot reach is followed only as far as the leg goes, so the foot slides on the floor instead of
+    the leg straightening and lifting the foot off it."""
+    a = np.sum(shift * shift, axis=-1)
+    b = np.sum(leg * shift, axis=-1)
+    c = np.sum(leg * leg, axis=-1) - reach * reach
+    root = np.sqrt(np.clip(b * b - a * c, 0.0, None))
+    s = np.where(a > 1e-12, (-b + root) / np.maximum(a, 1e-12), 1.0)
+    return np.clip(np.where(c > 0.0, 0.0, s), 0.0, 1.0)
+
+
+def _shift_legs(joints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    """``joints`` (..., 22, 3) with each leg's ankle moved by its horizontal offset (offsets: (..., 2 legs,
+    2)) and the leg re-solved by two-bone IK (hip kept, bone lengths kept, knee bent towards the model's knee
+    moved the same way); the foot joint moves rigidly with the ankle."""
+    out = np.array(joints, dtype=float)
+    for leg, (hip, knee, ankle, foot) in enumerate(_LEGS):
+        if not np.any(offsets[..., leg, :]):
+            continue
+        shift = np.zeros((*out.shape[:-2], 3))
+        shift[..., 0], shift[..., 2] = offsets[..., leg, 0], offsets[..., leg, 1]
+        thigh = np.linalg.norm(out[..., knee, :] - out[..., hip, :], axis=-1)
+        shin = np.linalg.norm(out[..., ankle, :] - out[..., knee, :], axis=-1)
+        shift *= _within_reach(out[..., ankle, :] - out[..., hip, :], shift, PIN_REACH * (thigh + shin))[..., None]
+        new_knee, new_ankle = solve_legs(out[..., hip, :], out[..., ankle, :] + shift, thigh, shin,
+                                         out[..., knee, :] + shift)
+        out[..., foot, :] += new_ankle - out[..., ankle, :]
+        out[..., knee, :], out[..., ankle, :] = new_knee, new_ankle
+    return out
+
+
 def lock_feet(clip: np.ndarray, contact_height: float = CONTACT_HEIGHT, strength: float = LOCK_STRENGTH,
               window: int = LOCK_WINDOW) -> np.ndarray:
-    """A copy of a global (T, 22, 3) clip whose planted foot joints slide less (see the module card)."""
+    """A copy of a global (T, 22, 3) clip whose whole body is shifted against part of its planted feet's slide
+    (see the module card; :func:`pin_feet` then pins the feet within the legs' reach)."""
     out = np.array(clip, dtype=float)
     feet = list(FOOT_CONTACT_JOINTS)
     floor = out[:, feet, 1].min(axis=0)
@@ -110,4 +221,124 @@ def lock_feet(clip: np.ndarray, contact_height: float = CONTACT_HEIGHT, strength
         offset = np.stack([np.convolve(padded[:, k], kernel, mode="valid") for k in range(2)], axis=1)
     out[:, :, 0] += offset[:, None, 0]
     out[:, :, 2] += offset[:, None, 1]
+    return out
+
+
+def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTACT_HEIGHT,
+             contact_speed: float = CONTACT_SPEED, release: int = RELEASE_FRAMES,
+             max_offset: float = MAX_PIN_OFFSET) -> np.ndarray:
+    """A copy of a global (T, 22, 3) clip whose feet stay where they touched down (see the module card).
+
+    Per leg, a horizontal offset ``o(t)`` is added to the model's ankle and foot: while a foot joint is in
+    contact (:func:`contacts`) it is pinned where it was (with the offset it had) when the contact began, and
+    ``o`` is what keeps the contacting joints on their pins (their mean; a pin starts where the joint is, so
+    ``o`` is continuous); after a contact ``o`` fades to zero over ``release`` frames (smoothstep, so the foot
+    lifts off without a velocity step). The knee and ankle
+    are then re-solved by two-bone IK (``leg_ik.solve_legs``) from the model's hip to the shifted ankle with
+    the frame's own thigh and shin lengths, bending towards the model's knee; the foot joint moves rigidly
+    with the ankle. The root, spine, arms and every height the model chose are kept, so the clip's travel
+    (its intent fidelity) is unchanged; a pin is followed only as far as :data:`PIN_REACH` of the leg lets
+    the ankle go, so an unreachable one leaves the foot sliding on the floor (never lifted)."""
+    out = np.array(clip, dtype=float)
+    touching = contacts(out, fps, contact_height, contact_speed)
+    offsets = np.zeros((len(out), 2, 2))
+    for leg, (_, _, ankle, foot) in enumerate(_LEGS):
+        pin = _LegPin(release, max_offset)
+        for t in range(len(out)):
+            now = (bool(touching[t, 2 * leg]), bool(touching[t, 2 * leg + 1]))
+            offsets[t, leg] = pin.update(now, out[t][[ankle, foot]][:, [0, 2]])
+    return _shift_legs(out, offsets)
+
+
+class LivePinner:
+    """Causal foot pinning for streamed root-local frames (the live loop), see the module card.
+
+    The body owns the root; the stream tells the pinner how far the root travelled in this frame, in the root's
+    own frame (``ground_step``: x, z metres; the body's speed over the frame along the intent's travel
+    direction). Foot joints are placed on that integrated ground track; a joint is in contact when it is
+    within :data:`CONTACT_HEIGHT` of its lowest height over the last :data:`LIVE_FLOOR_SECONDS` and
+    slower than :data:`CONTACT_SPEED` over the ground; pins, release and leg IK are those of :func:`pin_feet`.
+    Simplified: the root's turning is not known here (only its travel), so while the body turns a pinned foot
+    can still slide by the turn."""
+
+    def __init__(self, fps: float = 30.0, release: int = RELEASE_FRAMES, max_offset: float = MAX_PIN_OFFSET
+                 ) -> None:
+        self.fps = fps
+        self.release = max(1, round(release * fps / 30.0))
+        self.max_offset = max_offset
+        self.floor_frames = max(1, round(LIVE_FLOOR_SECONDS * fps))
+        self.reset()
+
+    def reset(self) -> None:
+        self.ground = np.zeros(2)
+        self.heights: list[np.ndarray] = []
+        self.last: np.ndarray | None = None
+        self.legs = [_LegPin(self.release, self.max_offset) for _ in _LEGS]
+
+    def __call__(self, joints: np.ndarray, ground_step: tuple[float, float]) -> np.ndarray:
+        """``joints`` (22, 3) root-local -> a copy with the feet pinned."""
+        joints = np.asarray(joints, dtype=float)
+        self.ground = self.ground + np.asarray(ground_step, dtype=float)
+        feet = joints[list(FOOT_CONTACT_JOINTS)]
+        world = feet[:, [0, 2]] + self.ground
+        self.heights = [*self.heights[max(0, len(self.heights) + 1 - self.floor_frames):], feet[:, 1]]
+        low = feet[:, 1] < np.min(self.heights, axis=0) + CONTACT_HEIGHT
+        speed = np.zeros(4) if self.last is None else np.linalg.norm(world - self.last, axis=1) * self.fps
+        self.last = world
+        touching = low & (speed < CONTACT_SPEED)
+        offsets = np.stack([leg.update((bool(touching[2 * i]), bool(touching[2 * i + 1])), world[2 * i:2 * i + 2])
+                            for i, leg in enumerate(self.legs)])
+        return _shift_legs(joints, offsets)
+
+
+#: A knee lower than this (m above the floor) in an upright pose starts the kneel guard (:func:`lift_kneel`);
+#: at ``KNEE_MIN_HEIGHT - KNEE_BAND`` and below it acts fully.
+KNEE_MIN_HEIGHT = 0.35
+KNEE_BAND = 0.15
+#: The kneel guard lifts the pelvis (and everything above the legs) to at least this height (m)...
+PELVIS_MIN_HEIGHT = 0.65
+#: ... and moves each foot ``w`` x ``SQUAT_PULL`` of the way to a point ``SQUAT_FORWARD`` (m) ahead of its hip,
+#: so the shin stands instead of lying on the floor (a full kneel gets both feet under the body).
+SQUAT_FORWARD = 0.12
+SQUAT_PULL = 1.0
+#: Only poses whose trunk leans less than this from vertical (rad) count as upright (a crawl or a roll is
+#: meant to have its knees on the floor).
+UPRIGHT_LEAN = np.deg2rad(45.0)
+_SPINE3 = JOINT_NAMES.index("spine3")
+_LEG_JOINTS = frozenset(j for leg in _LEGS for j in leg[1:])
+
+
+def lift_kneel(joints: np.ndarray) -> np.ndarray:
+    """A copy of one root-local (22, 3) pose (floor at y = 0) that crouches instead of kneeling.
+
+    An upright pose (trunk within :data:`UPRIGHT_LEAN` of vertical) with a knee below
+    :data:`KNEE_MIN_HEIGHT` is a kneel, which no MOTION line asks for (the shipped crouch samples, learned from
+    the procedural crouch, put a shin flat on the floor). With ``w`` rising from 0 at that height to 1 at
+    :data:`KNEE_BAND` lower (of the lowest knee), the pelvis and everything above the legs is lifted by ``w``
+    times its shortfall below :data:`PELVIS_MIN_HEIGHT`; then each leg is re-solved by two-bone IK from its
+    (lifted) hip to the model's ankle moved ``w`` x :data:`SQUAT_PULL` of the way to :data:`SQUAT_FORWARD`
+    ahead of the hip, bending towards the model's knee pushed ``w`` m forward (a crouching knee points ahead;
+    without the push a knee behind the hip-ankle line would bend backwards), bone lengths kept; the foot
+    moves rigidly with its ankle. Feet keep their heights, so a planted foot stays on the floor. In the live
+    stream the guard runs after foot pinning and overrides it (a full kneel's feet go under the body even if
+    that slides them). ``w`` is continuous in the pose, so streaming frames do not jump when the
+    guard starts. Any other pose is returned unchanged (equal values)."""
+    out = np.array(joints, dtype=float)
+    up = out[_SPINE3] - out[0]
+    if np.arctan2(np.hypot(up[0], up[2]), up[1]) >= UPRIGHT_LEAN:
+        return out
+    knee_low = min(out[leg[1], 1] for leg in _LEGS)
+    w = float(np.clip((KNEE_MIN_HEIGHT - knee_low) / KNEE_BAND, 0.0, 1.0))
+    if w == 0.0:
+        return out
+    lift = w * max(0.0, PELVIS_MIN_HEIGHT - out[0, 1])
+    lengths = [(float(np.linalg.norm(out[k] - out[h])), float(np.linalg.norm(out[a] - out[k]))) for h, k, a, _ in _LEGS]
+    upper = [j for j in range(len(out)) if j not in _LEG_JOINTS]
+    out[upper, 1] += lift
+    for (hip, knee, ankle, foot), (thigh, shin) in zip(_LEGS, lengths):
+        target = out[ankle].copy()
+        target[2] += w * SQUAT_PULL * (out[hip, 2] + SQUAT_FORWARD - target[2])
+        new_knee, new_ankle = solve_legs(out[hip], target, thigh, shin, out[knee] + np.array([0.0, lift, w]))
+        out[foot] += new_ankle - out[ankle]
+        out[knee], out[ankle] = new_knee, new_ankle
     return out

@@ -15,8 +15,11 @@ Card
 - **Use** (:func:`model_text`): the diffusion generator conditions its text encoder on the MOTION line's words;
   when the line has words the model never saw, it is conditioned on the canonical caption of the nearest
   class instead (e.g. "hops over the gap" -> "a person jumps forward"), when the cosine is at least
-  :data:`MIN_COSINE`; below that the line's own known words are used. Direction and speed still come from the
-  parsed intent.
+  :data:`MIN_COSINE`; below that the line's own known words are used. A line that itself names a motion
+  with a verb (:data:`VERB_CLASSES`: "steps back ...", "walks ... side to side") keeps its own known words
+  when the encoder's nearest class is none of the motions it names (the hard held-out set showed "steps
+  back calmly with hands raised, eyes on the stranger" read as a punch). Direction and speed still come
+  from the parsed intent.
 
 Simplified: a word-level model trained on a few hundred hand-written phrasings: it generalises over
 inflections, word order and the words it has seen, not to words it never saw.
@@ -34,6 +37,7 @@ import numpy as np
 
 from wmbench.body.intent.phrases import lemma_words
 from wmbench.body.motion.diffusion.dataset import words
+from wmbench.body.motion.diffusion.text_phrasings import LEXICON_CLASSES
 
 #: Where the shipped encoder lives (beside the diffusion weights).
 ENCODER_DIR = Path(__file__).parent / "weights"
@@ -44,6 +48,9 @@ MAX_TOKENS = 16
 #: Below this cosine to the nearest class, an unknown phrasing keeps its own words.
 MIN_COSINE = 0.5
 _LN_EPS = 1e-12
+#: Verb lemmas that name a motion class outright: the MOTION lexicon's gait verbs and the DeepMimic verbs.
+VERB_CLASSES: dict[str, str] = {**LEXICON_CLASSES, **{v: v for v in (
+    "jump", "crawl", "roll", "kick", "punch", "cartwheel", "backflip")}}
 
 
 def normalise_words(text: str) -> list[str]:
@@ -159,4 +166,7 @@ def model_text(text: str, known_words: frozenset[str]) -> str:
     if encoder is None:
         return text
     match = encoder.nearest(text)
+    named = {VERB_CLASSES[w] for w in normalise_words(text) if w in VERB_CLASSES}
+    if named and match.motion not in named:  # the line names its motion; the encoder's guess contradicts it
+        return text
     return match.caption if match.cosine >= MIN_COSINE else text

@@ -8,6 +8,12 @@ Card
   words).
 - **Phrasings** (:data:`PHRASINGS`): paraphrases written for this project, by hand; the last
   :data:`HELD_OUT_PER_CLASS` of each class are held out of training and used only for R-precision.
+- **Hard held-out set** (:data:`HARD_HELD_OUT`): a second evaluation set, written later and never trained on,
+  made to be harder than the last phrasings of :data:`PHRASINGS` (which reuse training words): synonyms the
+  encoder never saw ("saunters", "hurtles", "boots the ball"), other word orders ("motionless, she ..."), and
+  long MOTION lines of the kind the system prompt asks brains for (gait, direction, emotion, body language;
+  some longer than the encoder's :data:`~wmbench.body.motion.diffusion.text_encoder.MAX_TOKENS`, so cut).
+  Some deliberately use a word of another class ("scrambles" is a lexicon run verb; "creeps" is crouch).
 - **Lexicon phrasings** (:func:`lexicon_phrasings`): one phrasing per MOTION-lexicon verb that names a gait
   or stance (``body.intent.lexicon.VERB_LEMMAS``), so every word the intent reader knows has a class.
 """
@@ -80,6 +86,58 @@ PHRASINGS: dict[str, tuple[str, ...]] = {
                  "flips over backwards", "does a backward flip", "backflips", "flips back in the air",
                  "does a somersault backwards", "flips over in the air", "does a back flip in the air"),
 }
+#: class -> the hard held-out phrasings (see the module card); evaluation only, never trained on.
+HARD_HELD_OUT: dict[str, tuple[str, ...]] = {
+    "stand": ("the man freezes in place, holding his breath, eyes fixed on the beast",
+              "motionless, she watches the corridor and does not take a single step",
+              "a person stays rooted to the spot, trembling with fear", "he lingers where he is, listening"),
+    "walk": ("a person heads to the left at an unhurried pace, relaxed and calm",
+             "calmly, the woman proceeds toward the exit on foot",
+             "a person advances steadily, looking around with curiosity",
+             "he saunters down the hallway, hands in his pockets"),
+    "jog": ("a person lopes to the right at a comfortable pace, breathing steadily",
+            "at a gentle pace she trots toward the door, watchful",
+            "a person moves off at a steady, relaxed canter",
+            "he jogs off to the left, warily checking behind him"),
+    "run": ("a person runs quickly to the left, worried, glancing back over the shoulder at the beast",
+            "she hastens away to the right, urgently, heart pounding",
+            "swiftly the man heads forward at a brisk running speed",
+            "a person takes off at a quick pace toward the open door"),
+    "sprint": ("a person sprints to the right in terror, arms pumping, glancing back over the shoulder at the beast",
+               "desperate and frantic, she tears off to the left as fast as her legs can carry her",
+               "he careers away at breakneck speed, screaming", "a person hurtles forward in blind panic"),
+    "backstep": ("a person steps back calmly with hands raised, eyes on the stranger",
+                 "warily, he withdraws backward, keeping his face toward the beast",
+                 "she recoils and moves away backwards, slowly, palms out",
+                 "a person gives ground, retreating step by step without turning around"),
+    "sidestep": ("a person slips sideways to the left, keeping the wall at his back",
+                 "she scoots laterally to the right", "he shuffles left with small careful steps",
+                 "moving crabwise, the person edges to the right along the wall"),
+    "crouch": ("hunched over, she sneaks forward, trying not to be seen",
+               "a person squats down and inches ahead stealthily",
+               "keeping his head down, he prowls ahead on bent legs",
+               "low to the ground, the person slinks toward the door"),
+    "jump": ("a person hurdles the fallen branch", "she clears the ditch in one bound",
+             "with a big leap he crosses the puddle", "a person jumps up and over the barrier, landing on both feet"),
+    "crawl": ("she drags herself along the ground on all fours", "a person scrambles forward on hands and knees",
+              "the child crawls beneath the table to hide", "on hands and knees he creeps under the low branches"),
+    "roll": ("a person tumbles forward and comes up on his feet", "he throws himself into a forward roll to dodge",
+             "curling up, the person rolls over the ground", "she dives forward and rolls over her shoulder"),
+    "kick": ("a person boots the ball hard with the right foot", "she lashes out with her foot at the attacker",
+             "he kicks at the beast to keep it away", "a person strikes the door with a swift kick"),
+    "punch": ("a person swings a fist at the attacker", "she hits the bag with a hard right hook",
+              "he punches out at the stranger, then raises his guard", "a person throws a quick left jab and a cross"),
+    "spinkick": ("a person whirls around and lashes out with a spinning kick",
+                 "she pivots on one foot and kicks high behind her",
+                 "he turns full circle with his leg extended in a roundhouse",
+                 "a person spins on the spot and kicks out"),
+    "getup": ("a person props herself up on her arms and stands", "lying on the ground, she climbs back to her feet",
+              "he scrambles up from the ground after tripping", "a person rises slowly after falling down"),
+    "cartwheel": ("a person turns a cartwheel across the lawn", "she flips sideways over her hands and lands",
+                  "he wheels over sideways, hands to the ground", "a person does a gymnastic wheel to the side"),
+    "backflip": ("a person flips backward through the air", "she does a back handspring and lands",
+                 "he performs a backward somersault", "a person launches into a flip, rotating backwards"),
+}
 #: Lexicon verbs (``VERB_LEMMAS``) that name a gait or stance -> class.
 LEXICON_CLASSES: dict[str, str] = {
     "sprint": "sprint", "dash": "sprint", "bolt": "sprint", "race": "run", "flee": "sprint", "run": "run",
@@ -106,3 +164,8 @@ def split_phrasings() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         train += [(t, cls) for t in texts[:-HELD_OUT_PER_CLASS]]
         held += [(t, cls) for t in texts[-HELD_OUT_PER_CLASS:]]
     return train, held
+
+
+def hard_held_out() -> list[tuple[str, str]]:
+    """(text, class) of :data:`HARD_HELD_OUT`, class by class."""
+    return [(t, cls) for cls, texts in HARD_HELD_OUT.items() for t in texts]

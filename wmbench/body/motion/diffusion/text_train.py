@@ -9,11 +9,15 @@ Card
   ``SCALE`` x cosine to one learned unit vector per class (cross-entropy). AdamW, seeded.
 - **R-precision** (as the text-to-motion anchors report it, over the class set): for each held-out phrasing
   the classes are ranked by cosine; R@1 and R@3 are the fractions whose true class is first / in the top 3.
+  :func:`evaluate` reports it on both held-out sets (the second, ``HARD_HELD_OUT``, with unseen synonyms and
+  long MOTION lines) with the share of words the encoder reads as [UNK].
 - **Outputs** (``out_dir``): ``text_encoder.npz`` (all weights + class vectors), ``text_encoder.json``
   (vocabulary, classes, captions, sizes, R-precision, the command).
 
 Run: ``python -m wmbench.body.motion.diffusion.text_train [OUT_DIR] [--steps N]`` (needs torch + transformers:
-the ``motion`` and ``hf`` extras).
+the ``motion`` and ``hf`` extras). ``--evaluate`` (numpy only) prints R@1/R@3 and the unknown-word share of the
+encoder in OUT_DIR on the training texts, the held-out phrasings and the hard held-out set
+(``text_phrasings.HARD_HELD_OUT``).
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from wmbench.body.motion.diffusion.text_encoder import (
     encode_ids,
     normalise_words,
 )
-from wmbench.body.motion.diffusion.text_phrasings import MOTION_CLASSES, split_phrasings
+from wmbench.body.motion.diffusion.text_phrasings import MOTION_CLASSES, hard_held_out, split_phrasings
 
 SCALE = 10.0
 WIDTH, LAYERS, HEADS = 64, 2, 2
@@ -47,6 +51,25 @@ def r_precision(encoder: TextEncoder, held: list[tuple[str, str]]) -> tuple[floa
     order = np.argsort(-sims, axis=1)
     truth = np.array([encoder.classes.index(c) for _, c in held])
     return float(np.mean(order[:, 0] == truth)), float(np.mean((order[:, :3] == truth[:, None]).any(1)))
+
+
+def unknown_word_share(encoder: TextEncoder, texts: list[str]) -> float:
+    """Fraction of the encoder's word forms of ``texts`` that are not in its vocabulary (read as [UNK])."""
+    forms = [w for t in texts for w in normalise_words(t)]
+    return float(np.mean([w not in encoder.vocabulary for w in forms])) if forms else 0.0
+
+
+def evaluate(encoder: TextEncoder) -> dict[str, dict[str, float]]:
+    """R@1, R@3 and the unknown-word share of ``encoder`` on both held-out sets (``held_out``: the last
+    phrasings of each class; ``hard``: ``text_phrasings.HARD_HELD_OUT``) and, for reference, on its training
+    texts."""
+    train_set, held = split_phrasings()
+    out = {}
+    for name, rows in (("train", train_set), ("held_out", held), ("hard", hard_held_out())):
+        r1, r3 = r_precision(encoder, rows)
+        out[name] = {"texts": len(rows), "top1": round(r1, 3), "top3": round(r3, 3),
+                     "unknown_words": round(unknown_word_share(encoder, [t for t, _ in rows]), 3)}
+    return out
 
 
 def train(out_dir: Path, steps: int = 600, seed: int = 0, command: str = "") -> dict:
@@ -116,7 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", nargs="?", type=Path, default=ENCODER_DIR)
     parser.add_argument("--steps", type=int, default=600)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--evaluate", action="store_true",
+                        help="do not train: print R-precision of the encoder in OUT on both held-out sets")
     args = parser.parse_args(argv)
+    if args.evaluate:
+        for name, row in evaluate(TextEncoder(args.out)).items():
+            print(f"{name}: {row['texts']} texts, R@1 {row['top1']:.3f}, R@3 {row['top3']:.3f}, "
+                  f"unknown words {row['unknown_words']:.0%}")
+        return 0
     meta = train(args.out, args.steps, args.seed,
                  f"python -m wmbench.body.motion.diffusion.text_train OUT --steps {args.steps} --seed {args.seed}")
     print(f"trained {meta['steps']} steps in {meta['train_seconds']} s on {meta['train_texts']} texts; "
