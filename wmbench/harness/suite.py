@@ -11,9 +11,10 @@
    or in threads for remote brains (``openai/...``), one brain instance per concurrent episode — and append
    each line as it finishes.
 3. Score *every* line of the run from ``episodes.jsonl``, sorted by (scenario, seed), so a resumed run scores
-   exactly like an uninterrupted one; hand non-bench scenarios (C09 live, C10 transfer) to the measurer
-   passed for their mode (:func:`default_measurers` unless the caller passes its own), or report them as not
-   measured (:mod:`wmbench.harness.run.scores`); write ``scores.json``.
+   exactly like an uninterrupted one (the lines this run wrote were scored as they were written, while other
+   episodes waited: :mod:`wmbench.harness.run.overlap`); hand non-bench scenarios (C09 live, C10 transfer)
+   to the measurer passed for their mode (:func:`default_measurers` unless the caller passes its own), or
+   report them as not measured (:mod:`wmbench.harness.run.scores`); write ``scores.json``.
 
 Ctrl-C stops cleanly: nothing new starts, episodes already running finish and are kept (a second Ctrl-C
 abandons them), and :class:`RunInterrupted` says how many are done. Rerun the same command to resume.
