@@ -114,3 +114,20 @@ def test_the_intensity_plot_waits_for_its_last_episode(tmp_path):
         assert len(resumed.intensity_after) == 1
     finally:
         resumed.close()
+
+
+def test_ctrl_c_during_an_api_run_leaves_no_plot_worker_behind(tmp_path, monkeypatch):
+    from wmbench.harness.suite import RunInterrupted
+
+    class _Interrupted(_Recorded):
+        def written(self, scenario: str, seed: int, text: str) -> None:
+            super().written(scenario, seed, text)  # the plot workers start here, with the first line
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(runner, "RunOverlap", _Interrupted)
+    _Recorded.made.clear()
+    with FaultServer.reply(GOOD_TEXT) as server, pytest.raises(RunInterrupted):
+        _run(tmp_path / "run", server.url, overlap=True)
+    [overlap] = _Recorded.made
+    assert overlap.plots is not None and overlap.plots._procs  # they had started
+    assert all(proc.poll() is not None for proc in overlap.plots._procs)  # and are gone, waited for
