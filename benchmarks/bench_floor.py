@@ -348,10 +348,15 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
               ("drone 0.3.0", f"drone {SCENARIO} closed loop, 0.3.0 controller in today's loop"),
               ("drone body", "drone body alone"), ("drone body 0.3.0", "drone body alone, 0.3.0 controller"),
               ("drone body aero", "drone body alone, drag + ground effect + downwash on"))
+    from wmbench.body.drone.flight_kernel import kernel_path
+
+    kernel = f"flight kernel: {kernel_path()}; "  # which path flew: numba-compiled or pure Python
     for key, label in labels:
+        which = kernel if key in ("drone", "drone body", "drone body aero") else ""
         rows.append(BenchRow(GROUP, f"{label}: real-time factor", med[key], "x", None,
                              f"{ratio(med[key], base):.2f}x {base_name}, {ratio(med[key], med['raw']):.3f} of raw, "
-                             f"{ratio(med[key], med['raw+reads']):.2f} of raw+reads; " + note.format(spread[key])))
+                             f"{ratio(med[key], med['raw+reads']):.2f} of raw+reads; {which}"
+                             + note.format(spread[key])))
     rows.append(BenchRow(GROUP, "drone aero cost: body alone, aero on / off", ratio(med["drone body aero"],
                          med["drone body"]), "x", None, "all three effects on (a craft held 1 m above for downwash)"))
     rows.append(BenchRow(GROUP, "drone: closed loop now / 0.3.0", ratio(med["drone"], med["drone 0.3.0"]), "x",
@@ -386,7 +391,8 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
 
 #: Parts of the loop, by the file a function lives in (first match wins); self time is summed per part.
 PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("controller + mixer", ("body/drone/pid.py", "body/drone/airframe.py", "reference_drone_controller.py")),
+    ("controller + mixer", ("body/drone/pid.py", "body/drone/airframe.py", "reference_drone_controller.py",
+                            "body/drone/flight_kernel.py")),
     ("physics-step glue (Quadrotor.on_physics_step)",
      ("body/drone/quadrotor.py:on_physics_step", "body/drone/quadrotor.py:run_physics_steps",
       "body/drone/quadrotor.py:_apply_aero")),
@@ -439,6 +445,10 @@ def profile(seconds_of_episodes: int = 10, body: str = "drone") -> str:
         totals[part] = totals.get(part, 0.0) + tottime
     total = sum(totals.values())
     lines = [f"{body} {SCENARIO} loop, {seconds_of_episodes} episodes, cProfile self time ({total:.2f} s):"]
+    if body == "drone":
+        from wmbench.body.drone.flight_kernel import kernel_path
+
+        lines[0] += f" [flight kernel: {kernel_path()}]"
     for part, t in sorted(totals.items(), key=lambda kv: -kv[1]):
         lines.append(f"  {part:48s} {100 * t / total:5.1f} %")
     return "\n".join(lines)

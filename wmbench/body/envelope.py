@@ -30,3 +30,29 @@ def classify_speed(speed: float, envelope: Mapping[str, float]) -> str:
         if speed < (v + v_next) / 2:
             return name
     return ordered[-1][0]
+
+
+class SpeedClassifier:
+    """:func:`classify_speed` for one envelope with its thresholds sorted once (a body classifies its speed
+    every frame): ``SpeedClassifier(env)(speed) == classify_speed(speed, env)`` for every speed, the same
+    thresholds compared in the same order."""
+
+    __slots__ = ("_thresholds", "_top", "envelope")
+
+    def __init__(self, envelope: Mapping[str, float]) -> None:
+        self.envelope = envelope
+        ordered = sorted(envelope.items(), key=lambda kv: kv[1])
+        self._thresholds = tuple((name, (v + v_next) / 2) for (name, v), (_, v_next) in itertools.pairwise(ordered))
+        self._top = ordered[-1][0]
+
+    def __call__(self, speed: float) -> str:
+        for name, threshold in self._thresholds:
+            if speed < threshold:
+                return name
+        return self._top
+
+
+def classifier_for(envelope: Mapping[str, float], current: SpeedClassifier | None) -> SpeedClassifier:
+    """``current`` if it classifies against this very ``envelope`` object, else a new one (a body's
+    envelope may be replaced after construction)."""
+    return current if current is not None and current.envelope is envelope else SpeedClassifier(envelope)

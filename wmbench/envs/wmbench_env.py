@@ -59,7 +59,7 @@ import math
 import string
 import time
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, TypeGuard, cast
 
 import gymnasium as gym
 import numpy as np
@@ -160,6 +160,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         self.scenario: Scenario = self.family_record
         self.instance: Instance = draw_instance(self.family_record, 0, np.random.default_rng(0))[1]
         self.body: Body = require_body(get_body(body) if isinstance(body, str) else body)
+        self._fused_types: dict[type, bool] = {}
         self.render_mode = render_mode
         self.decision_dt = float(decision_dt)
         self.frame_rate = int(frame_rate)
@@ -256,10 +257,10 @@ class WMBenchEnv(gym.Env[Observation, str]):
         assert before is not None
         t_start = self._frames * self.frame_dt
         body_before, tracker = self.start_decision(reading.intent)
-        events, collided, caught = self._run_frames(tracker)
+        events, collided, caught, last = self._run_frames(tracker)
         phase_over = self.phase_over()
         decision = OpenDecision(t_start, before, reading, body_before, tracker, events, collided)
-        index, after = self.record_decision(decision, caught)
+        index, after = self.record_decision(decision, caught, last)
         step_events = list(events)
 
         reward = 0.0
@@ -454,7 +455,10 @@ class WMBenchEnv(gym.Env[Observation, str]):
                                   self.body.envelope)
         return body_before, tracker
 
-    def _run_frames(self, tracker: RealizedTracker) -> tuple[list[Event], bool, bool]:
+    def _run_frames(self, tracker: RealizedTracker) -> tuple[list[Event], bool, bool, BodyState]:
+        """The decision's frames: its events, whether it hit a wall, whether it was caught, and the body
+        state after the last frame (nothing moves the body between that and the decision's record, so the
+        record and the next perception reuse it instead of asking the body twice more)."""
         assert self._world is not None and self._crowd is not None
         dt = self.frame_dt
         human = self.render_mode == "human"
@@ -465,7 +469,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         for _ in range(self.frames_per_decision):
             tick = time.perf_counter()
             frame = self.run_frame(xy)
-            xy = frame.xy
+            xy, state = frame.xy, frame.state
             events += frame.events
             if frame.report.collided and not collided:
                 collided = True
@@ -478,7 +482,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
                 caught = True
                 events.append(Event(frame.t, "caught", frame.catcher.name))
                 break
-        return events, collided, caught
+        return events, collided, caught, state
 
     def run_frame(self, xy: tuple[float, float]) -> FrameStep:
         """One motion frame, shared by bench and live mode: NPCs move, the body moves (physics sub-steps
@@ -489,7 +493,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         crowd.step(dt, self._phase_frame * dt, xy)
         report = body.on_frame()
         if body.needs_physics:
-            if isinstance(body, FusedPhysics):  # one call per frame, the same steps
+            if self._fuses(body):  # one call per frame, the same steps
                 body.run_physics_steps(self.substeps, world.step_physics)
             else:
                 control, physics = body.on_physics_step, world.step_physics
@@ -505,14 +509,25 @@ class WMBenchEnv(gym.Env[Observation, str]):
         self._poses.sample(self._frames, t, self._phase_index, state, crowd.present())
         return FrameStep(t, state, xy, events, report, crowd.catcher(*xy))
 
-    def record_decision(self, decision: OpenDecision, caught: bool) -> tuple[int, Perception]:
+    def _fuses(self, body: Body) -> TypeGuard[FusedPhysics]:
+        """Whether ``body`` is :class:`FusedPhysics`, decided once per body type: a runtime-checkable
+        protocol's ``isinstance`` walks its members (~12 us), which every frame would pay."""
+        kind = type(body)
+        cached = self._fused_types.get(kind)
+        if cached is None:
+            cached = self._fused_types[kind] = isinstance(body, FusedPhysics)
+        return cached
+
+    def record_decision(self, decision: OpenDecision, caught: bool,
+                        state: BodyState | None = None) -> tuple[int, Perception]:
         """Close a decision: realized motion, outcome and memory, its DecisionRecord and its events in the
-        trace. Returns its index and the perception at its end."""
+        trace. Returns its index and the perception at its end. ``state``: the body state now, when the
+        caller has it (the last frame's); else the body is asked."""
         assert self._memory is not None
         realized = decision.tracker.result()
-        body_after = self.body.state()
+        body_after = self.body.state() if state is None else state
         t_end = self._frames * self.frame_dt
-        after = self.perceive()
+        after = self.perceive(body_after)
         escaped = not caught and has_escaped(decision.before, after)
         if escaped:
             decision.events.append(Event(round(t_end, 6), "escaped"))
@@ -522,11 +537,13 @@ class WMBenchEnv(gym.Env[Observation, str]):
         self.trace.events.extend(decision.events)
         return index, after
 
-    def perceive(self) -> Perception:
-        """A fresh perception from the body's pose now, with the memory the brain is shown (time stays)."""
+    def perceive(self, state: BodyState | None = None) -> Perception:
+        """A fresh perception from the body's pose now, with the memory the brain is shown (time stays).
+        ``state``: the body state now, when the caller has it; else the body is asked."""
         assert self._world is not None and self._memory is not None
         return perceive(
-            self._world, self._crowd, self.body.state(), float(self.body.sensor_height), self.fan,
+            self._world, self._crowd, self.body.state() if state is None else state,
+            float(self.body.sensor_height), self.fan,
             recent_decisions=self._memory.recent(), last_prediction=self._memory.last_prediction,
             t=self._frames * self.frame_dt,
         )

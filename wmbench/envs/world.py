@@ -32,6 +32,7 @@ import warnings
 import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import pybullet as p
 
@@ -64,9 +65,10 @@ class WallBox:
     ymax: float
 
 
-@dataclass(frozen=True)
-class RayHit:
-    """One ray's result: the body it hit (-1 = none), the hit fraction along the ray and the hit point."""
+class RayHit(NamedTuple):
+    """One ray's result: the body it hit (-1 = none), the hit fraction along the ray and the hit point.
+    A named tuple (immutable, like the frozen dataclass it was): 72 are built per perception, and a tuple
+    builds in a quarter of a frozen dataclass's time."""
 
     body_id: int
     fraction: float

@@ -73,7 +73,8 @@ def test_reference_brain_transfers_to_every_body(reference_scores):
 
 
 def test_null_brain_earns_only_where_standing_still_is_right():
-    scores = measure_c10_brain(lambda: get_brain("null"), (0,), ["S46", "S49"], diagnostics=False)
+    # score-only runs: the same scores (tests/harness/transfer/test_outcome.py), without the runs after a catch
+    scores = measure_c10_brain(lambda: get_brain("null"), (0,), ["S46", "S49"], diagnostics=False, score_only=True)
     assert scores["S46"][0].score == 0.0            # it stands still in front of an approaching beast
     assert scores["S49"][0].score == 20.0           # a woman who never comes near: a freeze is right
 
@@ -81,7 +82,7 @@ def test_null_brain_earns_only_where_standing_still_is_right():
 def test_a_brain_that_always_moves_the_same_way_does_not_score_well():
     beast_scenes = ["S46", "S48", "S50"]
     scores = measure_c10_brain(lambda: ConstantBrain("beast-ahead", "sprint-right-terror"), (0,), beast_scenes,
-                               diagnostics=False)
+                               diagnostics=False, score_only=True)
     # in some heading of every beast scene, "right" runs into the wall or the beast
     print(f"\nC10 constant sprint right: { {sid: scores[sid][0].score for sid in beast_scenes} }")
     assert all(scores[sid][0].score <= 10.0 for sid in beast_scenes)
@@ -106,7 +107,7 @@ def _body_as(monkeypatch, name: str, make):
 
 def test_a_body_going_the_other_way_loses_the_transfer(monkeypatch, reference_scores):
     _body_as(monkeypatch, "drone", ContraryDrone)
-    broken = measure_c10("reference", (0,), scenarios=["S50"])["S50"][0]
+    broken = measure_c10_brain(lambda: get_brain("reference"), (0,), ["S50"], diagnostics=False)["S50"][0]
     good = reference_scores["S50"][0]
     print(f"\nS50 contrary drone: {broken.explanation}")
     assert broken.evidence["bodies"]["drone"]["quality"] < 0.5 < good.evidence["bodies"]["drone"]["quality"]

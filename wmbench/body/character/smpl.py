@@ -175,7 +175,7 @@ class SmplCharacter(BodyBase):
     def _pelvis_height(self) -> float:
         if self._frame is None:
             return DEFAULT_PELVIS_HEIGHT
-        return float(self._frame.joints[0][1])
+        return self._frame.pelvis_height
 
 
 def _z_to(v: np.ndarray) -> tuple[float, float, float, float]:

@@ -236,7 +236,8 @@ class QuadrotorCascade:
         u = u if u < z_ol else z_ol
         u = u if u > -z_ol else -z_ol
         az = (u if u > az_floor else az_floor) + GRAVITY
-        horizontal = math.hypot(ax, ay)
+        # sqrt of the squares, not math.hypot: the flight kernel's numba build must give the same bits
+        horizontal = math.sqrt(ax * ax + ay * ay)
         max_horizontal = az * tan_tilt
         if horizontal > max_horizontal:
             ax, ay = ax * max_horizontal / horizontal, ay * max_horizontal / horizontal

@@ -43,6 +43,7 @@ from collections.abc import Callable, Iterable, Sequence
 import pybullet as p
 
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
+from wmbench.body.drone import flight_kernel as fk
 from wmbench.body.drone.aero import (
     CRAZYFLIE_2X_AERO,
     AeroCoefficients,
@@ -53,7 +54,7 @@ from wmbench.body.drone.aero import (
 )
 from wmbench.body.drone.airframe import CRAZYFLIE_2X, Airframe, QuadrotorParams, drone_urdf_path
 from wmbench.body.drone.pid import CascadeGains, QuadrotorCascade, Setpoint, tilt_of
-from wmbench.body.envelope import classify_speed, scaled_envelope
+from wmbench.body.envelope import SpeedClassifier, classifier_for, scaled_envelope
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.core.directions import wrap_angle
@@ -73,6 +74,7 @@ CONTROL_LAG_S = 0.25
 STOP_MARGIN = 0.05
 #: Below this speed (m/s) a braking drone starts holding its position.
 HOLD_SPEED = 0.2
+_ORIGIN = (0.0, 0.0, 0.0)
 
 
 def stopping_distance(speed: float) -> float:
@@ -105,8 +107,15 @@ class Quadrotor(UrdfBody):
         #: Downwash sources: a callable giving the positions of other rotorcraft (None: there are none).
         self.rotorcraft_above: Callable[[], Iterable[Vec3]] | None = None
         self.airframe = Airframe(params)
+        #: The cascade's gains and typed API; the body flies through :mod:`~wmbench.body.drone.flight_kernel`
+        #: (the same cascade and mixer, compiled when numba is installed), whose PID integrals live in
+        #: ``_mem``, not in this object.
         self.controller = QuadrotorCascade(params.mass, params.inertia, gains)
+        self._kernel = fk.kernel()
+        self._k = fk.kernel_constants(self.controller, self.airframe)
+        self._mem = fk.new_memory()
         self.envelope = scaled_envelope(top_speed)
+        self._classifier: SpeedClassifier | None = None
         self.cruise_altitude = float(cruise_altitude)
         self._world: WorldHandle | None = None
         self._id = -1
@@ -118,11 +127,25 @@ class Quadrotor(UrdfBody):
         self._direct = False
         self._rpm = (0.0, 0.0, 0.0, 0.0)
         self._tilt = 0.0
-        #: The last physics step's mixer output (f0..f3, yaw torque) and desired-thrust z; state() derives
-        #: the rotor rpm and the tilt from them only when asked (None: the values above stand).
-        self._mixed: tuple[float, float, float, float, float] | None = None
-        self._zd_z: float | None = None
+        #: Whether a physics step ran since the rotor rpm / the tilt above were derived: state() derives
+        #: them from the kernel's last rotor thrusts and desired-thrust z only when asked.
+        self._rpm_stale = self._tilt_stale = False
         self._rotors = tuple(self.airframe.rotor_positions)
+
+    @property
+    def _setpoint(self) -> Setpoint:
+        return self._sp
+
+    @_setpoint.setter
+    def _setpoint(self, sp: Setpoint) -> None:
+        """Every set-point change is written into the kernel's buffer at once (the steps only read it)."""
+        self._sp = sp
+        mem = self._mem
+        hold = sp.hold
+        mem[fk.M_HELD] = 0.0 if hold is None else 1.0
+        mem[fk.M_HOLD_X], mem[fk.M_HOLD_Y] = (0.0, 0.0) if hold is None else hold
+        mem[fk.M_VX], mem[fk.M_VY] = sp.velocity_xy
+        mem[fk.M_ALTITUDE], mem[fk.M_YAW] = sp.altitude, sp.yaw
 
     # ------------------------------------------------------------------ Body protocol
     @property
@@ -154,6 +177,8 @@ class Quadrotor(UrdfBody):
                                           yaw_quaternion(heading), physicsClientId=world.client)
         p.resetBaseVelocity(self._id, [0, 0, 0], [0, 0, 0], physicsClientId=world.client)
         self.controller.reset()
+        self._mem[fk.M_INTEGRALS] = [0.0] * 6
+        self._mem[fk.M_DT] = world.physics_dt
         self._intent = MotionIntent.still()
         self._travel_heading = heading
         self._cruise_speed = 0.0
@@ -162,8 +187,7 @@ class Quadrotor(UrdfBody):
         self._setpoint = Setpoint(altitude=self.cruise_altitude, yaw=heading, hold=self._hold)
         self._rpm = (self.params.hover_rpm,) * 4
         self._tilt = 0.0
-        self._mixed = None
-        self._zd_z = None
+        self._rpm_stale = self._tilt_stale = False
 
     def apply_intent(self, intent: MotionIntent) -> None:
         self._require_world("apply_intent")
@@ -216,38 +240,25 @@ class Quadrotor(UrdfBody):
         if world is None or self._id < 0:
             return
         cid, uid = world.client, self._id
-        # read the state once: pose, velocities, rotation matrix
+        # read the state once: pose and velocities; the kernel derives the rotation matrix itself
         pos, quat = p.getBasePositionAndOrientation(uid, cid)   # positional client id: ~1 us less per call
         lin, ang = p.getBaseVelocity(uid, cid)
-        rot = p.getMatrixFromQuaternion(quat)
-        r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
-        w0, w1, w2 = ang
-        thrust, tx, ty, tz, zd_z = self.controller.step(
-            pos[0], pos[1], pos[2], lin[0], lin[1], lin[2], rot,
-            r0 * w0 + r3 * w1 + r6 * w2,   # body rates = R^T w (world -> body)
-            r1 * w0 + r4 * w1 + r7 * w2,
-            r2 * w0 + r5 * w1 + r8 * w2,
-            self._setpoint, world.physics_dt)
-        self._mixed = mixed = self.airframe.mix_forces(thrust, tx, ty, tz)
-        self._zd_z = zd_z
-        at0, at1, at2, at3 = self._rotors
-        f0, f1, f2, f3 = mixed[0], mixed[1], mixed[2], mixed[3]
+        self._mem[fk.M_DT] = world.physics_dt
+        thrust, t0, t1, t2 = self._kernel(self._k, self._mem, *pos, *quat, *lin, *ang)
+        self._rpm_stale = self._tilt_stale = True
         if self.aero is not None:
-            f0, f1, f2, f3 = self._apply_aero(self.aero, uid, cid, pos, lin, rot, mixed)
-        force, frame = p.applyExternalForce, p.LINK_FRAME
-        force(uid, -1, (0.0, 0.0, f0), at0, frame, cid)
-        force(uid, -1, (0.0, 0.0, f1), at1, frame, cid)
-        force(uid, -1, (0.0, 0.0, f2), at2, frame, cid)
-        force(uid, -1, (0.0, 0.0, f3), at3, frame, cid)
-        tz = mixed[4]  # about body z, applied in the world frame (no LINK_FRAME torque quirks)
-        p.applyExternalTorque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), p.WORLD_FRAME, cid)
+            self._apply_aero(self.aero, uid, cid, pos, lin, p.getMatrixFromQuaternion(quat))
+            return
+        # the four rotor thrusts and their drag torque as one wrench: a force along body z, a world torque
+        p.applyExternalForce(uid, -1, (0.0, 0.0, thrust), _ORIGIN, p.LINK_FRAME, cid)
+        p.applyExternalTorque(uid, -1, (t0, t1, t2), p.WORLD_FRAME, cid)
 
     def run_physics_steps(self, substeps: int, step_physics: Callable[[], None]) -> None:
         """``substeps`` times :meth:`on_physics_step` then ``step_physics()`` in one call (the env's hot path,
         :class:`~wmbench.body.base.FusedPhysics`): the same calls and floating-point operations in the same
-        order, with the PyBullet functions, ids, rotor positions and the set-point bound once per frame
-        instead of once per step. With aerodynamics on, or in a subclass that overrides
-        :meth:`on_physics_step`, it simply runs the plain loop."""
+        order, with the PyBullet functions, ids and the kernel bound once per frame instead of once per step.
+        With aerodynamics on, or in a subclass that overrides :meth:`on_physics_step`, it simply runs the
+        plain loop."""
         world = self._world
         if (world is None or self._id < 0 or self.aero is not None
                 or type(self).on_physics_step is not Quadrotor.on_physics_step):
@@ -257,40 +268,29 @@ class Quadrotor(UrdfBody):
             return
         cid, uid = world.client, self._id
         get_pose, get_velocity = p.getBasePositionAndOrientation, p.getBaseVelocity
-        get_matrix, force, torque = p.getMatrixFromQuaternion, p.applyExternalForce, p.applyExternalTorque
+        force, torque = p.applyExternalForce, p.applyExternalTorque
         link_frame, world_frame = p.LINK_FRAME, p.WORLD_FRAME
-        control, mix = self.controller.step, self.airframe.mix_forces
-        at0, at1, at2, at3 = self._rotors
-        setpoint, dt = self._setpoint, world.physics_dt
-        mixed, zd_z = self._mixed, self._zd_z
+        control, k, mem = self._kernel, self._k, self._mem
+        mem[fk.M_DT] = world.physics_dt
         for _ in range(substeps):
             pos, quat = get_pose(uid, cid)
             lin, ang = get_velocity(uid, cid)
-            rot = get_matrix(quat)
-            r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
-            w0, w1, w2 = ang
-            thrust, tx, ty, tz, zd_z = control(
-                pos[0], pos[1], pos[2], lin[0], lin[1], lin[2], rot,
-                r0 * w0 + r3 * w1 + r6 * w2, r1 * w0 + r4 * w1 + r7 * w2, r2 * w0 + r5 * w1 + r8 * w2,
-                setpoint, dt)
-            mixed = mix(thrust, tx, ty, tz)
-            f0, f1, f2, f3, tz = mixed
-            force(uid, -1, (0.0, 0.0, f0), at0, link_frame, cid)
-            force(uid, -1, (0.0, 0.0, f1), at1, link_frame, cid)
-            force(uid, -1, (0.0, 0.0, f2), at2, link_frame, cid)
-            force(uid, -1, (0.0, 0.0, f3), at3, link_frame, cid)
-            torque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), world_frame, cid)
+            thrust, t0, t1, t2 = control(k, mem, *pos, *quat, *lin, *ang)
+            force(uid, -1, (0.0, 0.0, thrust), _ORIGIN, link_frame, cid)
+            torque(uid, -1, (t0, t1, t2), world_frame, cid)
             step_physics()
-        self._mixed, self._zd_z = mixed, zd_z
+        if substeps > 0:
+            self._rpm_stale = self._tilt_stale = True
 
-    def _apply_aero(self, aero: AeroOptions, uid: int, cid: int, pos: Vec3, lin: Vec3, rot: Sequence[float],
-                    mixed: tuple[float, float, float, float, float]) -> tuple[float, float, float, float]:
-        """The optional effects of :mod:`wmbench.body.drone.aero`: applies drag and downwash, and returns
-        the four rotor thrusts with the ground effect added (it acts at the rotors, so it rides on their
-        force calls: no extra PyBullet call)."""
+    def _apply_aero(self, aero: AeroOptions, uid: int, cid: int, pos: Vec3, lin: Vec3, rot: Sequence[float]) -> None:
+        """The rotor thrusts of the kernel's last step as four forces at the rotors plus their drag torque
+        (the ground effect changes each rotor's thrust, so the one-wrench shortcut does not apply), with the
+        optional effects of :mod:`wmbench.body.drone.aero`: drag and downwash as extra forces, the ground
+        effect riding on the rotor force calls (no extra PyBullet call)."""
         c = self.aero_coefficients
         r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
-        forces = (mixed[0], mixed[1], mixed[2], mixed[3])
+        mem = self._mem
+        forces = (float(mem[14]), float(mem[15]), float(mem[16]), float(mem[17]))
         if aero.drag:
             kf = self.params.kf
             rpm_sum = sum(math.sqrt(f / kf) for f in forces)
@@ -301,43 +301,57 @@ class Quadrotor(UrdfBody):
             push = downwash_force(c, (pos[0], pos[1], pos[2]), self.rotorcraft_above())
             if push > 0.0:
                 p.applyExternalForce(uid, -1, (0.0, 0.0, -push), pos, p.WORLD_FRAME, cid)
+        f0, f1, f2, f3 = forces
         if aero.ground_effect and r8 > 0.0:  # less than 90 degrees from upright
             z = pos[2]   # each rotor's world height: z + (row 3 of R) . rotor position; ground top at z = 0
             f0, f1, f2, f3 = (f + f * ground_effect_gain(c, z + r6 * at[0] + r7 * at[1])
                               for f, at in zip(forces, self._rotors))
-            return f0, f1, f2, f3
-        return forces
+        at0, at1, at2, at3 = self._rotors
+        p.applyExternalForce(uid, -1, (0.0, 0.0, f0), at0, p.LINK_FRAME, cid)
+        p.applyExternalForce(uid, -1, (0.0, 0.0, f1), at1, p.LINK_FRAME, cid)
+        p.applyExternalForce(uid, -1, (0.0, 0.0, f2), at2, p.LINK_FRAME, cid)
+        p.applyExternalForce(uid, -1, (0.0, 0.0, f3), at3, p.LINK_FRAME, cid)
+        tz = float(mem[fk.M_YAW_TORQUE])  # about body z, applied in the world frame
+        p.applyExternalTorque(uid, -1, (r2 * tz, r5 * tz, r8 * tz), p.WORLD_FRAME, cid)
 
     def state(self) -> BodyState:
-        world = self._require_world("state")
-        (x, y, z), quat = self._pose()   # one read for position and heading
-        vx, vy, vz = p.getBaseVelocity(self._id, world.client)[0]
+        world = self._world
+        if world is None or self._id < 0:
+            world = self._require_world("state")
+        uid, cid = self._id, world.client
+        (x, y, z), quat = p.getBasePositionAndOrientation(uid, cid)   # one read for position and heading
+        vx, vy, vz = p.getBaseVelocity(uid, cid)[0]
         speed = math.hypot(vx, vy)
         styles = self._intent.styles
         posture = "crouch" if "crouch" in styles else "freeze" if "freeze" in styles else "upright"
+        r0, r1, r2, r3 = self.rotor_rpm
         return BodyState(
-            position=(x, y, z), heading=quaternion_yaw(quat), velocity=(vx, vy, vz), speed=speed, posture=posture,
-            speed_class=classify_speed(speed, self.envelope),
-            extras={"altitude": round(z, 6), "altitude_setpoint": self._setpoint.altitude,
-                    "rotor_rpm": [round(r, 1) for r in self.rotor_rpm], "tilt_rad": round(self.tilt, 6)},
+            (x, y, z), quaternion_yaw(quat), (vx, vy, vz), speed, posture, self._speed_class(speed),
+            {"altitude": round(z, 6), "altitude_setpoint": self._sp.altitude,
+             "rotor_rpm": [round(r0, 1), round(r1, 1), round(r2, 1), round(r3, 1)], "tilt_rad": round(self.tilt, 6)},
         )
 
     # ------------------------------------------------------------------ helpers
+    def _speed_class(self, speed: float) -> str:
+        """``classify_speed(speed, self.envelope)`` with the envelope's thresholds sorted once."""
+        self._classifier = classifier = classifier_for(self.envelope, self._classifier)
+        return classifier(speed)
+
     @property
     def rotor_rpm(self) -> tuple[float, float, float, float]:
         """The rotor speeds (rpm) of the last physics step (hover rpm after a reset)."""
-        if self._mixed is not None:
-            f0, f1, f2, f3, _ = self._mixed
-            self._rpm = self.airframe.rotor_rpm(f0, f1, f2, f3)
-            self._mixed = None
+        if self._rpm_stale:
+            mem = self._mem
+            self._rpm = self.airframe.rotor_rpm(float(mem[14]), float(mem[15]), float(mem[16]), float(mem[17]))
+            self._rpm_stale = False
         return self._rpm
 
     @property
     def tilt(self) -> float:
         """The angle (rad) from vertical of the last physics step's desired thrust (0 after a reset)."""
-        if self._zd_z is not None:
-            self._tilt = tilt_of(self._zd_z)
-            self._zd_z = None
+        if self._tilt_stale:
+            self._tilt = tilt_of(float(self._mem[fk.M_ZD_Z]))
+            self._tilt_stale = False
         return self._tilt
 
     def altitude_for(self, intent: MotionIntent) -> float:

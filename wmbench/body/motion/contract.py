@@ -35,6 +35,11 @@ class MotionFrame:
     gait_phase: float
     posture: str
 
+    @property
+    def pelvis_height(self) -> float:
+        """The pelvis's height above the floor (m): ``joints[0][1]``."""
+        return float(self.joints[0][1])
+
 
 @runtime_checkable
 class MotionGenerator(Protocol):

@@ -20,7 +20,7 @@ Card
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 
@@ -66,6 +66,14 @@ def posture_label(styles: frozenset[str], trunk_lean: float) -> str:
     return "upright"
 
 
+class RhythmPhase(NamedTuple):
+    """The rhythm's oscillators at one frame (what a pose reads; see :class:`Rhythm`)."""
+
+    breath: float
+    scan: float
+    glance_side: float
+
+
 class Rhythm:
     """Slow oscillators of a pose stream: ``breath`` and ``scan`` (cycles elapsed) and ``glance_side`` (+1
     over the left shoulder, -1 over the right). Start phases and glance sides come from ``seed``."""
@@ -83,6 +91,10 @@ class Rhythm:
         """A new glance back (one the previous intent did not have) picks its shoulder afresh."""
         if "glance_back" in styles and "glance_back" not in previous:
             self.glance_side = self._draw_side()
+
+    def now(self) -> RhythmPhase:
+        """The oscillators at this frame, frozen (the rhythm itself moves on)."""
+        return RhythmPhase(self.breath, self.scan, self.glance_side)
 
     def advance(self, breath_hz: float, dt: float) -> None:
         """Move the oscillators on by ``dt`` seconds, breathing at ``breath_hz``."""

@@ -261,6 +261,23 @@ class ServoMap:
             (r.measure, r.frame == "chest", (idx[0], idx[1]), (idx[1], idx[2]) if len(idx) == 3 else None,
              r.sign * r.gain, r.offset)
             for r, idx in zip(rows, self._sources))
+        # raw_targets' flat form of the plan: the distinct segments (from, to) in first-use order, and per
+        # servo its segments as indices into them (second -1 for one-segment measures)
+        segments: list[tuple[int, int]] = []
+        for _, _, first, second, _, _ in self._plan:
+            for seg in (first, second):
+                if seg is not None and seg not in segments:
+                    segments.append(seg)
+        self._seg_from = np.array([a for a, _ in segments], dtype=np.intp)
+        self._seg_to = np.array([b for _, b in segments], dtype=np.intp)
+        self._flat_plan = tuple(
+            (measure, int(on_chest), segments.index(first), -1 if second is None else segments.index(second),
+             scale, offset)
+            for measure, on_chest, first, second, scale, offset in self._plan)
+        self._tolerant_limits = (self.lower - LIMIT_TOLERANCE_RAD, self.upper + LIMIT_TOLERANCE_RAD)
+        #: (index, lower, upper) of the torso yaw and pitch rows, read to build the chest frame
+        self._torso_limits = tuple((i, float(self.lower[i]), float(self.upper[i])) if i >= 0 else (0, 0.0, 0.0)
+                                   for i in (self._yaw, self._pitch))
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -270,53 +287,50 @@ class ServoMap:
         joints = np.asarray(joints, dtype=float)
         if joints.shape != (len(JOINT_NAMES), 3):
             raise ValueError(f"joints must have shape ({len(JOINT_NAMES)}, 3), got {joints.shape}")
-        out = np.zeros(len(self.rows))
-        chest: np.ndarray | None = None
         # Several servos read the same segment (a hip's pitch, roll, yaw and the knee share hip -> knee): each
-        # segment's unit direction, and each (frame, segment) product, is computed once per call. The values
-        # are the very arrays measure_angle() would compute for each servo (same operations), so the targets
-        # are identical to the last bit; only the repeats are gone (issue 23).
-        units: dict[tuple[int, int], np.ndarray] = {}
-        framed: dict[tuple[bool, int, int], np.ndarray] = {}
-        axes: dict[tuple[bool, int, int], list[float]] = {}
-        for k, (measure, on_chest, first, second, scale, offset) in enumerate(self._plan):
+        # of the 13 distinct segments is differenced (all in one subtraction: elementwise, so each row is the
+        # very ``joints[b] - joints[a]``), normalised, and put in each frame at most once per call, in the
+        # order the servos need them. The values are the arrays measure_angle() computes for each servo (same
+        # operations: ``sqrt(v.dot(v))``, ``v / n``, ``frame @ u``), so the targets are identical to the last
+        # bit; only the repeats and the per-servo Python are gone (issue 23).
+        units = []
+        for v in joints[self._seg_to] - joints[self._seg_from]:
+            n = math.sqrt(float(v.dot(v)))
+            units.append(v / n if n > 1e-9 else np.array([0.0, -1.0, 0.0]))
+        framed: list[np.ndarray | None] = [None] * (2 * len(units))   # [root products..., chest products...]
+        axes: list[list[float] | None] = [None] * (2 * len(units))
+        out: list[float] = []
+        chest: np.ndarray | None = None
+        for measure, on_chest, first, second, scale, offset in self._flat_plan:
             frame = ROOT_FRAME
             if on_chest:
                 if chest is None:
                     # np.clip on one number, written out: min(max(x, lower), upper)
-                    y, p_ = self._yaw, self._pitch
-                    yaw = min(max(float(out[y]), float(self.lower[y])), float(self.upper[y]))
-                    pitch = min(max(float(out[p_]), float(self.lower[p_])), float(self.upper[p_]))
-                    chest = chest_frame(yaw, pitch)
+                    (y, y_lo, y_hi), (p_, p_lo, p_hi) = self._torso_limits
+                    chest = chest_frame(min(max(out[y], y_lo), y_hi), min(max(out[p_], p_lo), p_hi))
                 frame = chest
-            u = units.get(first)
-            if u is None:
-                u = units[first] = _unit(joints[first[1]] - joints[first[0]])
-            if second is not None:
-                w = units.get(second)
-                if w is None:
-                    w = units[second] = _unit(joints[second[1]] - joints[second[0]])
-                if measure == "hinge":
-                    measured = _hinge(u, w)
-                else:  # hinge_yaw
-                    fu = framed.get((on_chest, *first))
-                    if fu is None:
-                        fu = framed[(on_chest, *first)] = frame @ u
-                    fw = framed.get((on_chest, *second))
-                    if fw is None:
-                        fw = framed[(on_chest, *second)] = frame @ w
-                    measured = _hinge_yaw(fu, fw)
+            if measure == "hinge":
+                measured = _hinge(units[first], units[second])
+            elif measure == "hinge_yaw":
+                i, j = first + on_chest * len(units), second + on_chest * len(units)
+                fu = framed[i]
+                if fu is None:
+                    fu = framed[i] = frame @ units[first]
+                fw = framed[j]
+                if fw is None:
+                    fw = framed[j] = frame @ units[second]
+                measured = _hinge_yaw(fu, fw)
             else:
-                key = (on_chest, *first)
-                axis = axes.get(key)
+                i = first + on_chest * len(units)
+                axis = axes[i]
                 if axis is None:
-                    fu = framed.get(key)
+                    fu = framed[i]
                     if fu is None:
-                        fu = framed[key] = frame @ u
-                    axis = axes[key] = fu.tolist()
+                        fu = framed[i] = frame @ units[first]
+                    axis = axes[i] = fu.tolist()
                 measured = _segment_angle(measure, axis[0], axis[1], axis[2])
-            out[k] = scale * measured + offset
-        return out
+            out.append(scale * measured + offset)
+        return np.array(out)
 
     def clamp(self, targets: np.ndarray) -> np.ndarray:
         return np.clip(targets, self.lower, self.upper)
@@ -324,7 +338,11 @@ class ServoMap:
     def violations(self, angles: np.ndarray, tolerance: float = LIMIT_TOLERANCE_RAD) -> int:
         """How many of ``angles`` lie outside their limits by more than ``tolerance``."""
         angles = np.asarray(angles, dtype=float)
-        return int(np.count_nonzero((angles < self.lower - tolerance) | (angles > self.upper + tolerance)))
+        if tolerance == LIMIT_TOLERANCE_RAD:  # the robot's per-frame check: the widened limits, built once
+            low, high = self._tolerant_limits
+        else:
+            low, high = self.lower - tolerance, self.upper + tolerance
+        return int(np.count_nonzero((angles < low) | (angles > high)))
 
     def to_dicts(self) -> list[dict[str, Any]]:
         return [r.to_dict() for r in self.rows]

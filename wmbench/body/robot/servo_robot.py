@@ -47,7 +47,7 @@ import numpy as np
 import pybullet as p
 
 from wmbench.body.base import BodyState, FrameReport, Vec3, WorldHandle
-from wmbench.body.envelope import classify_speed, scaled_envelope
+from wmbench.body.envelope import SpeedClassifier, classifier_for, scaled_envelope
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.registry import GeneratorFactory, resolve_generator_factory
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
@@ -81,6 +81,7 @@ class ServoRobot(UrdfBody):
         self._factory = resolve_generator_factory(generator_factory, generator)
         self.servo_map = servo_map
         self.envelope = scaled_envelope(top_speed)
+        self._classifier: SpeedClassifier | None = None
         self._world: WorldHandle | None = None
         self._id = -1
         self._servo_index: list[int] = []
@@ -222,7 +223,7 @@ class ServoRobot(UrdfBody):
         return BodyState(
             position=(x, y, z), heading=quaternion_yaw(quat), velocity=(root.speed * c, root.speed * s, 0.0),
             speed=root.speed, posture=str(getattr(self._frame, "posture", "upright")),
-            speed_class=classify_speed(root.speed, self.envelope),
+            speed_class=self._speed_class(root.speed),
             extras={"servo_tracking_error_rad": round(self._last_error, 6),
                     "servo_tracking_rms_rad": round(rms, 6),
                     "servo_limit_violations": self._violations,
@@ -248,6 +249,11 @@ class ServoRobot(UrdfBody):
         return {n: np.array(s[4]) for n, s in zip(self.servo_map.names, states)}
 
     # ------------------------------------------------------------------ internals
+    def _speed_class(self, speed: float) -> str:
+        """``classify_speed(speed, self.envelope)`` with the envelope's thresholds sorted once."""
+        self._classifier = classifier = classifier_for(self.envelope, self._classifier)
+        return classifier(speed)
+
     def _pose(self) -> tuple[float, float, float, float]:
         """The planned base pose (x, y, z, heading)."""
         return (self._root.x, self._root.y, self._z, self._root.heading)
@@ -277,7 +283,8 @@ class ServoRobot(UrdfBody):
         self._measured_stamp = self._stamp
         angles = self.servo_angles()
         error = np.abs(self._command - angles)
-        self._last_error = float(error.mean())
+        # error.mean() without its Python-level wrapper: numpy's mean is add.reduce, then one division
+        self._last_error = float(np.add.reduce(error)) / error.size
         self._sq_error += float(error @ error)
         self._n_error += error.size
         self._violations += self.servo_map.violations(angles)

@@ -398,3 +398,18 @@ def test_rejects_bad_construction_and_intents():
         ProceduralGenerator(fps=0.0)
     with pytest.raises(TypeError, match="MotionIntent"):
         ProceduralGenerator().set_intent("run left")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("styles", [(), ("crouch",), ("glance_back", "fear"), ("relief",)])
+def test_frames_posed_on_read_are_the_frames_posed_at_once(styles):
+    """Frames are posed when their joints are first read (a bench episode reads only the pelvis height): reading
+    them late, after the stream has moved on, gives the same joints as reading each at once, and the pelvis
+    height without the joints is the joints' own, to the bit."""
+    it = intent(SpeedClass.RUN, *styles)
+    at_once = [np.array(f.joints) for f in run(it, n=60, seed=5)]
+    late = run(it, n=60, seed=5)
+    heights = [f.pelvis_height for f in late]  # before any joint is posed
+    for frame, joints, height in zip(late, at_once, heights, strict=True):
+        assert np.array_equal(frame.joints, joints)
+        assert height == float(joints[0][1])
+        assert not frame.joints.flags.writeable

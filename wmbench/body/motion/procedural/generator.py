@@ -38,15 +38,18 @@ so a planted foot slides a little while the body turns on the spot.
 from __future__ import annotations
 
 from dataclasses import fields
+from functools import cached_property
 
 import numpy as np
 
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.contract import MotionFrame
-from wmbench.body.motion.procedural.pose import PoseBuilder
+from wmbench.body.motion.procedural.gait import GaitParams
+from wmbench.body.motion.procedural.pose import PoseBuilder, trunk_lean
 from wmbench.body.motion.procedural.posture import Posture, posture_for
 from wmbench.body.motion.stream import (
     Rhythm,
+    RhythmPhase,
     StreamGenerator,
     posture_label,
     smoothstep,
@@ -67,6 +70,37 @@ CLIP_TURN_RATE = 3.0
 GAIT_SPEED_RATE = 45.0
 
 _POSTURE_FIELDS = tuple(f.name for f in fields(Posture))
+
+
+class PosedOnRead(MotionFrame):
+    """A procedural frame whose 22 joints are posed when first read.
+
+    A bench episode on the character reads only each frame's pelvis height and posture label (the joints are
+    for pictures, videos, datasets and the robot's servos), so posing every frame at once spent a quarter of
+    such an episode's CPU on joints nobody read. The pose is a pure function of the arguments kept here (the
+    rhythm is frozen with :meth:`~wmbench.body.motion.stream.Rhythm.now`), so the joints, when read, are the
+    same numbers as posing at once, and the pelvis height is computed by the same arithmetic
+    (:meth:`PoseBuilder.pelvis_height`)."""
+
+    _args: tuple[PoseBuilder, Posture, GaitParams, float, float, RhythmPhase]
+
+    def __init__(self, builder: PoseBuilder, posture: Posture, gait: GaitParams, speed: float, phase: float,
+                 rhythm: RhythmPhase, label: str) -> None:
+        object.__setattr__(self, "gait_phase", phase)
+        object.__setattr__(self, "posture", label)
+        object.__setattr__(self, "_args", (builder, posture, gait, speed, phase, rhythm))
+
+    @cached_property
+    def joints(self) -> np.ndarray:  # MotionFrame's field, computed on first read
+        builder, posture, gait, speed, phase, rhythm = self._args
+        joints, _lean = builder.pose(posture, gait, speed, phase, rhythm)
+        joints.setflags(write=False)
+        return joints
+
+    @property
+    def pelvis_height(self) -> float:
+        builder, posture, gait, speed, phase, _rhythm = self._args
+        return builder.pelvis_height(posture, gait, speed, phase)
 
 
 class _Stream:
@@ -112,9 +146,8 @@ class _Stream:
             self.posture = Posture(*(self.vec_from + (self.vec_to - self.vec_from) * w).tolist())
         if speed != self.gait_speed:
             self.gait, self.gait_speed = self.builder.gait_at(speed), speed
-        joints, lean = self.builder.pose(self.posture, self.gait, speed, self.phase, self.rhythm)
-        joints.setflags(write=False)
-        frame = MotionFrame(joints, self.phase, posture_label(self._label_styles(), lean))
+        frame = PosedOnRead(self.builder, self.posture, self.gait, speed, self.phase, self.rhythm.now(),
+                            posture_label(self._label_styles(), trunk_lean(self.posture, speed)))
         step_hz = self.gait.step_hz / self.posture.stride_scale
         self.phase = (self.phase + 0.5 * step_hz * self.dt) % 1.0
         self.rhythm.advance(self.posture.breath_hz, self.dt)

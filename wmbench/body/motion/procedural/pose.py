@@ -34,7 +34,7 @@ from wmbench.body.motion.procedural.gait import (
     two_bone_ik,
 )
 from wmbench.body.motion.procedural.posture import Posture
-from wmbench.body.motion.stream import Rhythm, smoothstep
+from wmbench.body.motion.stream import RhythmPhase, smoothstep
 from wmbench.body.skeleton import Skeleton
 
 #: Below this speed (m/s) the gait fades out into standing.
@@ -47,6 +47,12 @@ STANDING_SAG = 0.005
 _FRAME_JOINTS = (0, 3, 6, 9, 12, 13, 14, 16, 17, 18, 19)
 _TRUNK_ROWS = (1, 2, 3, 6, 9, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21)
 _LEG_ROWS = (4, 5, 7, 8, 10, 11)  # left/right knee, ankle, foot
+
+
+def trunk_lean(posture: Posture, speed: float) -> float:
+    """The trunk's forward lean (rad) of a pose at ``speed``: the posture's own plus its lean per m/s, at most
+    0.6."""
+    return min(posture.torso_lean + posture.lean_per_speed * speed, 0.6)
 
 
 class PoseBuilder:
@@ -80,7 +86,16 @@ class PoseBuilder:
         table = table_gait(speed)
         return replace(table, drop=float(np.interp(speed, self.drop_grid, self.drop_values)))
 
-    def pose(self, posture: Posture, gait: GaitParams, speed: float, phase: float, rhythm: Rhythm
+    def pelvis_height(self, posture: Posture, gait: GaitParams, speed: float, phase: float) -> float:
+        """The pelvis's height (m) in the pose of these arguments: ``pose(...)[0][0][1]`` without the rest of
+        the pose (the same arithmetic, so the same bits)."""
+        p = posture
+        amp = p.gait_scale * smoothstep(speed / GAIT_FADE_SPEED)
+        stance_mid = phase - 0.5 * gait.duty
+        return (self.stand_height - p.pelvis_drop - gait.drop * p.gait_scale
+                + gait.bob * amp * math.cos(4.0 * math.pi * stance_mid))
+
+    def pose(self, posture: Posture, gait: GaitParams, speed: float, phase: float, rhythm: RhythmPhase
              ) -> tuple[np.ndarray, float]:
         """(joints (22, 3) root-local, trunk lean) for one frame."""
         p = posture
@@ -91,10 +106,9 @@ class PoseBuilder:
         breath = p.breath_depth * math.sin(2.0 * math.pi * rhythm.breath)
         sway = p.sway * math.sin(math.pi * rhythm.breath)
         glance = p.glance * rhythm.glance_side
-        lean = min(p.torso_lean + p.lean_per_speed * speed, 0.6)
+        lean = trunk_lean(p, speed)
 
-        pelvis_y = (self.stand_height - p.pelvis_drop - gait.drop * p.gait_scale
-                    + gait.bob * amp * math.cos(4.0 * math.pi * stance_mid))
+        pelvis_y = self.pelvis_height(p, gait, speed, phase)
         pelvis_roll = gait.obliquity * amp * math.cos(2.0 * math.pi * stance_mid)
         pelvis_yaw = -gait.twist * amp * cyc
         chest_yaw = 0.6 * gait.twist * amp * cyc + 0.4 * glance
