@@ -243,7 +243,7 @@ def measure(quick: bool, latency: float | None = None, rounds: int | None = None
         labels = {"sorted": "sorted order, 1 episode per connection (0.3)",
                   "before": "longest first, 1 episode per connection (0.4)",
                   "one-each": "as after, but 1 episode per connection",
-                  "no-overlap": "as after, scoring and plots after the last reply (0.5)",
+                  "no-overlap": "as after, but scoring and plots after the last reply",
                   "after": "as no-overlap, lines scored as written, plots drawn early in helper processes"}
         for config in configs:
             ps = runs[config]
