@@ -9,10 +9,13 @@ scoring, report), alternately, for ``--rounds`` rounds (median):
 - **before**: one episode per connection (8 episode threads), longest first, brains built all at once —
   the 0.4 scheduler (``LocalExecutor(episodes_per_connection=1, serial_builds=False)``); ``--sorted`` adds
   0.3's (scenario, seed) order;
-- **after**: the default run: twice as many episodes as connections under one connection budget of 8
+- **no-overlap**: the run before the overlap: twice as many episodes as connections under one connection budget of 8
   requests in flight (a slot is held only while a request is out), a free slot going to the episode with
-  the most decisions to come, the threads' brains built one at a time; ``--one-each`` adds the same with
-  one episode per connection.
+  the most decisions to come, the threads' brains built one at a time; scoring and the report's plots
+  after the last reply (``run_suite(..., overlap=False)``);
+- **after**: the default run: as no-overlap, and each line is scored as it is written and the plots are
+  drawn by helper processes started during the run, the intensity plot as soon as its episodes are in
+  (:mod:`wmbench.harness.run.overlap`); ``--one-each`` adds the same with one episode per connection.
 
 Beside them the **ideal** bound from the run's own decision counts: ``max(longest episode × latency,
 decisions × latency / connections)``; target: after <= 1.3 × ideal. The endpoint's peak concurrency must not
@@ -22,7 +25,8 @@ exceed the connection budget.
 request), the episode span (first request to last reply) with the mean requests in flight and the idle
 connection-seconds in it, the tail (from the last moment all connections were busy to the last reply),
 scoring (last reply to ``scores.json``) and report (``scores.json`` to the end), and the CPU seconds per
-decision of this process (``--log DIR`` writes every run's in-flight timeline as CSV). The CPU floor
+decision of this process and its helper processes (``--log DIR`` writes every run's in-flight timeline as
+CSV). The CPU floor
 (all CPU seconds / 2 cores) is printed too: it shows whether the cores, not the endpoint, bound the run.
 
 Run: ``.venv/bin/python -m benchmarks.bench_api_sweep [--quick] [--rounds N] [--log DIR]`` (quick: latency
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import tempfile
 import threading
@@ -134,7 +139,7 @@ class Profile:
     mean_in_flight: float
     scoring: float      # last reply -> scores.json written
     report: float       # scores.json -> run_suite returned
-    cpu_s: float        # this process's CPU seconds during the run (endpoint threads included)
+    cpu_s: float        # CPU seconds of this process (endpoint threads included) and its ended children
     peak: int
     decisions: tuple[int, ...]
     in_flight_5s: tuple[float, ...]  # mean requests in flight per 5 s from the first request
@@ -176,13 +181,15 @@ def timed_run(endpoint: SlowEndpoint, out: Path, config: str, log: Path | None =
 
     executor = {"sorted": LocalExecutor(order="given", episodes_per_connection=1, serial_builds=False),
                 "before": LocalExecutor(order="longest", episodes_per_connection=1, serial_builds=False),
-                "one-each": LocalExecutor(order="longest", episodes_per_connection=1), "after": None}[config]
+                "one-each": LocalExecutor(order="longest", episodes_per_connection=1), "after": None,
+                "no-overlap": None}[config]
     endpoint.reset_log()
-    t0, cpu0 = time.perf_counter(), time.process_time()
+    t0, cpu0 = time.perf_counter(), _cpu_s()
     run_suite("openai/fake", "smpl", SCENARIOS, 1, 2, out, progress=False, live=False, measurers={},
               brain_options={"base_url": endpoint.url, "api_key": "EMPTY", "cache": False, "timeout_s": 30},
-              max_connections=CONNECTIONS, executor=executor)
-    t_end, cpu = time.perf_counter(), time.process_time() - cpu0
+              max_connections=CONNECTIONS, executor=executor,
+              overlap=config not in ("before", "sorted", "no-overlap"))
+    t_end, cpu = time.perf_counter(), _cpu_s() - cpu0
     t_scores = t_end - (time.time() - (out / "scores.json").stat().st_mtime)
     decisions = [json.loads(raw)["summary"]["decisions"]
                  for raw in (out / "episodes.jsonl").read_text(encoding="utf-8").splitlines()]
@@ -192,6 +199,12 @@ def timed_run(endpoint: SlowEndpoint, out: Path, config: str, log: Path | None =
         rows = "".join(f"{t - t0:.4f},{n}\n" for t, n in timeline)
         (log / f"{out.name}.csv").write_text("t_s,in_flight\n" + rows, encoding="utf-8")
     return profile_of(timeline, t0, t_scores, t_end, cpu, endpoint.peak, decisions, CONNECTIONS)
+
+
+def _cpu_s() -> float:
+    """CPU seconds of this process and of its children that have ended (the plot workers)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
 
 
 def warm_up(endpoint: SlowEndpoint, out: Path) -> None:
@@ -211,7 +224,8 @@ def measure(quick: bool, latency: float | None = None, rounds: int | None = None
             log: Path | None = None, one_each: bool = False) -> list[BenchRow]:
     latency = latency if latency is not None else (0.2 if quick else 1.0)
     rounds = rounds if rounds is not None else (1 if quick else 3)
-    configs = (["sorted"] if with_sorted else []) + ["before"] + (["one-each"] if one_each else []) + ["after"]
+    configs = ((["sorted"] if with_sorted else []) + ["before"] + (["one-each"] if one_each else [])
+               + ["no-overlap", "after"])
     runs: dict[str, list[Profile]] = {c: [] for c in configs}
     rows: list[BenchRow] = []
     with tempfile.TemporaryDirectory(prefix="wmbench-api-") as tmp, SlowEndpoint(latency) as endpoint:
@@ -229,7 +243,8 @@ def measure(quick: bool, latency: float | None = None, rounds: int | None = None
         labels = {"sorted": "sorted order, 1 episode per connection (0.3)",
                   "before": "longest first, 1 episode per connection (0.4)",
                   "one-each": "as after, but 1 episode per connection",
-                  "after": "longest first, 2 episodes per connection, most-to-come-first budget"}
+                  "no-overlap": "as after, but scoring and plots after the last reply",
+                  "after": "as no-overlap, lines scored as written, plots drawn early in helper processes"}
         for config in configs:
             ps = runs[config]
             target = Target("<=", TARGET_RATIO * ideal) if config == "after" else None
@@ -248,6 +263,11 @@ def measure(quick: bool, latency: float | None = None, rounds: int | None = None
                                  "median run: " + " ".join(f"{n:.1f}" for n in typical.in_flight_5s)))
         rows.append(BenchRow(GROUP, "after vs before", ratio(walls["before"], walls["after"]), "x", None,
                              "before wall / after wall, medians of the same run"))
+        rows.append(BenchRow(GROUP, "after vs no-overlap", ratio(walls["no-overlap"], walls["after"]), "x", None,
+                             "no-overlap wall / after wall, medians of the same run"))
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        rows.append(BenchRow(GROUP, "load average at the end", load, "", None,
+                             "1-minute load average of this machine when the rounds ended"))
         rows.append(BenchRow(GROUP, "CPU floor on 2 cores", cpu / 2, "s", None,
                              f"all CPU seconds of the after run ({cpu:.1f} s, endpoint threads included) / 2 "
                              f"cores: {cpu / 2 / ideal:.2f} x ideal, so the cores are "

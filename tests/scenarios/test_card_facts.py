@@ -29,6 +29,8 @@ TOLERANCE = 0.051  # a card rounds to 0.1
 SENSING_LENGTHS = (6.0, 8.0, 20.0, 2.0, 10.0)
 #: the character's sprint speed (docs/simulation.md), quoted where a card compares it with a charge
 SPRINT_SPEED = 6.5
+#: its run speed, quoted where a card says a charge outruns a run (S11)
+RUN_SPEED = 4.5
 NUMBER = r"-?\d+(?:\.\d+)?"
 QUANTITY = re.compile(rf"({NUMBER})(?:\s*(?:-|to)\s*\+?({NUMBER}))?\s*(m/s|m\b|s\b)")
 
@@ -89,7 +91,9 @@ def _grounded(record: Scenario) -> dict[str, set[float]]:
     """The lengths (m), times (s) and speeds (m/s) a card's Setup may quote for ``record``."""
     lengths: set[float] = set(SENSING_LENGTHS)
     times: set[float] = {0.0, record.duration}
-    speeds: set[float] = {SPRINT_SPEED}
+    speeds: set[float] = {SPRINT_SPEED, RUN_SPEED}
+    if record.family is not None:  # a drawn pursuit runs at its behaviour's own speed (S11's charge)
+        speeds |= {BEHAVIOR_SPEEDS[b] for b in record.family.pursuits}
     start = 0.0
     for phase in record.phases:
         times |= {phase.duration, start, start + phase.duration}

@@ -4,17 +4,25 @@ instance each episode saw recorded where scorers and users read it."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import numpy as np
 import pytest
 
+from wmbench.brain.panel.cheats import predict_line
+from wmbench.brain.panel.prompt_only import LATERAL, OPPOSITE, read_scene
+from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
+from wmbench.core.directions import GRAMMAR_ORDER, TRAVEL_PHRASES
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import episode_line
+from wmbench.harness.run.scores import score_line
+from wmbench.protocol.observation import BrainInput
 from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scenarios.families import (
     ALL_FRONTS,
     BACK_FIRST_FRONTS,
+    SIDE_FRONTS,
     draw_instance,
     has_side,
     instance_direction,
@@ -23,6 +31,8 @@ from wmbench.scenarios.families import (
     turn_record,
 )
 from wmbench.scenarios.records import VARIANT_FROM_SEED, Family, NpcSpec, Phase, Scenario
+from wmbench.scoring.c03 import SIDEWAYS_MARGIN
+from wmbench.scoring.thresholds import CAUGHT_CAP
 
 BENCH = [s for s in all_scenarios() if s.mode == "bench"]
 MUST_SHOW = ("S06", "S11", "S12", "S26", "S27", "S36")
@@ -129,6 +139,74 @@ def test_back_first_families_turn_the_threat_behind_on_seeds_2_and_3(sid):
     assert fronts == ["fwd", "fwd", "back", "back"]
 
 
+@pytest.mark.parametrize("sid", ["S36", "S37", "S38", "S39", "S40"])
+def test_c08_families_put_the_creature_at_a_side_on_every_drawn_instance(sid):
+    """Issue 20 (C08): on an axis mirrored motion is correct motion, so every drawn instance turns the creature
+    to a side (left on odd seeds, right on even ones); seed 0 stays the spec's layout."""
+    record = get_scenario(sid)
+    assert record.family is not None and record.family.fronts == SIDE_FRONTS
+    fronts = [draw_instance(record, seed, np.random.default_rng(seed))[1].front for seed in range(5)]
+    assert fronts == ["fwd", "left", "right", "left", "right"]
+    assert "every drawn instance (seed 1 on)" in record.card
+
+
+def test_s11_draws_an_approach_or_a_charge_and_records_it():
+    """Issue 20 (C03): S11's drawn instances alternate the spec's approach with a charge at the charge's own
+    speed; seed 0 keeps the spec's approach; the instance records a pursuit that differs from the record's."""
+    record = get_scenario("S11")
+    drawn = [draw_instance(record, seed, np.random.default_rng(seed)) for seed in range(9)]
+    behaviours = [built.phases[0].npcs[0].behavior for built, _ in drawn]
+    assert behaviours == ["approach", "charge", "approach", "charge", "charge", "approach", "charge", "approach",
+                          "approach"]
+    assert [built.phases[0].npcs[0].resolved_speed for built, _ in drawn[:2]] == [1.2, 5.0]
+    assert [instance.pursuit for _, instance in drawn[:3]] == ["", "charge", ""]
+    assert "pursuit=charge" in drawn[1][1].label and not drawn[1][1].canonical
+    assert drawn[1][1].to_dict()["pursuit"] == "charge"
+    assert "pursuit is approach/charge" in record.card
+
+
+class _DodgeThenFlee(ProviderBrain):
+    """An honest alternative the spec names for S11 ("move left/right"): one run to the side, then straight away
+    from the beast, at a run (4.5 m/s, slower than a charge), with prompt-only's PREDICT."""
+
+    provider = "test"
+    name = "dodge-then-flee"
+
+    def _respond(self, scene: BrainInput) -> ProviderOutcome:
+        reading = read_scene(scene)
+        safe = [d for d in GRAMMAR_ORDER if reading.safe(d)]
+        threat = reading.threat
+        if not safe or threat is None:
+            return ProviderOutcome(text=f"{predict_line(reading)}\nMOTION: a person stands still")
+        first = not scene.get("last_prediction")
+        wanted = [*LATERAL[threat.direction], OPPOSITE[threat.direction]] if first else [OPPOSITE[threat.direction]]
+        direction = next((d for d in wanted if d in safe), safe[0])
+        return ProviderOutcome(text=f"{predict_line(reading)}\nMOTION: a person runs {TRAVEL_PHRASES[direction]}")
+
+
+@pytest.mark.parametrize("seed", [1, 3])
+def test_against_a_charge_fleeing_on_a_line_escapes_and_a_random_safe_side_is_caught(seed):
+    """S11's charge instances: what the scene says (a charge) makes the choice among safe sides matter — a brain
+    that flees on one line escapes even at a run, losing at most C03's stated sideways margin, while the
+    oracle-random cheat (rule-perfect PREDICT, a random safe side at a run) is caught (issue 20, bound (a))."""
+    from wmbench.brain.panel.brains import get_panel_brain
+
+    def c03(brain: Any) -> tuple[float, bool]:
+        try:
+            line = episode_line(run_episode("S11", brain, "smpl", seed))
+        finally:
+            brain.close()
+        assert line["instance"]["pursuit"] == "charge"
+        score = score_line(line)
+        return score.score, bool(score.evidence.get("sim", {}).get("caught"))
+
+    assert c03(get_panel_brain("prompt-only")) == (20.0, False)
+    honest, caught = c03(_DodgeThenFlee())
+    assert honest >= 20.0 - SIDEWAYS_MARGIN and not caught, honest
+    cheat, caught = c03(get_panel_brain("oracle-random"))
+    assert caught and cheat <= CAUGHT_CAP, cheat
+
+
 def test_ranges_are_drawn_per_seed_within_the_card_range():
     record = get_scenario("S06")
     factors = {draw_instance(record, seed, np.random.default_rng(seed))[1].npc_distance for seed in range(1, 6)}
@@ -171,7 +249,8 @@ def test_turning_needs_a_layout_that_starts_at_the_origin():
         turn_record(record, "left")
 
 
-@pytest.mark.parametrize("bad", [dict(fronts=("left",)), dict(npc_distance=(1.2, 1.0)), dict(fronts=("up",))])
+@pytest.mark.parametrize("bad", [dict(fronts=("left", "fwd")), dict(fronts=()), dict(npc_distance=(1.2, 1.0)),
+                                 dict(fronts=("up",)), dict(pursuits=("wander",))])
 def test_family_rejects_bad_specs(bad):
     with pytest.raises(ValueError, match="Family"):
         Family(**bad)

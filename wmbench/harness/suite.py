@@ -11,9 +11,10 @@
    or in threads for remote brains (``openai/...``), one brain instance per concurrent episode — and append
    each line as it finishes.
 3. Score *every* line of the run from ``episodes.jsonl``, sorted by (scenario, seed), so a resumed run scores
-   exactly like an uninterrupted one; hand non-bench scenarios (C09 live, C10 transfer) to the measurer
-   passed for their mode (:func:`default_measurers` unless the caller passes its own), or report them as not
-   measured (:mod:`wmbench.harness.run.scores`); write ``scores.json``.
+   exactly like an uninterrupted one (the lines this run wrote were scored as they were written, while other
+   episodes waited: :mod:`wmbench.harness.run.overlap`); hand non-bench scenarios (C09 live, C10 transfer)
+   to the measurer passed for their mode (:func:`default_measurers` unless the caller passes its own), or
+   report them as not measured (:mod:`wmbench.harness.run.scores`); write ``scores.json``.
 
 Ctrl-C stops cleanly: nothing new starts, episodes already running finish and are kept (a second Ctrl-C
 abandons them), and :class:`RunInterrupted` says how many are done. Rerun the same command to resume.
@@ -53,6 +54,7 @@ from wmbench.harness.run.instances import InstanceDraw, scored_seeds, split_reco
 from wmbench.harness.run.lock import holds_run_lock
 from wmbench.harness.run.measure import MeasureContext, Measurer, registered_measurers
 from wmbench.harness.run.out_dir import check_run_dir
+from wmbench.harness.run.overlap import RunOverlap
 from wmbench.harness.run.rerun import (
     keys_to_score,
     merge_with_previous,
@@ -119,6 +121,7 @@ def run_suite(
     limit: int | None = None,
     guard: RunGuard | None = None,
     executor: Executor | None = None,
+    overlap: bool = True,
 ) -> Scores:
     """Run (or resume) a suite into ``out`` and return the ``scores.json`` dict (also written there).
 
@@ -133,6 +136,9 @@ def run_suite(
     brain stops the run early (default :class:`~wmbench.harness.run.guard.RunGuard`).
     ``executor`` runs the episodes (:mod:`wmbench.harness.executors`: ``local`` or ``ray``; default: this
     machine, as described above). API brains' episodes start longest first.
+    ``overlap``: score each line as it is written and, for API brains, draw the report's plots in helper
+    processes started during the run (:mod:`wmbench.harness.run.overlap`; the same scores and report);
+    False does both after the last episode, as before the overlap (kept for the benchmark).
     Raises :class:`RunConfigError` before running anything if the configuration is wrong,
     :class:`RunInterrupted` on Ctrl-C (finished episodes are kept), and :class:`RunStopped` after writing
     the scores of the finished episodes when the brain could not go on.
@@ -154,6 +160,7 @@ def run_suite(
     scored_plan, merged_fields = merge_with_previous(plan, previous_selection(out))
     parent_brain = _build_brain(brain, options)
     stopped: str | None = None
+    running: RunOverlap | None = None
     try:
         _check_body(body)
         redactor = Redactor.for_options(options)
@@ -170,29 +177,39 @@ def run_suite(
         remote = brain.startswith(REMOTE_BRAIN_PREFIXES)
         if remote:  # latency-bound: the run ends with its longest episode, so that one starts first
             todo = longest_first(todo)
-            if reports:  # and the report's imports load while the episodes wait on the endpoint
-                prewarm_in_background()
+        # lines scored as they are written; API brains: plots drawn by helper processes (overlap.py)
+        running = RunOverlap(out / EPISODES_FILE, todo, plots=remote and reports, scores=overlap)
+        if remote and reports and not overlap:  # as before: the report's imports load while the episodes wait
+            prewarm_in_background()
         concurrency = max_connections if remote else workers
         job = EpisodeJob(brain, body, options, env_kwargs, _selected_motion_model(), workers, max_connections)
         try:
             _run_episodes(todo, brain, options, body, env_kwargs, concurrency, log, parent_brain,
                           total=len(keys), progress=progress, out=out, guard=guard or RunGuard(),
-                          executor=executor, job=job)
+                          executor=executor, job=job, overlap=running)
         except RunStopped as stop:
             stopped = stop.reason
+    except BaseException:
+        if running is not None:
+            running.close()  # its plot workers (the run stops here)
+        raise
     finally:
         parent_brain.close()
     # C09/C10 measure on the test instances only (seed 0 is spec fidelity, reported for bench episodes)
     context = MeasureContext(brain, options, body, scored_seeds(scored_plan.seeds), workers, out, progress,
                              env_kwargs)
     chosen = _with_live(measurers, live) if stopped is None else _stopped_measurers(plan, stopped)
-    scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen,
-                       split_record(scored_plan.seeds, draw))
-    if stopped is not None:
-        mark_stopped(scores, stopped)
-    write_scores(out, scores)
-    if reports:
-        _write_reports(out, scores)
+    assert running is not None  # set before the episodes run, or the block above raised
+    try:
+        scores = score_run(scored_plan, log, keys_to_score(keys, log.done_keys(), body, brain), context, chosen,
+                           split_record(scored_plan.seeds, draw), running.scores)
+        if stopped is not None:
+            mark_stopped(scores, stopped)
+        write_scores(out, scores)
+        if reports:
+            _write_reports(out, scores, running)
+    finally:
+        running.close()
     if stopped is not None:
         raise RunStopped(stopped, scores)
     return scores
@@ -226,10 +243,10 @@ def _stopped_measurers(plan: SuitePlan, reason: str) -> dict[str, Measurer]:
     return {mode: not_measured for mode in plan.by_mode}
 
 
-def _write_reports(out: Path, scores: Scores) -> None:
+def _write_reports(out: Path, scores: Scores, overlap: RunOverlap | None = None) -> None:
     """report.md, report.html, leaderboard_entry.json; a failure warns but never loses the scores."""
     try:
-        write_reports(out, scores)
+        write_reports(out, scores, plot_workers=overlap.plots if overlap is not None else None)
     except Exception as err:  # plotting/HTML (optional extras, disk) must never lose the written scores.json
         for stale in (REPORT_HTML, REPORT_MD):  # an older report would not describe these scores
             (out / stale).unlink(missing_ok=True)
@@ -301,7 +318,8 @@ def executor_kind(brain: str, workers: int) -> str:
 def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str, Any], body: str,
                   env_kwargs: Mapping[str, Any], workers: int, log: EpisodeLog, parent_brain: Brain, *,
                   total: int, progress: bool, out: Path, guard: RunGuard | None = None,
-                  executor: Executor | None = None, job: EpisodeJob | None = None) -> None:
+                  executor: Executor | None = None, job: EpisodeJob | None = None,
+                  overlap: RunOverlap | None = None) -> None:
     kind = executor_kind(brain, min(workers, max(1, len(todo))))
     # a bar on a terminal, a line per 10 % in a log (wmbench.core.progress)
     bar = progress_bar(total, f"wmbench {brain}", "ep", enabled=progress, initial=total - len(todo))
@@ -318,7 +336,9 @@ def _run_episodes(todo: Sequence[EpisodeSpec], brain: str, options: Mapping[str,
         for result in results:
             if guard is not None and guard.void(result):
                 raise RunStopped(guard.check(result) or f"the brain cannot go on: {result.error}")
-            log.append(result)
+            text = log.append(result)
+            if overlap is not None:
+                overlap.written(result.scenario, result.seed, text)
             finished += 1
             bar.update(1)
             if result.error:

@@ -1,7 +1,9 @@
 """C03 · Predictive Reasoning (P2): predict each direction, then choose (and really take) a safe one.
 
 Approaching beasts move at 1.2 m/s and every phase is short enough that even a protagonist who freezes is not
-reached (S14 relies on it: there, standing still is the safe answer). S13 is S12 reflected left <-> right.
+reached (S14 relies on it: there, standing still is the safe answer); S11's drawn instances alternate that
+approach with a charge (5 m/s), where fleeing on a line escapes and zigzagging is caught. S13 is S12 reflected
+left <-> right.
 """
 
 from __future__ import annotations
@@ -20,12 +22,16 @@ def s11_single_threat_avoidance() -> Scenario:
 
     Setup: open ground; a beast 5 m ahead walks towards the protagonist (approach, 1.2 m/s). Left, right and
     back open. 3 s (6 decisions; a frozen protagonist would still be at least 1.3 m from it at the end).
+    Drawn instances (seeds 1 and up) make the pursuit an approach or a charge in turn (charge: 5 m/s, which
+    the scene reports as `npc_behavior` and `npcs[].speed`): a charge outruns a run (4.5 m/s) and a
+    protagonist who keeps changing direction is caught, while one that flees on one line — straight away, or
+    one dodge to the side and then away — escapes even at a run.
     Expected: PREDICT fwd=danger(beast), left/right/back=safe(open); turn around and sprint back, or move
     left/right. Wrong: walk forward, stand still.
     """
     return Scenario(
         id="S11", category="C03", name="Single Threat Avoidance",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.25)),
+        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.25), pursuits=("approach", "charge")),
         setup="A beast approaches from 5 m ahead; the other three directions are open.",
         phases=(Phase(name="beast ahead", duration=3.0,
                       npcs=(NpcSpec("beast", "beast", (5.0, 0.0), "approach"),)),),

@@ -7,7 +7,7 @@ Every scenario here is scored by the same two-part rule — the MOTION line's de
 
 from __future__ import annotations
 
-from wmbench.scenarios.families import ALL_FRONTS
+from wmbench.scenarios.families import SIDE_FRONTS
 from wmbench.scenarios.records import Expectations, Family, NpcSpec, Phase, Scenario, TimelineEvent, Wall
 from wmbench.scenarios.registry import scenario
 
@@ -21,7 +21,7 @@ def s36_fear_expression_in_sprint() -> Scenario:
     """
     return Scenario(
         id="S36", category="C08", name="Fear Expression in Sprint",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.2)),
+        family=Family(fronts=SIDE_FRONTS, npc_distance=(0.9, 1.2)),
         setup="A beast charges; the protagonist sprints.",
         phases=(Phase(name="charge", duration=3.0, npcs=(NpcSpec("beast", "beast", (6.0, 0.0), "charge"),)),),
         expectations=Expectations(
@@ -46,7 +46,7 @@ def s37_cautious_walk_expression() -> Scenario:
     """
     return Scenario(
         id="S37", category="C08", name="Cautious Walk Expression",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1), event_time=(0.85, 1.15)),
+        family=Family(fronts=SIDE_FRONTS, npc_distance=(0.9, 1.1), event_time=(0.85, 1.15)),
         setup="Moving on right after a beast has vanished.",
         phases=(Phase(
             name="beast gone, move on", duration=4.0,
@@ -77,7 +77,7 @@ def s38_freezing_response() -> Scenario:
     """
     return Scenario(
         id="S38", category="C08", name="Freezing Response",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.85, 1.1), event_time=(0.8, 1.2),
+        family=Family(fronts=SIDE_FRONTS, npc_distance=(0.85, 1.1), event_time=(0.8, 1.2),
                       variant_walls=(Wall.facing("left", 4.5, length=14.0, name="side_wall"),)),
         setup="A beast appears, standing, 7 m ahead: the moment of first detection.",
         phases=(Phase(
@@ -107,7 +107,7 @@ def s39_relief_expression() -> Scenario:
     """
     return Scenario(
         id="S39", category="C08", name="Relief Expression",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(0.9, 1.1), event_time=(0.85, 1.15)),
+        family=Family(fronts=SIDE_FRONTS, npc_distance=(0.9, 1.1), event_time=(0.85, 1.15)),
         setup="A beast backs off and vanishes; safety is confirmed.",
         phases=(Phase(
             name="beast leaves", duration=5.0,
@@ -140,7 +140,7 @@ def s40_defensive_posture() -> Scenario:
     """
     return Scenario(
         id="S40", category="C08", name="Defensive Posture",
-        family=Family(fronts=ALL_FRONTS, npc_distance=(1.0, 1.2)),
+        family=Family(fronts=SIDE_FRONTS, npc_distance=(1.0, 1.2)),
         setup="An unfamiliar woman approaches slowly from 3 m.",
         phases=(Phase(name="woman approaches", duration=2.5,
                       npcs=(NpcSpec("woman", "woman", (3.0, 0.0), "approach", speed=0.8),)),),

@@ -11,11 +11,16 @@ Card
 - **Front direction** (where the record's :class:`Family` lists more than ``fwd``): the layout is turned
   about the protagonist by quarter turns so that what the spec puts ahead lies in another direction. The
   front is cycled, not drawn, so the directions are balanced exactly: ``fronts[(seed // 2) % n]`` for a
-  layout with a side (the mirror takes the lowest bit), ``fronts[seed % n]`` otherwise.
+  layout with a side (the mirror takes the lowest bit), ``fronts[seed % n]`` otherwise. :data:`SIDE_FRONTS`
+  (no ``fwd`` in the cycle) turns every drawn instance to a side: left on odd seeds, right on even ones.
 - **Creature kind** (where the record's :class:`Family` lists ``kinds``, C02): every beast of the record
   becomes ``kinds[(seed // 4 + seed) % n]`` from seed 1 on, so a brain that calls every creature a beast
   loses on the instances with a person; seed 0 keeps the spec's beast. The truth and the scorers read the
   drawn kind from the sim (``Instance.creature`` records it).
+- **Pursuit** (where the record's :class:`Family` lists ``pursuits``, C03 S11): every pursuing beast of the
+  record (``approach``/``charge``) takes ``pursuits[(seed // 4 + seed) % n]`` from seed 1 on, at that
+  behaviour's own speed (the scene reports it: ``npc_behavior`` and ``npcs[].speed``); seed 0 keeps the spec's
+  behaviour (``Instance.pursuit`` records a drawn one that differs from the record's).
 - **Ranges** (drawn from the env's seeded generator, seeds >= 1 only): NPC start distances, wall distances
   (which are also corridor widths: the wall layout is scaled about the protagonist, wall thickness kept) and
   timeline event times (switch, spawn, despawn) are multiplied by factors drawn uniformly from the family's
@@ -40,7 +45,7 @@ from typing import Any, overload
 import numpy as np
 
 from wmbench.core.directions import BACK_FIRST_ORDER, QUARTER_TURNS, TURN_ORDER, Direction, mirrored
-from wmbench.core.entities import BEAST, NpcKind
+from wmbench.core.entities import BEAST, PURSUIT_BEHAVIORS, Behavior, NpcKind
 from wmbench.scenarios.records import (
     UNVARIED,
     VARIANT_FROM_SEED,
@@ -62,6 +67,12 @@ ALL_FRONTS: tuple[Direction, ...] = TURN_ORDER
 #: the last seeds of one family cycle 0-3) put what the spec has ahead behind the protagonist, so a constant
 #: retreat that the canonical layout happens to reward walks into it (S15, S18, S19, S28)
 BACK_FIRST_FRONTS: tuple[Direction, ...] = BACK_FIRST_ORDER
+#: the two sides, in turn: every drawn instance (seeds >= 1; seed 0 stays canonical) puts what the spec has
+#: ahead at the left (odd seeds of an unsided layout) or the right (even seeds). For C08 (S36-S40): on an axis
+#: (ahead or behind) a body whose left and right are swapped moves exactly like a correct one, so only a threat at
+#: a side tells mirrored motion from right motion; the scenario's meaning (the expression the moment calls for)
+#: does not depend on where the creature stands
+SIDE_FRONTS: tuple[Direction, ...] = ("right", "left")
 
 
 #: what a bench scenario gets when its builder names no family: exact mirror counterbalancing only
@@ -88,12 +99,15 @@ class Instance:
     variant_walls: bool = False
     #: the creature's kind where the family draws it (``Family.kinds``), else ""
     creature: str = ""
+    #: the pursuing beast's behaviour where the family draws one that differs from the record's
+    #: (``Family.pursuits``), else ""
+    pursuit: str = ""
 
     @property
     def canonical(self) -> bool:
         return (not self.mirrored and self.front == "fwd" and self.npc_distance == 1.0
                 and self.wall_distance == 1.0 and self.event_time == 1.0 and not self.variant_walls
-                and self.creature in ("", BEAST))
+                and self.creature in ("", BEAST) and not self.pursuit)
 
     @property
     def label(self) -> str:
@@ -109,6 +123,8 @@ class Instance:
             parts.append("variant walls")
         if self.creature and self.creature != BEAST:
             parts.append(f"creature={self.creature}")
+        if self.pursuit:
+            parts.append(f"pursuit={self.pursuit}")
         for name, value in (("npc", self.npc_distance), ("walls", self.wall_distance),
                             ("events", self.event_time)):
             if value != 1.0:
@@ -120,7 +136,8 @@ class Instance:
                 "canonical": self.canonical, "mirrored": self.mirrored, "front": self.front,
                 "npc_distance": self.npc_distance, "wall_distance": self.wall_distance,
                 "event_time": self.event_time, "safe_directions": list(self.safe_directions),
-                "variant_walls": self.variant_walls, "creature": self.creature}
+                "variant_walls": self.variant_walls, "creature": self.creature,
+                "pursuit": self.pursuit}
 
 
 # ---------------------------------------------------------------------------------------------- drawing
@@ -153,6 +170,15 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
         built = replace(built, phases=tuple(
             replace(p, npcs=tuple(replace(n, kind=kind) if n.kind == BEAST else n for n in p.npcs))
             for p in built.phases))
+    pursuit = drawn_pursuit(family, number)
+    changed = ""
+    if pursuit is not None and any(n.kind == BEAST and n.behavior in PURSUIT_BEHAVIORS and n.behavior != pursuit
+                                   for p in built.phases for n in p.npcs):
+        changed = pursuit
+        built = replace(built, phases=tuple(
+            replace(p, npcs=tuple(replace(n, behavior=pursuit, speed=None) if n.kind == BEAST and n.behavior
+                                  in PURSUIT_BEHAVIORS else n for n in p.npcs))
+            for p in built.phases))
     variant = bool(family.variant_walls) and number >= VARIANT_FROM_SEED
     if variant:
         built = replace(built, phases=tuple(replace(p, walls=p.walls + family.variant_walls)
@@ -164,7 +190,8 @@ def draw_instance(record: Scenario, seed: int | None, rng: np.random.Generator) 
     if (npc_f, wall_f, time_f) != (1.0, 1.0, 1.0):
         built = replace(built, phases=tuple(_scale_phase(p, npc_f, wall_f, time_f) for p in built.phases))
     return built, Instance(record.id, number, mirrored, front, npc_f, wall_f, time_f,
-                           built.expectations.safe_directions, variant, kind or "")
+                           built.expectations.safe_directions, variant, kind or "",
+                           changed)
 
 
 def drawn_kind(family: Family, number: int) -> NpcKind | None:
@@ -172,6 +199,13 @@ def drawn_kind(family: Family, number: int) -> NpcKind | None:
     if not family.kinds or number == 0:
         return None
     return family.kinds[(number // 4 + number) % len(family.kinds)]
+
+
+def drawn_pursuit(family: Family, number: int) -> Behavior | None:
+    """The pursuit of instance ``number`` (None: the family draws none, or the canonical seed 0)."""
+    if not family.pursuits or number == 0:
+        return None
+    return family.pursuits[(number // 4 + number) % len(family.pursuits)]
 
 
 def _draw(rng: np.random.Generator, bounds: Range) -> float:
@@ -320,7 +354,11 @@ def family_card_line(record: Scenario) -> str:
     if family.mirror and has_side(record):
         parts.append("odd seeds are mirrored left <-> right (exactly balanced; every side named here swaps "
                      "with it)")
-    if len(family.fronts) > 1:
+    if "fwd" not in family.fronts:
+        parts.append(f"every drawn instance (seed 1 on) turns what the spec puts ahead to the "
+                     f"{'/'.join(family.fronts)}, cycled by seed (seed 1: {family.fronts[1 % len(family.fronts)]}; "
+                     "the directions named here turn with it)")
+    elif len(family.fronts) > 1:
         parts.append(f"what the spec puts ahead is turned to {'/'.join(family.fronts)} in turn over the seeds "
                      "(the directions named here turn with it)")
     if family.variant_walls:
@@ -331,6 +369,9 @@ def family_card_line(record: Scenario) -> str:
         parts.append("the creature is a " + "/".join(family.kinds) + " in turn over the seeds from seed 1 (each "
                      "block of four drawn instances plays every entry once; the directions, distances and "
                      "behaviours named here hold for whoever it is)")
+    if family.pursuits:
+        parts.append("the beast's pursuit is " + "/".join(family.pursuits) + " in turn over the seeds from seed 1 "
+                     "(each at its own speed, which the scene reports; the directions named here hold for either)")
     for name, (lo, hi) in (("NPC start distances", family.npc_distance),
                            ("wall distances and corridor widths", family.wall_distance),
                            ("event times", family.event_time)):

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, overload
 
 from wmbench.core.directions import DIRECTION_HEADINGS, DIRECTION_VECTORS, DIRECTIONS, MIRRORED, Direction
-from wmbench.core.entities import BEHAVIOR_SPEEDS, NPC_KINDS, Behavior, NpcKind
+from wmbench.core.entities import BEHAVIOR_SPEEDS, NPC_KINDS, PURSUIT_BEHAVIORS, Behavior, NpcKind
 from wmbench.core.taxonomy import CATEGORY_PILLARS
 from wmbench.scenarios import validation
 
@@ -201,10 +201,12 @@ class Family:
 
     ``mirror``: mirror odd seeds when the layout has a side. ``fronts``: the directions the spec's front may
     be turned to (``("fwd",)`` = never turned; only for single-phase layouts starting at the origin facing
-    +x). ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start
-    distances, the wall layout and timeline event times (``(1, 1)`` = fixed). ``kinds``: the creature's kind
-    per seed (C02: beast or person). ``variant_walls``: walls added
-    from seed ``VARIANT_FROM_SEED`` on (wmbench-only variants; :meth:`mirrored` for a mirrored record).
+    +x); a cycle that includes ``fwd`` starts with it, and one without it (``("left", "right")``, the C08 side
+    fronts) turns every drawn instance — seed 0 is the canonical layout whatever the cycle lists.
+    ``npc_distance``, ``wall_distance``, ``event_time``: ranges of the factors applied to NPC start distances,
+    the wall layout and timeline event times (``(1, 1)`` = fixed). ``kinds``: the creature's kind per seed
+    (C02: beast or person). ``variant_walls``: walls added from seed ``VARIANT_FROM_SEED`` on (wmbench-only
+    variants; :meth:`mirrored` for a mirrored record).
     """
 
     mirror: bool = True
@@ -220,13 +222,21 @@ class Family:
     #: person in its place, C02): ``kinds[(seed // 4 + seed) % len(kinds)]`` for seeds >= 1, so each block of
     #: four drawn instances (``4 * base + i``) plays every entry once; empty = the record's kinds on every seed
     kinds: tuple[NpcKind, ...] = ()
+    #: the pursuit every pursuing beast of the record takes per seed, cycled like ``kinds`` from seed 1 (C03
+    #: S11: an approach or a charge — either way a beast ahead closing in; against a charge that outruns a run,
+    #: the direction chosen decides whether it catches the protagonist); empty = the record's behaviour
+    pursuits: tuple[Behavior, ...] = ()
 
     def __post_init__(self) -> None:
         bad_kinds = [k for k in self.kinds if k not in NPC_KINDS]
         if bad_kinds:
             raise ValueError(f"Family.kinds: expected kinds from {NPC_KINDS}, got {bad_kinds!r}")
-        if not self.fronts or self.fronts[0] != "fwd":
-            raise ValueError(f"Family.fronts must start with 'fwd' (seed 0 is canonical), got {self.fronts!r}")
+        bad_pursuits = [b for b in self.pursuits if b not in PURSUIT_BEHAVIORS]
+        if bad_pursuits:
+            raise ValueError(f"Family.pursuits: expected behaviours from {PURSUIT_BEHAVIORS}, got {bad_pursuits!r}")
+        if not self.fronts or ("fwd" in self.fronts and self.fronts[0] != "fwd"):
+            raise ValueError(f"Family.fronts must be non-empty and start with 'fwd' where it lists it (the "
+                             f"cycle starts at the canonical front), got {self.fronts!r}")
         bad = [f for f in self.fronts if f not in DIRECTIONS]
         if bad:
             raise ValueError(f"Family.fronts: expected directions from {DIRECTIONS}, got {bad!r}")

@@ -67,3 +67,27 @@ def test_transcripts_all_when_small_lowest_seeds_of_each_scenario_when_large(run
     keys = [(f"S{i:02d}", seed) for i in range(1, 41) for seed in range(500)]
     shown = shown_episodes(keys, limit=200)
     assert len(shown) == 200 and ("S40", 4) in shown and ("S01", 5) not in shown
+
+
+def test_a_small_file_is_parsed_once_per_stream_until_it_changes(run_dir: Path, tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from wmbench.harness.report import episode_stream
+
+    path = tmp_path / EPISODES_FILE
+    path.write_bytes((run_dir / EPISODES_FILE).read_bytes())
+    reads: list[int] = []
+    real = EpisodeLog.iter_lines
+
+    def counted(self: EpisodeLog):  # type: ignore[no-untyped-def]
+        reads.append(1)
+        return real(self)
+
+    monkeypatch.setattr(EpisodeLog, "iter_lines", counted)
+    stream = EpisodeStream(path)
+    first = [line for line in stream]  # (list() would also ask len(), a pass of its own)
+    assert [line for line in stream] == first and len(stream) == len(first) and len(reads) == 1  # kept
+    with open(path, "a", encoding="utf-8") as f:  # the file changed: read again
+        f.write(json.dumps({**first[0], "seed": 7}) + "\n")
+    assert [line["seed"] for line in stream][-1] == 7 and len(reads) == 2
+    monkeypatch.setattr(episode_stream, "KEPT_BYTES", 10)  # a big file: read on every pass, nothing kept
+    assert [line for line in stream] == [line for line in stream] and len(reads) == 4

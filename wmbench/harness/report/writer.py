@@ -25,6 +25,7 @@ Card
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -43,6 +44,7 @@ from wmbench.harness.report.html import live_headline, render_html, scenario_nam
 from wmbench.harness.report.leaderboard import leaderboard_entry
 from wmbench.harness.report.motion import motion_model_section
 from wmbench.harness.report.perception_gap import gap_markdown
+from wmbench.harness.report.plot_workers import PlotWorkers, collect
 from wmbench.harness.report.transcript import (
     category_seeds,
     confidence_text,
@@ -267,38 +269,46 @@ def horizon_accuracy(lines: Iterable[Mapping[str, Any]]) -> tuple[dict[float, fl
     return dict(forecasts), persistence
 
 
-def make_plots(run: RunData, scores: Scores) -> list[Plot]:
-    """The report's plots (empty when matplotlib is missing: the report says so)."""
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
+def make_plots(run: RunData, scores: Scores, workers: PlotWorkers | None = None) -> list[Plot]:
+    """The report's plots (empty when matplotlib is missing: the report says so). ``workers``: draw them in
+    those helper processes, side by side (:mod:`~wmbench.harness.report.plot_workers`; the same bytes, and a
+    plot a worker cannot draw is drawn here)."""
+    if workers is None:
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            warnings.warn("matplotlib is missing (extra 'report'): the report has no plots", stacklevel=2)
+            return []
+    elif importlib.util.find_spec("matplotlib") is None:  # the workers import it; this process need not
         warnings.warn("matplotlib is missing (extra 'report'): the report has no plots", stacklevel=2)
         return []
 
     categories = scores.get("categories") or {}
     grade = scores.get("grade", "?") + (" provisional" if scores.get("grade_provisional") else "")
     title = f"WM Score {scores.get('wm_score', 0):.0f}/1000 · grade {grade}"
-    plots = [
-        Plot("pillar_radar", "Categories by pillar (fraction of 100; n/m = not measured)",
-             rp.pillar_radar(categories, PILLARS, scores.get("pillars") or {}, title)),
-        Plot("category_bars", "Category points with 95 % CI", rp.category_bars(categories, PILLARS)),
-    ]
-    intensity = rp.intensity_over_time(intensity_series(run.lines))
-    if intensity is not None:
-        plots.append(Plot("intensity", "Intensity over time, C05 escalation and C07 resolution", intensity))
     latencies = {sid: [d.latency_ms for d in r.decisions] for sid, r in sorted(run.live_results.items())}
-    histogram = rp.latency_histogram(latencies)
-    if histogram is not None:
-        plots.append(Plot("latency", "Live decision latency (C09 runs)", histogram))
-    forecasts, persistence = horizon_accuracy(run.lines)
-    horizon = rp.horizon_curve(forecasts, persistence)
-    if horizon is not None:
-        plots.append(Plot("horizon", "Forecast accuracy against the horizon (FORECAST lines)", horizon))
     frontier = _read_optional(run.out / FRONTIER_FILE)
-    curves = rp.frontier_curves(frontier.get("points") or [], str(frontier.get("brain", run.brain)))
-    if curves is not None:
-        plots.append(Plot("frontier", "Latency–accuracy frontier (wmbench frontier)", curves))
-    return plots
+    # (file stem, caption, plots.<function>, its arguments), each read when its turn comes: with workers,
+    # each plot is submitted as soon as its data is ready and all are collected at the end (side by side)
+    wanted: list[tuple[str, str, str, Callable[[], tuple[Any, ...]]]] = [
+        ("pillar_radar", "Categories by pillar (fraction of 100; n/m = not measured)", "pillar_radar",
+         lambda: (categories, dict(PILLARS), scores.get("pillars") or {}, title)),
+        ("category_bars", "Category points with 95 % CI", "category_bars", lambda: (categories, dict(PILLARS))),
+        ("intensity", "Intensity over time, C05 escalation and C07 resolution", "intensity_over_time",
+         lambda: (intensity_series(run.lines),)),
+        ("latency", "Live decision latency (C09 runs)", "latency_histogram", lambda: (latencies,)),
+        ("horizon", "Forecast accuracy against the horizon (FORECAST lines)", "horizon_curve",
+         lambda: horizon_accuracy(run.lines)),
+        ("frontier", "Latency–accuracy frontier (wmbench frontier)", "frontier_curves",
+         lambda: (frontier.get("points") or [], str(frontier.get("brain", run.brain)))),
+    ]
+    if workers is None:
+        drawn = [getattr(rp, function)(*data()) for _, _, function, data in wanted]
+    else:
+        submitted = [(function, args, workers.submit(function, *args))
+                     for _, _, function, data in wanted for args in [data()]]
+        drawn = [collect(future, function, *args) for function, args, future in submitted]
+    return [Plot(name, caption, png) for (name, caption, _, _), png in zip(wanted, drawn) if png is not None]
 
 
 # ------------------------------------------------------------------------------------------------ writing
@@ -313,11 +323,13 @@ def write_reports(
     organization: str = "",
     paper_url: str = "",
     demo_url: str = "",
+    plot_workers: PlotWorkers | None = None,
 ) -> ReportFiles:
     """Write report.md, report.html, leaderboard_entry.json and plots/*.png into ``out``.
 
     ``scores`` given: report those; else ``rebuild`` recomputes them from the raw files
-    (:func:`rebuild_scores`), otherwise ``scores.json`` is read.
+    (:func:`rebuild_scores`), otherwise ``scores.json`` is read. ``plot_workers``: draw the plots in these
+    helper processes (:func:`make_plots`; the same report).
     """
     run = load_run(out, scores)
     if scores is None and (rebuild or not run.scores):
@@ -336,7 +348,7 @@ def write_reports(
     entry = Redactor().data(entry)
     # a run that stopped early (broken endpoint) gets its report at once, without plots of its zeros
     stopped = run._run_field("stopped")
-    plots = [] if stopped else make_plots(run, scores)
+    plots = [] if stopped else make_plots(run, scores, plot_workers)
     plot_paths = []
     if plots:
         (run.out / PLOTS_DIR).mkdir(parents=True, exist_ok=True)

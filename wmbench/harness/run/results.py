@@ -148,8 +148,9 @@ class EpisodeLog:
     def unreadable_path(self) -> Path:
         return self.path.with_name(UNREADABLE_FILE)
 
-    def append(self, result: EpisodeResult) -> None:
-        """Write one line for ``result`` (flushed and fsync-ed before returning).
+    def append(self, result: EpisodeResult) -> str:
+        """Write one line for ``result`` (flushed and fsync-ed before returning); returns the line's JSON text
+        as written (redacted, without the newline), which is what a later read of it parses.
 
         A value strict JSON cannot hold (NaN or infinity, e.g. a brain's ``latency_s``; a numpy integer in a
         brain's metadata) must not crash the suite: such a line is written with those values made plain
@@ -171,6 +172,7 @@ class EpisodeLog:
             f.write(line + "\n")
             f.flush()
             os.fsync(f.fileno())
+        return line
 
     def read(self) -> list[EpisodeLine]:
         """Every complete line, first occurrence of each key only, in file order. A line is checked for its

@@ -45,15 +45,19 @@ from wmbench.scoring.scores_file import BrainUsage, NotMeasuredNote, RunBlock, S
 
 
 def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: MeasureContext,
-              measurers: Mapping[str, Measurer], split: SplitBlock | None = None) -> Scores:
+              measurers: Mapping[str, Measurer], split: SplitBlock | None = None,
+              prescored: IncrementalScores | None = None) -> Scores:
     """The scores.json dict of a run: its episode lines in ``keys`` (sorted by scenario and seed), every
     non-bench mode measured by ``measurers`` (or noted as not measured), and the ``run`` summary.
+    ``prescored``: lines already scored as they were written (:class:`IncrementalScores`); the others are
+    scored here — the result is the same either way.
 
     The WM Score is over the test instances; seed-0 lines are the spec-fidelity block when the run has any
     other seed (:func:`split_spec_fidelity`). ``split`` (default: from the plan's seeds) is recorded."""
     # streamed: each line is scored as it is read and its trace dropped, so scoring a long run keeps only
     # the scores in memory (a 1000-episode run's traces are ~80 MB as Python objects)
-    lines = [_ScoredLine.of(line) for line in log.iter_lines() if line_key(line) in keys]
+    lines = [(prescored.take(line) if prescored is not None else None) or _ScoredLine.of(line)
+             for line in log.iter_lines() if line_key(line) in keys]
     lines.sort(key=lambda line: (line.scenario, line.seed))
     extra: dict[str, Sequence[ScenarioScore]] = {}
     notes: list[NotMeasuredNote] = []
@@ -232,6 +236,45 @@ def _slim(rule: str, counts: tuple[int, int] | None) -> Evidence:
     if counts is None:
         return {"rule": rule}
     return {"rule": rule, "sim": {"hidden_inconsistency": {"count": counts[0], "safe_decisions": counts[1]}}}
+
+
+class IncrementalScores:
+    """Episode lines scored as the run writes them, so the scoring step after the last reply has (almost)
+    nothing left to do: the runner calls :meth:`add` with each line's text just appended to
+    ``episodes.jsonl`` (while other episodes still wait on their brain), and :func:`score_run` takes the
+    scores with :meth:`take` instead of scoring those lines again.
+
+    The same function scores a line here and in :func:`score_run` (``_ScoredLine.of``) from the same text
+    (the JSON just written is what a later read parses), so ``scores.json`` is the same. A line is taken
+    only if its :func:`line_key` was added in this run; the runner appends only episodes not yet in the file,
+    under the run lock, so an added line is the first (the scored) line of its key. A line whose scoring
+    raises is left for :func:`score_run`, which raises as it always did (a scorer bug is not a score).
+    """
+
+    def __init__(self) -> None:
+        self._scored: dict[EpisodeKey, _ScoredLine] = {}
+        #: lines scored by :meth:`add` / taken by :meth:`take` (a run's proof that the work moved)
+        self.added = 0
+        self.taken = 0
+
+    def add(self, text: str) -> bool:
+        """Score one written line (its JSON text); False when it could not be scored here."""
+        try:
+            line = json.loads(text)
+            key = line_key(line)
+            scored = _ScoredLine.of(line)
+        except Exception:  # scored again (and raising, if it must) by score_run, as without this cache
+            return False
+        self._scored.setdefault(key, scored)
+        self.added += 1
+        return True
+
+    def take(self, line: EpisodeLine) -> _ScoredLine | None:
+        """The score of ``line`` if :meth:`add` scored it (removed from the cache), else None."""
+        scored = self._scored.pop(line_key(line), None)
+        if scored is not None:
+            self.taken += 1
+        return scored
 
 
 @dataclass(frozen=True)

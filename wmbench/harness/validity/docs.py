@@ -119,26 +119,31 @@ BOUNDS: tuple[tuple[str, str, str, float, str], ...] = (
 )
 #: what the page says about the bounds the rules cannot reach by themselves
 BOUND_NOTES = """\
-- **oracle-random on C03.** A rule-perfect PREDICT with a random safe side *is* a correct escape in the open-field
-  layouts of S11–S15 (the prompt names no preferred side; a run in any safe direction that does not let the beast
-  gain gets away — often farther than prompt-only's walk). C03 charges what physics shows: a side move that lets
-  the beast gain (the stated margin `SIDEWAYS_MARGIN` = 5), a move that closes on it or into the crossing beast's
-  path (0), and — since issue 20's second round — a partly right PREDICT that does not mark where the beast is
-  (suboptimal, not reasonable). Reaching 15 needs family layouts where the side matters on every drawn
-  instance (an exit that closes further along the route, known from the scene); that is not built yet.
-- **mirror-swapped on C08.** C08 now forfeits a scenario for wrong motion at *any* decision of the episode (into
-  a danger sector, closing on the beast, toward an approaching person, contact), so mirrored motion earns nothing
-  wherever it is wrong. On the family instances where every threat is on the axis (ahead or behind: the spec's
-  seed 0 and the turned seed 2 of S36–S40) a mirrored body moves exactly like a correct one and keeps its
-  points, so about half of C08 stays: no rule that judges the motion can take it. The bound ≤ 15 holds for the
-  brains whose motion is wrong on every instance (runs-at-danger, perceive-only).
-- **The best constant.** Its margin grew (149.9 → 133.4 of 900 on the quick panel; CI bound lowered from 150 to
-  140) from rules the prompt states: C08 forfeits wrong motion anywhere in the episode and relief expressed
-  before the beast has left (`beast-ahead/walk-back-relief` lost S39's 20), and C04 S20 counts a beast named
-  where only the woman stands as the threat reaction it is. What remains of `beast-ahead/step-back-wary` is
-  mostly earned where the constant is the right answer: with the beast (or the woman) ahead — the spec's seed 0
-  and its mirror — a wary step back is a correct escape (S11 seed 0: 20, S13 seeds 0–1: 15, S15 seeds 0–1: 17.5,
-  S40 seed 0: 20; the turned seeds: 0–4), so the target of 130 is not reached by rules alone.
+- **oracle-random on C03** (reached since issue 20's third round). In the open field a random safe side *is* a
+  correct escape from a slow approach (the prompt names no preferred side), so C03 alone charged only a side move
+  that lets the beast gain (the stated margin `SIDEWAYS_MARGIN` = 5) or one that closes on it (0): 10.5 below
+  prompt-only. S11's drawn instances now alternate the approach with a *charge* (`Family.pursuits`; the scene
+  reports `npc_behavior` charge and its speed, 5 m/s), which outruns a run: a brain that flees on one line —
+  straight away, or one dodge to the side (the spec's "move left/right") and then away — escapes even at a run
+  and loses at most the stated margin (19.2 of 20), while a random safe side at a run is caught
+  (`tests/scenarios/test_families.py`). The side chosen matters by what the scene says, judged by the outcome.
+- **mirror-swapped on C08.** C08 forfeits a scenario for wrong motion at *any* decision (into a danger sector,
+  closing on the beast, toward an approaching person, contact), and every drawn instance of S36–S40 now puts the
+  creature at a side (`SIDE_FRONTS`; before, the turned seed 2 put it behind, on the axis). On the spec's seed 0
+  the creature is ahead and a mirrored body moves exactly like a correct one, so that seed alone keeps it 25 of
+  the quick panel's four seeds (30.0 here, 55.0 before the side fronts). Over the drawn instances alone
+  (seeds 1–3, what a run's WM Score is computed over) mirror-swapped scores 6.7 on C08 against prompt-only's
+  91.5 (`run_validity(seeds=(1, 2, 3), brains=("mirror-swapped", "prompt-only"), categories=("C08",),
+  include_c10=False)`; asserted in CI: at most 15): what is left is S38 seed 2, where freezing is right and a
+  mirrored body freezes too.
+- **The best constant.** `beast-ahead/step-back-wary` (140.4 of 900; 133.4 in the second round) is mostly
+  earned where the constant is the right answer: with the beast (or the woman) ahead — the spec's seed 0 and its
+  mirror — a wary step back is a correct escape. Since the second round it lost 1.7 on C03 (S11's charges catch
+  a step back) and gained 3.2 on C10 (S48's slow-motion pacing, from main) and 5.5 on C08: with the creature at
+  a side on every drawn instance a step back is no longer the wrong way on the turned seed 2 (the creature was
+  behind it there), and C08's body-fit rule pays words whose body does not fit half (S40, 10 a decision). A step
+  back from a creature at the side is not wrong motion, so the side fronts keep it; the target of 130 is not
+  reached by rules alone (CI bound 145, was 140).
 """
 
 
