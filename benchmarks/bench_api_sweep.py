@@ -15,7 +15,7 @@ scoring, report), alternately, for ``--rounds`` rounds (median):
   after the last reply (``run_suite(..., overlap=False)``);
 - **after**: the default run: as no-overlap, and each line is scored as it is written and the plots are
   drawn by helper processes started during the run, the intensity plot as soon as its episodes are in
-  (:mod:`wmbench.harness.run.overlap`); ``--one-each`` adds the same with one episode per connection.
+  (:mod:`wmbench.harness.report.overlap`); ``--one-each`` adds the same with one episode per connection.
 
 Beside them the **ideal** bound from the run's own decision counts: ``max(longest episode × latency,
 decisions × latency / connections)``; target: after <= 1.3 × ideal. The endpoint's peak concurrency must not

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from wmbench.brain.panel.cheats import predict_line
-from wmbench.brain.panel.prompt_only import LATERAL, OPPOSITE, read_scene
+from wmbench.brain.panel.prompt_only import read_scene
 from wmbench.brain.providers.base import ProviderBrain, ProviderOutcome
-from wmbench.core.directions import GRAMMAR_ORDER, TRAVEL_PHRASES
+from wmbench.core.directions import GRAMMAR_ORDER, LATERAL, OPPOSITE, TRAVEL_PHRASES
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import episode_line

@@ -12,7 +12,7 @@
    each line as it finishes.
 3. Score *every* line of the run from ``episodes.jsonl``, sorted by (scenario, seed), so a resumed run scores
    exactly like an uninterrupted one (the lines this run wrote were scored as they were written, while other
-   episodes waited: :mod:`wmbench.harness.run.overlap`); hand non-bench scenarios (C09 live, C10 transfer)
+   episodes waited: :mod:`wmbench.harness.report.overlap`); hand non-bench scenarios (C09 live, C10 transfer)
    to the measurer passed for their mode (:func:`default_measurers` unless the caller passes its own), or
    report them as not measured (:mod:`wmbench.harness.run.scores`); write ``scores.json``.
 
@@ -45,6 +45,7 @@ from wmbench.core.redaction import Redactor
 from wmbench.harness.executors.base import EpisodeJob, Executor, expected_decisions, longest_first
 from wmbench.harness.executors.local import EPISODES_PER_CONNECTION
 from wmbench.harness.live.c09 import skip_live
+from wmbench.harness.report.overlap import RunOverlap
 from wmbench.harness.report.plots import prewarm_in_background
 from wmbench.harness.report.writer import REPORT_HTML, REPORT_MD, write_reports
 from wmbench.harness.run.env_reuse import close_all
@@ -54,7 +55,6 @@ from wmbench.harness.run.instances import InstanceDraw, scored_seeds, split_reco
 from wmbench.harness.run.lock import holds_run_lock
 from wmbench.harness.run.measure import MeasureContext, Measurer, registered_measurers
 from wmbench.harness.run.out_dir import check_run_dir
-from wmbench.harness.run.overlap import RunOverlap
 from wmbench.harness.run.rerun import (
     keys_to_score,
     merge_with_previous,
@@ -137,7 +137,7 @@ def run_suite(
     ``executor`` runs the episodes (:mod:`wmbench.harness.executors`: ``local`` or ``ray``; default: this
     machine, as described above). API brains' episodes start longest first.
     ``overlap``: score each line as it is written and, for API brains, draw the report's plots in helper
-    processes started during the run (:mod:`wmbench.harness.run.overlap`; the same scores and report);
+    processes started during the run (:mod:`wmbench.harness.report.overlap`; the same scores and report);
     False does both after the last episode, as before the overlap (kept for the benchmark).
     Raises :class:`RunConfigError` before running anything if the configuration is wrong,
     :class:`RunInterrupted` on Ctrl-C (finished episodes are kept), and :class:`RunStopped` after writing
@@ -189,7 +189,7 @@ def run_suite(
                           executor=executor, job=job, overlap=running)
         except RunStopped as stop:
             stopped = stop.reason
-    except BaseException:
+    except BaseException:  # only cleans up and re-raises (Ctrl-C and errors alike)
         if running is not None:
             running.close()  # its plot workers (the run stops here)
         raise

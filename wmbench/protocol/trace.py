@@ -113,6 +113,8 @@ class InstanceRecord(TypedDict):
     variant_walls: bool
     #: the creature's kind where the family draws it (C02), else "" (absent in traces before 0.4)
     creature: NotRequired[str]
+    #: the pursuing beasts' drawn behaviour where the family draws it (C03 S11), else "" (absent before 0.4)
+    pursuit: NotRequired[str]
 
 
 class TraceMeta(TypedDict, total=False):

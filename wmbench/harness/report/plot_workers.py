@@ -17,16 +17,15 @@ Card
   :class:`PlotWorkerError`; :func:`collect` then draws that plot in this process, as before, so a broken
   worker never changes a report (and a plot that fails in-process still fails as before).
 - The workers ignore Ctrl-C (their own session), die with this process (Linux's parent-death signal; the
-  end of their stdin everywhere) and leave when :meth:`PlotWorkers.close` closes their stdin. They load
-  this file and ``plots.py`` by path, not the ``wmbench`` package (whose import costs more CPU than
-  matplotlib's, on a run's critical cores), and speak length-prefixed pickles over their stdin/stdout (their
-  own stdout goes to stderr, so a stray print cannot break it).
+  end of their stdin everywhere) and leave when :meth:`PlotWorkers.close` closes their stdin. They import
+  this module (and with it the ``wmbench`` package and the plots) while the run waits, and speak
+  length-prefixed pickles over their stdin/stdout (their own stdout goes to stderr, so a stray print cannot
+  break it).
 """
 
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import json
 import os
 import pickle
@@ -39,21 +38,21 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from typing import IO, Any
 
+from wmbench.core.errors import RunError
+from wmbench.harness.report import plots
+
 #: The plotting functions of :mod:`wmbench.harness.report.plots` a worker may be asked to call.
 PLOT_FUNCTIONS = frozenset({"pillar_radar", "category_bars", "intensity_over_time", "latency_histogram",
                             "horizon_curve", "frontier_curves"})
 #: Longest wait for one plot before it is drawn in-process instead (a machine can be very busy).
 RESULT_TIMEOUT_S = 300.0
 _HEADER = struct.Struct("!I")
-#: A worker's first lines: load this file and plots.py by path, without the ``wmbench`` package (whose import
-#: costs more CPU than matplotlib's); sys.path is the parent's, for what an argument's unpickling may import.
-_BOOT = ("import importlib.util, json, sys; sys.path[:0] = json.loads(sys.argv[1]); "
-         "spec = importlib.util.spec_from_file_location('_wmbench_plot_workers', sys.argv[2]); "
-         "module = importlib.util.module_from_spec(spec); spec.loader.exec_module(module); "
-         "module.serve(sys.argv[3], int(sys.argv[4]))")
+#: A worker's first lines: the parent's sys.path (so it imports the same wmbench), then :func:`serve`.
+_BOOT = ("import json, sys; sys.path[:0] = json.loads(sys.argv[1]); "
+         "from wmbench.harness.report.plot_workers import serve; serve(int(sys.argv[2]))")
 
 
-class PlotWorkerError(RuntimeError):
+class PlotWorkerError(RunError):
     """A plot worker could not draw a plot (it did not start, died, timed out or raised)."""
 
 
@@ -131,8 +130,7 @@ class PlotWorkers:
         every job this thread takes (the report draws those in-process)."""
         proc: subprocess.Popen[bytes] | None
         try:
-            proc = subprocess.Popen([sys.executable, "-c", _BOOT, json.dumps(sys.path), __file__, _plots_file(),
-                                     str(os.getpid())],
+            proc = subprocess.Popen([sys.executable, "-c", _BOOT, json.dumps(sys.path), str(os.getpid())],
                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, start_new_session=True)
         except OSError:
             proc = None
@@ -175,8 +173,6 @@ def collect(future: Future[bytes | None], name: str, *args: Any,
         return future.result(timeout=RESULT_TIMEOUT_S)
     except Exception:  # PlotWorkerError or a timeout: this process draws it (and raises what it raises)
         if draw is None:
-            from wmbench.harness.report import plots
-
             draw = getattr(plots, name)
         return draw(*args)
 
@@ -200,18 +196,11 @@ def _receive(stream: IO[bytes]) -> bytes:
 # ------------------------------------------------------------------------------------------------ worker side
 
 
-def _plots_file() -> str:
-    spec = importlib.util.find_spec("wmbench.harness.report.plots")
-    if spec is None or spec.origin is None:
-        raise OSError("wmbench.harness.report.plots has no source file")
-    return spec.origin
-
-
-def serve(plots_file: str, parent_pid: int) -> None:
-    """A worker's main loop (run by :class:`PlotWorkers` in a fresh interpreter): load ``plots_file`` (the
-    plots module, by path) and matplotlib, then draw each plot asked for on stdin and answer ``(ok, PNG bytes
-    or None | error text)`` on stdout. It leaves at the end of stdin (its parent closed it, or died) and, on
-    Linux, is killed with its parent (the parent-death signal)."""
+def serve(parent_pid: int) -> None:
+    """A worker's main loop (run by :class:`PlotWorkers` in a fresh interpreter): load matplotlib, then draw
+    each plot asked for on stdin and answer ``(ok, PNG bytes or None | error text)`` on stdout. It leaves at
+    the end of stdin (its parent closed it, or died) and, on Linux, is killed with its parent (the
+    parent-death signal)."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -225,11 +214,6 @@ def serve(plots_file: str, parent_pid: int) -> None:
     answers = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())  # a stray print goes to stderr, not into the answers
     requests = sys.stdin.buffer
-    spec = importlib.util.spec_from_file_location("_wmbench_report_plots", plots_file)
-    if spec is None or spec.loader is None:
-        raise OSError(f"cannot load {plots_file}")
-    plots = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(plots)
 
     for module in plots.MATPLOTLIB_MODULES:  # loaded now, while the run waits on its brain
         with contextlib.suppress(ImportError):

@@ -21,6 +21,8 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from wmbench.scoring.live_run import median, percentile
+
 #: The matplotlib modules the plots use (imported lazily: matplotlib is the optional extra ``report``).
 MATPLOTLIB_MODULES = ("matplotlib.figure", "matplotlib.backends.backend_agg", "matplotlib.patches")
 
@@ -158,8 +160,6 @@ def latency_histogram(latencies_ms: Mapping[str, Sequence[float]]) -> bytes | No
     values = [x for v in data.values() for x in v]
     if not values:
         return None
-
-    from wmbench.scoring.live_run import median, percentile  # here: a plot worker need not import scoring
 
     fig, ax = _figure(7.2, 3.4)
     lo, hi = max(min(values), 1e-3), max(values)

@@ -19,7 +19,7 @@ need to spend: scoring all the lines and drawing the report's plots used to star
   The plots that need the final scores (radar, bars) are drawn side by side by the workers at the end.
 
 Nothing here changes a score or a report: the same functions run on the same data, earlier or elsewhere
-(``tests/harness/run/test_overlap.py`` compares against a run without it).
+(``tests/harness/report/test_overlap.py`` compares against a run without it).
 """
 
 from __future__ import annotations

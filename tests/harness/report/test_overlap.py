@@ -11,8 +11,8 @@ import pytest
 
 from tests.brain.fault_servers import GOOD_TEXT, FaultServer
 from wmbench.harness import suite as runner
+from wmbench.harness.report.overlap import RunOverlap
 from wmbench.harness.report.writer import write_reports
-from wmbench.harness.run.overlap import RunOverlap
 from wmbench.harness.run.results import EpisodeLog, read_scores
 from wmbench.harness.run.scores import IncrementalScores
 from wmbench.harness.run.selection import EpisodeSpec
