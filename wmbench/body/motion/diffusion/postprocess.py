@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 
 from wmbench.body.motion.diffusion.leg_ik import solve_legs
+from wmbench.body.motion.stream import smoothstep
 from wmbench.body.skeleton import FOOT_CONTACT_JOINTS, JOINT_NAMES
 
 #: Weight of the newest frame in the causal low-pass on shown frames.
@@ -115,11 +116,6 @@ LIVE_FLOOR_SECONDS = 1.0
 MAX_PIN_OFFSET = 0.5
 
 
-def _smoothstep(x: float) -> float:
-    x = min(max(x, 0.0), 1.0)
-    return x * x * (3.0 - 2.0 * x)
-
-
 def contacts(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTACT_HEIGHT,
              contact_speed: float = CONTACT_SPEED) -> np.ndarray:
     """(T, 4) bool: each foot joint (``FOOT_CONTACT_JOINTS`` order) of a global (T, 22, 3) clip is in contact
@@ -161,7 +157,7 @@ class _LegPin:
             if self.since < 0:
                 self.released, self.since = self.offset.copy(), 0
             self.since += 1
-            self.offset = self.released * (1.0 - _smoothstep(self.since / self.release))
+            self.offset = self.released * (1.0 - smoothstep(self.since / self.release))
             if self.since >= self.release:
                 self.since, self.offset = -1, np.zeros(2)
         return self.offset.copy()
