@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from typing import Any
@@ -15,6 +16,7 @@ from wmbench.brain.providers.endpoint_gate import (
     connection_budget,
     episode_priority,
     retry_after_seconds,
+    shared_pauses,
 )
 
 pytest.importorskip("openai")
@@ -120,3 +122,55 @@ def test_a_free_slot_goes_to_the_episode_with_most_requests_to_come() -> None:
     assert order == [5, 3, 1] and gate.peak == 1
     with pytest.raises(ValueError, match="at least 1"), connection_budget(0):
         pass
+
+
+class DictBoard:
+    """An in-process :class:`~wmbench.brain.providers.endpoint_gate.SharedPauses` (the Ray actor's contract)."""
+
+    def __init__(self) -> None:
+        self.held: dict[str, float] = {}
+        self.asked: list[str] = []
+
+    def until(self, endpoint: str) -> float:
+        self.asked.append(endpoint)
+        return self.held.get(endpoint, 0.0)
+
+    def hold_until(self, endpoint: str, until: float) -> None:
+        self.held[endpoint] = max(self.held.get(endpoint, 0.0), until)
+
+
+class BrokenBoard:
+    def until(self, endpoint: str) -> float:
+        raise ConnectionError("the run's board is gone")
+
+    def hold_until(self, endpoint: str, until: float) -> None:
+        raise ConnectionError("the run's board is gone")
+
+
+def test_a_shared_board_pause_holds_this_process_and_a_pause_here_reaches_the_board() -> None:
+    httpx = pytest.importorskip("httpx")
+    board = DictBoard()
+    gate = EndpointGate("http://x/v1")
+    board.hold_until("http://x/v1", time.time() + 0.3)  # another process got a Retry-After
+    with shared_pauses(board):
+        started = time.monotonic()
+        asyncio.run(gate.before_request(None))
+        waited = time.monotonic() - started
+        refused = httpx.Response(429, headers={"Retry-After": "5"})
+        before = time.time()
+        asyncio.run(gate.after_response(refused))
+    assert waited >= 0.25 and board.asked[0] == "http://x/v1"
+    assert board.held["http://x/v1"] >= before + 5 - 0.01  # the others are told
+    assert 4 < gate.remaining() <= 5  # and this process pauses too
+    asked = len(board.asked)
+    asyncio.run(EndpointGate("http://x/v1").before_request(None))  # outside shared_pauses: no board
+    assert len(board.asked) == asked
+
+
+def test_a_broken_board_is_ignored() -> None:
+    httpx = pytest.importorskip("httpx")
+    gate = EndpointGate("http://y/v1")
+    with shared_pauses(BrokenBoard()):
+        asyncio.run(gate.before_request(None))  # no wait, no error
+        asyncio.run(gate.after_response(httpx.Response(429, headers={"Retry-After": "1"})))
+    assert 0 < gate.remaining() <= 1  # the local pause still holds

@@ -4,6 +4,7 @@ scores as the local executor, byte for byte, and Ray leaves no process behind.""
 from __future__ import annotations
 
 import json
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -70,3 +71,62 @@ def test_ray_sweep_matches_local_byte_for_byte_and_leaves_no_process(tmp_path: P
     while ray_processes() and time.monotonic() < deadline:
         time.sleep(0.5)
     assert ray_processes() == []
+
+
+PAUSE_S = 2.0
+#: A reply that keeps S42's character waiting: the episode asks all its 24 decisions.
+STAND_STILL = ("PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)\n"
+               "MOTION: a person stands still, waiting calmly")
+
+
+def test_retry_after_to_one_ray_task_pauses_the_other_tasks_requests() -> None:
+    """Two API episodes in two Ray worker processes against one real endpoint: once both are talking to it,
+    the endpoint answers one request ``429`` with ``Retry-After: 2``. The OTHER episode's requests stop too:
+    none reaches the server during the pause (after a generous 0.5 s for the news to travel), and both go
+    on after it. Without the run's shared pause board the other task keeps sending (~0.1 s a reply)."""
+    from tests.brain.fault_servers import FaultServer, completion
+    from wmbench.brain.providers.openai_chat import SESSION_HEADER
+    from wmbench.harness.executors.base import EpisodeJob
+    from wmbench.harness.run.selection import EpisodeSpec
+
+    seen: list[tuple[float, str, int]] = []  # (server wall time, episode session, status answered)
+    refused_at: list[float] = []  # when the one 429 was answered
+    both = threading.Condition()
+
+    def behave(h: Any, body: dict[str, Any]) -> None:
+        session = h.headers.get(SESSION_HEADER, "?")
+        arrived = time.time()
+        with both:  # no answer until both episodes are talking: they surely overlap (worker start-ups differ)
+            seen.append((arrived, session, 0))
+            index = len(seen) - 1
+            both.notify_all()
+            both.wait_for(lambda: len({s for _, s, _ in seen}) >= 2, timeout=120)
+            refuse = not refused_at
+            if refuse:
+                refused_at.append(time.time())
+            seen[index] = (arrived, session, 429 if refuse else 200)
+        if refuse:
+            h.send_json(429, {"error": {"message": "rate limited", "type": "rate_limit"}},
+                        {"Retry-After": f"{PAUSE_S:g}"})
+            return
+        time.sleep(0.1)  # a reply takes a while: the other episode would send ~10 requests during the pause
+        h.send_json(200, completion(STAND_STILL, body.get("model", "stub")))
+
+    executor = RayExecutor(num_cpus=2)
+    with FaultServer(behave) as server:
+        job = EpisodeJob(brain="openai/stub", body="smpl", max_connections=2,
+                         brain_options={"base_url": server.url, "cache": False, "debug_session_labels": True})
+        try:
+            results = list(executor.results([EpisodeSpec("S42", 0), EpisodeSpec("S42", 1)], job))
+        finally:
+            executor.close()
+    assert len(results) == 2
+    assert len({s for _, s, _ in seen}) == 2
+    refused = [s for _, s, code in seen if code == 429]
+    assert len(refused) == 1
+    t429, first = refused_at[0], refused[0]
+    others = [t - t429 for t, s, _ in seen if s != first]
+    assert any(dt < 0 for dt in others)  # the other episode was talking to the endpoint before the 429
+    during = [round(dt, 2) for dt in others if 0.5 < dt < PAUSE_S - 0.05]
+    assert during == [], f"the other episode's requests reached the server during the pause: {during}"
+    assert any(dt >= PAUSE_S for dt in others)  # ... and it went on after the pause

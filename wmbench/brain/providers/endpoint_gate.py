@@ -19,8 +19,14 @@ Card
   tail is as short as the episodes allow: the longest remaining chain of 1 s requests is never the one
   left waiting. Ties go first come, first served. Outside a budget, requests are not limited here.
 - Only *when* requests are sent changes, never what they say or what a reply means.
-- Simplified: the gate is per process. Local runs (threads) share one; Ray tasks on several processes
-  share only their in-flight budget (the executor's window), not the pause nor the slots.
+- **A pause shared across processes.** Inside :func:`shared_pauses` (``board``), every gate of the process
+  also asks a :class:`SharedPauses` board -- one remote call per attempt -- when the endpoint's pause ends
+  (wall clock, ``time.time()``), waits for the later of that and its own pause, and tells the board of
+  every pause a response asks for. The Ray executor installs one board (a Ray actor) per run in each task,
+  so a ``Retry-After`` answered to one task holds every task's requests to that endpoint, on every worker
+  process and node. A board that fails to answer is ignored (the process's own pause still holds).
+- Simplified: the connection slots are per process. Ray tasks on several processes share the pause (above)
+  and their in-flight budget (the executor's window of ``max_connections`` tasks), not the slots.
 """
 
 from __future__ import annotations
@@ -33,6 +39,7 @@ import itertools
 import threading
 import time
 from collections.abc import Iterator, Mapping
+from typing import Protocol
 
 #: The longest pause a response can impose (the openai client caps its own Retry-After waits at 60 s).
 MAX_PAUSE_S = 60.0
@@ -56,6 +63,45 @@ def retry_after_seconds(headers: Mapping[str, str], now: float | None = None) ->
             return None
         return max(0.0, when.timestamp() - (time.time() if now is None else now))
     return None
+
+
+class SharedPauses(Protocol):
+    """Where the processes of one run keep each endpoint's pause (wall-clock end, ``time.time()``)."""
+
+    def until(self, endpoint: str) -> float:
+        """When the pause of ``endpoint`` ends (0.0 or a past time: not paused)."""
+        ...
+
+    def hold_until(self, endpoint: str, until: float) -> None:
+        """Pause ``endpoint`` until ``until`` (a later end already held stays)."""
+        ...
+
+
+_SHARED: list[SharedPauses | None] = [None]  # the board every gate of the process consults, if any
+
+
+@contextlib.contextmanager
+def shared_pauses(board: SharedPauses) -> Iterator[None]:
+    """Every gate of this process shares its pauses through ``board`` while the block runs (see the card)."""
+    previous, _SHARED[0] = _SHARED[0], board
+    try:
+        yield
+    finally:
+        _SHARED[0] = previous
+
+
+def _board_until(board: SharedPauses, endpoint: str) -> float:
+    try:
+        return float(board.until(endpoint))
+    except Exception:  # a board that is gone or broken (its run ending, a lost node): the local pause still holds
+        return 0.0
+
+
+def _board_hold(board: SharedPauses, endpoint: str, until: float) -> None:
+    try:
+        board.hold_until(endpoint, until)
+    except Exception:  # as in _board_until: telling the others is best effort, this process pauses anyway
+        return
 
 
 _BUDGET: list[int | None] = [None]  # requests in flight per endpoint while a connection_budget is active
@@ -91,7 +137,8 @@ def episode_priority(expected_decisions: int) -> Iterator[None]:
 class EndpointGate:
     """The shared pause and connection slots of one endpoint (see the module card)."""
 
-    def __init__(self) -> None:
+    def __init__(self, endpoint: str = "") -> None:
+        self.endpoint = endpoint  # the key of a shared board (the base URL without trailing slashes)
         self._until = 0.0  # time.monotonic() before which no request is sent
         self._lock = threading.Lock()
         self.pauses = 0
@@ -144,8 +191,14 @@ class EndpointGate:
             return max(0.0, self._until - time.monotonic())
 
     async def before_request(self, request: object) -> None:
-        """httpx request hook: wait while the endpoint is paused."""
-        while (left := self.remaining()) > 0:
+        """httpx request hook: wait while the endpoint is paused (here, or on the shared board)."""
+        while True:
+            left = self.remaining()
+            board = _SHARED[0]
+            if board is not None:  # a blocking remote call: off the event loop
+                left = max(left, await asyncio.to_thread(_board_until, board, self.endpoint) - time.time())
+            if left <= 0:
+                return
             await asyncio.sleep(left)
 
     async def after_response(self, response: object) -> None:
@@ -155,6 +208,10 @@ class EndpointGate:
         seconds = retry_after_seconds(dict(getattr(response, "headers", {}) or {}))
         if seconds:
             self.pause(seconds)
+            board = _SHARED[0]
+            if board is not None:
+                until = time.time() + min(seconds, MAX_PAUSE_S)
+                await asyncio.to_thread(_board_hold, board, self.endpoint, until)
 
 
 _GATES: dict[str, EndpointGate] = {}
@@ -165,4 +222,7 @@ def gate_for(base_url: str) -> EndpointGate:
     """The process-wide gate of ``base_url`` (trailing slashes ignored)."""
     key = base_url.rstrip("/")
     with _GATES_LOCK:
-        return _GATES.setdefault(key, EndpointGate())
+        gate = _GATES.get(key)
+        if gate is None:
+            gate = _GATES[key] = EndpointGate(key)
+        return gate

@@ -4,8 +4,8 @@ Card:
     client     the official ``openai`` client (``AsyncOpenAI`` on a private event-loop thread) with *its own*
                retries: 408/409/429/5xx, connection errors and time-outs are retried ``max_retries`` times,
                ``Retry-After`` / ``retry-after-ms`` honoured (up to the client's 2-minute cap) — and shared:
-               it pauses every brain of the process asking the same endpoint
-               (:mod:`wmbench.brain.providers.endpoint_gate`) — the attempts
+               it pauses every brain of the process asking the same endpoint (and every Ray task of the
+               run, through its shared board: :mod:`wmbench.brain.providers.endpoint_gate`) — the attempts
                it took reported as ``retries`` (the client's ``retries_taken``). The backoff jitter is the
                client's own: it only moves *when* a retry is sent, never what a reply says;
     deadline   ``timeout_s`` is a true wall-clock deadline for the whole decision — every attempt, every
@@ -251,7 +251,7 @@ class OpenAIBrain(ProviderBrain):
         self._fatal: str | None = None
 
     async def _make_client(self, base_url: str | None, key: str) -> Any:
-        # every attempt waits while the endpoint is paused by a Retry-After any brain of this process got
+        # every attempt waits while the endpoint is paused by a Retry-After any brain of this process (or run) got
         gate = self._gate
         http_client = self._openai.DefaultAsyncHttpxClient(
             verify=shared_ssl_context(),  # the same verification as httpx's default, built once per process

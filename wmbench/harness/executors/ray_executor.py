@@ -16,18 +16,24 @@ Card
 - **Budget.** At most ``window`` tasks are in flight: twice the cluster's CPUs for computed brains, the
   run's ``max_connections`` for API brains — so the connection budget to one endpoint holds for the whole
   cluster, however many nodes it has. API episodes are submitted longest first.
+- **One pause.** For API brains the driver starts a :class:`PauseBoard` actor for the run (killed when the
+  run's episodes are done) and hands it to every task, which shares its endpoint gates' pauses through it
+  (:func:`~wmbench.brain.providers.endpoint_gate.shared_pauses`): a ``Retry-After`` answered to one task
+  holds every task's requests to that endpoint, on every worker process and node.
 - **Ctrl-C.** Tasks not yet started are cancelled; the driver raises ``KeyboardInterrupt`` at once (finished
   episodes are already written; a rerun resumes).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 
 from wmbench.body.motion.registry import select_generator, selected_generator_name
+from wmbench.brain.providers.endpoint_gate import shared_pauses
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import MissingExtraError, RunError
 from wmbench.harness.executors.base import EpisodeJob, longest_first
@@ -49,6 +55,33 @@ def _ray() -> Any:
     except ImportError as err:
         raise MissingExtraError("the Ray executor (--executor ray)", "ray", "ray", str(err)) from None
     return ray
+
+
+class PauseBoard:
+    """Each endpoint's pause end (wall clock) for one run; a Ray actor (``ray.remote(PauseBoard)``)."""
+
+    def __init__(self) -> None:
+        self._until: dict[str, float] = {}
+
+    def until(self, endpoint: str) -> float:
+        return self._until.get(endpoint, 0.0)
+
+    def hold_until(self, endpoint: str, until: float) -> None:
+        self._until[endpoint] = max(self._until.get(endpoint, 0.0), until)
+
+
+class RayPauses:
+    """A task's view of the run's :class:`PauseBoard` actor (a
+    :class:`~wmbench.brain.providers.endpoint_gate.SharedPauses`): one blocking remote call per question."""
+
+    def __init__(self, actor: Any) -> None:
+        self.actor = actor
+
+    def until(self, endpoint: str) -> float:
+        return float(_ray().get(self.actor.until.remote(endpoint)))
+
+    def hold_until(self, endpoint: str, until: float) -> None:
+        _ray().get(self.actor.hold_until.remote(endpoint, until))
 
 
 class RayStartError(RunError):
@@ -110,23 +143,27 @@ class RayExecutor:
         ordered = longest_first(todo) if remote_brain else list(todo)
         records = ray.put(tuple(get_scenario(sid) for sid in sorted({s.scenario for s in todo})))
         job_ref = ray.put(_plain_job(job))
+        board = ray.remote(PauseBoard).options(num_cpus=0).remote() if remote_brain else None
         specs = iter(ordered)
         pending: list[Any] = []
         try:
             for spec in specs:
-                pending.append(task.remote(spec, job_ref, records))
+                pending.append(task.remote(spec, job_ref, records, board))
                 if len(pending) >= window:
                     break
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)
                 refill = next(specs, None)
                 if refill is not None:
-                    pending.append(task.remote(refill, job_ref, records))
+                    pending.append(task.remote(refill, job_ref, records, board))
                 yield ray.get(done[0])
         except KeyboardInterrupt:
             for ref in pending:
                 ray.cancel(ref, force=False)
             raise
+        finally:
+            if board is not None and ray.is_initialized():
+                ray.kill(board)
 
 
 def _plain_job(job: EpisodeJob) -> dict[str, Any]:
@@ -139,7 +176,8 @@ def _plain_job(job: EpisodeJob) -> dict[str, Any]:
 _BRAINS: dict[str, Any] = {}
 
 
-def _ray_episode(spec: EpisodeSpec, job: Mapping[str, Any], records: Sequence[Scenario]) -> EpisodeResult:
+def _ray_episode(spec: EpisodeSpec, job: Mapping[str, Any], records: Sequence[Scenario],
+                 board: Any = None) -> EpisodeResult:
     """One episode inside a Ray worker process (see the module card)."""
     here = {r.id: r for r in all_scenarios()}
     for record in records:
@@ -151,5 +189,7 @@ def _ray_episode(spec: EpisodeSpec, job: Mapping[str, Any], records: Sequence[Sc
     brain = _BRAINS.get(key)
     if brain is None:
         brain = _BRAINS[key] = get_brain(job["brain"], **job["brain_options"])
-    return run_episode(spec.scenario, brain, job["body"], spec.seed, job["env_kwargs"], brain_label=job["brain"],
-                       reuse_env=True)
+    pauses = shared_pauses(RayPauses(board)) if board is not None else contextlib.nullcontext()
+    with pauses:
+        return run_episode(spec.scenario, brain, job["body"], spec.seed, job["env_kwargs"],
+                           brain_label=job["brain"], reuse_env=True)
