@@ -242,6 +242,12 @@ def new_memory() -> Memory:
     return np.zeros(N_MEMORY) if kernel_path() == "numba" else [0.0] * N_MEMORY
 
 
+def rotor_thrusts(mem: Memory) -> tuple[float, float, float, float]:
+    """The four saturated rotor thrusts (N) of the last step, from ``mem`` (:data:`M_FORCES`)."""
+    f0, f1, f2, f3 = mem[M_FORCES]
+    return float(f0), float(f1), float(f2), float(f3)
+
+
 Kernel = Callable[..., tuple[float, float, float, float]]
 _compiled: list[tuple[Kernel, str]] = []
 

@@ -290,7 +290,7 @@ class Quadrotor(UrdfBody):
         c = self.aero_coefficients
         r0, r1, r2, r3, r4, r5, r6, r7, r8 = rot
         mem = self._mem
-        forces = (float(mem[14]), float(mem[15]), float(mem[16]), float(mem[17]))
+        forces = fk.rotor_thrusts(mem)
         if aero.drag:
             kf = self.params.kf
             rpm_sum = sum(math.sqrt(f / kf) for f in forces)
@@ -341,8 +341,7 @@ class Quadrotor(UrdfBody):
     def rotor_rpm(self) -> tuple[float, float, float, float]:
         """The rotor speeds (rpm) of the last physics step (hover rpm after a reset)."""
         if self._rpm_stale:
-            mem = self._mem
-            self._rpm = self.airframe.rotor_rpm(float(mem[14]), float(mem[15]), float(mem[16]), float(mem[17]))
+            self._rpm = self.airframe.rotor_rpm(*fk.rotor_thrusts(self._mem))
             self._rpm_stale = False
         return self._rpm
 
