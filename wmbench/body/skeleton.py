@@ -35,6 +35,9 @@ MIRROR_PAIRS: tuple[tuple[int, int], ...] = tuple(
 
 #: Joints used for foot contacts, in the HumanML3D order: left ankle, left foot, right ankle, right foot.
 FOOT_CONTACT_JOINTS: tuple[int, ...] = (7, 10, 8, 11)
+#: A foot joint this close (m) to its lowest height in a clip counts as planted (the skating metric and the
+#: learned model's foot lock and pinning share it).
+FOOT_CONTACT_HEIGHT = 0.03
 
 # Rest T-pose offsets, each joint from its parent (the pelvis from the floor point below it). Own numbers for
 # an adult of about 1.75 m: legs 0.42 + 0.40 m, arms 0.27 + 0.25 m, pelvis 0.95 m, head joint 1.61 m.

@@ -10,7 +10,7 @@ Every metric reads the *global* clips a generator renders with ``clip(intent, n)
   the clip's root path is prescribed by the generator from the intent, so their fidelity is by construction;
   a learned generator's root motion is its own.
 - **Foot skating** (:func:`foot_skating`): mean horizontal speed (m/s) of the foot joints while they are
-  planted (within :data:`CONTACT_HEIGHT` of the floor), over the fidelity clips. Lower is better.
+  planted (within ``FOOT_CONTACT_HEIGHT`` of the floor), over the fidelity clips. Lower is better.
 - **Jerk** (:func:`jerk`): mean magnitude of the third time-derivative of all joint positions (m/s^3), over
   the fidelity clips. Lower is smoother.
 - **Foot skating in the loop** (:func:`loop_foot_skating`): the same measure on what the body shows while
@@ -40,7 +40,7 @@ from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_
 from wmbench.body.motion.diffusion.deepmimic import load_clip
 from wmbench.body.motion.humanml3d.features import LAYOUT, joints_to_features
 from wmbench.body.motion.registry import describe_clip
-from wmbench.body.skeleton import FOOT_CONTACT_JOINTS
+from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS
 from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
 #: MOTION texts the fidelity, skating and jerk metrics render (3 s each).
@@ -50,8 +50,6 @@ FIDELITY_TEXTS: tuple[str, ...] = (
     "a person sprints forward in terror", "a person sprints to the left in terror",
     "a person steps back defensively, arms raised", "a person backs away slowly", "a person stands still",
 )
-#: A foot joint this close (m) to its lowest height in the clip counts as planted.
-CONTACT_HEIGHT = 0.03
 #: Principal components of the distance's feature space.
 PCA_COMPONENTS = 8
 #: Seconds per rendered clip.
@@ -78,7 +76,7 @@ class MotionQuality:
 def foot_skating(clip: np.ndarray, fps: float) -> float:
     """Mean horizontal speed (m/s) of planted foot joints in a global (T, 22, 3) clip."""
     feet = clip[:, list(FOOT_CONTACT_JOINTS)]
-    planted = feet[:-1, :, 1] < feet[..., 1].min(axis=0) + CONTACT_HEIGHT
+    planted = feet[:-1, :, 1] < feet[..., 1].min(axis=0) + FOOT_CONTACT_HEIGHT
     speed = np.linalg.norm(np.diff(feet[..., [0, 2]], axis=0), axis=-1) * fps
     return float(speed[planted].mean()) if planted.any() else 0.0
 

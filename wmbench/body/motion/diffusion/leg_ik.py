@@ -12,6 +12,10 @@ Card
   ``|thigh - shin|`` is pushed out the same way. The returned ankle says where the foot really is.
 - **Degenerate pole** (pole on the hip-target line): the knee bends towards ``fallback`` (default +z, the
   character's forward in motion space), as a human knee does.
+
+The procedural generator poses its legs with the same geometry one leg at a time on plain floats
+(:func:`wmbench.body.motion.procedural.gait.two_bone_ik`, a per-frame hot path whose numbers the character's
+traces rest on); this module is its form over whole clips of generated frames.
 """
 
 from __future__ import annotations

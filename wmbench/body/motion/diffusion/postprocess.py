@@ -12,12 +12,12 @@ Card
   and foot are rotated rigidly); it is kept rather than an IK limit because it leaves hip, thigh and knee
   where the model put them.
 - **Root lock** (:func:`lock_feet`, ``clip`` only, where the root's travel is the model's): a foot joint that
-  is planted (within :data:`CONTACT_HEIGHT` of its lowest height in the clip) in two consecutive frames
+  is planted (within ``FOOT_CONTACT_HEIGHT`` of its lowest height in the clip) in two consecutive frames
   shifts the whole body horizontally against :data:`LOCK_STRENGTH` of its slide (averaged over
   :data:`LOCK_WINDOW` frames, so no velocity step). It handles a root that glides faster than the model's
   stride, which no leg can reach; a stronger lock costs intent fidelity (1.0 -> 0.92 at 0.75).
 - **Foot pinning** (:func:`pin_feet` on ``clip``'s global frames after the root lock; :class:`LivePinner` on
-  the live stream): a foot joint in contact (within :data:`CONTACT_HEIGHT` of its lowest height and slower
+  the live stream): a foot joint in contact (within ``FOOT_CONTACT_HEIGHT`` of its lowest height and slower
   than :data:`CONTACT_SPEED`) stays where it touched down; the knee and ankle are re-solved by analytic
   two-bone IK (``leg_ik.solve_legs``) so the leg reaches the pinned foot with its bone lengths kept, and the
   pin fades out over :data:`RELEASE_FRAMES` after lift-off. A pin is followed only while the ankle stays
@@ -37,14 +37,12 @@ import numpy as np
 
 from wmbench.body.motion.diffusion.leg_ik import solve_legs
 from wmbench.body.motion.stream import smoothstep
-from wmbench.body.skeleton import FOOT_CONTACT_JOINTS, JOINT_NAMES
+from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS, JOINT_NAMES
 
 #: Weight of the newest frame in the causal low-pass on shown frames.
 SMOOTHING = 0.5
 #: Largest knee flexion (rad): 150 degrees, about the human range with the hip flexed.
 KNEE_MAX_FLEX = np.deg2rad(150.0)
-#: A foot joint this close (m) to its lowest height in a clip counts as planted.
-CONTACT_HEIGHT = 0.03
 #: Fraction of a planted foot's slide that the root lock removes, and the frames its correction is averaged over.
 LOCK_STRENGTH = 0.5
 LOCK_WINDOW = 5
@@ -116,7 +114,7 @@ LIVE_FLOOR_SECONDS = 1.0
 MAX_PIN_OFFSET = 0.5
 
 
-def contacts(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTACT_HEIGHT,
+def contacts(clip: np.ndarray, fps: float = 30.0, contact_height: float = FOOT_CONTACT_HEIGHT,
              contact_speed: float = CONTACT_SPEED) -> np.ndarray:
     """(T, 4) bool: each foot joint (``FOOT_CONTACT_JOINTS`` order) of a global (T, 22, 3) clip is in contact
     when it is within ``contact_height`` of its lowest height in the clip *and* moves slower than
@@ -195,7 +193,7 @@ def _shift_legs(joints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return out
 
 
-def lock_feet(clip: np.ndarray, contact_height: float = CONTACT_HEIGHT, strength: float = LOCK_STRENGTH,
+def lock_feet(clip: np.ndarray, contact_height: float = FOOT_CONTACT_HEIGHT, strength: float = LOCK_STRENGTH,
               window: int = LOCK_WINDOW) -> np.ndarray:
     """A copy of a global (T, 22, 3) clip whose whole body is shifted against part of its planted feet's slide
     (see the module card; :func:`pin_feet` then pins the feet within the legs' reach)."""
@@ -220,7 +218,7 @@ def lock_feet(clip: np.ndarray, contact_height: float = CONTACT_HEIGHT, strength
     return out
 
 
-def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = CONTACT_HEIGHT,
+def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = FOOT_CONTACT_HEIGHT,
              contact_speed: float = CONTACT_SPEED, release: int = RELEASE_FRAMES,
              max_offset: float = MAX_PIN_OFFSET) -> np.ndarray:
     """A copy of a global (T, 22, 3) clip whose feet stay where they touched down (see the module card).
@@ -252,7 +250,7 @@ class LivePinner:
     The body owns the root; the stream tells the pinner how far the root travelled in this frame, in the root's
     own frame (``ground_step``: x, z metres; the body's speed over the frame along the intent's travel
     direction). Foot joints are placed on that integrated ground track; a joint is in contact when it is
-    within :data:`CONTACT_HEIGHT` of its lowest height over the last :data:`LIVE_FLOOR_SECONDS` and
+    within ``FOOT_CONTACT_HEIGHT`` of its lowest height over the last :data:`LIVE_FLOOR_SECONDS` and
     slower than :data:`CONTACT_SPEED` over the ground; pins, release and leg IK are those of :func:`pin_feet`.
     Simplified: the root's turning is not known here (only its travel), so while the body turns a pinned foot
     can still slide by the turn."""
@@ -278,7 +276,7 @@ class LivePinner:
         feet = joints[list(FOOT_CONTACT_JOINTS)]
         world = feet[:, [0, 2]] + self.ground
         self.heights = [*self.heights[max(0, len(self.heights) + 1 - self.floor_frames):], feet[:, 1]]
-        low = feet[:, 1] < np.min(self.heights, axis=0) + CONTACT_HEIGHT
+        low = feet[:, 1] < np.min(self.heights, axis=0) + FOOT_CONTACT_HEIGHT
         speed = np.zeros(4) if self.last is None else np.linalg.norm(world - self.last, axis=1) * self.fps
         self.last = world
         touching = low & (speed < CONTACT_SPEED)
