@@ -258,6 +258,14 @@ class ServoRobot(UrdfBody):
                     "servo_commands_clamped": self._clamped},
         )
 
+    def frame_pose(self) -> tuple[float, float, float, str]:
+        """``(x, y, heading, posture)`` of :meth:`state`, without the rest (:class:`~wmbench.body.base.FramePose`):
+        the same base read and yaw. The tracking statistics are not touched: the next ``on_frame`` or
+        ``state`` measures this physics state (once, as always)."""
+        world = self._require_world("frame_pose")
+        (x, y, _), quat = p.getBasePositionAndOrientation(self._id, physicsClientId=world.client)
+        return x, y, quaternion_yaw(quat), str(getattr(self._frame, "posture", "upright"))
+
     # ------------------------------------------------------------------ readings
     def servo_angles(self) -> np.ndarray:
         """Measured servo angles (rad), in servo-map order."""
