@@ -293,14 +293,14 @@ class ServoMap:
             return used.index(item)
 
         batched = []
-        for measure, on_chest, first, second, scale, offset in self._flat_plan:
+        for measure, on_chest, seg_a, seg_b, scale, offset in self._flat_plan:
             if measure == "hinge":
-                batched.append((2, measure, slot(hinges, (first, second)), -1, scale, offset))
+                batched.append((2, measure, slot(hinges, (seg_a, seg_b)), -1, scale, offset))
                 continue
             used = chest_segs if on_chest else root_segs
             yaw = measure == "hinge_yaw"
             kind = (4 if on_chest else 3) if yaw else on_chest
-            batched.append((kind, measure, slot(used, first), slot(used, second) if yaw else -1, scale, offset))
+            batched.append((kind, measure, slot(used, seg_a), slot(used, seg_b) if yaw else -1, scale, offset))
         self._batched_plan = tuple(batched)
         self._root_segs = np.array(root_segs, dtype=np.intp)
         self._chest_segs = np.array(chest_segs, dtype=np.intp)
