@@ -18,7 +18,7 @@ Card
   stride, which no leg can reach; a stronger lock costs intent fidelity (1.0 -> 0.92 at 0.75).
 - **Foot pinning** (:func:`pin_feet` on ``clip``'s global frames after the root lock; :class:`LivePinner` on
   the live stream): a foot joint in contact (within ``FOOT_CONTACT_HEIGHT`` of its lowest height and slower
-  than :data:`CONTACT_SPEED`; the live pinner has no speed limit) stays where it touched down; the knee and
+  than :data:`CONTACT_SPEED`; in the live stream, or than the body's ground speed where that is larger) stays where it touched down; the knee and
   ankle are re-solved by analytic two-bone IK (``leg_ik.solve_legs``) so the leg reaches the pinned foot
   with its bone lengths kept, and the pin fades out over :data:`RELEASE_FRAMES` after lift-off. A leg's
   two foot joints (ankle, ball) share one offset, their pins weighted by :func:`contact_weights` (a heel
@@ -36,8 +36,6 @@ Card
 """
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 
@@ -116,9 +114,6 @@ RELEASE_FRAMES = 12
 PIN_REACH = 0.99
 #: Seconds over which the live pinner takes a foot joint's lowest height as its floor.
 LIVE_FLOOR_SECONDS = 1.0
-#: The live pinner's contact speed limit (m/s over the ground): none. On the body's ground track a foot joint
-#: on the floor is in contact however fast the model moved it there (:class:`LivePinner`).
-LIVE_CONTACT_SPEED = math.inf
 #: Largest horizontal pin offset (m): a foot never drifts further than this from where the model put it.
 MAX_PIN_OFFSET = 0.5
 
@@ -283,16 +278,18 @@ class LivePinner:
     own frame (``ground_step``: x, z metres; the body's speed over the frame along the intent's travel
     direction). Foot joints are placed on that integrated ground track; a joint is in contact when it is
     within ``FOOT_CONTACT_HEIGHT`` of its lowest height over the last :data:`LIVE_FLOOR_SECONDS` and
-    slower than ``contact_speed`` over the ground (default :data:`LIVE_CONTACT_SPEED`: no speed limit, so a
-    foot that comes down sliding — the model's stride ending short of the body's — is held where it lands);
+    slower over the ground than ``contact_speed`` (default :data:`CONTACT_SPEED`) or than the body's own ground
+    speed, whichever is larger: a foot moving forward slower than the body is not swinging, so one that comes
+    down sliding at a sprint (the model's stride ending short of the body's) is held where it lands, while a
+    swing foot skimming the floor (faster than the body) is not;
     pins, release and leg IK are those of :func:`pin_feet`, each joint holding with its
     :func:`contact_weights`. Simplified: the root's turning is not known here (only its travel), so while the
     body turns a pinned foot can still slide by the turn."""
 
     def __init__(self, fps: float = 30.0, release: int = RELEASE_FRAMES, max_offset: float = MAX_PIN_OFFSET,
-                 contact_speed: float | None = None) -> None:
+                 contact_speed: float = CONTACT_SPEED) -> None:
         self.fps = fps
-        self.contact_speed = LIVE_CONTACT_SPEED if contact_speed is None else contact_speed
+        self.contact_speed = contact_speed
         self.release = max(1, round(release * fps / 30.0))
         self.max_offset = max_offset
         self.floor_frames = max(1, round(LIVE_FLOOR_SECONDS * fps))
@@ -314,7 +311,8 @@ class LivePinner:
         low = feet[:, 1] < np.min(self.heights, axis=0) + FOOT_CONTACT_HEIGHT
         speed = np.zeros(4) if self.last is None else np.linalg.norm(world - self.last, axis=1) * self.fps
         self.last = world
-        touching = low & (speed < self.contact_speed)
+        limit = max(self.contact_speed, float(np.hypot(*ground_step)) * self.fps)
+        touching = low & (speed < limit)
         weights = contact_weights(feet[:, 1], np.min(self.heights, axis=0))
         offsets = np.stack([leg.update((bool(touching[2 * i]), bool(touching[2 * i + 1])), world[2 * i:2 * i + 2],
                                        (float(weights[2 * i]), float(weights[2 * i + 1])))
