@@ -23,13 +23,16 @@ Card
   a clip's realised direction, speed and turn are the model's; each chunk is conditioned on the travel
   heading relative to the facing the model has reached (closed loop: a model that turns too little is
   still asked to turn).
-- **Frame rate.** The model runs at 30 fps; a body at another rate gets the model's frames interpolated
-  at its own frame times (and :meth:`clip` is resampled the same way).
+- **Frame rate and playback rate.** The model runs at 30 fps; the live stream plays its frames at the rate
+  that makes its planted feet keep pace with the body's ground speed (:class:`PlaybackWarp`, motion-matching
+  style playback-rate warping, within [:data:`WARP_MIN`, :data:`WARP_MAX`]) and at the body's own frame
+  rate, interpolating between model frames at the body's frame times (:meth:`clip` is resampled to the
+  body's rate, not warped: there the model's own root moves the body).
 - **Post-process** (``postprocess.py``): shown frames are low-passed, knees kept within their flexion
   limit, an upright kneel lifted to a crouch, and feet in contact pinned by two-bone leg IK: ``clip`` on its
   global frames after a partial root lock (``postprocess.lock_feet``, ``pin_feet``), the live stream
   causally on the ground track of the body's own speed along the intent's travel direction
-  (``postprocess.LivePinner``).
+  (``postprocess.LivePinner``), after the playback-rate warp has matched the stride to that speed.
 - **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
   ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
 
