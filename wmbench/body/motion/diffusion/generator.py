@@ -67,7 +67,14 @@ from wmbench.body.motion.diffusion.postprocess import (
 )
 from wmbench.body.motion.diffusion.text_encoder import model_text
 from wmbench.body.motion.stream import StreamGenerator, posture_label
-from wmbench.body.skeleton import DEFAULT_SKELETON, FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS, JOINT_NAMES, N_JOINTS, Skeleton
+from wmbench.body.skeleton import (
+    DEFAULT_SKELETON,
+    FOOT_CONTACT_HEIGHT,
+    FOOT_CONTACT_JOINTS,
+    JOINT_NAMES,
+    N_JOINTS,
+    Skeleton,
+)
 from wmbench.core.errors import ConfigError
 
 #: The shipped model.

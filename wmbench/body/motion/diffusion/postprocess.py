@@ -18,8 +18,9 @@ Card
   stride, which no leg can reach; a stronger lock costs intent fidelity (1.0 -> 0.92 at 0.75).
 - **Foot pinning** (:func:`pin_feet` on ``clip``'s global frames after the root lock; :class:`LivePinner` on
   the live stream): a foot joint in contact (within ``FOOT_CONTACT_HEIGHT`` of its lowest height and slower
-  than :data:`CONTACT_SPEED`; in the live stream, or than the body's ground speed where that is larger) stays where it touched down; the knee and
-  ankle are re-solved by analytic two-bone IK (``leg_ik.solve_legs``) so the leg reaches the pinned foot
+  than :data:`CONTACT_SPEED`, in the live stream or than the body's ground speed where that is larger)
+  stays where it touched down; the knee and ankle are re-solved by analytic two-bone IK
+  (``leg_ik.solve_legs``) so the leg reaches the pinned foot
   with its bone lengths kept, and the pin fades out over :data:`RELEASE_FRAMES` after lift-off. A leg's
   two foot joints (ankle, ball) share one offset, their pins weighted by :func:`contact_weights` (a heel
   rising through the contact band lets go gradually, so the leg passes to the ball without a jump). A pin is
