@@ -289,6 +289,18 @@ class PlaybackWarp:
         return self.current
 
 
+def catmull_rom(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, t: float) -> np.ndarray:
+    """The uniform Catmull-Rom spline through ``p1`` (t = 0) and ``p2`` (t = 1), shaped by ``p0`` and ``p3``:
+    a frame between two model frames whose velocity is continuous across them. The live stream uses it when
+    the body's frame rate is above the model's (linear interpolation kinks the velocity at every model frame:
+    at 60 fps the loop's jerk was 695 m/s^3 with it, 465 with this spline; procedural 412). At 30 fps and below
+    the stream interpolates linearly between the newest two frames: there the spline measured 240 against 227
+    (procedural 230) and would add a model frame of latency."""
+    t2, t3 = t * t, t * t * t
+    return 0.5 * ((2.0 * p1) + (p2 - p0) * t + (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3) * t2
+                  + (3.0 * p1 - p0 - 3.0 * p2 + p3) * t3)
+
+
 class _Stream:
     """One running stream of chunks (see the module card)."""
 
@@ -296,8 +308,9 @@ class _Stream:
         self.model = model
         self.rate = MODEL_FPS / fps
         self.tau = 1.0
-        #: the two model frames the body's frame times fall between (None until the first step)
-        self.span: tuple[np.ndarray, np.ndarray] | None = None
+        #: the last four model frames (None until the first step); the body's frame time falls between the
+        #: middle two (Catmull-Rom, bodies faster than 30 fps) or the last two (linear, 30 fps and below)
+        self.span: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self.rng = np.random.default_rng(seed)
         self.history = np.array(model.rest_context, dtype=np.float32)
         self.smoother = FrameSmoother()
@@ -349,12 +362,14 @@ class _Stream:
         # ground speed (``PlaybackWarp``), and interpolated at the body's frame times
         if self.span is None:
             first = self.next_raw(heading)
-            self.span = (first, first)
+            self.span = (first, first, first, first)
         self.tau += self.rate * self.warp.rate(speed if self.intent.moving and not self.held else 0.0)
         while self.tau >= 1.0:
-            self.span = (self.span[1], self.next_raw(heading))
+            self.span = (*self.span[1:], self.next_raw(heading))
             self.tau -= 1.0
-        before, after = self.span
+        if self.rate < 1.0:   # the body's frames are denser than the model's: a smooth interpolant
+            return self.to_frame(catmull_rom(*self.span, self.tau), travel)
+        before, after = self.span[2:]
         return self.to_frame(before + (after - before) * self.tau, travel)
 
     def to_frame(self, raw: np.ndarray, travel: tuple[float, float]) -> MotionFrame:
