@@ -293,7 +293,7 @@ def catmull_rom(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, 
     """The uniform Catmull-Rom spline through ``p1`` (t = 0) and ``p2`` (t = 1), shaped by ``p0`` and ``p3``:
     a frame between two model frames whose velocity is continuous across them. The live stream uses it when
     the body's frame rate is above the model's (linear interpolation kinks the velocity at every model frame:
-    at 60 fps the loop's jerk was 695 m/s^3 with it, 465 with this spline; procedural 412). At 30 fps and below
+    at 60 fps the loop's jerk was 695 m/s^3 with it, 457 with this spline; procedural 412). At 30 fps and below
     the stream interpolates linearly between the newest two frames: there the spline measured 240 against 227
     (procedural 230) and would add a model frame of latency."""
     t2, t3 = t * t, t * t * t
