@@ -281,3 +281,19 @@ def test_frame_poses_leave_the_trace_unchanged(body_name, make_env):
     with_pose, with_state = trace(True), trace(False)
     assert json.dumps(with_pose, sort_keys=True) == json.dumps(with_state, sort_keys=True)
     assert len(with_pose["decisions"]) >= 3 and with_pose["meta"]["poses"]["frames"]
+
+
+def test_a_subclass_overriding_state_is_not_read_through_its_inherited_frame_pose(make_env):
+    """A robot subclass whose state() differs (here: shifted 1 m) must not be read through the frame pose
+    it inherits: the env gives it the full state every frame; the plain robot keeps its frame pose."""
+    from wmbench.body.base import BodyState
+    from wmbench.body.robot.servo_robot import ServoRobot
+
+    class Shifted(ServoRobot):
+        def state(self) -> BodyState:
+            s = super().state()
+            return BodyState((s.position[0] + 1.0, *s.position[1:]), s.heading, s.velocity, s.speed,
+                             s.posture, s.speed_class, s.extras)
+
+    env = make_env("S04", body=Shifted())
+    assert not env._frame_poses(env.body) and env._frame_poses(ServoRobot())

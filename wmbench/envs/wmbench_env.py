@@ -523,11 +523,15 @@ class WMBenchEnv(gym.Env[Observation, str]):
         return FrameStep(t, state, xy, events, report, crowd.catcher(x, y), posture)
 
     def _frame_poses(self, body: Body) -> TypeGuard[FramePose]:
-        """Whether ``body`` is :class:`FramePose`, decided once per body type (as :meth:`_fuses`)."""
+        """Whether ``body`` is :class:`FramePose`, decided once per body type (as :meth:`_fuses`). A subclass
+        that overrides ``state`` below the class that wrote ``frame_pose`` is not trusted with it (its frame
+        pose could differ from its state): it gets the full state every frame."""
         kind = type(body)
         cached = self._pose_types.get(kind)
         if cached is None:
-            cached = self._pose_types[kind] = isinstance(body, FramePose)
+            owner = next((c for c in kind.__mro__ if "frame_pose" in vars(c)), None)
+            cached = self._pose_types[kind] = (isinstance(body, FramePose) and owner is not None
+                                               and getattr(kind, "state", None) is getattr(owner, "state", None))
         return cached
 
     def _fuses(self, body: Body) -> TypeGuard[FusedPhysics]:
