@@ -19,7 +19,12 @@ Card
   own NPC speeds and timings on any body — a *diagnostic* of the body's raw physical limits (a slow body is then
   caught where the character escapes), not a measure of the brain.
 - **Recorded**: a paced episode's trace carries the pace in ``meta["instance"]["pace"]``; absent means the scene
-  ran at its own pace (1), as in every trace written before pacing existed.
+  ran at its own pace (1), as in every trace written before pacing existed. A run on a slow body records the
+  pace of its bench scenes (:func:`run_pace`) in ``run.json`` and ``scores.json``'s ``run`` block (``pace``), and
+  the report card prints it beside the body.
+- **What the rules read**: every scoring rule reads the trace — decision times, events and distances of the
+  scene as played — never the registered record's timings, so a paced scene is scored on its own clock; see
+  ``docs/validity.md`` ("Bench scenes paced to the body") for the rule-by-rule check.
 """
 
 from __future__ import annotations
@@ -35,7 +40,7 @@ from wmbench.core.speed import SPEED_CLASS_SPEEDS, SpeedClass
 from wmbench.scenarios.records import NpcSpec, Phase, Scenario, TimelineEvent
 
 __all__ = ["BODY_PACE", "PACE_MODES", "SCENE_PACE", "PaceMode", "body_pace", "check_pace_mode", "paced_record",
-           "scene_pace"]
+           "run_pace", "scene_pace"]
 
 #: How an env paces its bench scenes: ``"body"`` (default) at the body's pace, ``"scene"`` as recorded.
 PaceMode = Literal["body", "scene"]
@@ -66,6 +71,17 @@ def scene_pace(record: Scenario, pace: float, mode: PaceMode = BODY_PACE) -> flo
     """The pace ``record`` is played at in an env whose body has pace ``pace``: the body's pace for a bench
     scene, 1 for other modes (C09 live, C10 transfer) and with the ``"scene"`` opt-out."""
     return pace if mode == BODY_PACE and record.mode == "bench" else 1.0
+
+
+def run_pace(body: str | Body, mode: object = BODY_PACE) -> float | None:
+    """The pace a run's bench scenes are played at, as ``run.json`` and ``scores.json`` record it: None on a body
+    at the character's pace (nothing is paced, nothing recorded), else the body's pace — or 1.0 with the
+    ``"scene"`` opt-out. A bad ``mode`` is a :class:`~wmbench.core.errors.ConfigError`."""
+    checked = check_pace_mode(mode)
+    pace = body_pace(body)
+    if pace >= 1.0:
+        return None
+    return pace if checked == BODY_PACE else 1.0
 
 
 def paced_record(record: Scenario, pace: float) -> Scenario:

@@ -44,7 +44,7 @@ from wmbench.protocol.trace import Trace
 from wmbench.scenarios import Scenario
 from wmbench.scoring.c10.rule import SCENE_VARIANTS, body_outcome
 
-__all__ = ["TRANSFER_BODIES", "body_pace", "paced_record", "run_bodies", "scene_variant"]
+__all__ = ["TRANSFER_BODIES", "run_bodies", "scene_variant"]
 
 TRANSFER_BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
 _TURNS: dict[str, float] = {"as_recorded": 0.0, "turned_left": math.pi / 2, "turned_around": math.pi,
