@@ -24,7 +24,7 @@ Card
   the report card prints it beside the body.
 - **What the rules read**: every scoring rule reads the trace — decision times, events and distances of the
   scene as played — never the registered record's timings, so a paced scene is scored on its own clock; see
-  ``docs/validity.md`` ("Bench scenes paced to the body") for the rule-by-rule check.
+  ``docs/simulation.md`` ("Bench scenes paced to the body") for the rule-by-rule check.
 """
 
 from __future__ import annotations

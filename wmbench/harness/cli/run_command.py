@@ -107,7 +107,7 @@ def configure_run(p: argparse.ArgumentParser) -> None:
     p.add_argument("--unpaced", action="store_true",
                    help="a diagnostic: play bench scenes at their own NPC speeds and timings on a body slower than "
                         "the character (the body's raw physical limits), instead of at the body's pace "
-                        "(docs/validity.md, 'Bench scenes paced to the body')")
+                        "(docs/simulation.md, 'Bench scenes paced to the body')")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
     p.add_argument("--track", default=None, choices=("A",),
