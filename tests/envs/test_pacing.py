@@ -9,9 +9,12 @@ import numpy as np
 import pytest
 
 from tests.envs.conftest import one_phase, reply
+from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
 from wmbench.envs.pacing import body_pace, check_pace_mode, paced_record, run_pace, scene_pace
 from wmbench.envs.registration import env_id, register_envs
+from wmbench.envs.wmbench_env import WMBenchEnv
+from wmbench.harness.run.episode import run_episode
 from wmbench.scenarios import NpcSpec, TimelineEvent, get_scenario
 from wmbench.scenarios.families import draw_instance
 
@@ -136,3 +139,19 @@ def test_the_character_env_is_unchanged_by_pacing(make_env):
             d.get("brain", {}).pop("latency_s", None)
     assert traces[0] == traces[1]
     assert "pace" not in traces[0]["meta"]["instance"]
+
+
+@pytest.mark.parametrize("sid", ["S17", "S21"])
+def test_the_reference_escapes_on_the_drone_where_before_pacing_it_was_caught(sid):
+    """Regression (issue 20, rank stability smpl vs drone 0.918): at the character's NPC speeds a 5 m/s charge
+    outruns the drone's 3 m/s sprint, so the reference's flight — an escape on the character — was caught on the
+    drone in S17 and S21 (every seed tried). At the drone's pace the same brain escapes; the opt-out still shows
+    the body's raw limit (caught)."""
+    brain = get_brain("reference")
+    caught = {}
+    for mode in ("body", "scene"):
+        result = run_episode(sid, brain, "drone", 1,
+                             env_factory=lambda s, body, _m=mode, **_kw: WMBenchEnv(s, body=body, pace=_m))
+        assert result.error is None and result.trace is not None
+        caught[mode] = any(e["kind"] == "caught" for e in result.trace["events"])
+    assert caught == {"body": False, "scene": True}
