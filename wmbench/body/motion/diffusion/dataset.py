@@ -207,65 +207,32 @@ def mocap_segments(fps: float = 30.0, cycles: int = 6) -> list[Segment]:
 #: Corpus clips tiled (looping locomotion), and the time-warp factors each trained clip is played at.
 _TILED = {"walk": 6, "run": 8}
 _WARPS = {"walk": (1.0, 1.25), "run": (0.85, 1.0)}
-#: Clips trained under other captions than their corpus ones: clip -> ((time-warp factor, captions), ...).
-#: The real run clip moves at 3.0-3.5 m/s, the jog class's pace (3 m/s), so it is trained as a jog, at its
-#: recorded pace and 0.85x. Played 1.3-1.45x faster for the run class (4.5 m/s) it was tried (motion5) and
-#: dropped: sped-up keyframes have a jerk of 550-670 m/s^3 (smoothing them more makes the planted feet
-#: slide), and the model trained on them doubled the loop's run jerk and skating; the run class stays with
-#: the procedural renders.
-JOG_CAPTIONS: tuple[str, ...] = ("a person jogs forward", "someone jogs ahead at a steady pace", "jogs straight on")
-_PACED: dict[str, tuple[tuple[float, tuple[str, ...]], ...]] = {"run": ((0.85, JOG_CAPTIONS), (1.0, JOG_CAPTIONS))}
-#: The reversed walk: time-warp factor -> back-step text.
-_REVERSED_WALK = ((1.0, "a person backs away slowly"), (1.3, "a person steps back"))
-#: Clip -> Gaussian smoothing (frames, sigma) of its joint positions before training. The DeepMimic run's
-#: keyframes put a jerk spike of ~4800 m/s^3 at every foot strike (mean 1255 m/s^3 over the cycle, the
-#: procedural gait ~300); sigma = 1 frame brings it to ~370 and keeps the arm swing (0.71 -> 0.70 m) and the
-#: foot lift (0.44 -> 0.41 m).
-_SMOOTH = {"run": 1.0}
-#: Procedural texts replaced by the real run clip: averaging the procedural jog render with the mocap under
-#: the same words is what kept the learned jog slow and stiff.
-REPLACED_PROCEDURAL_TEXTS = frozenset({"a person jogs forward"})
 #: Locomotion kinds whose parsed intent describes the clip (their words may be dropped in training).
 _LOCOMOTION = frozenset({"locomotion"})
 
 
 def corpus_segments(fps: float = 30.0) -> list[Segment]:
     """Every training clip of the DeepMimic corpus (:mod:`~wmbench.body.motion.diffusion.corpus`; the
-    held-out kinds excluded), each under every caption, as recorded and mirrored, walk tiled and time-warped
-    within its class, the run (smoothed, :data:`_SMOOTH`) at its recorded pace as a jog (:data:`_PACED`);
-    plus the walk reversed (a back-step, facing kept)."""
+    held-out kinds excluded), each under every caption, as recorded and mirrored, walk and run tiled and
+    time-warped within their class; plus the walk reversed (a back-step, facing kept)."""
     out: list[Segment] = []
     for name, kind in CLIP_KINDS.items():
         if kind in HELD_OUT_KINDS:
             continue
         clip = np.asarray(load_clip(name, fps, cycles=_TILED.get(name, 1)).joints)
-        if name in _SMOOTH:
-            clip = smooth_positions(clip, _SMOOTH[name])
-        paced = _PACED.get(name, tuple((f, CAPTIONS[name]) for f in _WARPS.get(name, (1.0,))))
         for mirrored in (False, True):
             base = mirror_joints(clip) if mirrored else clip
             tag = name + ("-mirrored" if mirrored else "")
-            for factor, captions in paced:
+            for factor in _WARPS.get(name, (1.0,)):
                 warped = time_warp(base, factor) if factor != 1.0 else base
-                for k, text in enumerate(captions):
+                for k, text in enumerate(CAPTIONS[name]):
                     out.append(_segment(warped, fps, text, 0.0, "mocap", f"{tag}-x{factor}-c{k}",
                                         needs_words=kind not in _LOCOMOTION))
-            if name == "walk":
-                for factor, text in _REVERSED_WALK:
+            for factor, text in ((1.0, "a person backs away slowly"), (1.3, "a person steps back")):
+                if name == "walk":
                     reverse = time_warp(base, factor)[::-1].copy()
                     out.append(_segment(reverse, fps, text, math.pi, "mocap", f"{tag}-reversed-x{factor}"))
     return out
-
-
-def smooth_positions(joints: np.ndarray, sigma: float) -> np.ndarray:
-    """(T, 22, 3) joints low-passed over time by a Gaussian of ``sigma`` frames (ends padded by repetition)."""
-    radius = max(1, int(3 * sigma))
-    kernel = np.exp(-0.5 * (np.arange(-radius, radius + 1) / sigma) ** 2)
-    kernel /= kernel.sum()
-    padded = np.concatenate((np.repeat(joints[:1], radius, 0), joints, np.repeat(joints[-1:], radius, 0)))
-    flat = padded.reshape(len(padded), -1)
-    out = np.stack([np.convolve(flat[:, k], kernel, "valid") for k in range(flat.shape[1])], axis=1)
-    return out.reshape(joints.shape)
 
 
 def procedural_texts() -> list[str]:
@@ -290,8 +257,6 @@ def procedural_segments(fps: float = 30.0, seconds: float = 3.0, seed: int = 0) 
     out = []
     n = int(seconds * fps) + 1
     for i, text in enumerate(procedural_texts()):
-        if text in REPLACED_PROCEDURAL_TEXTS:
-            continue
         intent = parse_motion(text)
         generator.reset(seed + i)
         joints = generator.clip(intent, n)
