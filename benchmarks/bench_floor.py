@@ -17,9 +17,10 @@ Every row is per CPU second of this process (or of the anchor's process), the me
   (``tests/body/reference_drone_controller.py``) -- before and after in one run. Also the body alone
   (``on_frame`` + 8 x ``on_physics_step``, no env) with both controllers.
 - **aero cost**: the drone body alone with drag, ground effect and downwash on, against all off.
-- **robot**: S04 closed loop, frames/s, beside its raw floor (same URDF, 20 revolute joints, 8 sub-steps:
-  one ``setJointMotorControlArray`` and one ``getJointStates`` per frame, per sub-step the kinematic root's
-  ``resetBasePositionAndOrientation`` and ``stepSimulation``).
+- **robot**: S04 closed loop, frames/s, beside its raw floor (same URDF, 20 revolute joints, 8 sub-steps, in
+  the loop's own world -- an S04 env after ``reset``, far wall included: one ``setJointMotorControlArray``
+  and one ``getJointStates`` per frame, per sub-step the kinematic root's ``resetBasePositionAndOrientation``
+  and ``stepSimulation``).
 - **smpl**: S04 closed loop, frames/s (kinematic: no physics per frame, so no floor).
 
 Run: ``.venv/bin/python -m benchmarks.bench_floor [--quick] [--profile]`` (``--profile``: where the drone's
@@ -255,24 +256,40 @@ def _loop_rate(loop: _Loop, episodes: int) -> float:
     return sim / cpu
 
 
-def raw_robot_fps(frames: int) -> float:
-    """The robot's URDF alone: per frame one motor command array + one joint-state read, per sub-step a
-    kinematic root placement and stepSimulation."""
+def robot_floor_env(seed: int) -> Any:
+    """The S04 robot env the floor runs in, reset with ``seed`` (the closed loop's world, see
+    :func:`raw_robot_fps`)."""
+    from wmbench.harness.run.episode import make_env
+
+    env = make_env(SCENARIO, "robot", frame_rate=FRAME_RATE)
+    env.reset(seed=seed)
+    return env
+
+
+def raw_robot_fps(frames: int, seed: int = 2) -> float:
+    """The robot's URDF alone in the closed loop's own world: per frame one motor command array + one
+    joint-state read, per sub-step a kinematic root placement and stepSimulation.
+
+    The world is the loop's, built the loop's way (``make_env`` + ``reset(seed)``: S04's ground, walls --
+    seeds 2 and up draw S04's far boundary wall, as most of the loop's episodes do --, collision groups and
+    solver settings, the robot as the env spawned it), so the floor cannot differ from the loop in what
+    the physics has to simulate; only the raw calls run on it (no brain, motion, servo map or env). Before
+    round 4 the floor had its own world without the wall (measured: ~4 % faster than with it)."""
     import pybullet as p
 
     from wmbench.body.multibody import yaw_quaternion
     from wmbench.body.robot.servo_robot import ServoRobot
-    from wmbench.envs.world import World
 
-    world = World(frame_dt=1.0 / FRAME_RATE, physics_dt=1.0 / PHYSICS_HZ)
-    robot = ServoRobot()
+    env = robot_floor_env(seed)
     try:
-        robot.spawn(world, (0.0, 0.0, 0.0), 0.0)
+        robot, world = env.body, env.world
+        assert isinstance(robot, ServoRobot) and world is not None
         uid, cid = robot._id, world.client
         index = list(robot._servo_index)
         n = len(index)
         targets, zeros = [0.0] * n, [0.0] * n
         effort = robot.servo_map.effort.tolist()
+        x0, y0, z0 = robot.state().position
         quat = yaw_quaternion(0.0)
         t0 = time.process_time()
         for i in range(frames):
@@ -280,13 +297,12 @@ def raw_robot_fps(frames: int) -> float:
                                         targetVelocities=zeros, forces=effort, physicsClientId=cid)
             p.getJointStates(uid, index, physicsClientId=cid)
             for k in range(SUBSTEPS):
-                p.resetBasePositionAndOrientation(uid, (0.001 * (i * SUBSTEPS + k), 0.0, 0.9), quat,
+                p.resetBasePositionAndOrientation(uid, (x0 + 0.001 * (i * SUBSTEPS + k), y0, z0), quat,
                                                   physicsClientId=cid)
                 p.stepSimulation(physicsClientId=cid)
         return frames / (time.process_time() - t0)
     finally:
-        robot.remove()
-        world.close()
+        env.close()
 
 
 # ------------------------------------------------------------------------------------------ the table
@@ -320,9 +336,13 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
     if baseline is not None:
         for body in ("drone", "robot", "smpl"):
             jobs[f"{body} before"] = functools.partial(baseline_rate, baseline, body, episodes, 0)
+            # this checkout the same way (a fresh subprocess): the in-process loops share this process with
+            # three other envs, the anchor's results and the raw worlds, which slowed the robot's loop by
+            # up to ~13 % against a fresh process in round 4's runs; now / before compares like with like
+            jobs[f"{body} now (subprocess)"] = functools.partial(baseline_rate, REPO_ROOT, body, episodes, 0)
     try:
         for name in list(jobs):  # warm-up: imports, URDF caches, first clients
-            if name != "anchor" and not name.endswith(" before"):
+            if name != "anchor" and not name.endswith((" before", "(subprocess)")):
                 jobs[name]()
         for _ in range(rounds):
             for name, job in jobs.items():
@@ -375,15 +395,18 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
                                        f"{max(samples['smpl']) * FRAME_RATE:,.0f}")))
     if baseline is not None:
         for body in ("drone", "robot", "smpl"):
-            before = med[f"{body} before"]
-            beside = ""
-            if body == "drone" and "anchor" in med:
-                beside = f"{ratio(before, med['anchor']):.2f}x anchor; "
-            elif body == "robot":
-                beside = f"{ratio(before * FRAME_RATE, robot_raw):.2f} of its raw floor; "
-            rows.append(BenchRow(GROUP, f"{body} {SCENARIO} closed loop BEFORE ({baseline.name}): real-time factor",
-                                 before, "x", None, f"now / before {ratio(med[body], before):.2f}x; {beside}"
-                                 + note.format(spread[f"{body} before"])))
+            before, now = med[f"{body} before"], med[f"{body} now (subprocess)"]
+            for label, value, key in (("NOW, fresh subprocess", now, f"{body} now (subprocess)"),
+                                      (f"BEFORE ({baseline.name}), fresh subprocess", before, f"{body} before")):
+                beside = ""
+                if body == "drone" and "anchor" in med:
+                    beside = f"{ratio(value, med['anchor']):.2f}x anchor; "
+                elif body == "robot":
+                    beside = f"{ratio(value * FRAME_RATE, robot_raw):.2f} of its raw floor; "
+                rows.append(BenchRow(GROUP, f"{body} {SCENARIO} closed loop {label}: real-time factor", value,
+                                     "x", None, f"now / before {ratio(now, before):.2f}x (both fresh subprocesses; "
+                                     f"in-process now / before {ratio(med[body], before):.2f}x); {beside}"
+                                     + note.format(spread[key])))
     return rows
 
 

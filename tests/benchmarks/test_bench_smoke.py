@@ -201,3 +201,22 @@ def test_cli_bench_exits_nonzero_on_a_missed_target(monkeypatch, capsys):
     assert cli.main(["bench", "--quick"]) == 1
     assert "1 missed" in capsys.readouterr().out
     assert cli.main(["bench", "--quick", "--allow-miss"]) == 0
+
+
+def test_the_robot_floor_runs_in_the_closed_loops_own_world():
+    """The robot's raw floor steps the loop's S04 world (issue 23: same URDF, sub-steps, solver settings and
+    world contents), far wall included; before round 4 it built a world of its own without the wall."""
+    import pybullet as p
+
+    bench = load("bench_floor")
+    env = bench.robot_floor_env(2)
+    try:
+        world, cid = env.world, env.world.client
+        assert len(world.wall_body_ids) == 1                      # S04's far boundary (seeds 2 and up)
+        names = {p.getBodyInfo(p.getBodyUniqueId(i, physicsClientId=cid), physicsClientId=cid)[1]
+                 for i in range(p.getNumBodies(physicsClientId=cid))}
+        assert b"wmbench_servo_robot" in names
+        assert p.getPhysicsEngineParameters(physicsClientId=cid)["fixedTimeStep"] == 1 / bench.PHYSICS_HZ
+    finally:
+        env.close()
+    assert bench.raw_robot_fps(3) > 0

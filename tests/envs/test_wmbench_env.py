@@ -264,3 +264,36 @@ def test_resets_and_phases_leak_no_bodies_or_clients(make_env):
     assert all(counts)
     env.close()
     assert not p.isConnected(physicsClientId=client)
+
+
+@pytest.mark.parametrize("body_name", ["robot", "drone"])
+def test_frame_poses_leave_the_trace_unchanged(body_name, make_env):
+    """A bench decision's frames read only a FramePose body's frame pose and its full state once, after the
+    last frame (issue 23, round 4); the trace -- records, events, pose log, servo or rotor extras -- must
+    be the very trace of the same episode read with the full state every frame. S12: a wall, a charging
+    beast and a catch (a decision cut short)."""
+    def trace(frame_poses: bool) -> dict:
+        env = make_env("S12", body=body_name)
+        env._pose_types[type(env.body)] = frame_poses   # the capability's switch, decided per body type
+        run(env, REPLIES, seed=3, steps=12)
+        return env.trace.to_dict()
+
+    with_pose, with_state = trace(True), trace(False)
+    assert json.dumps(with_pose, sort_keys=True) == json.dumps(with_state, sort_keys=True)
+    assert len(with_pose["decisions"]) >= 3 and with_pose["meta"]["poses"]["frames"]
+
+
+def test_a_subclass_overriding_state_is_not_read_through_its_inherited_frame_pose(make_env):
+    """A robot subclass whose state() differs (here: shifted 1 m) must not be read through the frame pose
+    it inherits: the env gives it the full state every frame; the plain robot keeps its frame pose."""
+    from wmbench.body.base import BodyState
+    from wmbench.body.robot.servo_robot import ServoRobot
+
+    class Shifted(ServoRobot):
+        def state(self) -> BodyState:
+            s = super().state()
+            return BodyState((s.position[0] + 1.0, *s.position[1:]), s.heading, s.velocity, s.speed,
+                             s.posture, s.speed_class, s.extras)
+
+    env = make_env("S04", body=Shifted())
+    assert not env._frame_poses(env.body) and env._frame_poses(ServoRobot())

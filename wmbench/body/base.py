@@ -6,9 +6,9 @@ frame (240 Hz by default) :meth:`Body.on_physics_step` followed by the world's `
 world is dynamic, see ``needs_physics``). Kinematic bodies move in ``on_frame``; dynamic ones apply forces or
 motor targets in ``on_physics_step``. Bodies never pass through walls: a kinematic body asks the world handle
 for a swept clearance check; dynamic bodies collide physically. Either way a wall contact in a frame is
-reported in :class:`FrameReport` and the env records ``collision:wall``. Two optional capabilities speed up
-the loop without changing it: :class:`Respawnable` (a reused world) and :class:`FusedPhysics` (a frame's
-physics steps in one call).
+reported in :class:`FrameReport` and the env records ``collision:wall``. Three optional capabilities speed up
+the loop without changing it: :class:`Respawnable` (a reused world), :class:`FusedPhysics` (a frame's
+physics steps in one call) and :class:`FramePose` (what the env reads every frame, without the full state).
 
 What the framework reads of a body is declared here and nowhere else: :class:`Body` is the structural
 contract (every member the env, live mode, the C10 transfer runs and the renderer use), :class:`BodyBase` the
@@ -139,6 +139,21 @@ class FusedPhysics(Protocol):
     only to drop the per-step Python overhead of the plain loop (issue 23). The env uses it when present."""
 
     def run_physics_steps(self, substeps: int, step_physics: Callable[[], None]) -> None: ...
+
+
+@runtime_checkable
+class FramePose(Protocol):
+    """An optional capability of a :class:`Body`: the part of :meth:`Body.state` the env reads after every
+    motion frame, without building the rest.
+
+    ``frame_pose()`` returns ``(x, y, heading, posture)``, equal to ``state()``'s ``position[0]``,
+    ``position[1]``, ``heading`` and ``posture`` at the same moment (same floats, bit for bit), and must not
+    change what a later ``state()`` returns. A bench decision's frames read it (planar position for the
+    timeline, NPCs and realized motion; heading for the pose log; posture for the tracker) and take the full
+    :class:`BodyState` -- extras such as servo statistics or rotor speeds -- once, after the decision's last
+    frame (issue 23: most of a body's per-frame state went unread)."""
+
+    def frame_pose(self) -> tuple[float, float, float, str]: ...
 
 
 @runtime_checkable

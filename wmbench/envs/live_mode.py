@@ -48,15 +48,18 @@ from wmbench.protocol.trace import BrainRecord, Event, Trace
 
 @dataclass(frozen=True)
 class FrameStep:
-    """One motion frame's outcome: its end time, the body after it, the timeline events it fired, the body's
-    frame report and the beast that caught the protagonist (or None)."""
+    """One motion frame's outcome: its end time, the body after it (``state``: None when the frame was run
+    with ``full_state=False`` for a :class:`~wmbench.body.base.FramePose` body; ``xy`` and ``posture`` are
+    always there), the timeline events it fired, the body's frame report and the beast that caught the
+    protagonist (or None)."""
 
     t: float
-    state: BodyState
+    state: BodyState | None
     xy: tuple[float, float]
     events: list[Event]
     report: FrameReport
     catcher: Npc | None
+    posture: str
 
 
 class LiveHost(Protocol):
@@ -169,7 +172,7 @@ class LiveLoop:
         if live is not None:
             x, y = frame.xy
             threat = crowd.nearest_beast_distance(x, y)
-            live.tracker.observe(x, y, frame.state.posture, host.frame_dt, threat)
+            live.tracker.observe(x, y, frame.posture, host.frame_dt, threat)
         if frame.catcher is not None:
             events.append(Event(frame.t, "caught", frame.catcher.name))
         if live is not None:

@@ -130,37 +130,49 @@ def perceive(
     x, y, heading = body.position[0], body.position[1], body.heading
     origin = (x, y, sensor_height)
     npcs = crowd.present() if crowd is not None else []
-    ends = [(x + RAY_RANGE * math.cos(heading + a), y + RAY_RANGE * math.sin(heading + a), sensor_height)
-            for a in fan.angles]
+    cos, sin, reach = math.cos, math.sin, RAY_RANGE
+    ends = [(x + reach * cos(heading + a), y + reach * sin(heading + a), sensor_height) for a in fan.angles]
     ends += [(n.x, n.y, n.shape.centre_height) for n in npcs]
-    hits = world.cast_rays([origin] * len(ends), ends)
+    raw = world.cast_rays_raw([origin] * len(ends), ends)
+    n_rays = fan.n_rays
 
+    # The fan's distances and classes on plain lists, turned into the float32 / int64 arrays once at the
+    # end: each distance is rounded to float32 exactly once either way, and the wall readings read those
+    # float32 values back (``float32_list``), so every number is the one the per-element array code gave.
     by_id = {n.body_id: n for n in npcs}
     walls = world.wall_body_ids
-    distances = np.full(fan.n_rays, RAY_RANGE, dtype=np.float32)
-    classes = np.zeros(fan.n_rays, dtype=np.int64)
-    for i, hit in enumerate(hits[: fan.n_rays]):
-        if hit.body_id in walls:
-            classes[i] = HIT_WALL
-        elif hit.body_id in by_id:
-            classes[i] = HIT_BEAST if by_id[hit.body_id].is_beast else HIT_HUMAN
+    classes_list = [HIT_NONE] * n_rays
+    distance_list = [reach] * n_rays
+    hit_any = False
+    for i in range(n_rays):
+        body_id = raw[i][0]
+        if body_id < 0:   # nothing hit (the protagonist's group is masked out)
+            continue
+        if body_id in walls:
+            classes_list[i] = HIT_WALL
+        elif body_id in by_id:
+            classes_list[i] = HIT_BEAST if by_id[body_id].is_beast else HIT_HUMAN
         else:
             continue
-        distances[i] = min(RAY_RANGE, hit.fraction * RAY_RANGE)
+        distance_list[i] = min(reach, raw[i][2] * reach)
+        hit_any = True
+    distances = np.array(distance_list, dtype=np.float32)
+    classes = np.array(classes_list, dtype=np.int64)
+    float32_list = distances.tolist() if hit_any else distance_list   # RAY_RANGE is exact in float32
 
     wall_readings: dict[str, float | None] = {}
     for word in WALL_KEYS:
-        near = [float(distances[i]) for i in fan.cones[word] if classes[i] == HIT_WALL]
+        near = [float32_list[i] for i in fan.cones[word] if classes_list[i] == HIT_WALL] if hit_any else []
         d = min(near) if near else None
         wall_readings[word] = round(d, 2) if d is not None and d <= WALL_SENSING_RANGE else None
     wall_view = Walls(left=wall_readings["left"], right=wall_readings["right"], front=wall_readings["front"],
                   back=wall_readings["back"])  # the order of SCENE_ORDER, the JSON's
 
     seen = []
-    for npc, hit in zip(npcs, hits[fan.n_rays:]):
+    for npc, hit in zip(npcs, raw[n_rays:]):
         exact = math.hypot(npc.x - x, npc.y - y)
         rounded = round(exact, 2)
-        visible = hit.body_id == npc.body_id or exact < TOUCH_RANGE
+        visible = hit[0] == npc.body_id or exact < TOUCH_RANGE
         direction = sector_of(math.atan2(npc.y - y, npc.x - x) - heading)
         seen.append(_Seen(npc, rounded, exact, direction, visible, visible and rounded <= NPC_SENSING_RANGE))
     seen.sort(key=lambda s: threat_key(s.npc, s.exact_distance))

@@ -44,6 +44,12 @@ class PoseLog:
         """Log this frame if it is due (``frame`` is the episode's motion-frame count) or ``force``."""
         if not force and frame % self.stride:
             return
-        x, y = body.position[0], body.position[1]
+        self.sample_pose(frame, t, phase, body.position[0], body.position[1], body.heading, npcs, force=True)
+
+    def sample_pose(self, frame: int, t: float, phase: int, x: float, y: float, heading: float,
+                    npcs: list[Any], *, force: bool = False) -> None:
+        """:meth:`sample` from the protagonist's planar position and heading (what a frame pose gives)."""
+        if not force and frame % self.stride:
+            return
         others = [[n.name, n.kind, round(n.x, 3), round(n.y, 3), round(n.yaw, 3)] for n in npcs]
-        self.data["frames"].append([round(t, 6), phase, round(x, 3), round(y, 3), round(body.heading, 3), others])
+        self.data["frames"].append([round(t, 6), phase, round(x, 3), round(y, 3), round(heading, 3), others])

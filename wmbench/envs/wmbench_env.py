@@ -71,7 +71,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from wmbench.body.base import Body, BodyState, FusedPhysics, Respawnable
+from wmbench.body.base import Body, BodyState, FramePose, FusedPhysics, Respawnable
 from wmbench.body.checker import require_body
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.registry import get_body
@@ -175,6 +175,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         #: the pace the current episode's scene is played at (1 before ``reset`` and for unpaced scenes)
         self.episode_pace: float = 1.0
         self._fused_types: dict[type, bool] = {}
+        self._pose_types: dict[type, bool] = {}
         self.render_mode = render_mode
         self.decision_dt = float(decision_dt)
         self.frame_rate = int(frame_rate)
@@ -488,17 +489,18 @@ class WMBenchEnv(gym.Env[Observation, str]):
         human = self.render_mode == "human"
         events: list[Event] = []
         collided = caught = False
-        state = self.body.state()
+        state: BodyState | None = self.body.state()
+        assert state is not None
         xy = (state.position[0], state.position[1])
         for _ in range(self.frames_per_decision):
             tick = time.perf_counter()
-            frame = self.run_frame(xy)
+            frame = self.run_frame(xy, full_state=False)  # the full state once, after the last frame
             xy, state = frame.xy, frame.state
             events += frame.events
             if frame.report.collided and not collided:
                 collided = True
                 events.append(Event(frame.t, "collision:wall", frame.report.wall_name or ""))
-            tracker.observe(xy[0], xy[1], frame.state.posture, dt, self._crowd.nearest_beast_distance(*xy))
+            tracker.observe(xy[0], xy[1], frame.posture, dt, self._crowd.nearest_beast_distance(*xy))
             if human:  # play in real time in the GUI
                 self.render()
                 time.sleep(max(0.0, dt - (time.perf_counter() - tick)))
@@ -506,11 +508,14 @@ class WMBenchEnv(gym.Env[Observation, str]):
                 caught = True
                 events.append(Event(frame.t, "caught", frame.catcher.name))
                 break
-        return events, collided, caught, state
+        return events, collided, caught, self.body.state() if state is None else state
 
-    def run_frame(self, xy: tuple[float, float]) -> FrameStep:
+    def run_frame(self, xy: tuple[float, float], full_state: bool = True) -> FrameStep:
         """One motion frame, shared by bench and live mode: NPCs move, the body moves (physics sub-steps
-        only when it needs them), then the timeline fires. ``xy``: the protagonist's position before it."""
+        only when it needs them), then the timeline fires. ``xy``: the protagonist's position before it.
+        ``full_state=False``: a :class:`~wmbench.body.base.FramePose` body is asked only for its frame pose
+        (the step's ``state`` is then None; the caller asks ``body.state()`` when it needs it, before the body
+        moves again)."""
         assert self._world is not None and self._crowd is not None
         world, crowd, body = self._world, self._crowd, self.body
         dt = self.frame_dt
@@ -527,11 +532,31 @@ class WMBenchEnv(gym.Env[Observation, str]):
         self._phase_frame += 1
         self._frames += 1
         t = round(self._frames * dt, 6)
-        state = body.state()
-        xy = (state.position[0], state.position[1])
+        state: BodyState | None
+        if full_state or not self._frame_poses(body):
+            state = body.state()
+            x, y, heading, posture = state.position[0], state.position[1], state.heading, state.posture
+        else:
+            state = None
+            x, y, heading, posture = body.frame_pose()
+        xy = (x, y)
         events = [Event(t, kind) for kind in crowd.fire_events(self._phase_frame * dt, xy)]
-        self._poses.sample(self._frames, t, self._phase_index, state, crowd.present())
-        return FrameStep(t, state, xy, events, report, crowd.catcher(*xy))
+        poses = self._poses
+        if not self._frames % poses.stride:  # due (as sample_pose checks): list the NPCs only then
+            poses.sample_pose(self._frames, t, self._phase_index, x, y, heading, crowd.present(), force=True)
+        return FrameStep(t, state, xy, events, report, crowd.catcher(x, y), posture)
+
+    def _frame_poses(self, body: Body) -> TypeGuard[FramePose]:
+        """Whether ``body`` is :class:`FramePose`, decided once per body type (as :meth:`_fuses`). A subclass
+        that overrides ``state`` below the class that wrote ``frame_pose`` is not trusted with it (its frame
+        pose could differ from its state): it gets the full state every frame."""
+        kind = type(body)
+        cached = self._pose_types.get(kind)
+        if cached is None:
+            owner = next((c for c in kind.__mro__ if "frame_pose" in vars(c)), None)
+            cached = self._pose_types[kind] = (isinstance(body, FramePose) and owner is not None
+                                               and getattr(kind, "state", None) is getattr(owner, "state", None))
+        return cached
 
     def _fuses(self, body: Body) -> TypeGuard[FusedPhysics]:
         """Whether ``body`` is :class:`FusedPhysics`, decided once per body type: a runtime-checkable

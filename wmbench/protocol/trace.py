@@ -323,6 +323,7 @@ class TraceDict(TypedDict):
 
 
 _ATOMS = (str, int, float, bool, type(None))
+_ATOM_TYPES = frozenset(_ATOMS)
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}
 
 
@@ -330,14 +331,18 @@ def plain_copy(obj: Any) -> Any:
     """``dataclasses.asdict`` semantics, faster: dataclasses become dicts (field order), lists, tuples and
     dicts are copied recursively, immutable atoms are shared, anything else is ``copy.deepcopy``-ed."""
     kind = type(obj)
-    if kind in _ATOMS:
+    if kind in _ATOM_TYPES:
         return obj
+    # containers share their atoms without a call per atom (most of a trace's nodes are atoms: the same
+    # result, ~2x faster; issue 23)
+    atoms = _ATOM_TYPES
     if kind is dict:
-        return {plain_copy(k): plain_copy(v) for k, v in obj.items()}
+        return {k if type(k) in atoms else plain_copy(k): v if type(v) in atoms else plain_copy(v)
+                for k, v in obj.items()}
     if kind is list:
-        return [plain_copy(v) for v in obj]
+        return [v if type(v) in atoms else plain_copy(v) for v in obj]
     if kind is tuple:
-        return tuple(plain_copy(v) for v in obj)
+        return tuple([v if type(v) in atoms else plain_copy(v) for v in obj])
     names = _FIELD_NAMES.get(kind)
     if names is None and is_dataclass(obj) and not isinstance(obj, type):
         names = _FIELD_NAMES.setdefault(kind, tuple(f.name for f in fields(obj)))

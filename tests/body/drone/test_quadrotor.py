@@ -196,7 +196,7 @@ def test_an_npc_walking_through_the_hovering_drone_does_not_push_it():
     man = NpcSpec("m", "man", (-1.0, 0.0), "cross", heading=0.0)  # walks along +x straight through the drone
     scenario = Scenario(id="T90", category="C03", name="test", setup="test",
                         phases=(Phase(name="test", duration=2.0, npcs=(man,), jitter=0.0),))
-    env = WMBenchEnv(scenario, body="drone")
+    env = WMBenchEnv(scenario, body="drone", pace="scene")  # the man at his own speed: through within 2 s
     try:
         env.reset(seed=0)
         for _ in range(4):
@@ -207,3 +207,36 @@ def test_an_npc_walking_through_the_hovering_drone_does_not_push_it():
         env.close()
     assert man_x > 1.0                            # the man went right through the drone's place
     assert math.hypot(x, y) < 0.02 and abs(z - CRUISE_ALTITUDE) < 0.05
+
+
+def test_the_frame_pose_is_the_states_bit_for_bit():
+    """FramePose (issue 23, round 4): frame_pose() is state()'s x, y, heading and posture, bit for bit, and
+    reading it instead of state() between frames leaves the next state() unchanged (rotor rpm, tilt)."""
+    from wmbench.body.drone.quadrotor import Quadrotor
+    from wmbench.body.intent.reader import parse_motion
+    from wmbench.envs.world import World
+
+    def fly(read_pose: bool) -> list:
+        world = World(frame_dt=1 / 30, physics_dt=1 / 240)
+        body = Quadrotor()
+        out: list = []
+        try:
+            body.spawn(world, (0.0, 0.0, 0.0), 0.2)
+            for text in ("a person sprints forward", "crouches low", "turns left and walks", "freezes"):
+                body.apply_intent(parse_motion(text))
+                for _ in range(15):
+                    body.on_frame()
+                    body.run_physics_steps(8, world.step_physics)
+                    if read_pose:
+                        out.append(body.frame_pose())
+                    else:
+                        s = body.state()
+                        out.append((s.position[0], s.position[1], s.heading, s.posture))
+                out.append(body.state().to_dict())
+        finally:
+            world.close()
+        return out
+
+    with_pose, with_state = fly(True), fly(False)
+    assert with_pose == with_state
+    assert {row[3] for row in with_pose if isinstance(row, tuple)} >= {"upright", "crouch", "freeze"}

@@ -195,3 +195,87 @@ def test_the_fused_physics_steps_equal_the_plain_loop_bit_for_bit():
     assert len(fused) == len(plain) == 4 * 20 * 8
     assert fused == plain  # exactly: the same root placements, computed the same way
     assert len({row[:2] for row in fused}) > 100  # the root really moved every step
+
+
+def test_the_pairwise_sum_is_numpys_add_reduce_bit_for_bit():
+    """The tracking error's mean sums on plain floats the way numpy's add.reduce does (pairwise, 8 running
+    sums): the same bits for every length, so the robot's traces did not change (issue 23, round 4)."""
+    from wmbench.body.robot.servo_robot import _pairwise_sum
+
+    rng = np.random.default_rng(11)
+    for n in range(1, 140):
+        for _ in range(40):
+            values = np.abs(rng.normal(size=n)) * 10.0 ** rng.uniform(-9, 2, size=n)
+            assert _pairwise_sum(values.tolist()) == float(np.add.reduce(values)), n
+
+
+def test_the_per_frame_command_is_numpys_clamp_and_rate_limit_bit_for_bit(world):
+    """on_frame clamps, counts and rate-limits the 20 targets on plain floats; every frame's command and
+    count must equal numpy's ``previous + clip(clip(target, lower, upper) - previous, -step, step)`` (the
+    formula before round 4), over mixed intents; the limits are narrowed to their middle 30 % so that both
+    bounds clamp, and the rate limit binds, many times."""
+    from wmbench.body.robot.servo_map import ServoMap
+
+    rows = []
+    for row in SERVO_MAP.to_dicts():
+        span = row["upper"] - row["lower"]
+        rows.append({**row, "lower": row["lower"] + 0.35 * span, "upper": row["upper"] - 0.35 * span})
+    robot = ServoRobot(servo_map=ServoMap.from_dicts(rows))
+    robot.spawn(world, (0.0, 0.0, 0.0), 0.3)
+    sm, dt = robot.servo_map, world.frame_dt
+    step = sm.max_speed * dt
+    clamped = limited = below = above = 0
+    for text in MIXED:
+        robot.apply_intent(parse_motion(text))
+        for _ in range(12):
+            previous = robot.servo_command
+            count = robot._clamped
+            robot.on_frame()
+            target = sm.raw_targets(robot._frame.joints)
+            want = previous + np.clip(np.clip(target, sm.lower, sm.upper) - previous, -step, step)
+            got = robot.servo_command
+            assert np.array_equal(got, want) and np.array_equal(np.signbit(got), np.signbit(want))
+            outside = int(np.count_nonzero((target < sm.lower) | (target > sm.upper)))
+            assert robot._clamped - count == outside
+            clamped += outside
+            below += int(np.count_nonzero(target < sm.lower))
+            above += int(np.count_nonzero(target > sm.upper))
+            limited += int(np.count_nonzero(np.abs(np.clip(target, sm.lower, sm.upper) - previous) > step))
+            for _ in range(8):
+                robot.on_physics_step()
+                world.step_physics()
+    assert below > 0 and above > 0 and limited > 0  # every branch was exercised
+
+
+def test_the_frame_pose_is_the_states_and_leaves_the_state_alone():
+    """FramePose: frame_pose() gives state()'s x, y, heading and posture bit for bit, and a run that reads
+    only frame_pose() between frames ends with the very state (servo statistics included) of a run that
+    read state() every frame."""
+    from wmbench.envs.world import World
+
+    def fly(read_pose: bool) -> list:
+        world = World(frame_dt=1 / 30, physics_dt=1 / 240)
+        body = ServoRobot()
+        out: list = []
+        try:
+            body.spawn(world, (0.0, 0.0, 0.0), 0.4)
+            for text in ("a person runs forward", "turns around and sprints", "crouches low", "freezes"):
+                body.apply_intent(parse_motion(text))
+                for _ in range(15):
+                    body.on_frame()
+                    body.run_physics_steps(8, world.step_physics)
+                    if read_pose:
+                        pose = body.frame_pose()
+                        out.append(pose)
+                    else:
+                        s = body.state()
+                        out.append((s.position[0], s.position[1], s.heading, s.posture))
+                full = body.state()
+                out.append((full.to_dict(), body.frame_pose()))
+        finally:
+            world.close()
+        return out
+
+    with_pose, with_state = fly(True), fly(False)
+    assert with_pose == with_state
+    assert {row[3] for row in with_pose if len(row) == 4} >= {"upright", "crouch"}

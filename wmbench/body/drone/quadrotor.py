@@ -331,6 +331,17 @@ class Quadrotor(UrdfBody):
              "rotor_rpm": [round(r0, 1), round(r1, 1), round(r2, 1), round(r3, 1)], "tilt_rad": round(self.tilt, 6)},
         )
 
+    def frame_pose(self) -> tuple[float, float, float, str]:
+        """``(x, y, heading, posture)`` of :meth:`state` with one PyBullet read and nothing else
+        (:class:`~wmbench.body.base.FramePose`: velocity, rotor speeds, tilt and extras are left for ``state``)."""
+        world = self._world
+        if world is None or self._id < 0:
+            world = self._require_world("frame_pose")
+        (x, y, _), quat = p.getBasePositionAndOrientation(self._id, world.client)
+        styles = self._intent.styles
+        return x, y, quaternion_yaw(quat), "crouch" if "crouch" in styles else "freeze" if "freeze" in styles \
+            else "upright"
+
     # ------------------------------------------------------------------ helpers
     def _speed_class(self, speed: float) -> str:
         """``classify_speed(speed, self.envelope)`` with the envelope's thresholds sorted once."""

@@ -147,19 +147,24 @@ def _hinge_yaw(upper: np.ndarray, lower: np.ndarray) -> float:
     (frame components fwd, left, up). The hinge axis is +left at yaw 0; the axis seen in the frame is carried
     back through the pitch and roll the upper segment implies, then read like ``line_yaw``. Faded to 0 as the
     hinge straightens (the axis is undefined for a straight limb)."""
-    a0, a1, a2 = upper.tolist()
-    b0, b1, b2 = lower.tolist()
+    return _hinge_yaw_of(upper.tolist(), lower.tolist())
+
+
+def _hinge_yaw_of(upper: list[float], lower: list[float]) -> float:
+    """:func:`_hinge_yaw` of the two directions as plain lists (what :meth:`ServoMap.raw_targets` holds)."""
+    a0, a1, a2 = upper
+    b0, b1, b2 = lower
     # np.cross(upper, lower) written out (numpy computes each component as the same two products and a
     # difference, so the result is identical; without its dispatch overhead)
-    axis = np.array((a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0))
-    bend = _norm(axis)
+    c0, c1, c2 = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0
+    bend = _norm(np.array((c0, c1, c2)))  # BLAS dot (as np.linalg.norm): Python's a*a+b*b+c*c differs in bits
     if bend < 1e-6:
         return 0.0
-    f, left, up = upper.tolist()
+    f, left, up = a0, a1, a2
     pitch = math.atan2(f, -up)                     # flexion; the hardware turns about +y by -pitch
     roll = math.asin(max(-1.0, min(1.0, left)))
     cp, sp, cr, sr = math.cos(pitch), math.sin(pitch), math.cos(roll), math.sin(roll)
-    n0, n1, n2 = (axis / bend).tolist()
+    n0, n1, n2 = c0 / bend, c1 / bend, c2 / bend   # axis / bend: IEEE division, elementwise as numpy's
     n0, n2 = cp * n0 + sp * n2, -sp * n0 + cp * n2  # undo R_y(-pitch)
     n1 = cr * n1 + sr * n2                          # undo R_x(roll) (the fwd component is unchanged)
     fade = min(bend / HINGE_FADE_SIN, 1.0)
@@ -274,6 +279,33 @@ class ServoMap:
             (measure, int(on_chest), segments.index(first), -1 if second is None else segments.index(second),
              scale, offset)
             for measure, on_chest, first, second, scale, offset in self._plan)
+        # raw_targets' batched form (round 4): per servo (kind, measure, a, b, scale, offset). kind 0 / 1: a
+        # one-segment measure on the root / chest frame, ``a`` its segment's slot among that frame's products;
+        # kind 2: a hinge, ``a`` its slot among the hinge dot products; kind 3 / 4: a hinge_yaw on the root /
+        # chest frame, ``a`` and ``b`` its two segments' slots among that frame's products.
+        root_segs: list[int] = []
+        chest_segs: list[int] = []
+        hinges: list[tuple[int, int]] = []
+
+        def slot(used: list[Any], item: Any) -> int:
+            if item not in used:
+                used.append(item)
+            return used.index(item)
+
+        batched = []
+        for measure, on_chest, seg_a, seg_b, scale, offset in self._flat_plan:
+            if measure == "hinge":
+                batched.append((2, measure, slot(hinges, (seg_a, seg_b)), -1, scale, offset))
+                continue
+            used = chest_segs if on_chest else root_segs
+            yaw = measure == "hinge_yaw"
+            kind = (4 if on_chest else 3) if yaw else on_chest
+            batched.append((kind, measure, slot(used, seg_a), slot(used, seg_b) if yaw else -1, scale, offset))
+        self._batched_plan = tuple(batched)
+        self._root_segs = np.array(root_segs, dtype=np.intp)
+        self._chest_segs = np.array(chest_segs, dtype=np.intp)
+        self._hinge_first = np.array([i for i, _ in hinges], dtype=np.intp)
+        self._hinge_second = np.array([j for _, j in hinges], dtype=np.intp)
         self._tolerant_limits = (self.lower - LIMIT_TOLERANCE_RAD, self.upper + LIMIT_TOLERANCE_RAD)
         #: (index, lower, upper) of the torso yaw and pitch rows, read to build the chest frame
         self._torso_limits = tuple((i, float(self.lower[i]), float(self.upper[i])) if i >= 0 else (0, 0.0, 0.0)
@@ -284,53 +316,61 @@ class ServoMap:
 
     def raw_targets(self, joints: np.ndarray) -> np.ndarray:
         """Servo targets (rad) for one (22, 3) root-local frame, before clamping to the limits."""
+        return np.array(self.raw_target_list(joints))
+
+    def raw_target_list(self, joints: np.ndarray) -> list[float]:
+        """:meth:`raw_targets` as a plain list (the robot's per-frame path reads it as floats)."""
         joints = np.asarray(joints, dtype=float)
         if joints.shape != (len(JOINT_NAMES), 3):
             raise ValueError(f"joints must have shape ({len(JOINT_NAMES)}, 3), got {joints.shape}")
         # Several servos read the same segment (a hip's pitch, roll, yaw and the knee share hip -> knee): each
-        # of the 13 distinct segments is differenced (all in one subtraction: elementwise, so each row is the
-        # very ``joints[b] - joints[a]``), normalised, and put in each frame at most once per call, in the
-        # order the servos need them. The values are the arrays measure_angle() computes for each servo (same
-        # operations: ``sqrt(v.dot(v))``, ``v / n``, ``frame @ u``), so the targets are identical to the last
-        # bit; only the repeats and the per-servo Python are gone (issue 23).
-        units = []
-        for v in joints[self._seg_to] - joints[self._seg_from]:
-            n = math.sqrt(float(v.dot(v)))
-            units.append(v / n if n > 1e-9 else np.array([0.0, -1.0, 0.0]))
-        framed: list[np.ndarray | None] = [None] * (2 * len(units))   # [root products..., chest products...]
-        axes: list[list[float] | None] = [None] * (2 * len(units))
+        # of the 13 distinct segments is differenced, normalised and put in each frame once per call. The
+        # numbers are the ones measure_angle() computes servo by servo, to the last bit, but come out of a
+        # handful of batched numpy calls instead of ~70 small ones (issue 23, round 4):
+        # - a stacked matmul ``(k, 1, 3) @ (k, 3, 1)`` runs BLAS's dot on every pair, and ``F @ (k, 3, 1)``
+        #   BLAS's matrix-vector product on every vector: the very kernels ``v.dot(v)``, ``u @ w`` and
+        #   ``frame @ u`` call one at a time (a plain ``(k, 3) @ F.T`` would run the matrix-matrix kernel,
+        #   whose sums differ in the last bit; so would Python's ``a*a + b*b + c*c``: BLAS fuses them);
+        # - ``sqrt`` and the division by the norm are elementwise IEEE operations, the same wherever done.
+        # tests/body/robot/test_servo_map.py compares this with the servo-by-servo measure_angle() loop.
+        d = joints[self._seg_to] - joints[self._seg_from]
+        sqrt = math.sqrt
+        norms = [sqrt(x) for x in np.matmul(d[:, None, :], d[:, :, None]).ravel().tolist()]
+        degenerate = [k for k, n in enumerate(norms) if not n > 1e-9]
+        if degenerate:
+            for k in degenerate:
+                norms[k] = 1.0
+            units = d / np.array(norms)[:, None]
+            units[degenerate] = (0.0, -1.0, 0.0)
+        else:
+            units = d / np.array(norms)[:, None]
+        root = (np.matmul(ROOT_FRAME, units[self._root_segs][:, :, None])[:, :, 0].tolist()
+                if self._root_segs.size else [])
+        hinge = (np.matmul(units[self._hinge_first][:, None, :], units[self._hinge_second][:, :, None])
+                 .ravel().tolist() if self._hinge_first.size else [])
         out: list[float] = []
-        chest: np.ndarray | None = None
-        for measure, on_chest, first, second, scale, offset in self._flat_plan:
-            frame = ROOT_FRAME
-            if on_chest:
+        chest: list[list[float]] | None = None
+        for kind, measure, a, b, scale, offset in self._batched_plan:
+            if kind == 0:
+                f, left, up = root[a]
+                measured = _segment_angle(measure, f, left, up)
+            elif kind == 2:
+                measured = math.acos(max(-1.0, min(1.0, hinge[a])))   # _hinge of the two units
+            elif kind == 3:
+                measured = _hinge_yaw_of(root[a], root[b])
+            else:
                 if chest is None:
                     # np.clip on one number, written out: min(max(x, lower), upper)
                     (y, y_lo, y_hi), (p_, p_lo, p_hi) = self._torso_limits
-                    chest = chest_frame(min(max(out[y], y_lo), y_hi), min(max(out[p_], p_lo), p_hi))
-                frame = chest
-            if measure == "hinge":
-                measured = _hinge(units[first], units[second])
-            elif measure == "hinge_yaw":
-                i, j = first + on_chest * len(units), second + on_chest * len(units)
-                fu = framed[i]
-                if fu is None:
-                    fu = framed[i] = frame @ units[first]
-                fw = framed[j]
-                if fw is None:
-                    fw = framed[j] = frame @ units[second]
-                measured = _hinge_yaw(fu, fw)
-            else:
-                i = first + on_chest * len(units)
-                axis = axes[i]
-                if axis is None:
-                    fu = framed[i]
-                    if fu is None:
-                        fu = framed[i] = frame @ units[first]
-                    axis = axes[i] = fu.tolist()
-                measured = _segment_angle(measure, axis[0], axis[1], axis[2])
+                    frame = chest_frame(min(max(out[y], y_lo), y_hi), min(max(out[p_], p_lo), p_hi))
+                    chest = np.matmul(frame, units[self._chest_segs][:, :, None])[:, :, 0].tolist()
+                if kind == 1:
+                    f, left, up = chest[a]
+                    measured = _segment_angle(measure, f, left, up)
+                else:
+                    measured = _hinge_yaw_of(chest[a], chest[b])
             out.append(scale * measured + offset)
-        return np.array(out)
+        return out
 
     def clamp(self, targets: np.ndarray) -> np.ndarray:
         return np.clip(targets, self.lower, self.upper)

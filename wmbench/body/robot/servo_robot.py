@@ -52,7 +52,7 @@ from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.registry import GeneratorFactory, resolve_generator_factory
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.body.planar_root import PlanarRoot
-from wmbench.body.robot.servo_map import SERVO_MAP, ServoMap
+from wmbench.body.robot.servo_map import LIMIT_TOLERANCE_RAD, SERVO_MAP, ServoMap
 from wmbench.body.robot.urdf import ROBOT_SCALE, robot_urdf_path
 from wmbench.core.directions import wrap_angle
 
@@ -92,7 +92,11 @@ class ServoRobot(UrdfBody):
         self._root = PlanarRoot(accel=max(self.envelope.values()) / SPEED_RAMP_S,
                                 turn_rate=math.pi / TURN_TIME_S, radius=CLEARANCE_RADIUS)
         self._z = 0.0
-        self._command = np.zeros(len(servo_map))
+        #: The latest servo command (rad, servo-map order) as plain floats: the per-frame path works on lists.
+        self._command: list[float] = [0.0] * len(servo_map)
+        #: Per servo, in servo-map order: lower and upper limit, the limits widened by the violation tolerance,
+        #: and the most a command may move in one frame and its negative (max speed * frame dt; set at spawn).
+        self._limit_lists: tuple[list[float], ...] = ([],) * 6
         self._path: tuple[tuple[float, ...], tuple[float, ...]] = ((0.0,) * 4, (0.0,) * 4)
         self._substep = 0
         self._substeps = 1
@@ -123,6 +127,9 @@ class ServoRobot(UrdfBody):
             for link in range(-1, p.getNumJoints(self._id, physicsClientId=cid)):
                 p.setCollisionFilterPair(self._id, ground, link, -1, 0, physicsClientId=cid)
         self._substeps = max(1, round(world.frame_dt / world.physics_dt))
+        sm, step = self.servo_map, self.servo_map.max_speed * world.frame_dt
+        self._limit_lists = (sm.lower.tolist(), sm.upper.tolist(), (sm.lower - LIMIT_TOLERANCE_RAD).tolist(),
+                             (sm.upper + LIMIT_TOLERANCE_RAD).tolist(), step.tolist(), (-step).tolist())
         self._reset_counters()
         self.reset_pose(position, heading)
 
@@ -141,15 +148,15 @@ class ServoRobot(UrdfBody):
         self._frame = self._generator.next_frame(0.0)
         self._root.place(position[0], position[1], heading)
         self._z = self._pelvis_height()
-        self._command = self.servo_map.clamp(self.servo_map.raw_targets(self._frame.joints))
+        self._command = self.servo_map.clamp(self.servo_map.raw_targets(self._frame.joints)).tolist()
         cid = world.client
         pose = self._pose()
         p.resetBasePositionAndOrientation(self._id, pose[:3], yaw_quaternion(pose[3]), physicsClientId=cid)
         for joint, angle in zip(self._servo_index, self._command):
-            p.resetJointState(self._id, joint, float(angle), 0.0, physicsClientId=cid)
+            p.resetJointState(self._id, joint, angle, 0.0, physicsClientId=cid)
         self._path = (pose, pose)
         self._substep = self._substeps
-        self._send_command(np.zeros_like(self._command))
+        self._send_command([0.0] * len(self._command))
         self._stamp += 1
 
     def apply_intent(self, intent: MotionIntent) -> None:
@@ -169,13 +176,34 @@ class ServoRobot(UrdfBody):
             report = blocked
         self._frame = self._generator.next_frame(self._root.speed)
         self._z = self._pelvis_height()
-        previous = self._command
-        target = self.servo_map.raw_targets(self._frame.joints)
-        outside = (target < self.servo_map.lower) | (target > self.servo_map.upper)
-        self._clamped += int(np.count_nonzero(outside))
-        limit = self.servo_map.max_speed * dt
-        self._command = previous + np.clip(self.servo_map.clamp(target) - previous, -limit, limit)
-        self._send_command((self._command - previous) / dt)
+        # Clamp to the limits, count the clamped targets, rate-limit: what numpy's
+        # ``previous + clip(clip(target, lower, upper) - previous, -step, step)`` and ``(command - previous) / dt``
+        # compute elementwise, written out on plain floats (one loop instead of nine array operations, each
+        # of which pays the caches the physics step has just emptied). ``np.clip`` keeps NaN and takes the
+        # bound when x equals it (max then min); so do the comparisons below, signed zeros included.
+        lower, upper, _, _, step, neg_step = self._limit_lists
+        command: list[float] = []
+        velocity: list[float] = []
+        clamped = 0
+        for x, prev, lo, hi, up, down in zip(self.servo_map.raw_target_list(self._frame.joints), self._command,
+                                             lower, upper, step, neg_step):
+            if x < lo or x > hi:
+                clamped += 1
+            if not (x > lo or x != x):
+                x = lo
+            if not (x < hi or x != x):
+                x = hi
+            move = x - prev
+            if not (move > down or move != move):
+                move = down
+            if not (move < up or move != move):
+                move = up
+            new = prev + move
+            command.append(new)
+            velocity.append((new - prev) / dt)
+        self._clamped += clamped
+        self._command = command
+        self._send_command(velocity)
         self._path = (start, self._pose())
         self._substep = 0
         return report
@@ -230,6 +258,14 @@ class ServoRobot(UrdfBody):
                     "servo_commands_clamped": self._clamped},
         )
 
+    def frame_pose(self) -> tuple[float, float, float, str]:
+        """``(x, y, heading, posture)`` of :meth:`state`, without the rest (:class:`~wmbench.body.base.FramePose`):
+        the same base read and yaw. The tracking statistics are not touched: the next ``on_frame`` or
+        ``state`` measures this physics state (once, as always)."""
+        world = self._require_world("frame_pose")
+        (x, y, _), quat = p.getBasePositionAndOrientation(self._id, physicsClientId=world.client)
+        return x, y, quaternion_yaw(quat), str(getattr(self._frame, "posture", "upright"))
+
     # ------------------------------------------------------------------ readings
     def servo_angles(self) -> np.ndarray:
         """Measured servo angles (rad), in servo-map order."""
@@ -240,7 +276,7 @@ class ServoRobot(UrdfBody):
     @property
     def servo_command(self) -> np.ndarray:
         """The latest command (rad) sent to the servos (clamped and rate-limited)."""
-        return self._command.copy()
+        return np.array(self._command)
 
     def link_positions(self) -> dict[str, np.ndarray]:
         """World position of every servo's child-link origin (the joint), keyed by servo name."""
@@ -268,23 +304,68 @@ class ServoRobot(UrdfBody):
     def _pelvis_height(self) -> float:
         return ROBOT_SCALE * float(self._frame.joints[0][1])
 
-    def _send_command(self, velocity: np.ndarray) -> None:
+    def _send_command(self, velocity: list[float]) -> None:
         assert self._world is not None
         efforts, position_gains, velocity_gains = self._motor_lists
         p.setJointMotorControlArray(
-            self._id, self._servo_index, p.POSITION_CONTROL, targetPositions=self._command.tolist(),
-            targetVelocities=velocity.tolist(), forces=efforts, positionGains=position_gains,
+            self._id, self._servo_index, p.POSITION_CONTROL, targetPositions=self._command,
+            targetVelocities=velocity, forces=efforts, positionGains=position_gains,
             velocityGains=velocity_gains, physicsClientId=self._world.client)
 
     def _measure(self) -> None:
-        """Tracking error and limit check of the current physics state (once per physics state)."""
+        """Tracking error and limit check of the current physics state (once per physics state).
+
+        On plain floats, with numpy's arithmetic: ``|command - angle|`` and the limit comparisons are
+        elementwise; the mean is numpy's pairwise sum (:func:`_pairwise_sum`) over the count; the squared
+        error stays a BLAS dot (``error @ error``: its fused multiply-adds are not Python's)."""
         if self._measured_stamp == self._stamp:
             return
         self._measured_stamp = self._stamp
-        angles = self.servo_angles()
-        error = np.abs(self._command - angles)
-        # error.mean() without its Python-level wrapper: numpy's mean is add.reduce, then one division
-        self._last_error = float(np.add.reduce(error)) / error.size
-        self._sq_error += float(error @ error)
-        self._n_error += error.size
-        self._violations += self.servo_map.violations(angles)
+        world = self._world
+        assert world is not None
+        states = p.getJointStates(self._id, self._servo_index, physicsClientId=world.client)
+        _, _, low, high, _, _ = self._limit_lists
+        error: list[float] = []
+        violations = 0
+        for command, joint, lo, hi in zip(self._command, states, low, high):
+            angle = joint[0]
+            error.append(abs(command - angle))
+            if angle < lo or angle > hi:
+                violations += 1
+        n = len(error)
+        self._last_error = _pairwise_sum(error) / n
+        squares = np.array(error)
+        self._sq_error += float(squares @ squares)
+        self._n_error += n
+        self._violations += violations
+
+
+def _pairwise_sum(values: list[float]) -> float:
+    """``float(np.add.reduce(np.array(values)))`` for up to 128 values, on plain floats: numpy's pairwise sum
+    (below 8 values one running sum; else 8 running sums over blocks of 8, combined as
+    ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the rest one by one), so the same bits
+    (tests/body/robot/test_servo_robot.py checks it against numpy for every length). Longer lists go to
+    numpy, whose recursion splits them further."""
+    n = len(values)
+    if n > 128:
+        return float(np.add.reduce(np.array(values)))
+    if n < 8:
+        total = 0.0
+        for v in values:
+            total += v
+        return total
+    r0, r1, r2, r3, r4, r5, r6, r7 = values[:8]
+    m = n - n % 8
+    for i in range(8, m, 8):
+        r0 += values[i]
+        r1 += values[i + 1]
+        r2 += values[i + 2]
+        r3 += values[i + 3]
+        r4 += values[i + 4]
+        r5 += values[i + 5]
+        r6 += values[i + 6]
+        r7 += values[i + 7]
+    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(m, n):
+        total += values[i]
+    return total

@@ -146,8 +146,8 @@ class _RecordingEnv(WMBenchEnv):
 
     reader: _Reader | None = None
 
-    def run_frame(self, xy: tuple[float, float]) -> Any:
-        step = super().run_frame(xy)
+    def run_frame(self, xy: tuple[float, float], full_state: bool = True) -> Any:
+        step = super().run_frame(xy, full_state=True)  # the reader takes every frame's full body state
         if self.reader is not None:
             self.reader.read(self, step.t, step.state)
         return step
