@@ -8,7 +8,10 @@ Card
   a test reads it (C01–C08: that category's bench scenarios on every seed; C10: the C10 job on the first seed,
   as in ``run_validity``), in one 2-worker pool kept for the session, and each (brain, seed, category) job runs
   at most once per session whichever result asks for it. A brain no test reads costs nothing, and a brain whose
-  bounds read two categories pays for those two only. Exact because every episode starts with
+  bounds read two categories pays for those two only. Constant replies that share a MOTION share their episodes
+  (:mod:`wmbench.harness.validity.motion_groups`: the env acts out only the MOTION, so their worlds are the same;
+  each member is scored on its own replies, the same scores as ``panel_job``): the quick panel's 15 constants
+  run 10 worlds per job. Exact because every episode starts with
   ``brain.reset(seed)`` and a category's points and bootstrap come from its own scenarios.
 - ``quick_validity``: the quick validity panel (``wmbench validity --quick``: every brain of
   ``panel_names(quick=True)``, seeds 0-3, C10 on seed 0), served by ``validity_panel``. The brain list comes
@@ -35,6 +38,7 @@ from wmbench.brain.panel.brains import lacks, panel_names
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.pool import GuardedPool, worker_pool
+from wmbench.harness.validity.motion_groups import group_job, motion_groups
 from wmbench.harness.validity.runner import (
     BENCH_CATEGORIES,
     CATEGORIES,
@@ -65,18 +69,30 @@ class _PanelJobs:
         self.done: dict[Job, list[Any]] = {}
         self._pool: GuardedPool | None = None
 
-    def run(self, jobs: Sequence[Job]) -> list[Any]:
-        """The scores of ``jobs`` (run those not run yet), in job order."""
+    def run(self, jobs: Sequence[Job], groups: Mapping[str, tuple[str, ...]] | None = None) -> list[Any]:
+        """The scores of ``jobs`` (run those not run yet), in job order. ``groups``: a brain's
+        :func:`~wmbench.harness.validity.motion_groups.motion_groups` group; a job of a constant reply runs as
+        its group's job (one episode per world for the whole group, each member scored on its own replies)
+        and keeps every member's scores."""
         todo = [job for job in dict.fromkeys(jobs) if job not in self.done]
         if todo:
             if self._pool is None:
                 self._pool = worker_pool(self.workers)
             # run_validity's own job: one category's bench scenarios, or C10 alone (no bench category)
-            futures: dict[Job, Future[tuple[str, list[Any]]]] = {
-                job: self._pool.submit(panel_job, job[0], job[1], job[2] == "C10", SOURCE_BODY,
-                                       () if job[2] == "C10" else (job[2],)) for job in todo}
-            for job, future in futures.items():
-                self.done[job] = future.result()[1]
+            futures: dict[tuple[tuple[str, ...], int, str], Future[Any]] = {}
+            for name, seed, category in todo:
+                members = (groups or {}).get(name, (name,))
+                key = (members, seed, category)
+                if key in futures:
+                    continue
+                args = (seed, category == "C10", SOURCE_BODY, () if category == "C10" else (category,))
+                futures[key] = (self._pool.submit(group_job, members, *args) if len(members) > 1
+                                else self._pool.submit(panel_job, name, *args))
+            for (members, seed, category), future in futures.items():
+                result = future.result()
+                by_name = result if len(members) > 1 else {result[0]: result[1]}
+                for member, scores in by_name.items():
+                    self.done[(member, seed, category)] = scores
         return [score for job in jobs for score in self.done[job]]
 
     def close(self) -> None:
@@ -88,8 +104,9 @@ class _PanelJobs:
 class _LazyCategories(Mapping[str, CategoryScore]):
     """One brain's categories; reading one runs that category's jobs (see module card)."""
 
-    def __init__(self, jobs: _PanelJobs, name: str, seeds: tuple[int, ...], categories: tuple[str, ...]) -> None:
-        self._jobs, self._name, self._seeds, self._keys = jobs, name, seeds, categories
+    def __init__(self, jobs: _PanelJobs, name: str, seeds: tuple[int, ...], categories: tuple[str, ...],
+                 groups: Mapping[str, tuple[str, ...]]) -> None:
+        self._jobs, self._name, self._seeds, self._keys, self._groups = jobs, name, seeds, categories, groups
         self._scores: dict[str, CategoryScore] = {}
 
     def jobs(self, category: str) -> list[Job]:
@@ -100,7 +117,7 @@ class _LazyCategories(Mapping[str, CategoryScore]):
     def brain_scores(self, categories: Sequence[str]) -> BrainScores:
         """``run_validity``'s aggregation of this brain's scores in ``categories``."""
         by_scenario: dict[str, list[Any]] = {}
-        for score in self._jobs.run([job for c in categories for job in self.jobs(c)]):
+        for score in self._jobs.run([job for c in categories for job in self.jobs(c)], self._groups):
             by_scenario.setdefault(score.scenario_id, []).append(score)
         return brain_scores(self._name, by_scenario, tuple(categories))
 
@@ -170,9 +187,10 @@ def validity_panel() -> Iterator[ValidityPanel]:
         if not brains or not chosen:
             raise ValueError(f"validity_panel needs at least one brain and one seed, got {brains!r}, {seeds!r}")
         categories = CATEGORIES if include_c10 else BENCH_CATEGORIES
+        groups = {name: group for group in motion_groups(brains) for name in group}
         scores = []
         for name in brains:
-            lazy = _LazyCategories(jobs, name, chosen, categories)
+            lazy = _LazyCategories(jobs, name, chosen, categories, groups)
             scores.append(BrainScores(name, lacks(name), lazy, _LazyScenarios(lazy, categories),
                                       _LazyLabels(lazy, categories)))
         return ValidityResult(quick=quick, seeds=chosen, brains=tuple(scores), elapsed_s=0.0,

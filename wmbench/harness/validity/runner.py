@@ -385,12 +385,12 @@ def panel_job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
         by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
                                              diagnostics=False, score_only=True))
     # the evidence is dropped (it is large) but for the failure labels of the lost points
-    scores = [replace(score, evidence=_labels_only(score.evidence), seed=seed)
+    scores = [replace(score, evidence=labels_only(score.evidence), seed=seed)
               for entries in by_scenario.values() for score in entries]
     return name, scores
 
 
-def _labels_only(evidence: Mapping[str, Any]) -> dict[str, Any]:
+def labels_only(evidence: Mapping[str, Any]) -> dict[str, Any]:
     """An episode's evidence cut down to its failure labels (what :func:`count_labels` reads)."""
     labels = episode_labels(evidence) if isinstance(evidence, Mapping) else []
     return {"decisions": [{"label": label} for label in labels]} if labels else {}
