@@ -18,6 +18,11 @@ Card
   from the panel's own configuration (:mod:`wmbench.brain.panel`), so a bound that names a new panel brain gets
   it without any change here. ``tests/harness/validity/`` reads its bounds and its tie-breakers from it.
   Read-only: the result is a frozen dataclass.
+- ``reference_transfer``: ``reference_transfer(seed=0)`` -> ``measure_c10("reference", (seed,))``, the reference
+  brain's full C10 measurement (every body and variant, with the pipeline diagnostics), run once per session. The
+  C10 tests read it, and the panel's reference C10 job is served from it (its points are those of the
+  score-only job ``run_validity`` runs: score-only runs stop only where the score is already settled,
+  ``tests/harness/transfer/test_outcome.py``; its failure labels come from the full runs).
 - ``reference_episode``: ``reference_episode(scenario, body="smpl", seed=0)`` -> the reference brain's closed-
   loop :class:`~wmbench.harness.run.episode.EpisodeResult` of that episode, run on first use and then shared by
   every module that asks for the same (scenario, body, seed). Episodes are deterministic (same seed, same
@@ -30,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any, Protocol
 
 import pytest
@@ -38,6 +44,7 @@ from wmbench.brain.panel.brains import lacks, panel_names
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.pool import GuardedPool, worker_pool
+from wmbench.harness.transfer.measure import measure_c10
 from wmbench.harness.validity.motion_groups import group_job, motion_groups
 from wmbench.harness.validity.runner import (
     BENCH_CATEGORIES,
@@ -48,8 +55,10 @@ from wmbench.harness.validity.runner import (
     CategoryScore,
     ValidityResult,
     brain_scores,
+    labels_only,
     panel_job,
 )
+from wmbench.scoring.report_types import ScenarioScore
 
 ReferenceEpisode = Callable[..., EpisodeResult]
 #: one panel job: (brain, seed, category), one of C01–C08 (that category's bench scenarios) or C10
@@ -64,10 +73,12 @@ class ValidityPanel(Protocol):
 class _PanelJobs:
     """The session's panel jobs: each (brain, seed, category) runs once, in a 2-worker spawn pool, on demand."""
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, reference_c10: Callable[[int], Mapping[str, Sequence[Any]]] | None = None
+                 ) -> None:
         self.workers = workers
         self.done: dict[Job, list[Any]] = {}
         self._pool: GuardedPool | None = None
+        self._reference_c10 = reference_c10
 
     def run(self, jobs: Sequence[Job], groups: Mapping[str, tuple[str, ...]] | None = None) -> list[Any]:
         """The scores of ``jobs`` (run those not run yet), in job order. ``groups``: a brain's
@@ -75,6 +86,12 @@ class _PanelJobs:
         its group's job (one episode per world for the whole group, each member scored on its own replies)
         and keeps every member's scores."""
         todo = [job for job in dict.fromkeys(jobs) if job not in self.done]
+        for job in [job for job in todo if job[0] == "reference" and job[2] == "C10" and self._reference_c10]:
+            assert self._reference_c10 is not None
+            # the session's full measurement (reference_transfer), cut as panel_job cuts its scores
+            self.done[job] = [replace(score, evidence=labels_only(score.evidence), seed=job[1])
+                              for scores in self._reference_c10(job[1]).values() for score in scores]
+            todo.remove(job)
         if todo:
             if self._pool is None:
                 self._pool = worker_pool(self.workers)
@@ -176,10 +193,26 @@ class _LazyLabels(Mapping[str, Mapping[str, int]]):
         return len(self._all())
 
 
+_TRANSFERS: dict[int, dict[str, list[ScenarioScore]]] = {}
+
+
 @pytest.fixture(scope="session")
-def validity_panel() -> Iterator[ValidityPanel]:
+def reference_transfer() -> Callable[[int], dict[str, list[ScenarioScore]]]:
+    """``reference_transfer(seed=0)``: ``measure_c10("reference", (seed,))``, run once per session (read-only)."""
+
+    def transfer(seed: int = 0) -> dict[str, list[ScenarioScore]]:
+        if seed not in _TRANSFERS:
+            _TRANSFERS[seed] = measure_c10("reference", (seed,))
+        return _TRANSFERS[seed]
+
+    return transfer
+
+
+@pytest.fixture(scope="session")
+def validity_panel(reference_transfer: Callable[[int], dict[str, list[ScenarioScore]]]
+                   ) -> Iterator[ValidityPanel]:
     """``validity_panel(brains, seeds, include_c10=True)``: a lazy ``run_validity`` result (see module card)."""
-    jobs = _PanelJobs()
+    jobs = _PanelJobs(reference_c10=reference_transfer)
 
     def panel(brains: Sequence[str], seeds: Sequence[int], include_c10: bool = True,
               quick: bool = False) -> ValidityResult:
