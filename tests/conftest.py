@@ -45,7 +45,7 @@ from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.pool import GuardedPool, worker_pool
 from wmbench.harness.transfer.measure import measure_c10
-from wmbench.harness.validity.motion_groups import group_job, motion_groups
+from wmbench.harness.validity.motion_groups import motion_groups
 from wmbench.harness.validity.runner import (
     BENCH_CATEGORIES,
     CATEGORIES,
@@ -56,7 +56,7 @@ from wmbench.harness.validity.runner import (
     ValidityResult,
     brain_scores,
     labels_only,
-    panel_job,
+    panel_jobs,
 )
 from wmbench.scoring.report_types import ScenarioScore
 
@@ -96,19 +96,16 @@ class _PanelJobs:
             if self._pool is None:
                 self._pool = worker_pool(self.workers)
             # run_validity's own job: one category's bench scenarios, or C10 alone (no bench category)
-            futures: dict[tuple[tuple[str, ...], int, str], Future[Any]] = {}
+            futures: dict[tuple[tuple[str, ...], int, str], Future[dict[str, list[Any]]]] = {}
             for name, seed, category in todo:
                 members = (groups or {}).get(name, (name,))
                 key = (members, seed, category)
                 if key in futures:
                     continue
-                args = (seed, category == "C10", SOURCE_BODY, () if category == "C10" else (category,))
-                futures[key] = (self._pool.submit(group_job, members, *args) if len(members) > 1
-                                else self._pool.submit(panel_job, name, *args))
-            for (members, seed, category), future in futures.items():
-                result = future.result()
-                by_name = result if len(members) > 1 else {result[0]: result[1]}
-                for member, scores in by_name.items():
+                futures[key] = self._pool.submit(panel_jobs, members, seed, category == "C10", SOURCE_BODY,
+                                                 () if category == "C10" else (category,))
+            for (_members, seed, category), future in futures.items():
+                for member, scores in future.result().items():
                     self.done[(member, seed, category)] = scores
         return [score for job in jobs for score in self.done[job]]
 

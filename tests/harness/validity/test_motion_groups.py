@@ -3,6 +3,7 @@ with a member's own replies is exactly that member's own episode, and its scores
 
 from __future__ import annotations
 
+import json
 from dataclasses import replace
 from typing import Any
 
@@ -12,8 +13,8 @@ from wmbench.brain.panel.brains import QUICK_CONSTANTS, get_panel_brain, panel_n
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.transfer.measure import measure_c10_brain
 from wmbench.harness.transfer.outcome import run_bodies
-from wmbench.harness.validity.motion_groups import constant_reply, group_job, motion_groups, with_reply
-from wmbench.harness.validity.runner import labels_only, panel_job
+from wmbench.harness.validity.motion_groups import constant_reply, motion_groups, with_reply
+from wmbench.harness.validity.runner import group_job, labels_only, panel_job, run_validity
 from wmbench.scenarios import get_scenario
 
 WALK_RIGHT = ("constant:beast-ahead/walk-right", "constant:all-safe/walk-right")
@@ -81,3 +82,23 @@ def test_a_reply_of_another_motion_cannot_borrow_the_world():
         group_job(("constant:beast-ahead/still", "constant:beast-ahead/walk-left"), 0, False)
     with pytest.raises(ValueError, match="constant replies of one motion"):
         group_job(("reference",), 0, False)
+
+
+def test_run_validity_runs_a_group_once_keeps_each_member_and_resumes_a_member_alone(tmp_path):
+    """``wmbench validity``'s own loop: the two constants of one motion are one task, each is kept (and
+    checkpointed) as its own (brain, seed) job with the scores it gets alone; a member missing from the checkpoint
+    is run again alone."""
+    names = [*WALK_RIGHT, "constant:beast-ahead/still"]
+    checkpoint = tmp_path / "partial.jsonl"
+    grouped = run_validity(brains=names, seeds=(1,), workers=1, categories=("C03",), checkpoint=checkpoint)
+    alone = {name: run_validity(brains=[name], seeds=(1,), workers=1, categories=("C03",)).brain(name)
+             for name in names}
+    assert all(grouped.brain(name) == alone[name] for name in names)
+    lines = checkpoint.read_text().splitlines()
+    assert sorted(json.loads(line)["brain"] for line in lines) == sorted(names)
+    checkpoint.write_text("\n".join(line for line in lines if json.loads(line)["brain"] != WALK_RIGHT[1]) + "\n")
+    said: list[str] = []
+    again = run_validity(brains=names, seeds=(1,), workers=1, categories=("C03",), checkpoint=checkpoint,
+                         progress=said.append)
+    assert again.brains == grouped.brains and said[0].startswith("resuming: 2/3") and said[1:] == [
+        f"3/3 {WALK_RIGHT[1]}"]

@@ -4,7 +4,7 @@
 
     groups = motion_groups(["constant:beast-ahead/still", "constant:wall-ahead/still", "reference"])
     # -> (("constant:beast-ahead/still", "constant:wall-ahead/still"), ("reference",))
-    scores = group_job(groups[0], seed=1, include_c10=True)     # {name: [ScenarioScore, ...]}, as panel_job's
+    trace = with_reply(trace_of_beast_ahead_still, constant_reply("constant:wall-ahead/still"))
 
 Card
 ----
@@ -20,13 +20,9 @@ Card
   its scene shows are that constant's. The rest (scene, truth, intent, body, events) is the shared world.
   Refuses a reply of another motion. Not carried over: the brain's measured latency (the first member's; no
   bench or transfer rule reads it) and the episode's wall time.
-- :func:`group_job`: :func:`~wmbench.harness.validity.runner.panel_job` for every brain of a group at once:
-  each bench episode and each C10 run (:func:`~wmbench.harness.transfer.outcome.run_bodies`, score-only) is run
-  with the group's first constant, and every member's scores come from its own traces by the same scorers
-  (paired rules applied, evidence cut to the failure labels), so ``group_job(g, ...)[name]`` equals
-  ``panel_job(name, ...)[1]`` (``tests/harness/validity/test_motion_groups.py`` checks both the traces and the
-  scores against members run alone). C10's score-only runs stop where a body's quality is settled, which reads
-  only the physical outcome and whether each reply was read: the same for every member of a group.
+- :func:`~wmbench.harness.validity.runner.group_job` runs a group: each bench episode and each C10 run once, with
+  the group's first constant, every member scored on its own traces (``tests/harness/validity/test_motion_groups.py``
+  checks the traces and the scores against members run alone).
 """
 
 from __future__ import annotations
@@ -34,22 +30,10 @@ from __future__ import annotations
 import copy
 import json
 from collections.abc import Sequence
-from dataclasses import replace
-from typing import Any
 
 from wmbench.brain.panel.brains import ConstantBrain, get_panel_brain
 from wmbench.envs.decisions import parse_record, prediction_line, read_reply
-from wmbench.harness.run.episode import run_episode
-from wmbench.harness.run.results import EpisodeLine, episode_line
-from wmbench.harness.run.scores import paired_trace, score_line
-from wmbench.harness.transfer.outcome import TRANSFER_BODIES, run_bodies
-from wmbench.harness.validity.runner import BENCH_CATEGORIES, SOURCE_BODY, labels_only
-from wmbench.protocol.trace import Trace, TraceDict
-from wmbench.scenarios import all_scenarios, get_scenario
-from wmbench.scoring.c10.diagnostics import C10_IDS
-from wmbench.scoring.c10.rule import score_brain_transfer
-from wmbench.scoring.pairs import rescore_pairs
-from wmbench.scoring.report_types import ScenarioScore
+from wmbench.protocol.trace import TraceDict
 
 #: what decides a constant's world: its MOTION line as the env reads it, and whether its reply is read
 MotionKey = tuple[str | None, bool, str]
@@ -105,56 +89,4 @@ def with_reply(trace: TraceDict, reply: str) -> TraceDict:
             decision["scene"]["last_prediction"] = shown[recorded]
         decision["reply"] = mine.reply
         decision["parse"] = parse_record(mine.parsed, mine.reply_chars)
-    return out
-
-
-def _member_line(line: EpisodeLine, name: str, reply: str) -> EpisodeLine:
-    trace = line.get("trace")
-    return {**line, "brain": name, "trace": with_reply(trace, reply) if trace else trace}
-
-
-def group_job(names: Sequence[str], seed: int, include_c10: bool, body: str = SOURCE_BODY,
-              bench: Sequence[str] = BENCH_CATEGORIES, transfer: Sequence[str] = C10_IDS
-              ) -> dict[str, list[ScenarioScore]]:
-    """:func:`~wmbench.harness.validity.runner.panel_job` for every brain of one :func:`motion_groups` group
-    (see the card): ``{name: scores}``, each brain's scores as ``panel_job(name, ...)`` gives them.
-    ``transfer``: the C10 scenarios measured when ``include_c10`` (all of them, as ``panel_job``)."""
-    replies = {name: constant_reply(name) for name in names}
-    if not names or any(reply is None for reply in replies.values()) or len(
-            {motion_key(reply) for reply in replies.values() if reply is not None}) != 1:
-        raise ValueError(f"group_job needs constant replies of one motion (a group of motion_groups), got "
-                         f"{list(names)!r}")
-    first = names[0]
-    brain = get_panel_brain(first)
-    lines: list[EpisodeLine] = []
-    try:
-        for record in all_scenarios():
-            if record.mode == "bench" and record.category in bench:
-                lines.append(episode_line(run_episode(record.id, brain, body, seed, brain_label=first,
-                                                      reuse_env=True)))
-        runs = {sid: run_bodies(get_scenario(sid), brain, seed, TRANSFER_BODIES, brain_label=first,
-                                score_only=True) for sid in (transfer if include_c10 else ())}
-    finally:
-        brain.close()
-    out: dict[str, list[ScenarioScore]] = {}
-    for name in names:
-        reply = replies[name]
-        assert reply is not None  # checked above
-        by_scenario: dict[str, list[Any]] = {}
-        paired = []
-        for line in lines:
-            own = line if name == first else _member_line(line, name, reply)
-            by_scenario[own["scenario"]] = [score_line(own)]
-            trace = paired_trace(own)
-            if trace is not None:
-                paired.append(trace)
-        rescore_pairs(paired, by_scenario)
-        for sid, per_body in runs.items():
-            own_runs = per_body if name == first else {
-                body_name: [(variant, None if trace is None else Trace.from_dict(with_reply(trace.to_dict(), reply)),
-                             error) for variant, trace, error in body_runs]
-                for body_name, body_runs in per_body.items()}
-            by_scenario[sid] = [score_brain_transfer(sid, seed, own_runs, {})]
-        out[name] = [replace(score, evidence=labels_only(score.evidence), seed=seed)
-                     for entries in by_scenario.values() for score in entries]
     return out
