@@ -122,11 +122,12 @@ def test_the_busy_machine_takes_this_process_cpu_and_gives_it_back():
     it busy (measured as the hog's CPU time growing with the wall clock), and afterwards it may use every CPU
     it had again."""
     before = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
+    others = {child.pid for child in psutil.Process().children()}  # e.g. the session's panel workers
     with busy_machine() as hogs:
         assert hogs >= 1
         if before is not None:
             assert len(os.sched_getaffinity(0)) == 1 and hogs == 1
-        children = psutil.Process().children()
+        children = [child for child in psutil.Process().children() if child.pid not in others]
         assert len(children) == hogs
         # a busy loop accumulates CPU time as long as it runs: wait until it has a tenth of a second, which a
         # hog that exited or slept never reaches (the 120 s bound only ends a hang: a busy loop gets 0.1 s of
@@ -136,7 +137,7 @@ def test_the_busy_machine_takes_this_process_cpu_and_gives_it_back():
             assert all(c.status() != psutil.STATUS_ZOMBIE for c in children), "a hog ended"
             assert time.monotonic() < deadline, "the hog is not busy"
             time.sleep(0.05)
-    assert not psutil.Process().children()
+    assert not [child for child in psutil.Process().children() if child.pid not in others]
     if before is not None:
         assert os.sched_getaffinity(0) == before
 
