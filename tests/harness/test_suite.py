@@ -229,7 +229,7 @@ def test_a_bench_measurer_is_refused_before_anything_runs(tmp_path):
 
 @pytest.mark.parametrize("kwargs, needle", [
     ({"brain": "nope"}, "nope"), ({"scenarios": "S77"}, "S77"), ({"body": "hexapod"}, "hexapod"),
-    ({"seeds": 0}, "seed"),
+    ({"seeds": 0}, "seed"), ({"env_kwargs": {"pace": "slow"}}, "pace must be one of"),
 ])
 def test_bad_configuration_fails_before_anything_is_written(tmp_path, kwargs, needle):
     with pytest.raises(RunConfigError, match=needle):
@@ -241,3 +241,21 @@ def test_out_dir_of_another_brain_is_refused(tmp_path):
     _run(tmp_path)
     with pytest.raises(RunConfigError, match="brain"):
         _run(tmp_path, brain="random")
+
+
+@pytest.mark.parametrize("body, env_kwargs, pace", [
+    ("drone", None, 3.0 / 6.5), ("drone", {"pace": "scene"}, 1.0), ("smpl", None, None),
+])
+def test_the_pace_of_the_bench_scenes_is_recorded_in_run_json_scores_and_traces(tmp_path, body, env_kwargs, pace):
+    """A run on a slow body records the pace its bench scenes were played at (the body's, or 1.0 with the
+    diagnostic opt-out) in run.json, the scores' run block and each paced trace; a run on the character has no
+    pace anywhere (its files are as before pacing)."""
+    scores = _run(tmp_path, scenarios="S01", body=body, env_kwargs=env_kwargs, live=False)
+    config = json.loads((tmp_path / "run.json").read_text())
+    (line,) = _lines(tmp_path)
+    instance = line["trace"]["meta"]["instance"]
+    if pace is None:
+        assert "pace" not in config and "pace" not in scores["run"] and "pace" not in instance
+        return
+    assert config["pace"] == pytest.approx(pace) and scores["run"]["pace"] == pytest.approx(pace)
+    assert instance.get("pace", 1.0) == pytest.approx(pace)

@@ -34,6 +34,12 @@ Card
   ``"bench"`` for every bench-mode scenario) drawn from with the env's seeded generator at each reset;
   ``reset(options={"scenario": "S12"})`` picks one explicitly (the choice stays for later resets that name
   none, unless a pool is set). Spaces do not depend on the scenario, so a vector env can mix scenarios.
+- **Pace** (:mod:`wmbench.envs.pacing`): on a body slower than the character (``body_pace`` < 1: robot 0.38,
+  drone 0.46) every bench scene is played at the body's pace — NPC speeds times the pace, phase durations and
+  event times divided by it — so the story unfolds as on the character, on the body's own clock (more
+  decisions). Applied to the instance drawn at each ``reset`` (``episode_pace``, recorded in the trace's
+  ``meta["instance"]["pace"]``). ``pace="scene"`` plays the scene's own speeds (a diagnostic of the body's raw
+  limits). The character's pace is 1: its scenes are never changed.
 - **Render**: ``rgb_array`` returns a 320x240 TinyRenderer chase frame from above/behind, framed to include
   the nearest threat, once per ``step`` (so ``metadata["render_fps"]`` is ``1 / decision_dt``, 2 by default:
   a recorded video plays in sim time); ``human`` opens the PyBullet GUI and plays every motion frame in real
@@ -82,6 +88,7 @@ from wmbench.envs.decisions import (
 from wmbench.envs.live_mode import FrameStep, LiveLoop
 from wmbench.envs.memory import DecisionMemory
 from wmbench.envs.npc import NpcCrowd
+from wmbench.envs.pacing import BODY_PACE, PaceMode, body_pace, check_pace_mode, paced_record, scene_pace
 from wmbench.envs.perception import RAY_RANGE, Perception, RayFan, perceive
 from wmbench.envs.pose_log import PoseLog
 from wmbench.envs.realized import RealizedTracker
@@ -135,6 +142,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         observation: str = "scene",
         panorama_panel: int = 128,
         image_map: bool = False,
+        pace: str = BODY_PACE,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, "
@@ -160,6 +168,12 @@ class WMBenchEnv(gym.Env[Observation, str]):
         self.scenario: Scenario = self.family_record
         self.instance: Instance = draw_instance(self.family_record, 0, np.random.default_rng(0))[1]
         self.body: Body = require_body(get_body(body) if isinstance(body, str) else body)
+        #: ``"body"``: bench scenes played at the body's pace; ``"scene"``: as recorded (:mod:`wmbench.envs.pacing`)
+        self.pace_mode: PaceMode = check_pace_mode(pace)
+        #: the body's pace (sprint speed over the character's, capped at 1)
+        self.body_pace: float = body_pace(self.body)
+        #: the pace the current episode's scene is played at (1 before ``reset`` and for unpaced scenes)
+        self.episode_pace: float = 1.0
         self._fused_types: dict[type, bool] = {}
         self.render_mode = render_mode
         self.decision_dt = float(decision_dt)
@@ -207,7 +221,9 @@ class WMBenchEnv(gym.Env[Observation, str]):
               options: dict[str, Any] | None = None) -> tuple[Observation, dict[str, Any]]:
         super().reset(seed=seed)
         self._choose_scenario(options)
-        self.scenario, self.instance = draw_instance(self.family_record, seed, self.np_random)
+        drawn, self.instance = draw_instance(self.family_record, seed, self.np_random)
+        self.episode_pace = scene_pace(drawn, self.body_pace, self.pace_mode)
+        self.scenario = paced_record(drawn, self.episode_pace)  # the one place every episode is paced
         reuse = False
         if self._world is None:
             self._world = World(self.frame_dt, 1.0 / self.physics_hz, gui=self.render_mode == "human")
@@ -227,7 +243,7 @@ class WMBenchEnv(gym.Env[Observation, str]):
         self.trace = Trace(scenario_id=self.scenario.id, seed=seed, body=self.body.name,
                            meta={"decision_dt": self.decision_dt, "frame_rate": self.frame_rate,
                                  "physics_hz": self.physics_hz, "n_rays": self.fan.n_rays,
-                                 "instance": cast(InstanceRecord, self.instance.to_dict())})
+                                 "instance": self._instance_record()})
         if self.observation != "scene":
             self.trace.meta["observation"] = self.observation
         self._poses = PoseLog(self.frame_rate)
@@ -287,6 +303,14 @@ class WMBenchEnv(gym.Env[Observation, str]):
             return camera.capture(self._world.client, self.body.state(), threat=self._nearest_threat())
         camera.follow(self._world.client, self.body.state())
         return None
+
+    def _instance_record(self) -> InstanceRecord:
+        """The trace's ``meta["instance"]``: the drawn instance, and ``pace`` when the scene was paced (absent: 1,
+        so unpaced traces stay as they were)."""
+        record = cast(InstanceRecord, self.instance.to_dict())
+        if self.episode_pace != 1.0:
+            record["pace"] = self.episode_pace
+        return record
 
     def _body_reusable(self) -> bool:
         """Whether the next episode may keep the spawned body: it is spawned and

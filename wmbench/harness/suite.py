@@ -42,6 +42,7 @@ from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError, RunError, WMBenchError
 from wmbench.core.progress import progress_bar
 from wmbench.core.redaction import Redactor
+from wmbench.envs.pacing import BODY_PACE, run_pace
 from wmbench.harness.executors.base import EpisodeJob, Executor, expected_decisions, longest_first
 from wmbench.harness.executors.local import EPISODES_PER_CONNECTION
 from wmbench.harness.live.c09 import skip_live
@@ -285,10 +286,18 @@ def _run_config(brain: str, body: str, plan: SuitePlan, workers: int, options: M
         "workers": workers,
         "brain_options": dict(options),
         "env_kwargs": dict(env_kwargs),
+        **_pace_field(body, env_kwargs),
         "version": wmbench.__version__,
         "python": sys.version.split()[0],
         "started": datetime.now(timezone.utc).isoformat(timespec="seconds"),
     }
+
+
+def _pace_field(body: str, env_kwargs: Mapping[str, Any]) -> dict[str, float]:
+    """``pace``: the pace the bench scenes are played at, on a body slower than the character (absent on the
+    character, so its run.json is as before; :func:`~wmbench.envs.pacing.run_pace`)."""
+    pace = run_pace(body, env_kwargs.get("pace", BODY_PACE))
+    return {} if pace is None else {"pace": pace}
 
 
 def _providers_of(brain: Brain) -> dict[str, list[str]]:

@@ -115,6 +115,9 @@ class InstanceRecord(TypedDict):
     creature: NotRequired[str]
     #: the pursuing beasts' drawn behaviour where the family draws it (C03 S11), else "" (absent before 0.4)
     pursuit: NotRequired[str]
+    #: the pace the scene was played at on a body slower than the character (NPC speeds x pace, times / pace;
+    #: :mod:`wmbench.envs.pacing`); absent: 1, the scene's own clock (and in every trace before 0.4)
+    pace: NotRequired[float]
 
 
 class TraceMeta(TypedDict, total=False):

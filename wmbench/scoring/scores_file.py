@@ -137,6 +137,9 @@ class RunBlock(TypedDict):
     not_measured_notes: list[NotMeasuredNote]
     brain_usage: BrainUsage
     stopped: NotRequired[str]
+    #: on a body slower than the character: the pace its bench scenes were played at (the body's pace, or 1.0
+    #: with the ``pace="scene"`` diagnostic opt-out; :mod:`wmbench.envs.pacing`); absent on the character
+    pace: NotRequired[float]
 
 
 class SplitBlock(TypedDict):

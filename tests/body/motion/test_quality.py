@@ -8,6 +8,7 @@ from wmbench.body.intent.reader import parse_motion
 from wmbench.body.motion import quality as mq
 from wmbench.body.motion.diffusion.dataset import mirror_joints
 from wmbench.body.motion.procedural.generator import ProceduralGenerator
+from wmbench.body.skeleton import JOINT_NAMES
 
 
 def _walk(n: int = 90) -> np.ndarray:
@@ -89,3 +90,36 @@ def test_loop_skating_is_the_root_speed_for_frozen_feet_and_low_for_a_real_gait(
     assert abs(mq.foot_skating(walk[30:], 30) - 1.4) < 0.3     # the walk class speed: the feet do not step
     assert mq.foot_skating(mq.stream_clip(frozen, "a person stands still", 60), 30) == 0.0
     assert mq.loop_foot_skating(ProceduralGenerator(30)) < 0.3   # a gait whose stride matches its speed
+
+
+def test_distance_breakdown_adds_up_and_points_at_the_group_that_differs():
+    from wmbench.body.motion.diffusion.deepmimic import load_clip
+
+    reference = mq.mocap_reference(30)
+    basis, centre = mq._basis(reference)
+    run = reference["run"]
+    same = mq.distance_breakdown(run, run, basis, centre)
+    assert abs(same.total) < 1e-6 and all(abs(v) < 1e-6 for v in same.per_group.values())
+    # the same run with the arms held still: the arm groups carry the difference, the legs none of it
+    clip = load_clip("run", 30, cycles=5).joints.copy()
+    arms = [JOINT_NAMES.index(f"{s}_{j}") for s in ("left", "right") for j in ("elbow", "wrist")]
+    clip[:, arms] = clip[:, [JOINT_NAMES.index("left_shoulder")] * 2 + [JOINT_NAMES.index("right_shoulder")] * 2] \
+        + np.array([0.0, -0.25, 0.0])
+    still = mq.pose_features(clip, 30)
+    parts = mq.distance_breakdown(still, run, basis, centre)
+    assert parts.total == mq.frechet_distance(still, run, basis, centre)
+    assert abs(parts.mean_term + parts.covariance_term - parts.total) < 1e-9 and parts.mean_term >= 0.0
+    assert parts.per_group["arm velocities"] > 1.0 and parts.per_group["arm positions"] > 0.01
+    assert parts.per_group["leg velocities"] < 1e-6 and parts.per_group["leg positions"] < 1e-6
+
+
+def test_gait_statistics_read_a_real_walk_and_run():
+    from wmbench.body.motion.diffusion.deepmimic import load_clip
+
+    walk = mq.gait_statistics(load_clip("walk", 30, cycles=3).joints, 30)
+    run = mq.gait_statistics(load_clip("run", 30, cycles=5).joints, 30)
+    assert 0.8 < walk.speed < 1.1 and 3.3 < run.speed < 3.7              # 0.96 and 3.51 m/s clips
+    assert run.cadence > walk.cadence > 1.0 and run.stride > walk.stride
+    assert run.arm_swing > walk.arm_swing and run.foot_lift > walk.foot_lift
+    assert 0.7 < walk.pelvis_height < 1.0 and run.trunk_lean > walk.trunk_lean
+    assert abs(run.stride - 2.0 * run.speed / run.cadence) < 1e-9

@@ -3,11 +3,14 @@ summary table only when something was measured. Real processes and a real HTTP s
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
+
+from wmbench.harness.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -50,3 +53,16 @@ def test_a_run_stopped_after_an_episode_shows_the_measured_table_and_the_reason_
     assert output.count("invalid api key") == 1, output
     assert output.splitlines()[0].startswith("wmbench run: stopped early (run incomplete")
     assert "C01 Environmental Awareness" in output and "measured (missing" in output
+
+
+def test_unpaced_is_a_recorded_diagnostic_and_the_report_card_shows_the_body_pace(tmp_path):
+    """``--unpaced`` reaches the env (``env_kwargs.pace``), run.json records the pace the bench scenes ran at,
+    and report.md's card line says which: the drone's pace by default, unpaced with the opt-out."""
+    for flags, pace, words in (([], 3.0 / 6.5, "drone, pace 0.46"), (["--unpaced"], 1.0, "drone, unpaced")):
+        out = tmp_path / ("unpaced" if flags else "paced")
+        assert main(["run", "--brain", "null", "--body", "drone", "--scenarios", "S01", "--seeds", "1",
+                     "--no-live", "--no-progress", "--out", str(out), *flags]) == 0
+        config = json.loads((out / "run.json").read_text())
+        assert config["pace"] == pace
+        assert config["env_kwargs"] == ({"pace": "scene"} if flags else {})
+        assert f"Body: {words}" in (out / "report.md").read_text()

@@ -56,6 +56,18 @@ def test_unmeasured_parts_are_null_not_zero():
     assert entry["measured_categories"] == ["C01", "C03"]
 
 
+@pytest.mark.parametrize("pace", [3.0 / 6.5, 1.0, None])
+def test_the_entry_says_at_what_pace_a_slow_body_played_its_bench_scenes(pace):
+    """A drone entry carries the pace of its bench scenes (1.0 for an --unpaced diagnostic run), so a paced
+    score is never mistaken for one against the scene's own speeds; a character run has no pace key."""
+    scores = scores_for({"C01": 20.0})
+    scores["run"] = {"brain": "reference", "body": "drone" if pace else "smpl",
+                     **({} if pace is None else {"pace": pace})}
+    entry = leaderboard_entry(scores, brain="reference", body=scores["run"]["body"])
+    assert check_entry(entry) == []
+    assert entry.get("pace") == pace
+
+
 @pytest.mark.parametrize(("key", "value", "problem"), [
     ("wm_score", 750.5, "wm_score should be int"), ("fps", "60", "fps should be float or null"),
     ("c01_to_c10", [], "c01_to_c10 should be dict"), ("grade", None, "grade should be str"),

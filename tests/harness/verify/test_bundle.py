@@ -115,3 +115,19 @@ def test_the_cli_exits_1_on_a_tampered_bundle_and_2_on_what_is_not_a_bundle(run_
     (tmp_path / "empty").mkdir()
     assert main(["verify", str(tmp_path / "empty")]) == 2
     assert "expected a bundle with manifest.json" in capsys.readouterr().err
+
+
+def test_a_drone_run_made_before_pacing_still_re_simulates(tmp_path):
+    """Regression: a drone run's traces from before bench scenes were paced (no ``pace`` in the trace, none in
+    run.json's settings) must re-simulate at the scene's own pace, not fail verification as edited. Made here as
+    an ``--unpaced`` run whose run.json then loses the setting, as an older run.json never had it."""
+    out = tmp_path / "run"
+    assert main(["run", "--brain", "reference", "--body", "drone", "--scenarios", "S17", "--seeds", "2",
+                 "--no-live", "--no-progress", "--workers", "1", "--unpaced", "--out", str(out)]) == 0
+    config = json.loads((out / "run.json").read_text())
+    config["env_kwargs"].pop("pace")
+    config.pop("pace")
+    (out / "run.json").write_text(json.dumps(config))
+    make_bundle(out, tmp_path / "b")
+    report = verify_bundle(tmp_path / "b")
+    assert _findings(report, "re-simulation") == () and report.verdict == "verified"

@@ -17,12 +17,19 @@ Every metric reads the *global* clips a generator renders with ``clip(intent, n)
   streaming — ``next_frame(speed)``'s root-local frames placed on a root that travels along the intent's
   direction at its class speed (ramped up over 0.5 s, as the body's root controller does; the first second
   is skipped). ``clip`` lets a learned model move its own root; in the loop the body owns it, so this is the
-  sliding a viewer sees. Simplified: no turning (every text keeps one direction).
+  sliding a viewer sees. Simplified: no turning (every text keeps one direction). :func:`loop_metrics` gives
+  the jerk of the same frames beside it.
 - **Distance to mocap** (:func:`frechet_distance`): a small FID-like statistic, stated as such — the Fréchet
   distance between Gaussians fitted to per-frame pose features (root-local joints plus their velocities,
   projected on the top :data:`PCA_COMPONENTS` principal components of the mocap frames) of a generator's
   clip and of a DeepMimic clip of the same speed class. No learned feature network (unlike FID): it compares
   pose-and-velocity statistics only.
+- **What makes a distance** (:func:`distance_breakdown`, :func:`gait_statistics`): the distance split into its
+  mean and covariance terms and recomputed per feature group (root height; leg, arm and trunk positions;
+  leg, arm and trunk-and-pelvis velocities; each in its own PCA basis of the reference), next to plain gait
+  numbers of a clip (ground speed, cadence, stride, pelvis height, arm swing, foot lift, knee flexion, trunk
+  lean), so a gap can be named (``python -m benchmarks.motion_table --breakdown``). Diagnostic only: no
+  score reads it.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_
 from wmbench.body.motion.diffusion.deepmimic import load_clip
 from wmbench.body.motion.humanml3d.features import LAYOUT, joints_to_features
 from wmbench.body.motion.registry import describe_clip
-from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS
+from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS, JOINT_NAMES
 from wmbench.core.speed import SPEED_CLASS_SPEEDS
 
 #: MOTION texts the fidelity, skating and jerk metrics render (3 s each).
@@ -197,6 +204,126 @@ def stream_clip(generator: MotionGenerator, text: str, n_frames: int, seed: int 
 
 def loop_foot_skating(generator: MotionGenerator, seed: int = 0) -> float:
     """Mean foot skating (m/s) of :func:`stream_clip` over :data:`FIDELITY_TEXTS` (3 s each after 1 s)."""
+    return loop_metrics(generator, seed)[0]
+
+
+def loop_metrics(generator: MotionGenerator, seed: int = 0) -> tuple[float, float]:
+    """(foot skating m/s, jerk m/s^3) of :func:`stream_clip` over :data:`FIDELITY_TEXTS` (3 s each after
+    1 s; means over the texts): what the body shows in the loop, where the body owns the root."""
     fps = generator.fps
     skip, n = int(fps), int((1.0 + CLIP_SECONDS) * fps)
-    return float(np.mean([foot_skating(stream_clip(generator, t, n, seed)[skip:], fps) for t in FIDELITY_TEXTS]))
+    clips = [stream_clip(generator, t, n, seed)[skip:] for t in FIDELITY_TEXTS]
+    return float(np.mean([foot_skating(c, fps) for c in clips])), float(np.mean([jerk(c, fps) for c in clips]))
+
+
+#: Joint groups of :func:`distance_breakdown` (names of ``skeleton.JOINT_NAMES`` containing these words).
+_GROUP_WORDS: dict[str, tuple[str, ...]] = {
+    "legs": ("hip", "knee", "ankle", "foot"), "arms": ("collar", "shoulder", "elbow", "wrist"),
+    "trunk": ("spine", "neck", "head")}
+
+
+def _group_joints(group: str) -> list[int]:
+    return [i for i, name in enumerate(JOINT_NAMES) if any(word in name for word in _GROUP_WORDS[group])]
+
+
+def _feature_columns() -> dict[str, list[int]]:
+    """Columns of :func:`pose_features` per group: [root height (1), ric (joints 1..21 x 3), local velocity
+    (joints 0..21 x 3)]."""
+    def positions(joints: list[int]) -> list[int]:
+        return [1 + 3 * (j - 1) + k for j in joints if j > 0 for k in range(3)]
+
+    def velocities(joints: list[int]) -> list[int]:
+        return [64 + 3 * j + k for j in joints for k in range(3)]
+
+    legs, arms, trunk = (_group_joints(g) for g in ("legs", "arms", "trunk"))
+    return {"root height": [0], "leg positions": positions(legs), "arm positions": positions(arms),
+            "trunk positions": positions(trunk), "leg velocities": velocities(legs),
+            "arm velocities": velocities(arms), "trunk+pelvis velocities": velocities([0, *trunk])}
+
+
+@dataclass(frozen=True)
+class DistanceBreakdown:
+    """What a Fréchet distance is made of (see the module card): ``total`` (as :func:`frechet_distance`),
+    its ``mean_term`` (squared distance of the means) and ``covariance_term`` (the rest), and
+    ``per_group``: the distance recomputed on each feature group alone, in that group's own PCA basis (up to
+    :data:`PCA_COMPONENTS` components of the reference frames)."""
+
+    total: float
+    mean_term: float
+    covariance_term: float
+    per_group: dict[str, float]
+
+
+def distance_breakdown(a: np.ndarray, reference: np.ndarray, basis: np.ndarray, centre: np.ndarray
+                       ) -> DistanceBreakdown:
+    """The breakdown of ``frechet_distance(a, reference, basis, centre)`` (feature rows of
+    :func:`pose_features`)."""
+    total = frechet_distance(a, reference, basis, centre)
+    mean_term = float(np.sum((((a - centre) @ basis.T).mean(0) - ((reference - centre) @ basis.T).mean(0)) ** 2))
+    groups: dict[str, float] = {}
+    for name, cols in _feature_columns().items():
+        ga, gr = a[:, cols], reference[:, cols]
+        g_centre = gr.mean(0)
+        _, _, vt = np.linalg.svd(gr - g_centre, full_matrices=False)
+        g_basis = vt[:min(PCA_COMPONENTS, len(cols))]
+        if len(g_basis) == 1:  # one column: the 1-D Fréchet distance (np.cov of one column is a scalar)
+            pa, pr = (ga - g_centre) @ g_basis.T, (gr - g_centre) @ g_basis.T
+            groups[name] = float((pa.mean() - pr.mean()) ** 2 + (pa.std() - pr.std()) ** 2)
+        else:
+            groups[name] = frechet_distance(ga, gr, g_basis, g_centre)
+    return DistanceBreakdown(total, mean_term, total - mean_term, groups)
+
+
+@dataclass(frozen=True)
+class GaitStatistics:
+    """Plain gait numbers of a global clip (see :func:`gait_statistics`)."""
+
+    speed: float
+    cadence: float
+    stride: float
+    pelvis_height: float
+    arm_swing: float
+    foot_lift: float
+    knee_flexion: float
+    trunk_lean: float
+
+    def to_dict(self) -> dict[str, float]:
+        return asdict(self)
+
+
+_L_ANKLE, _R_ANKLE = JOINT_NAMES.index("left_ankle"), JOINT_NAMES.index("right_ankle")
+_WRISTS = (JOINT_NAMES.index("left_wrist"), JOINT_NAMES.index("right_wrist"))
+_KNEE_CHAINS = tuple((JOINT_NAMES.index(f"{side}_hip"), JOINT_NAMES.index(f"{side}_knee"),
+                      JOINT_NAMES.index(f"{side}_ankle")) for side in ("left", "right"))
+_SPINE3 = JOINT_NAMES.index("spine3")
+
+
+def gait_statistics(clip: np.ndarray, fps: float) -> GaitStatistics:
+    """Gait numbers of a global (T, 22, 3) clip, read in the root frame of ``pose_features``' recovery
+    (HumanML3D ``ric``): ``speed`` (m/s, the pelvis's start-to-end ground distance over the time),
+    ``cadence`` (steps/s: sign changes of the ankles' fore-aft spread), ``stride`` (m: two steps at that
+    speed), ``pelvis_height`` (m, mean), ``arm_swing`` (m: fore-aft range of the wrists, mean of both),
+    ``foot_lift`` (m: the ankles' height range, mean of both), ``knee_flexion`` (degrees, mean over both
+    knees and frames) and ``trunk_lean`` (degrees: mean forward tilt of the pelvis-to-spine3 line)."""
+    f = joints_to_features(clip, fps=fps)
+    n = len(f)
+    ric = np.concatenate((np.zeros((n, 1, 3)), f[:, LAYOUT.ric].reshape(n, -1, 3)), axis=1)
+    ric[:, 0, 1] = f[:, LAYOUT.root_height][:, 0]
+    seconds = max(len(clip) - 1, 1) / fps
+    speed = float(np.linalg.norm(clip[-1, 0, [0, 2]] - clip[0, 0, [0, 2]]) / seconds)
+    spread = ric[:, _L_ANKLE, 2] - ric[:, _R_ANKLE, 2]
+    signs = np.sign(spread[np.abs(spread) > 1e-3])
+    cadence = float(np.count_nonzero(np.diff(signs)) / seconds)
+    flex = []
+    for hip, knee, ankle in _KNEE_CHAINS:
+        thigh, shin = ric[:, knee] - ric[:, hip], ric[:, ankle] - ric[:, knee]
+        cos = np.sum(thigh * shin, axis=1) / np.maximum(
+            np.linalg.norm(thigh, axis=1) * np.linalg.norm(shin, axis=1), 1e-9)
+        flex.append(np.degrees(np.arccos(np.clip(cos, -1.0, 1.0))))
+    up = ric[:, _SPINE3] - ric[:, 0]
+    return GaitStatistics(
+        speed=speed, cadence=cadence, stride=2.0 * speed / cadence if cadence > 0 else 0.0,
+        pelvis_height=float(ric[:, 0, 1].mean()),
+        arm_swing=float(np.mean([np.ptp(ric[:, w, 2]) for w in _WRISTS])),
+        foot_lift=float(np.mean([np.ptp(ric[:, a, 1]) for a in (_L_ANKLE, _R_ANKLE)])),
+        knee_flexion=float(np.mean(flex)), trunk_lean=float(np.degrees(np.arctan2(up[:, 2], up[:, 1])).mean()))

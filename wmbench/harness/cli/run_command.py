@@ -25,9 +25,11 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 from wmbench.core.taxonomy import CATEGORY_TITLES
 from wmbench.core.visible import visible
+from wmbench.envs.pacing import SCENE_PACE
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
 from wmbench.harness.cli.options import default_out_dir, parse_options
@@ -99,6 +101,10 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                    help="what the brain is shown: scene (the JSON, default), image (egocentric panorama), "
                         "scene+image, rays (the raw ray fan as text); bench-mode scenarios only (C09 live and "
                         "C10 transfer are measured with the JSON)")
+    p.add_argument("--unpaced", action="store_true",
+                   help="a diagnostic: play bench scenes at their own NPC speeds and timings on a body slower than "
+                        "the character (the body's raw physical limits), instead of at the body's pace "
+                        "(docs/simulation.md, 'Bench scenes paced to the body')")
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
     p.add_argument("--track", default=None, choices=("A",),
@@ -111,6 +117,13 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                         "directory: replays that run (--out still applies)")
     p.add_argument("--yes", action="store_true",
                    help=f"run more than {MAX_EPISODES_WITHOUT_YES:,} episodes without refusing")
+
+
+def run_env_kwargs(observation: str, unpaced: bool) -> dict[str, Any]:
+    """The env keyword arguments a run's options set (only those off their default, so a default run's
+    run.json is as before): ``observation`` and, with ``--unpaced``, ``pace="scene"``."""
+    return {**({"observation": observation} if observation != "scene" else {}),
+            **({"pace": SCENE_PACE} if unpaced else {})}
 
 
 def run_command(args: argparse.Namespace) -> int:
@@ -149,7 +162,7 @@ def run_command(args: argparse.Namespace) -> int:
                            brain_options=options, progress=not args.no_progress,
                            measurers=default_measurers(live=not args.no_live),
                            max_connections=max_connections, limit=args.limit,
-                           env_kwargs={"observation": args.observation} if args.observation != "scene" else None)
+                           env_kwargs=run_env_kwargs(args.observation, args.unpaced) or None)
     except (RunConfigError, RunLockedError) as err:  # RunLockedError: another run holds --out
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:

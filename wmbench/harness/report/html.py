@@ -190,7 +190,9 @@ def render_html(run: Any, entry: Mapping[str, Any], plots: Sequence[Any], titles
     note = ("" if s.get("complete", True)
             else f"<div class=note>{escape(str(s.get('wm_score_note', '')))}</div>")
     config = run.config
-    meta = (f"brain <b>{escape(run.brain)}</b> · body <b>{escape(run.body)}</b> · selection "
+    pace = getattr(run, "pace", None)
+    paced = "" if pace is None else (f" (pace {pace:.2f})" if pace < 1.0 else " (unpaced, a diagnostic)")
+    meta = (f"brain <b>{escape(run.brain)}</b> · body <b>{escape(run.body)}</b>{paced} · selection "
             f"{escape(str(config.get('selection', '')))} · seeds {escape(str(config.get('seeds', '')))} · "
             f"wmbench {escape(str(config.get('version', entry.get('wmbench_version', ''))))} · started "
             f"{escape(str(config.get('started', '')))}")

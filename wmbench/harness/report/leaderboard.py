@@ -28,6 +28,9 @@ points reported apart):
 - ``brain_model``: the brain spec; ``motion_model``: what turned MOTION into movement for the run's body.
 - ``model_name`` defaults to the brain spec; ``organization``, ``paper_url``, ``demo_url`` default to "".
 - ``submission_date``: ISO date (UTC) the entry was written.
+- ``pace``: on a body slower than the character, the pace its bench scenes were played at
+  (:mod:`wmbench.envs.pacing`; 1.0 for an ``--unpaced`` diagnostic run); absent on the character, so a drone
+  entry never passes for a run against the scene's own speeds.
 """
 
 from __future__ import annotations
@@ -72,7 +75,7 @@ KEY_TYPES: dict[str, tuple[type, ...]] = {
     "gpu": (str,), "brain_model": (str,), "motion_model": (str,), "paper_url": (str,), "demo_url": (str,),
     "wmbench_version": (str,), "measured_categories": (list,),
     "track": (str,), "pillar_sums": (dict,), "rescaled_total": (int,), "score_formula": (str,),
-    "decision_latency_ms": (int, type(None)),
+    "decision_latency_ms": (int, type(None)), "pace": (float,),
 }
 PILLAR_KEYS = {p: f"{p.lower()}_{title.lower()}" for p, title in PILLAR_TITLES.items()}
 MOTION_MODELS = {
@@ -152,6 +155,9 @@ def leaderboard_entry(
         entry["instance_nonce"] = split["nonce"]
         entry["test_seeds"] = list(split["test_seeds"])
         entry["canonical_only"] = split["canonical_only"]
+    run_block = scores.get("run")
+    if run_block is not None and "pace" in run_block:  # a slow body: its bench scenes' pace (1.0: --unpaced)
+        entry["pace"] = run_block["pace"]
     fidelity = scores.get("spec_fidelity")
     entry["spec_fidelity"] = None if fidelity is None else {"score": fidelity["score"], "max": fidelity["max"]}
     return entry

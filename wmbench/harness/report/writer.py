@@ -105,6 +105,13 @@ class RunData:
         return str(self.config.get("body") or self._run_field("body") or self._live_field("body") or "smpl")
 
     @property
+    def pace(self) -> float | None:
+        """The pace the bench scenes were played at on a body slower than the character (run.json, else the
+        scores' ``run`` block); None on the character or in a run written before pacing."""
+        value = self.config.get("pace", self._run_field("pace"))
+        return float(value) if isinstance(value, (int, float)) else None
+
+    @property
     def live_only(self) -> bool:
         """A ``wmbench live`` folder: live runs and no suite (no run.json, no episodes) — not a WM Score."""
         return bool(self.live_results) and not self.config and next(iter(self.lines), None) is None
@@ -380,6 +387,17 @@ def _cell(text: Any) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def pace_text(body: str, pace: float | None) -> str:
+    """The report card's line for the body's pace (:mod:`wmbench.envs.pacing`); "" on the character."""
+    if pace is None:
+        return ""
+    if pace < 1.0:
+        return (f"{body}, pace {pace:.2f} — bench scenes played at the body's pace (NPC speeds x {pace:.2f}, "
+                f"durations and event times / {pace:.2f}), so the score measures the brain, not the body's top speed")
+    return (f"{body}, unpaced — bench scenes at their own speeds (a diagnostic of the body's raw physical limits; "
+            f"not comparable with paced runs)")
+
+
 def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot]) -> str:
     """The Markdown report (plots linked from ``plots/``)."""
     s = run.scores
@@ -399,6 +417,9 @@ def render_markdown(run: RunData, entry: Mapping[str, Any], plots: Sequence[Plot
     usage = format_usage(run_info) if run_info else ""
     if usage:
         out += [f"Brain: {usage}", ""]
+    pace = pace_text(run.body, run.pace)
+    if pace:
+        out += [f"Body: {pace}", ""]
     out += [hidden_inconsistency_line(s), ""]
     split = split_text(s)
     if split:

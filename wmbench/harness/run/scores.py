@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from typing import Any, TypeVar
 
 from wmbench.core.errors import WMBenchError
+from wmbench.envs.pacing import BODY_PACE, run_pace
 from wmbench.harness.run.accounting import brain_usage, sum_usage
 from wmbench.harness.run.instances import SPEC_FIDELITY_SEED, split_record
 from wmbench.harness.run.measure import MeasureContext, Measurer
@@ -98,6 +99,9 @@ def score_run(plan: SuitePlan, log: EpisodeLog, keys: set[EpisodeKey], context: 
         not_measured_notes=notes,
         brain_usage=sum_usage(line.usage for line in lines),
     )
+    pace = run_pace(context.body, context.env_kwargs.get("pace", BODY_PACE))
+    if pace is not None:
+        scores["run"]["pace"] = pace
     return scores
 
 

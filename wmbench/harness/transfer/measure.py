@@ -49,11 +49,12 @@ from wmbench.body.character.smpl import SmplCharacter
 from wmbench.body.motion.registry import get_generator
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
+from wmbench.envs.pacing import body_pace
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.measure import MeasureContext, measurer
 from wmbench.harness.transfer.body_replay import replay_decisions
-from wmbench.harness.transfer.outcome import TRANSFER_BODIES, body_pace, run_bodies
+from wmbench.harness.transfer.outcome import TRANSFER_BODIES, run_bodies
 from wmbench.protocol.trace import Trace
 from wmbench.scenarios import Scenario, get_scenario
 from wmbench.scoring.c10.diagnostics import (

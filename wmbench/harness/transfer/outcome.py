@@ -8,16 +8,17 @@ Card
   (:func:`scene_variant`) — the scene as recorded and with the protagonist starting turned a quarter left,
   around, and a quarter right. The variants make the right direction depend on the scene: a brain that always
   moves the same way, whatever it perceives, meets the beast or the wall in some of them.
-- **Body-normalised threats** (:func:`paced_record`): on a body slower than the character, every NPC speed of the
-  scene (its default or recorded speed, and every speed a timeline switch sets) is multiplied by the body's
-  **pace** (:func:`body_pace`: the body's sprint speed / the character's, capped at 1: robot 2.5 / 6.5 = 0.38,
-  drone 3 / 6.5 = 0.46), and every phase's duration and event time is divided by it: the distances stay, and the
-  scene plays out as on the character but slower, on the body's own clock (the drone gets 13 decisions where the
-  character gets 6). So a threat closes the gap in the body's own time scale and C10's "carried" measures the
-  brain's decisions, not the body's top speed. (Until 0.4 only the speeds were scaled and the timings kept: a
-  brain whose pace depends on the threat's distance then met only the first part of the story on a slow body.)
-  The runs against the scene's own speeds are kept as a body diagnostic
-  (``evidence["diagnostics"]["unnormalised"]``), never scored.
+- **Body-normalised threats** (:func:`~wmbench.envs.pacing.paced_record`, the same function the env paces every bench
+  scene with): on a body slower than the character, every NPC speed of the scene (its default or recorded speed, and
+  every speed a timeline switch sets) is multiplied by the body's **pace** (:func:`~wmbench.envs.pacing.body_pace`:
+  the body's sprint speed / the character's, capped at 1: robot 2.5 / 6.5 = 0.38, drone 3 / 6.5 = 0.46), and every
+  phase's duration and event time is divided by it: the distances stay, and the scene plays out as on the character
+  but slower, on the body's own clock (the drone gets 13 decisions where the character gets 6). So a threat closes the
+  gap in the body's own time scale and C10's "carried" measures the brain's decisions, not the body's top speed. The
+  transfer scenes are paced here (``normalise``), so the env is built with ``pace="scene"`` and plays the record it is
+  given. (Until 0.4 only the speeds were scaled and the timings kept: a brain whose pace depends on the threat's
+  distance then met only the first part of the story on a slow body.) The runs against the scene's own speeds are kept
+  as a body diagnostic (``evidence["diagnostics"]["unnormalised"]``), never scored.
 - **Score only** (``run_bodies(..., score_only=True)``, what the validity panel asks for): the score is
   ``20 x Q(character) x carried`` with Q a body's *worst* run, so a run of quality 0 settles its body's Q at 0
   and a character Q of 0 settles the score at 0. A score-only call stops a body's variants at its first run of
@@ -35,15 +36,15 @@ import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from wmbench.body.registry import get_body
 from wmbench.brain.base import Brain
-from wmbench.core.entities import BEHAVIOR_SPEEDS
-from wmbench.core.speed import SPEED_CLASS_SPEEDS, SpeedClass
+from wmbench.envs.pacing import SCENE_PACE, body_pace, paced_record
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import run_episode
 from wmbench.protocol.trace import Trace
-from wmbench.scenarios import NpcSpec, Phase, Scenario, TimelineEvent
+from wmbench.scenarios import Scenario
 from wmbench.scoring.c10.rule import SCENE_VARIANTS, body_outcome
+
+__all__ = ["TRANSFER_BODIES", "run_bodies", "scene_variant"]
 
 TRANSFER_BODIES: tuple[str, ...] = ("smpl", "robot", "drone")
 _TURNS: dict[str, float] = {"as_recorded": 0.0, "turned_left": math.pi / 2, "turned_around": math.pi,
@@ -64,35 +65,6 @@ def scene_variant(record: Scenario, variant: str) -> Scenario:
     return replace(record, phases=tuple(replace(p, start_heading=p.start_heading + turn) for p in record.phases))
 
 
-def body_pace(body: str) -> float:
-    """The body's sprint speed over the character's, capped at 1 (a faster body meets the scene's own threats)."""
-    sprint = SpeedClass.SPRINT.value
-    return min(1.0, float(get_body(body).envelope[sprint]) / SPEED_CLASS_SPEEDS[sprint])
-
-
-def paced_record(record: Scenario, pace: float) -> Scenario:
-    """``record`` played slower by ``pace``: every NPC speed (default or recorded, and every speed a switch sets)
-    times ``pace``, every phase's duration and event time divided by it — the same distances and the same
-    story, on the body's own clock (a body at half the character's pace gets twice the time and decisions)."""
-    if pace == 1.0:
-        return record
-
-    def npc(spec: NpcSpec) -> NpcSpec:
-        return replace(spec, speed=spec.resolved_speed * pace)
-
-    def event(e: TimelineEvent) -> TimelineEvent:
-        if e.speed is not None:
-            return replace(e, at=e.at / pace, speed=e.speed * pace)
-        if e.behavior is not None:
-            return replace(e, at=e.at / pace, speed=BEHAVIOR_SPEEDS[e.behavior] * pace)
-        return replace(e, at=e.at / pace)
-
-    def phase(p: Phase) -> Phase:
-        return replace(p, duration=p.duration / pace, npcs=tuple(map(npc, p.npcs)), events=tuple(map(event, p.events)))
-
-    return replace(record, phases=tuple(map(phase, record.phases)))
-
-
 def run_bodies(record: Scenario, brain: Brain, seed: int = 0, bodies: Sequence[str] = TRANSFER_BODIES,
                variants: Sequence[str] = SCENE_VARIANTS, brain_label: str | None = None, *,
                normalise: bool = True, score_only: bool = False
@@ -107,7 +79,7 @@ def run_bodies(record: Scenario, brain: Brain, seed: int = 0, bodies: Sequence[s
         for variant in variants:
             scene = scene_variant(paced, variant)
             result = run_episode(record.id, brain, body, seed, brain_label=brain_label,
-                                 env_factory=lambda _sid, b, _s=scene, **_kw: WMBenchEnv(_s, body=b))
+                                 env_factory=lambda _sid, b, _s=scene, **_kw: WMBenchEnv(_s, body=b, pace=SCENE_PACE))
             runs.append((variant, Trace.from_dict(result.trace) if result.trace else None, result.error))
             if score_only and body_outcome(body, runs[-1:]).quality == 0.0:
                 break   # this body's Q (its worst run) is 0 whatever its other variants do

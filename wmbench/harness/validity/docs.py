@@ -256,7 +256,9 @@ def render(result: ValidityResult, command: str, rank: Mapping[str, Any] | None 
     if rank is not None:
         text += ("\n## Rank stability\n\nSpearman's rho of the panel's C01–C08 totals between two disjoint sets of "
                  "drawn instances, and between the SMPL character and the robot / drone on the same instances "
-                 "(`wmbench validity --rank-stability`, `wmbench/harness/validity/rank_stability.py`).\n\n"
+                 "(`wmbench validity --rank-stability`, `wmbench/harness/validity/rank_stability.py`). On the robot "
+                 "and the drone the bench scenes are played at the body's pace (`docs/simulation.md`, \"Bench "
+                 "scenes paced to the body\").\n\n"
                  + "\n".join(rank_lines(rank)) + "\n")
     return text
 

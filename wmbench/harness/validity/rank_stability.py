@@ -14,7 +14,9 @@ Card
   - set A: ``instances`` test seeds drawn from nonce ``nonces[0]`` (:func:`~wmbench.harness.run.instances.
     draw_test_seeds`, the same draw as ``wmbench run``), on the SMPL character;
   - set B: the same count drawn from ``nonces[1]``, disjoint from set A (checked), on the SMPL character;
-  - set A again on each of ``bodies`` (default robot and drone).
+  - set A again on each of ``bodies`` (default robot and drone), its bench scenes played at each body's pace
+    (:mod:`wmbench.envs.pacing`: the same story, slower, so a slow body is not simply outrun by the character's
+    threats and the comparison measures the brains, not the body's top speed).
 - **Numbers**: Spearman's rho between the totals of set A and set B (smpl), and between smpl and each body
   (set A). rho is the Pearson correlation of the average ranks (ties share the mean of their ranks), computed by
   hand with numpy (:func:`spearman`); rho is undefined (``nan``) when either side has one value only.

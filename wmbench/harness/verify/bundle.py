@@ -21,7 +21,9 @@ one) and ``manifest.json``::
 4. re-scoring: ``scores.json``'s per-seed points against the lines scored again;
 5. for deterministic brains (:data:`DETERMINISTIC_BRAINS`: the scripted ones, the validity panel's, replay),
    re-simulation: every episode is run again with the same brain, body, seed and settings, and its trace must
-   equal the stored one bit for bit (after :data:`VOLATILE_KEYS`, the wall-clock timings, are removed).
+   equal the stored one bit for bit (after :data:`VOLATILE_KEYS`, the wall-clock timings, are removed). A trace
+   without a recorded ``pace`` is replayed at the scene's own pace (:func:`replay_env_kwargs`): on a slower body
+   it was made before bench scenes were paced to the body (``wmbench.envs.pacing``), or with ``--unpaced``.
 
 The verdict is ``verified`` when all five pass, ``consistent`` when 1–4 pass but the brain cannot be re-run
 (an API model: its replies are only checked for consistency with the scores), ``FAILED`` otherwise.
@@ -43,6 +45,7 @@ from wmbench.body.motion.diffusion import generator as diffusion_generator
 from wmbench.body.motion.registry import MOTION_MODEL_ENV, select_generator
 from wmbench.brain.registry import get_brain
 from wmbench.core.errors import ConfigError
+from wmbench.envs.pacing import SCENE_PACE
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.results import (
     EPISODES_FILE,
@@ -296,6 +299,16 @@ def first_difference(a: Any, b: Any, where: str = "trace") -> str | None:
     return None if a == b else where
 
 
+def replay_env_kwargs(env_kwargs: Mapping[str, Any], line: EpisodeLine) -> dict[str, Any]:
+    """The env settings to re-simulate ``line`` with: the run's, plus ``pace="scene"`` when neither they nor the
+    stored trace name a pace — a trace without ``meta.instance.pace`` was played at the scene's own pace (on the
+    character, whose pace is 1, and on a slower body in a run made before bench scenes were paced)."""
+    kwargs = dict(env_kwargs)
+    if "pace" not in kwargs and "pace" not in (line.get("instance") or {}):
+        kwargs["pace"] = SCENE_PACE
+    return kwargs
+
+
 def _check_resimulate(config: Mapping[str, Any], lines: Iterable[EpisodeLine]) -> Check:
     brain_spec = str(config.get("brain", ""))
     if not is_deterministic(brain_spec):
@@ -308,7 +321,7 @@ def _check_resimulate(config: Mapping[str, Any], lines: Iterable[EpisodeLine]) -
     try:
         for line in lines:
             result = run_episode(str(line["scenario"]), brain, str(line["body"]), int(line["seed"]),
-                                 dict(config.get("env_kwargs") or {}), brain_label=brain_spec)
+                                 replay_env_kwargs(config.get("env_kwargs") or {}, line), brain_label=brain_spec)
             fresh = strip_volatile(plain_json(result.trace))
             stored = strip_volatile(line.get("trace"))
             where = first_difference(stored, fresh)

@@ -9,11 +9,10 @@ Card
   the protagonist starting turned a quarter left, around, and a quarter right. The variants make the right
   direction depend on the scene: a brain that always moves the same way, whatever it perceives, meets the
   beast or the wall in some of them.
-- **Body-normalised threats**: on a body slower than the character every NPC speed is scaled by the body's
-  pace (its sprint / the character's) and every duration and event time divided by it
-  (:func:`wmbench.harness.transfer.outcome.paced_record`): the same scene in slow motion, on the body's own
-  clock, so "carried" measures the brain's decisions, not the body's top speed; the unnormalised runs are a
-  body diagnostic.
+- **Body-normalised threats**: on a body slower than the character every NPC speed is scaled by the body's pace (its
+  sprint / the character's) and every duration and event time divided by it (:func:`wmbench.envs.pacing.paced_record`,
+  the function every bench scene is paced with): the same scene in slow motion, on the body's own clock, so "carried"
+  measures the brain's decisions, not the body's top speed; the unnormalised runs are a body diagnostic.
 - **Decision fit** (:func:`decision_fit`): a decision fits when its reply was read, there was no collision
   and no catch, the body did what the brain asked (a travelling intent realised in the asked sector), and
   the action suits the scene — with a beast nearby the body moved into a truly safe sector (standing still

@@ -177,3 +177,60 @@ def test_the_smoother_passes_the_first_frame_and_cuts_jerk():
     smoothed = np.stack([smoother(f) for f in noisy])
     assert np.array_equal(smoothed[0], noisy[0])
     assert mq.jerk(smoothed, 30) < 0.5 * mq.jerk(noisy, 30)
+
+
+def test_a_leg_passes_from_heel_to_ball_without_a_jump():
+    """Regression (issue 26, live loop): a leg's ankle and ball pins disagree a little once the model's foot
+    moves non-rigidly; with equal weights the leg's offset jumped by half that disagreement the frame the heel
+    lifted (a standing foot flicked 0.1 m in one frame). Weighted by height in the contact band, a heel that
+    has risen to the top of the band holds with (almost) no weight, so letting go moves nothing."""
+    where = np.array([[0.0, 0.0], [0.0, 0.15]])
+    for weighted, most in ((True, 1e-3), (False, 0.015)):
+        pin = pp._LegPin(12, 0.5)
+        pin.update((True, True), where, (1.0, 1.0))
+        # the model's heel drifts 4 cm forward while the ball stays, and the heel rises through the band
+        for k in range(1, 9):
+            moved = where + np.array([[0.0, 0.005 * k], [0.0, 0.0]])
+            heel = max(0.0, 1.0 - k / 8) if weighted else 1.0
+            before = pin.update((True, True), moved, (heel, 1.0))
+        after = pin.update((False, True), moved, (0.0, 1.0))   # the heel leaves the band
+        jump = float(np.linalg.norm(after - before))
+        assert (jump < most) if weighted else (jump > most)
+
+
+def test_contact_weights_fall_from_one_on_the_floor_to_zero_at_the_top_of_the_band():
+    w = pp.contact_weights(np.array([0.05, 0.065, 0.08, 0.2]), np.array([0.05, 0.05, 0.05, 0.05]))
+    assert np.allclose(w, [1.0, 0.5, 0.0, 0.0])
+
+
+def test_a_nearly_straight_leg_follows_its_pin_continuously_in_the_live_stream():
+    """Regression (issue 26, live loop): a standing leg whose length hovers around the pin reach dropped its pin
+    whenever it was a hair longer (the foot jumped back by the whole pin offset, 2-4 m/s in one frame) and took
+    it up again the next frame. In the live stream the bound is continuous: a pin towards the hip is followed
+    however straight the leg."""
+    reach = np.array(0.8)
+    shift = np.array([0.0, 0.0, -0.05])    # the pin is a little behind, towards under the hip
+    for stretch in (0.7999, 0.8001):
+        leg = np.array([0.0, -np.sqrt(stretch ** 2 - 0.1 ** 2), 0.1])
+        plain = float(pp._within_reach(leg, shift, reach))
+        live = float(pp._within_reach(leg, shift, reach, continuous=True))
+        assert live == 1.0                          # the pin is followed on both sides of the reach
+        assert plain == (1.0 if stretch < 0.8 else 0.0)   # clip's plain rule drops it beyond
+
+
+def test_the_live_pinner_holds_a_foot_slower_than_the_body_and_lets_a_faster_one_swing():
+    """Regression (issue 26, live loop): at a sprint the model's feet come down still sliding at more than the
+    clip pinner's 3 m/s over the ground and were left sliding. On the body's ground track a foot on the floor
+    moving forward slower than the body itself is not swinging: it is held where it lands; one faster than the
+    body (a swing skimming the floor) is not held."""
+    body = 6.5
+    stand = _walk(1)[0]
+    stand = stand - stand[:1] * np.array([1.0, 0.0, 1.0])
+    for local_speed, held in ((-2.5, True), (2.5, False)):   # over the ground: 4 m/s and 9 m/s
+        pinner = pp.LivePinner(30)
+        for i in range(6):
+            frame = stand.copy()
+            frame[[_ANKLE, _FOOT], 2] += local_speed * i / 30   # the left foot slides along the floor
+            pinner(frame, (0.0, body / 30))
+            if i >= 1:   # the left leg's pins (ankle, ball) are set while the foot is held
+                assert all((pin is not None) == held for pin in pinner.legs[0].pins), (local_speed, i)

@@ -23,13 +23,16 @@ Card
   a clip's realised direction, speed and turn are the model's; each chunk is conditioned on the travel
   heading relative to the facing the model has reached (closed loop: a model that turns too little is
   still asked to turn).
-- **Frame rate.** The model runs at 30 fps; a body at another rate gets the model's frames interpolated
-  at its own frame times (and :meth:`clip` is resampled the same way).
+- **Frame rate and playback rate.** The model runs at 30 fps; the live stream plays its frames at the rate
+  that makes its planted feet keep pace with the body's ground speed (:class:`PlaybackWarp`, motion-matching
+  style playback-rate warping, within [:data:`WARP_MIN`, :data:`WARP_MAX`]) and at the body's own frame
+  rate, interpolating between model frames at the body's frame times (:meth:`clip` is resampled to the
+  body's rate, not warped: there the model's own root moves the body).
 - **Post-process** (``postprocess.py``): shown frames are low-passed, knees kept within their flexion
   limit, an upright kneel lifted to a crouch, and feet in contact pinned by two-bone leg IK: ``clip`` on its
   global frames after a partial root lock (``postprocess.lock_feet``, ``pin_feet``), the live stream
   causally on the ground track of the body's own speed along the intent's travel direction
-  (``postprocess.LivePinner``).
+  (``postprocess.LivePinner``), after the playback-rate warp has matched the stride to that speed.
 - **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
   ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
 
@@ -64,7 +67,14 @@ from wmbench.body.motion.diffusion.postprocess import (
 )
 from wmbench.body.motion.diffusion.text_encoder import model_text
 from wmbench.body.motion.stream import StreamGenerator, posture_label
-from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES, N_JOINTS, Skeleton
+from wmbench.body.skeleton import (
+    DEFAULT_SKELETON,
+    FOOT_CONTACT_HEIGHT,
+    FOOT_CONTACT_JOINTS,
+    JOINT_NAMES,
+    N_JOINTS,
+    Skeleton,
+)
 from wmbench.core.errors import ConfigError
 
 #: The shipped model.
@@ -210,6 +220,87 @@ def _trunk_lean(joints: np.ndarray) -> float:
     return math.atan2(up[2], max(up[1], 1e-6))
 
 
+#: Bounds of the live stream's playback rate (model frames per body frame, relative to the frame-rate ratio).
+WARP_MIN, WARP_MAX = 0.7, 1.6
+#: Planted-foot samples (foot joints x model frames) the model's stride speed is averaged over, and the fewest
+#: that give an estimate (until then the rate stays where it is).
+WARP_SAMPLES, WARP_MIN_SAMPLES = 24, 6
+#: Weight of the target in the per-frame approach of the playback rate to it.
+WARP_FOLLOW = 0.1
+#: Model frames over which a foot joint's lowest height is its floor (as the live pinner's second).
+WARP_FLOOR_FRAMES = 30
+
+
+class PlaybackWarp:
+    """Playback-rate warping of the live stream (classic motion-matching rate warping).
+
+    The body owns the root and moves it at its own ground speed; the model's feet step at the model's own
+    pace. While a foot is planted it must slide backwards under the root exactly as fast as the root moves,
+    so the stream plays the model's frames ``rate`` times as fast as recorded, with
+    ``rate = body speed / model's planted-foot speed`` (clamped to [:data:`WARP_MIN`, :data:`WARP_MAX`] and
+    approached at :data:`WARP_FOLLOW` per frame, so the cadence never jumps). The model's planted-foot speed
+    is the mean over the last :data:`WARP_SAMPLES` samples of how fast its low foot joints (within
+    ``FOOT_CONTACT_HEIGHT`` of their lowest height over the last :data:`WARP_FLOOR_FRAMES` model frames, in
+    two consecutive raw model frames) move against the travel direction (m/s at the model's 30 fps). A new
+    intent (:meth:`restart`) forgets the samples: another gait has another stride. A stride too short for the
+    body's speed is played faster (more steps per second), one too long slower; what is left after the clamp
+    is for the foot pinner. Standing (speed 0) plays at the recorded rate.
+    Simplified: the cadence carries the whole correction (a real gait lengthens its stride too), and the
+    rate follows the speed along the intent's travel direction only (the body's turning is not known here)."""
+
+    def __init__(self) -> None:
+        self.samples: list[float] = []
+        self.current = 1.0
+        self.heights: list[np.ndarray] = []
+        self.last: np.ndarray | None = None
+        self.last_low = np.zeros(len(FOOT_CONTACT_JOINTS), dtype=bool)
+
+    def restart(self) -> None:
+        """Forget the stride samples (a new intent); the rate and the floor heights carry on."""
+        self.samples = []
+
+    @property
+    def stride_speed(self) -> float | None:
+        """The model's planted-foot speed against the travel (m/s), or None before enough samples."""
+        return float(np.mean(self.samples)) if len(self.samples) >= WARP_MIN_SAMPLES else None
+
+    def observe(self, raw: np.ndarray, direction: tuple[float, float]) -> None:
+        """Take one raw (denormalised) model frame into the estimate; ``direction`` is the travel direction
+        (x, z) in the root frame."""
+        feet = raw[4:FRAME_DIM].reshape(N_JOINTS - 1, 3)[[j - 1 for j in FOOT_CONTACT_JOINTS]]
+        self.heights = [*self.heights[max(0, len(self.heights) + 1 - WARP_FLOOR_FRAMES):], feet[:, 1]]
+        low = feet[:, 1] < np.min(self.heights, axis=0) + FOOT_CONTACT_HEIGHT
+        if self.last is not None:
+            both = low & self.last_low
+            if both.any():
+                step = (self.last[:, [0, 2]] - feet[:, [0, 2]]) @ np.asarray(direction) * MODEL_FPS
+                self.samples = [*self.samples, *step[both].tolist()][-WARP_SAMPLES:]
+        self.last, self.last_low = feet, low
+
+    def rate(self, speed: float) -> float:
+        """The playback rate for this frame at the body's ``speed`` (m/s; 0 while standing or held)."""
+        target = self.current
+        stride = self.stride_speed
+        if speed <= 0.0:
+            target = 1.0
+        elif stride is not None:
+            target = min(max(speed / stride if stride > 1e-3 else WARP_MAX, WARP_MIN), WARP_MAX)
+        self.current += WARP_FOLLOW * (target - self.current)
+        return self.current
+
+
+def catmull_rom(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, t: float) -> np.ndarray:
+    """The uniform Catmull-Rom spline through ``p1`` (t = 0) and ``p2`` (t = 1), shaped by ``p0`` and ``p3``:
+    a frame between two model frames whose velocity is continuous across them. The live stream uses it when
+    the body's frame rate is above the model's (linear interpolation kinks the velocity at every model frame:
+    at 60 fps the loop's jerk was 695 m/s^3 with it, 457 with this spline; procedural 412). At 30 fps and below
+    the stream interpolates linearly between the newest two frames: there the spline measured 240 against 227
+    (procedural 230) and would add a model frame of latency."""
+    t2, t3 = t * t, t * t * t
+    return 0.5 * ((2.0 * p1) + (p2 - p0) * t + (2.0 * p0 - 5.0 * p1 + 4.0 * p2 - p3) * t2
+                  + (3.0 * p1 - p0 - 3.0 * p2 + p3) * t3)
+
+
 class _Stream:
     """One running stream of chunks (see the module card)."""
 
@@ -217,8 +308,9 @@ class _Stream:
         self.model = model
         self.rate = MODEL_FPS / fps
         self.tau = 1.0
-        #: the two model frames the body's frame times fall between (None until the first step)
-        self.span: tuple[np.ndarray, np.ndarray] | None = None
+        #: the last four model frames (None until the first step); the body's frame time falls between the
+        #: middle two (Catmull-Rom, bodies faster than 30 fps) or the last two (linear, 30 fps and below)
+        self.span: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self.rng = np.random.default_rng(seed)
         self.history = np.array(model.rest_context, dtype=np.float32)
         self.smoother = FrameSmoother()
@@ -229,10 +321,12 @@ class _Stream:
         self.held = False
         self.last_ahead = 0.0
         self.phase = 0.0
+        self.warp = PlaybackWarp()
 
     def set_intent(self, intent: MotionIntent, immediate: bool = False) -> None:
         self.intent = intent
         self.pending = []
+        self.warp.restart()
 
     def _condition(self, relative_heading: float) -> tuple[np.ndarray, np.ndarray]:
         intent = self.intent
@@ -248,6 +342,9 @@ class _Stream:
             cond, tokens = self._condition(relative_heading)
             noise = self.rng.standard_normal((CHUNK, FRAME_DIM)).astype(np.float32)
             self.pending = list(self.model.sample_chunk(self.history, cond, tokens, noise))
+            direction = (math.sin(relative_heading), math.cos(relative_heading))
+            for sample in self.pending:  # the playback rate reads the stride of the frames about to be shown
+                self.warp.observe(self.model.denormalise(sample), direction)
         frame = self.pending.pop(0)
         self.history = np.concatenate((self.history[1:], frame[None]))
         return self.smoother(self.model.denormalise(frame))
@@ -256,20 +353,23 @@ class _Stream:
         held = self.intent.moving and speed < BLOCKED_SPEED
         if held != self.held:
             self.held, self.pending = held, []
+            self.warp.restart()
         heading = 0.0 if self.intent.face_travel else self.intent.heading
         # the root's travel over this frame, in its own frame (+x left, +z ahead), for the live foot pinner
-        travel = (speed / self.fps * math.sin(heading), speed / self.fps * math.cos(heading))
-        if self.rate == 1.0:
-            return self.to_frame(self.next_raw(heading), travel)
-        # other frame rates: the model's 30 fps frames, interpolated at the body's frame times
+        direction = (math.sin(heading), math.cos(heading))
+        travel = (speed / self.fps * direction[0], speed / self.fps * direction[1])
+        # the model's frames are played at the rate that makes its planted feet keep pace with the body's
+        # ground speed (``PlaybackWarp``), and interpolated at the body's frame times
         if self.span is None:
             first = self.next_raw(heading)
-            self.span = (first, first)
-        self.tau += self.rate
+            self.span = (first, first, first, first)
+        self.tau += self.rate * self.warp.rate(speed if self.intent.moving and not self.held else 0.0)
         while self.tau >= 1.0:
-            self.span = (self.span[1], self.next_raw(heading))
+            self.span = (*self.span[1:], self.next_raw(heading))
             self.tau -= 1.0
-        before, after = self.span
+        if self.rate < 1.0:   # the body's frames are denser than the model's: a smooth interpolant
+            return self.to_frame(catmull_rom(*self.span, self.tau), travel)
+        before, after = self.span[2:]
         return self.to_frame(before + (after - before) * self.tau, travel)
 
     def to_frame(self, raw: np.ndarray, travel: tuple[float, float]) -> MotionFrame:

@@ -18,11 +18,16 @@ Card
   stride, which no leg can reach; a stronger lock costs intent fidelity (1.0 -> 0.92 at 0.75).
 - **Foot pinning** (:func:`pin_feet` on ``clip``'s global frames after the root lock; :class:`LivePinner` on
   the live stream): a foot joint in contact (within ``FOOT_CONTACT_HEIGHT`` of its lowest height and slower
-  than :data:`CONTACT_SPEED`) stays where it touched down; the knee and ankle are re-solved by analytic
-  two-bone IK (``leg_ik.solve_legs``) so the leg reaches the pinned foot with its bone lengths kept, and the
-  pin fades out over :data:`RELEASE_FRAMES` after lift-off. A pin is followed only while the ankle stays
-  within :data:`PIN_REACH` of the leg's length from the hip; beyond that the foot slides on the floor (it is
-  never lifted: foot heights are kept exactly, so a foot cannot leave the "planted" set by being pulled up).
+  than :data:`CONTACT_SPEED`, in the live stream or than the body's ground speed where that is larger)
+  stays where it touched down; the knee and ankle are re-solved by analytic two-bone IK
+  (``leg_ik.solve_legs``) so the leg reaches the pinned foot
+  with its bone lengths kept, and the pin fades out over :data:`RELEASE_FRAMES` after lift-off. A leg's
+  two foot joints (ankle, ball) share one offset, their pins weighted by :func:`contact_weights` (a heel
+  rising through the contact band lets go gradually, so the leg passes to the ball without a jump). A pin is
+  followed only as far as the leg reaches (:data:`PIN_REACH` of its length from the hip; in the live stream
+  continuously, so a near-straight standing leg does not flicker); beyond that the foot slides on the
+  floor (it is never lifted: foot heights are kept exactly, so a foot cannot leave the "planted" set by being
+  pulled up).
   The root is not moved by pinning. In the live loop the frames are root-local and the body owns the root,
   so the stream passes the root's travel per frame and the pinner pins the feet causally on that ground
   track (the floor of a joint is its lowest height over the last second).
@@ -128,6 +133,13 @@ def contacts(clip: np.ndarray, fps: float = 30.0, contact_height: float = FOOT_C
     return low & (speed < contact_speed)
 
 
+def contact_weights(heights: np.ndarray, floor: np.ndarray, contact_height: float = FOOT_CONTACT_HEIGHT
+                    ) -> np.ndarray:
+    """How firmly foot joints at ``heights`` above their ``floor`` hold their pins: 1 on the floor, falling
+    linearly to 0 at ``contact_height`` above it (where contact ends), so a rising heel lets go gradually."""
+    return np.clip((np.asarray(floor) + contact_height - np.asarray(heights)) / contact_height, 0.0, 1.0)
+
+
 class _LegPin:
     """One leg's pin state (see :func:`pin_feet`): ``update`` takes which of its two foot joints (ankle, ball
     of the foot) touch and where they are (2, 2: x, z) and returns the leg's horizontal offset (x, z)."""
@@ -139,15 +151,19 @@ class _LegPin:
         self.released = np.zeros(2)
         self.since = -1
 
-    def update(self, touching: tuple[bool, bool], where: np.ndarray) -> np.ndarray:
+    def update(self, touching: tuple[bool, bool], where: np.ndarray,
+               weights: tuple[float, float] = (1.0, 1.0)) -> np.ndarray:
+        """``weights``: how firmly each touching joint holds (see :func:`contact_weights`); the offset is the
+        weighted mean of what keeps the pinned joints on their pins, so a joint whose weight has faded to
+        nothing by the time it lifts off hands the leg to the other one without a jump."""
         for k in range(2):
             if not touching[k]:
                 self.pins[k] = None
             elif self.pins[k] is None:
                 self.pins[k] = where[k] + self.offset
-        held = [pin - where[k] for k, pin in enumerate(self.pins) if pin is not None]
+        held = [(pin - where[k], max(weights[k], 1e-6)) for k, pin in enumerate(self.pins) if pin is not None]
         if held:
-            offset = np.mean(held, axis=0)
+            offset = sum(w * d for d, w in held) / sum(w for _, w in held)
             norm = float(np.linalg.norm(offset))
             self.offset = offset * (self.max_offset / norm) if norm > self.max_offset else offset
             self.since = -1
@@ -161,19 +177,27 @@ class _LegPin:
         return self.offset.copy()
 
 
-def _within_reach(leg: np.ndarray, shift: np.ndarray, reach: np.ndarray) -> np.ndarray:
+def _within_reach(leg: np.ndarray, shift: np.ndarray, reach: np.ndarray, continuous: bool = False
+                  ) -> np.ndarray:
     """The largest ``s`` in [0, 1] with ``|leg + s * shift| <= reach`` (per row; ``leg`` = ankle - hip): a pin
     the leg cannot reach is followed only as far as the leg goes, so the foot slides on the floor instead of
-    the leg straightening and lifting the foot off it."""
+    the leg straightening and lifting the foot off it. A leg the model already stretched beyond ``reach``
+    follows no pin; with ``continuous`` (the live stream) it may still follow a pin that does not stretch it
+    further (the bound is ``max(reach, |leg|)``), so ``s`` is continuous where ``|leg|`` crosses ``reach`` and
+    a near-straight standing leg does not flicker between following its pin and dropping it (which streams
+    as a foot jumping back and forth). ``clip`` keeps the plain rule: there the continuous one moved the
+    held-out dance distance from 44.1 to 46.0 and its skating by 0.004 m/s only."""
     a = np.sum(shift * shift, axis=-1)
     b = np.sum(leg * shift, axis=-1)
     c = np.sum(leg * leg, axis=-1) - reach * reach
+    if continuous:
+        c = np.minimum(c, 0.0)
     root = np.sqrt(np.clip(b * b - a * c, 0.0, None))
     s = np.where(a > 1e-12, (-b + root) / np.maximum(a, 1e-12), 1.0)
     return np.clip(np.where(c > 0.0, 0.0, s), 0.0, 1.0)
 
 
-def _shift_legs(joints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+def _shift_legs(joints: np.ndarray, offsets: np.ndarray, continuous_reach: bool = False) -> np.ndarray:
     """``joints`` (..., 22, 3) with each leg's ankle moved by its horizontal offset (offsets: (..., 2 legs,
     2)) and the leg re-solved by two-bone IK (hip kept, bone lengths kept, knee bent towards the model's knee
     moved the same way); the foot joint moves rigidly with the ankle."""
@@ -185,7 +209,8 @@ def _shift_legs(joints: np.ndarray, offsets: np.ndarray) -> np.ndarray:
         shift[..., 0], shift[..., 2] = offsets[..., leg, 0], offsets[..., leg, 1]
         thigh = np.linalg.norm(out[..., knee, :] - out[..., hip, :], axis=-1)
         shin = np.linalg.norm(out[..., ankle, :] - out[..., knee, :], axis=-1)
-        shift *= _within_reach(out[..., ankle, :] - out[..., hip, :], shift, PIN_REACH * (thigh + shin))[..., None]
+        shift *= _within_reach(out[..., ankle, :] - out[..., hip, :], shift, PIN_REACH * (thigh + shin),
+                               continuous_reach)[..., None]
         new_knee, new_ankle = solve_legs(out[..., hip, :], out[..., ankle, :] + shift, thigh, shin,
                                          out[..., knee, :] + shift)
         out[..., foot, :] += new_ankle - out[..., ankle, :]
@@ -235,12 +260,15 @@ def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = FOOT_C
     the ankle go, so an unreachable one leaves the foot sliding on the floor (never lifted)."""
     out = np.array(clip, dtype=float)
     touching = contacts(out, fps, contact_height, contact_speed)
+    feet = out[:, list(FOOT_CONTACT_JOINTS), 1]
+    weights = contact_weights(feet, feet.min(axis=0), contact_height)
     offsets = np.zeros((len(out), 2, 2))
     for leg, (_, _, ankle, foot) in enumerate(_LEGS):
         pin = _LegPin(release, max_offset)
         for t in range(len(out)):
             now = (bool(touching[t, 2 * leg]), bool(touching[t, 2 * leg + 1]))
-            offsets[t, leg] = pin.update(now, out[t][[ankle, foot]][:, [0, 2]])
+            offsets[t, leg] = pin.update(now, out[t][[ankle, foot]][:, [0, 2]],
+                                         (float(weights[t, 2 * leg]), float(weights[t, 2 * leg + 1])))
     return _shift_legs(out, offsets)
 
 
@@ -251,13 +279,18 @@ class LivePinner:
     own frame (``ground_step``: x, z metres; the body's speed over the frame along the intent's travel
     direction). Foot joints are placed on that integrated ground track; a joint is in contact when it is
     within ``FOOT_CONTACT_HEIGHT`` of its lowest height over the last :data:`LIVE_FLOOR_SECONDS` and
-    slower than :data:`CONTACT_SPEED` over the ground; pins, release and leg IK are those of :func:`pin_feet`.
-    Simplified: the root's turning is not known here (only its travel), so while the body turns a pinned foot
-    can still slide by the turn."""
+    slower over the ground than ``contact_speed`` (default :data:`CONTACT_SPEED`) or than the body's own ground
+    speed, whichever is larger: a foot moving forward slower than the body is not swinging, so one that comes
+    down sliding at a sprint (the model's stride ending short of the body's) is held where it lands, while a
+    swing foot skimming the floor (faster than the body) is not;
+    pins, release and leg IK are those of :func:`pin_feet`, each joint holding with its
+    :func:`contact_weights`. Simplified: the root's turning is not known here (only its travel), so while the
+    body turns a pinned foot can still slide by the turn."""
 
-    def __init__(self, fps: float = 30.0, release: int = RELEASE_FRAMES, max_offset: float = MAX_PIN_OFFSET
-                 ) -> None:
+    def __init__(self, fps: float = 30.0, release: int = RELEASE_FRAMES, max_offset: float = MAX_PIN_OFFSET,
+                 contact_speed: float = CONTACT_SPEED) -> None:
         self.fps = fps
+        self.contact_speed = contact_speed
         self.release = max(1, round(release * fps / 30.0))
         self.max_offset = max_offset
         self.floor_frames = max(1, round(LIVE_FLOOR_SECONDS * fps))
@@ -279,10 +312,13 @@ class LivePinner:
         low = feet[:, 1] < np.min(self.heights, axis=0) + FOOT_CONTACT_HEIGHT
         speed = np.zeros(4) if self.last is None else np.linalg.norm(world - self.last, axis=1) * self.fps
         self.last = world
-        touching = low & (speed < CONTACT_SPEED)
-        offsets = np.stack([leg.update((bool(touching[2 * i]), bool(touching[2 * i + 1])), world[2 * i:2 * i + 2])
+        limit = max(self.contact_speed, float(np.hypot(*ground_step)) * self.fps)
+        touching = low & (speed < limit)
+        weights = contact_weights(feet[:, 1], np.min(self.heights, axis=0))
+        offsets = np.stack([leg.update((bool(touching[2 * i]), bool(touching[2 * i + 1])), world[2 * i:2 * i + 2],
+                                       (float(weights[2 * i]), float(weights[2 * i + 1])))
                             for i, leg in enumerate(self.legs)])
-        return _shift_legs(joints, offsets)
+        return _shift_legs(joints, offsets, continuous_reach=True)
 
 
 #: A knee lower than this (m above the floor) in an upright pose starts the kneel guard (:func:`lift_kneel`);
