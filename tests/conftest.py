@@ -8,13 +8,21 @@ Card
   a test reads it (C01–C08: that category's bench scenarios on every seed; C10: the C10 job on the first seed,
   as in ``run_validity``), in one 2-worker pool kept for the session, and each (brain, seed, category) job runs
   at most once per session whichever result asks for it. A brain no test reads costs nothing, and a brain whose
-  bounds read two categories pays for those two only. Exact because every episode starts with
+  bounds read two categories pays for those two only. Constant replies that share a MOTION share their episodes
+  (:mod:`wmbench.harness.validity.motion_groups`: the env acts out only the MOTION, so their worlds are the same;
+  each member is scored on its own replies, the same scores as ``panel_job``): the quick panel's 15 constants
+  run 10 worlds per job. Exact because every episode starts with
   ``brain.reset(seed)`` and a category's points and bootstrap come from its own scenarios.
 - ``quick_validity``: the quick validity panel (``wmbench validity --quick``: every brain of
   ``panel_names(quick=True)``, seeds 0-3, C10 on seed 0), served by ``validity_panel``. The brain list comes
   from the panel's own configuration (:mod:`wmbench.brain.panel`), so a bound that names a new panel brain gets
   it without any change here. ``tests/harness/validity/`` reads its bounds and its tie-breakers from it.
   Read-only: the result is a frozen dataclass.
+- ``reference_transfer``: ``reference_transfer(seed=0)`` -> ``measure_c10("reference", (seed,))``, the reference
+  brain's full C10 measurement (every body and variant, with the pipeline diagnostics), run once per session. The
+  C10 tests read it, and the panel's reference C10 job is served from it (its points are those of the
+  score-only job ``run_validity`` runs: score-only runs stop only where the score is already settled,
+  ``tests/harness/transfer/test_outcome.py``; its failure labels come from the full runs).
 - ``reference_episode``: ``reference_episode(scenario, body="smpl", seed=0)`` -> the reference brain's closed-
   loop :class:`~wmbench.harness.run.episode.EpisodeResult` of that episode, run on first use and then shared by
   every module that asks for the same (scenario, body, seed). Episodes are deterministic (same seed, same
@@ -27,6 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import Future
+from dataclasses import replace
 from typing import Any, Protocol
 
 import pytest
@@ -35,6 +44,8 @@ from wmbench.brain.panel.brains import lacks, panel_names
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 from wmbench.harness.run.pool import GuardedPool, worker_pool
+from wmbench.harness.transfer.measure import measure_c10
+from wmbench.harness.validity.motion_groups import motion_groups
 from wmbench.harness.validity.runner import (
     BENCH_CATEGORIES,
     CATEGORIES,
@@ -44,8 +55,10 @@ from wmbench.harness.validity.runner import (
     CategoryScore,
     ValidityResult,
     brain_scores,
-    panel_job,
+    labels_only,
+    panel_jobs,
 )
+from wmbench.scoring.report_types import ScenarioScore
 
 ReferenceEpisode = Callable[..., EpisodeResult]
 #: one panel job: (brain, seed, category), one of C01–C08 (that category's bench scenarios) or C10
@@ -60,23 +73,40 @@ class ValidityPanel(Protocol):
 class _PanelJobs:
     """The session's panel jobs: each (brain, seed, category) runs once, in a 2-worker spawn pool, on demand."""
 
-    def __init__(self, workers: int = 2) -> None:
+    def __init__(self, workers: int = 2, reference_c10: Callable[[int], Mapping[str, Sequence[Any]]] | None = None
+                 ) -> None:
         self.workers = workers
         self.done: dict[Job, list[Any]] = {}
         self._pool: GuardedPool | None = None
+        self._reference_c10 = reference_c10
 
-    def run(self, jobs: Sequence[Job]) -> list[Any]:
-        """The scores of ``jobs`` (run those not run yet), in job order."""
+    def run(self, jobs: Sequence[Job], groups: Mapping[str, tuple[str, ...]] | None = None) -> list[Any]:
+        """The scores of ``jobs`` (run those not run yet), in job order. ``groups``: a brain's
+        :func:`~wmbench.harness.validity.motion_groups.motion_groups` group; a job of a constant reply runs as
+        its group's job (one episode per world for the whole group, each member scored on its own replies)
+        and keeps every member's scores."""
         todo = [job for job in dict.fromkeys(jobs) if job not in self.done]
+        for job in [job for job in todo if job[0] == "reference" and job[2] == "C10" and self._reference_c10]:
+            assert self._reference_c10 is not None
+            # the session's full measurement (reference_transfer), cut as panel_job cuts its scores
+            self.done[job] = [replace(score, evidence=labels_only(score.evidence), seed=job[1])
+                              for scores in self._reference_c10(job[1]).values() for score in scores]
+            todo.remove(job)
         if todo:
             if self._pool is None:
                 self._pool = worker_pool(self.workers)
             # run_validity's own job: one category's bench scenarios, or C10 alone (no bench category)
-            futures: dict[Job, Future[tuple[str, list[Any]]]] = {
-                job: self._pool.submit(panel_job, job[0], job[1], job[2] == "C10", SOURCE_BODY,
-                                       () if job[2] == "C10" else (job[2],)) for job in todo}
-            for job, future in futures.items():
-                self.done[job] = future.result()[1]
+            futures: dict[tuple[tuple[str, ...], int, str], Future[dict[str, list[Any]]]] = {}
+            for name, seed, category in todo:
+                members = (groups or {}).get(name, (name,))
+                key = (members, seed, category)
+                if key in futures:
+                    continue
+                futures[key] = self._pool.submit(panel_jobs, members, seed, category == "C10", SOURCE_BODY,
+                                                 () if category == "C10" else (category,))
+            for (_members, seed, category), future in futures.items():
+                for member, scores in future.result().items():
+                    self.done[(member, seed, category)] = scores
         return [score for job in jobs for score in self.done[job]]
 
     def close(self) -> None:
@@ -88,8 +118,9 @@ class _PanelJobs:
 class _LazyCategories(Mapping[str, CategoryScore]):
     """One brain's categories; reading one runs that category's jobs (see module card)."""
 
-    def __init__(self, jobs: _PanelJobs, name: str, seeds: tuple[int, ...], categories: tuple[str, ...]) -> None:
-        self._jobs, self._name, self._seeds, self._keys = jobs, name, seeds, categories
+    def __init__(self, jobs: _PanelJobs, name: str, seeds: tuple[int, ...], categories: tuple[str, ...],
+                 groups: Mapping[str, tuple[str, ...]]) -> None:
+        self._jobs, self._name, self._seeds, self._keys, self._groups = jobs, name, seeds, categories, groups
         self._scores: dict[str, CategoryScore] = {}
 
     def jobs(self, category: str) -> list[Job]:
@@ -100,7 +131,7 @@ class _LazyCategories(Mapping[str, CategoryScore]):
     def brain_scores(self, categories: Sequence[str]) -> BrainScores:
         """``run_validity``'s aggregation of this brain's scores in ``categories``."""
         by_scenario: dict[str, list[Any]] = {}
-        for score in self._jobs.run([job for c in categories for job in self.jobs(c)]):
+        for score in self._jobs.run([job for c in categories for job in self.jobs(c)], self._groups):
             by_scenario.setdefault(score.scenario_id, []).append(score)
         return brain_scores(self._name, by_scenario, tuple(categories))
 
@@ -159,10 +190,26 @@ class _LazyLabels(Mapping[str, Mapping[str, int]]):
         return len(self._all())
 
 
+_TRANSFERS: dict[int, dict[str, list[ScenarioScore]]] = {}
+
+
 @pytest.fixture(scope="session")
-def validity_panel() -> Iterator[ValidityPanel]:
+def reference_transfer() -> Callable[[int], dict[str, list[ScenarioScore]]]:
+    """``reference_transfer(seed=0)``: ``measure_c10("reference", (seed,))``, run once per session (read-only)."""
+
+    def transfer(seed: int = 0) -> dict[str, list[ScenarioScore]]:
+        if seed not in _TRANSFERS:
+            _TRANSFERS[seed] = measure_c10("reference", (seed,))
+        return _TRANSFERS[seed]
+
+    return transfer
+
+
+@pytest.fixture(scope="session")
+def validity_panel(reference_transfer: Callable[[int], dict[str, list[ScenarioScore]]]
+                   ) -> Iterator[ValidityPanel]:
     """``validity_panel(brains, seeds, include_c10=True)``: a lazy ``run_validity`` result (see module card)."""
-    jobs = _PanelJobs()
+    jobs = _PanelJobs(reference_c10=reference_transfer)
 
     def panel(brains: Sequence[str], seeds: Sequence[int], include_c10: bool = True,
               quick: bool = False) -> ValidityResult:
@@ -170,9 +217,10 @@ def validity_panel() -> Iterator[ValidityPanel]:
         if not brains or not chosen:
             raise ValueError(f"validity_panel needs at least one brain and one seed, got {brains!r}, {seeds!r}")
         categories = CATEGORIES if include_c10 else BENCH_CATEGORIES
+        groups = {name: group for group in motion_groups(brains) for name in group}
         scores = []
         for name in brains:
-            lazy = _LazyCategories(jobs, name, chosen, categories)
+            lazy = _LazyCategories(jobs, name, chosen, categories, groups)
             scores.append(BrainScores(name, lacks(name), lazy, _LazyScenarios(lazy, categories),
                                       _LazyLabels(lazy, categories)))
         return ValidityResult(quick=quick, seeds=chosen, brains=tuple(scores), elapsed_s=0.0,

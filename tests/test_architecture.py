@@ -4,7 +4,10 @@ Card
 ----
 - :func:`import_graph` turns every module under ``wmbench/`` into its wmbench imports (:class:`ImportSite`):
   where it stands (module level, inside a function, under ``if TYPE_CHECKING:``) and what it names
-  (``from wmbench.harness import run`` names the submodule ``wmbench.harness.run``).
+  (``from wmbench.harness import run`` names the submodule ``wmbench.harness.run``). A lazily registered
+  subcommand (``lazy("wmbench.harness.cli.run_command:run_command")``, ``lazy_command(..., "module:COMMAND")``:
+  :data:`LAZY_LOADERS`) counts as a module-level import of the module its string names, so the command line's
+  dependencies stay in the layer, cycle and import-table checks although nothing imports them until they run.
 - **No cycles** (:func:`find_cycles`): among module-level imports, ``TYPE_CHECKING`` ones included (an
   annotation-only import is still a dependency), no strongly connected component of more than one module and no
   module importing itself.
@@ -108,6 +111,23 @@ def _is_type_checking(node: ast.If) -> bool:
         isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
+#: functions whose ``"wmbench.module:attribute"`` string argument imports that module when called
+#: (:func:`wmbench.harness.cli.base.lazy` and :func:`~wmbench.harness.cli.base.lazy_command`)
+LAZY_LOADERS = frozenset({"lazy", "lazy_command"})
+_LAZY_TARGET = re.compile(rf"^({PACKAGE}(?:\.\w+)+):\w+$")
+
+
+def _lazy_targets(node: ast.Call, modules: set[str]) -> list[str]:
+    """The wmbench modules a :data:`LAZY_LOADERS` call names in its string arguments."""
+    func = node.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    if name not in LAZY_LOADERS:
+        return []
+    found = [m.group(1) for arg in node.args if isinstance(arg, ast.Constant) and isinstance(arg.value, str)
+             and (m := _LAZY_TARGET.match(arg.value))]
+    return [module for module in found if module in modules]
+
+
 def _targets(node: ast.Import | ast.ImportFrom, module: str, is_package: bool, modules: set[str]) -> list[str]:
     """The wmbench modules an import statement loads (``from pkg import sub`` counts as ``pkg.sub``)."""
     if isinstance(node, ast.Import):
@@ -136,6 +156,9 @@ def import_sites(path: Path, module: str, modules: set[str]) -> list[ImportSite]
             if isinstance(child, (ast.Import, ast.ImportFrom)):
                 sites.extend(ImportSite(module, target, child.lineno, in_function, type_checking)
                              for target in _targets(child, module, is_package, modules))
+            elif isinstance(child, ast.Call):
+                sites.extend(ImportSite(module, target, child.lineno, in_function, type_checking)
+                             for target in _lazy_targets(child, modules))
             visit(child, child_in_function, child_type_checking)
 
     visit(tree_of(path), False, False)
@@ -432,6 +455,26 @@ def test_layer_check_finds_scoring_importing_the_harness(tmp_path):
     assert ("wmbench.scoring.c01:2 imports wmbench.harness.run.episode (scoring may not import harness.run)"
             in violations)
     assert "wmbench.core:1 imports wmbench.envs.x (core may not import envs)" in violations
+
+
+def test_a_lazily_registered_command_still_counts_as_an_import(tmp_path):
+    _write_package(tmp_path, {
+        "wmbench/__init__.py": "",
+        "wmbench/scoring/__init__.py": "",
+        "wmbench/scoring/c01.py": ("from wmbench.harness.cli.base import lazy, lazy_command\n"
+                                   "RUN = lazy('wmbench.harness.cli.go:run')\n"
+                                   "CMD = lazy_command('go', 'help', 'wmbench.harness.cli.go:GO')\n"
+                                   "TEXT = print('wmbench.harness.cli.go:run')\n"),
+        "wmbench/harness/__init__.py": "",
+        "wmbench/harness/cli/__init__.py": "",
+        "wmbench/harness/cli/base.py": "",
+        "wmbench/harness/cli/go.py": "",
+    })
+    sites = [s for s in import_graph(tmp_path) if s.imported == "wmbench.harness.cli.go"]
+    assert [(s.importer, s.line, s.in_function) for s in sites] == [
+        ("wmbench.scoring.c01", 2, False), ("wmbench.scoring.c01", 3, False)]  # print() is no loader
+    violations = layer_violations(import_graph(tmp_path), ALLOWED_IMPORTS)
+    assert "wmbench.scoring.c01:2 imports wmbench.harness.cli.go (scoring may not import harness.cli)" in violations
 
 
 def test_lazy_import_check_wants_a_real_optional_dependency(tmp_path):

@@ -3,20 +3,57 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from datetime import datetime
 from pathlib import Path
 
 import pytest
 
-from wmbench.harness.cli.base import COMMANDS
+from wmbench.harness.cli.base import COMMANDS, load
 from wmbench.harness.cli.main import build_parser, main
-from wmbench.harness.cli.run_command import default_out_dir, parse_options
+from wmbench.harness.cli.options import default_out_dir, parse_options
 from wmbench.scenarios import all_scenarios
 
 
 def test_every_subcommand_is_registered_in_the_table():
     assert {"run", "list", "show", "serve", "export-onnx"} <= set(COMMANDS)
     build_parser()  # every configure() works
+
+
+def test_every_lazy_command_is_named_and_described_as_its_module_says():
+    lazy = [c for c in COMMANDS.values() if c.source]
+    assert {"video", "export", "verify", "fork"} <= {c.name for c in lazy}
+    for command in lazy:
+        loaded = load(command.source)
+        assert (command.name, command.help) == (loaded.name, loaded.help), command.source
+
+
+#: modules of subcommands that ``wmbench --help`` and ``wmbench list`` must not import
+_COMMAND_MODULES = ("run_command", "live_command", "validity_command", "vision_commands", "export_command",
+                    "counterfactual_command", "frontier_command", "sweep_command", "bench", "scenario_cards")
+
+
+def test_a_command_imports_only_its_own_module():
+    """``main`` builds only the named command's arguments, and lazy commands import their module when used, so
+    ``wmbench --help`` and ``wmbench list`` import no subcommand module and ``wmbench run --help`` no other."""
+    probe = ("import contextlib, io, sys\n"
+             "from wmbench.harness.cli.main import main\n"
+             "def loaded():\n"
+             "    return sorted(m.rpartition('.')[2] for m in sys.modules if m.startswith('wmbench.harness.cli.'))\n"
+             "for argv in (['--help'], ['list'], ['run', '--help']):\n"
+             "    with contextlib.redirect_stdout(io.StringIO()):\n"
+             "        try:\n"
+             "            main(argv)\n"
+             "        except SystemExit:\n"
+             "            pass\n"
+             "    print(' '.join(argv), *loaded(), sep=',')\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    seen = {line.split(",")[0]: set(line.split(",")[1:]) for line in done.stdout.splitlines()}
+    assert not seen["--help"] & set(_COMMAND_MODULES), seen["--help"]
+    assert not seen["list"] & set(_COMMAND_MODULES), seen["list"]
+    assert "run_command" in seen["run --help"] and not (seen["run --help"] & set(_COMMAND_MODULES)) - {
+        "run_command"}, seen["run --help"]
 
 
 def test_list_prints_every_scenario(capsys):

@@ -15,7 +15,7 @@ import pytest
 
 from tests.brain.fault_servers import GOOD_TEXT, FaultServer, completion
 from wmbench.harness.cli.main import main
-from wmbench.harness.cli.run_command import parse_options
+from wmbench.harness.cli.options import parse_options
 from wmbench.harness.executors.local import EPISODES_PER_CONNECTION
 from wmbench.harness.run.guard import RunStopped
 from wmbench.harness.suite import DEFAULT_MAX_CONNECTIONS, run_suite

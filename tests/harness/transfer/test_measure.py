@@ -49,8 +49,8 @@ def pipeline(sid: str):
 
 
 @pytest.fixture(scope="module")
-def reference_scores():
-    return measure_c10("reference", (0,))
+def reference_scores(reference_transfer):
+    return reference_transfer(0)  # measure_c10("reference", (0,)), once per session (tests/conftest.py)
 
 
 def test_reference_brain_transfers_to_every_body(reference_scores):

@@ -132,6 +132,11 @@ class ConstantBrain(ProviderBrain):
         self.name = f"constant:{predict}/{motion}"
         self._text = f"{format_prediction(CONSTANT_PREDICTIONS[predict])}\nMOTION: {CONSTANT_MOTIONS[motion]}"
 
+    @property
+    def reply(self) -> str:
+        """The reply it sends at every decision."""
+        return self._text
+
     def _respond(self, scene: BrainInput) -> ProviderOutcome:
         return ProviderOutcome(text=self._text)
 

@@ -20,7 +20,7 @@ from typing import TypeVar
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
 from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
-from wmbench.harness.cli.run_command import parse_options
+from wmbench.harness.cli.options import parse_options
 from wmbench.harness.frontier.curve import Frontier, measure_frontier, write_frontier
 from wmbench.harness.report.writer import write_reports
 from wmbench.harness.run.results import SCORES_FILE

@@ -1,4 +1,6 @@
-"""What ``wmbench live`` and ``wmbench report`` do (the CLI module only wires their arguments here).
+"""What ``wmbench live`` and ``wmbench report`` do, and their arguments (:func:`configure_live` /
+:func:`live_main`, :func:`configure_report` / :func:`report_main`, registered lazily by
+:mod:`wmbench.harness.cli.main`).
 
 ::
 
@@ -8,11 +10,16 @@
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from wmbench.core.errors import ConfigError
+from wmbench.core.visible import visible
+from wmbench.harness.cli.base import EXIT_OK, UsageError
+from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
+from wmbench.harness.cli.options import default_out_dir, parse_options
 from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
 from wmbench.harness.live.store import LIVE_FILE, LiveStore
 from wmbench.harness.report.writer import write_reports
@@ -118,3 +125,63 @@ def report_command(run_dir: Path, *, model_name: str | None = None, organization
         raise LiveCommandError(str(err)) from None
     except OSError as err:  # a read-only or full run dir: nothing half-written (writes are atomic)
         raise LiveCommandError(f"cannot write the reports in {run_dir}: {describe_os_error(err)}") from None
+
+
+# -------------------------------------------------------------------------------------- the subcommands
+
+
+def configure_live(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``wmbench live``."""
+    p.add_argument("scenario", help="scenario id, e.g. S42")
+    p.add_argument("--brain", default="reference", help="brain spec (default: reference)")
+    p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
+    p.add_argument("--fps", type=int, default=60, help="target frame rate: 30, 60, 120 or 240 (default: 60)")
+    p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
+    p.add_argument("--duration", type=float, default=None, help="stop after this many sim seconds")
+    p.add_argument("--gui", action="store_true", help="show the PyBullet GUI (needs a display)")
+    p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
+    p.add_argument("--observation", default="scene", choices=("scene", "image", "scene+image", "rays"),
+                   help="what the brain is shown (default: scene, the JSON); see docs/vision.md")
+    p.add_argument("--out", type=Path, default=None,
+                   help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
+    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
+                   help="brain options, repeatable and multi-valued")
+    add_motion_model_argument(p)
+
+
+def live_main(args: argparse.Namespace) -> int:
+    """``wmbench live``: one scenario in real time; prints the result line and where live.json is."""
+    apply_motion_model(args)
+    try:
+        options = parse_options(args.option)
+        out = args.out or default_out_dir(f"live-{args.scenario}-{args.brain}", args.body)
+        result = live_command(args.scenario, args.brain, args.body, out, fps=args.fps, seed=args.seed,
+                              duration=args.duration, gui=args.gui, record=args.record, brain_options=options,
+                              observation=args.observation)
+    except (LiveCommandError, ValueError, ImportError) as err:  # bad spec, bad value, missing extra
+        raise UsageError(str(err)) from None
+    print(visible(format_live_result(result)))
+    if args.record is not None and args.record.exists():
+        print(f"video: {args.record}")
+    print(f"live: {out / 'live.json'}")
+    return EXIT_OK
+
+
+def configure_report(p: argparse.ArgumentParser) -> None:
+    """The arguments of ``wmbench report``."""
+    p.add_argument("run_dir", type=Path, help="a run directory written by `wmbench run`")
+    p.add_argument("--model-name", default=None, help="leaderboard model_name (default: the brain spec)")
+    p.add_argument("--organization", default="", help="leaderboard organization")
+    p.add_argument("--paper-url", default="", help="leaderboard paper_url")
+    p.add_argument("--demo-url", default="", help="leaderboard demo_url")
+
+
+def report_main(args: argparse.Namespace) -> int:
+    """``wmbench report``: rebuild a run directory's reports; prints where they are."""
+    try:
+        files = report_command(args.run_dir, model_name=args.model_name, organization=args.organization,
+                               paper_url=args.paper_url, demo_url=args.demo_url)
+    except LiveCommandError as err:
+        raise UsageError(str(err)) from None
+    print(f"markdown: {files.markdown}\nleaderboard entry: {files.leaderboard}\nreport: {files.html}")
+    return EXIT_OK

@@ -9,15 +9,18 @@
     wmbench export-onnx ./my-model ./my-model-onnx                      # a transformers model -> ONNX
 
 Each subcommand is a :class:`Command` in :data:`COMMANDS` (``configure`` adds its arguments, ``run`` does
-the work and returns the exit code); later subcommands (``live``, ``report``, ``bench``) register the same way
-with :func:`register_command`. Mistakes a user can make (unknown scenario, brain or body, a bad option)
+the work and returns the exit code), registered with :func:`register_command`. A subcommand that lives in its
+own module is registered **lazily** (:func:`~wmbench.harness.cli.base.lazy`,
+:func:`~wmbench.harness.cli.base.lazy_command`: its name and help here, its module imported only when it runs),
+and ``main`` adds only the named command's arguments, so ``wmbench --help`` and each command import only what
+they use. Mistakes a user can make (unknown scenario, brain or body, a bad option)
 print one line and exit with code 2 — no traceback. Ctrl-C during ``run`` or ``validity`` keeps what finished,
 exit code 130; SIGTERM does the same with exit code 143 (:mod:`wmbench.harness.cli.signals`).
 
 The table, exit codes and :class:`UsageError` live in :mod:`wmbench.harness.cli.base`, the ``run``
-subcommand (with its option parsing, default run directory and summary table) in
-:mod:`wmbench.harness.cli.run_command`. This module builds the parser, runs ``main``, holds the smaller
-subcommands and registers every subcommand in help order.
+subcommand (with its summary table) in :mod:`wmbench.harness.cli.run_command`, the ``--option`` parsing and
+the default run directory in :mod:`wmbench.harness.cli.options`. This module builds the parser, runs ``main``,
+holds the smaller subcommands and registers every subcommand in help order.
 """
 
 from __future__ import annotations
@@ -39,56 +42,46 @@ from wmbench.harness.cli.base import (
     Command,
     UsageError,
     command_hint,
+    lazy,
+    lazy_command,
     register_command,
 )
-from wmbench.harness.cli.bench import bench_command, configure_bench
-from wmbench.harness.cli.cache_command import cache_command, configure_cache
-from wmbench.harness.cli.counterfactual_command import BLAME_COMMAND, FORK_COMMAND
-from wmbench.harness.cli.export_command import EXPORT_COMMAND
-from wmbench.harness.cli.export_episodes_command import configure_export_episodes, export_episodes_command
-from wmbench.harness.cli.forecast_command import FORECAST_COMMAND
-from wmbench.harness.cli.frontier_command import FRONTIER_COMMAND
-from wmbench.harness.cli.leaderboard_command import COMPARE_COMMAND, LEADERBOARD_COMMAND
-from wmbench.harness.cli.live_command import LiveCommandError, format_live_result, live_command, report_command
-from wmbench.harness.cli.motion_model_option import (
-    add_motion_model_argument,
-    apply_motion_model,
-    configure_train_motion,
-    train_motion_command,
-)
-from wmbench.harness.cli.run_command import (
-    configure_run,
-    default_out_dir,
-    parse_options,
-    run_command,
-    warn_secret_on_command_line,
-)
-from wmbench.harness.cli.scenario_cards import scenario_card
+from wmbench.harness.cli.options import parse_options, warn_secret_on_command_line
 from wmbench.harness.cli.signals import EXIT_TERMINATED, terminate_as_interrupt
-from wmbench.harness.cli.sweep_command import configure_sweep, sweep_command
-from wmbench.harness.cli.validity_command import configure_validity, validity_command
-from wmbench.harness.cli.verify_command import VERIFY_COMMAND
-from wmbench.harness.cli.vision_commands import GAP_COMMAND, VIDEO_COMMAND
 from wmbench.scenarios import get_scenario, select
 
+#: ``show``'s card (its module reads the scorers' bands: imported when ``show`` runs)
+_scenario_card = lazy("wmbench.harness.cli.scenario_cards:scenario_card")
 
-def build_parser() -> argparse.ArgumentParser:
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand; with ``only``, only that subcommand's arguments are added (the others
+    keep their name and help for ``wmbench --help``), so only its module is imported."""
     parser = argparse.ArgumentParser(
         prog="wmbench", description="World Model Bench v1.0 as a closed-loop PyBullet testbed.")
     parser.add_argument("--version", action="version", version=f"wmbench {_version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for command in COMMANDS.values():
-        command.configure(sub.add_parser(command.name, help=command.help, description=command.help))
+        command_parser = sub.add_parser(command.name, help=command.help, description=command.help)
+        if only is None or command.name == only:
+            command.configure(command_parser)
     return parser
+
+
+def _named_command(argv: Sequence[str]) -> str:
+    """The subcommand ``argv`` names: its first word that is not an option (the top-level options take no
+    value); "" when there is none (``wmbench --help``, ``wmbench --version``)."""
+    return next((word for word in argv if not word.startswith("-")), "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``wmbench`` script. Returns the exit code."""
-    parser = build_parser()
+    words = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(only=_named_command(words))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exit_:  # argparse: --help (0) or a bad argument (2, message already printed)
-        if exit_.code == EXIT_USAGE and (hint := command_hint(sys.argv[1:] if argv is None else argv)):
+        if exit_.code == EXIT_USAGE and (hint := command_hint(words)):
             print(hint, file=sys.stderr)
         return int(exit_.code or 0)
     try:
@@ -144,7 +137,7 @@ def _show(args: argparse.Namespace) -> int:
     facts = (f"pillar {record.pillar} · mode {record.mode} · {len(record.phases)} phase(s), "
              f"{record.duration:g} s" + (f" · mirror of {record.mirror_of}" if record.mirror_of else ""))
     # the card already names the scenario and gives its setup; the rule comes from its scorer
-    heading = scenario_card(record) if record.card else (
+    heading = _scenario_card(record) if record.card else (
         f"{record.id} · {record.name} ({record.category}, {record.difficulty})\n\n{record.setup}")
     print(f"{heading}\n\n{facts}")
     return EXIT_OK
@@ -235,128 +228,61 @@ def _version() -> str:
     return wmbench.__version__
 
 
-# --------------------------------------------------------------------------------------------- live/report
-
-
-def _configure_live(p: argparse.ArgumentParser) -> None:
-    p.add_argument("scenario", help="scenario id, e.g. S42")
-    p.add_argument("--brain", default="reference", help="brain spec (default: reference)")
-    p.add_argument("--body", default="smpl", help="body: smpl, robot, drone or a plugin (default: smpl)")
-    p.add_argument("--fps", type=int, default=60, help="target frame rate: 30, 60, 120 or 240 (default: 60)")
-    p.add_argument("--seed", type=int, default=0, help="seed (default: 0)")
-    p.add_argument("--duration", type=float, default=None, help="stop after this many sim seconds")
-    p.add_argument("--gui", action="store_true", help="show the PyBullet GUI (needs a display)")
-    p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
-    p.add_argument("--observation", default="scene", choices=("scene", "image", "scene+image", "rays"),
-                   help="what the brain is shown (default: scene, the JSON); see docs/vision.md")
-    p.add_argument("--out", type=Path, default=None,
-                   help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
-    p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
-                   help="brain options, repeatable and multi-valued")
-    add_motion_model_argument(p)
-
-
-def _live(args: argparse.Namespace) -> int:
-    apply_motion_model(args)
-    try:
-        options = parse_options(args.option)
-        out = args.out or default_out_dir(f"live-{args.scenario}-{args.brain}", args.body)
-        result = live_command(args.scenario, args.brain, args.body, out, fps=args.fps, seed=args.seed,
-                              duration=args.duration, gui=args.gui, record=args.record, brain_options=options,
-                              observation=args.observation)
-    except (LiveCommandError, ValueError, ImportError) as err:  # bad spec, bad value, missing extra
-        raise UsageError(str(err)) from None
-    print(visible(format_live_result(result)))
-    if args.record is not None and args.record.exists():
-        print(f"video: {args.record}")
-    print(f"live: {out / 'live.json'}")
-    return EXIT_OK
-
-
-def _configure_report(p: argparse.ArgumentParser) -> None:
-    p.add_argument("run_dir", type=Path, help="a run directory written by `wmbench run`")
-    p.add_argument("--model-name", default=None, help="leaderboard model_name (default: the brain spec)")
-    p.add_argument("--organization", default="", help="leaderboard organization")
-    p.add_argument("--paper-url", default="", help="leaderboard paper_url")
-    p.add_argument("--demo-url", default="", help="leaderboard demo_url")
-
-
-def _report(args: argparse.Namespace) -> int:
-    try:
-        files = report_command(args.run_dir, model_name=args.model_name, organization=args.organization,
-                               paper_url=args.paper_url, demo_url=args.demo_url)
-    except LiveCommandError as err:
-        raise UsageError(str(err)) from None
-    print(f"markdown: {files.markdown}\nleaderboard entry: {files.leaderboard}\nreport: {files.html}")
-    return EXIT_OK
-
-
 for _command in (
-    Command("run", "run the benchmark (bench mode) and write scores.json", configure_run, run_command),
-    Command("live", "run one scenario in real time; write live.json (FPS, latency)", _configure_live, _live),
+    Command("run", "run the benchmark (bench mode) and write scores.json",
+            lazy("wmbench.harness.cli.run_command:configure_run"),
+            lazy("wmbench.harness.cli.run_command:run_command")),
+    Command("live", "run one scenario in real time; write live.json (FPS, latency)",
+            lazy("wmbench.harness.cli.live_command:configure_live"),
+            lazy("wmbench.harness.cli.live_command:live_main")),
     Command("report", "rebuild report.md/.html and leaderboard_entry.json of a run directory",
-            _configure_report, _report),
+            lazy("wmbench.harness.cli.live_command:configure_report"),
+            lazy("wmbench.harness.cli.live_command:report_main")),
     Command("list", "list the scenarios", _configure_list, _list),
     Command("show", "print a scenario's card", _configure_show, _show),
     Command("serve", "serve a brain over HTTP (OpenAI-compatible)", _configure_serve, _serve),
     Command("export-onnx", "export a transformers model directory to ONNX", _configure_export, _export),
+    Command("bench", "performance benchmarks with targets (needs a source checkout)",
+            lazy("wmbench.harness.cli.bench:configure_bench"),
+            lazy("wmbench.harness.cli.bench:bench_command")),
+    Command("train-motion", "train the diffusion motion model on DeepMimic mocap (extra: motion)",
+            lazy("wmbench.harness.cli.motion_model_option:configure_train_motion"),
+            lazy("wmbench.harness.cli.motion_model_option:train_motion_command")),
+    lazy_command("video", "render a finished episode: chase + top-down, PREDICT/MOTION captions",
+                 "wmbench.harness.cli.vision_commands:VIDEO_COMMAND"),
+    lazy_command("export", "write files out: a run's official submission and leaderboard entry (RUN), "
+                 "the benchmark's dataset layout (--dataset DIR), or your episodes as a training dataset "
+                 "(--episodes RUN_OR_SWEEP DIR)", "wmbench.harness.cli.export_command:EXPORT_COMMAND"),
+    lazy_command("leaderboard", "rank run directories (with CIs, baselines, per embodiment)",
+                 "wmbench.harness.cli.leaderboard_command:LEADERBOARD_COMMAND"),
+    lazy_command("compare", "compare two runs per category (paired bootstrap over shared instances)",
+                 "wmbench.harness.cli.leaderboard_command:COMPARE_COMMAND"),
+    lazy_command("verify", "verify a submission bundle: hashes, re-scoring, bit-identical re-simulation",
+                 "wmbench.harness.cli.verify_command:VERIFY_COMMAND"),
+    lazy_command("gap", "perception gap: a brain's scores from the JSON minus from images",
+                 "wmbench.harness.cli.vision_commands:GAP_COMMAND"),
+    lazy_command("fork", "counterfactual replay: fork a run's episode at a decision with another reply",
+                 "wmbench.harness.cli.counterfactual_command:FORK_COMMAND"),
+    lazy_command("blame", "per lost episode, the earliest decision whose replacement recovers the points",
+                 "wmbench.harness.cli.counterfactual_command:BLAME_COMMAND"),
+    lazy_command("frontier", "latency-accuracy frontier: scores over think times and token budgets",
+                 "wmbench.harness.cli.frontier_command:FRONTIER_COMMAND"),
+    lazy_command("forecast", "score a run's FORECAST lines against what the world then did",
+                 "wmbench.harness.cli.forecast_command:FORECAST_COMMAND"),
+    Command("validity", "run the adversarial/diagnostic brain panel: what each category measures",
+            lazy("wmbench.harness.cli.validity_command:configure_validity"),
+            lazy("wmbench.harness.cli.validity_command:validity_command")),
+    Command("cache", "show (info) or empty (clear) the API brains' response cache",
+            lazy("wmbench.harness.cli.cache_command:configure_cache"),
+            lazy("wmbench.harness.cli.cache_command:cache_command")),
+    Command("sweep", "run a grid of runs from a TOML sweep file (local or Ray)",
+            lazy("wmbench.harness.cli.sweep_command:configure_sweep"),
+            lazy("wmbench.harness.cli.sweep_command:sweep_command")),
+    Command("export-episodes", "deprecated: use `wmbench export --episodes RUN_OR_SWEEP DIR`",
+            lazy("wmbench.harness.cli.export_episodes_command:configure_export_episodes"),
+            lazy("wmbench.harness.cli.export_episodes_command:export_episodes_command")),
 ):
     register_command(_command)
-
-
-def _configure_bench(p: argparse.ArgumentParser) -> None:
-    configure_bench(p)
-
-
-def _bench(args: argparse.Namespace) -> int:
-    return bench_command(args)
-
-
-register_command(Command("bench", "performance benchmarks with targets (needs a source checkout)",
-                         _configure_bench, _bench))
-register_command(Command("train-motion", "train the diffusion motion model on DeepMimic mocap (extra: motion)",
-                         configure_train_motion, train_motion_command))
-
-register_command(VIDEO_COMMAND)
-register_command(EXPORT_COMMAND)
-register_command(LEADERBOARD_COMMAND)
-register_command(COMPARE_COMMAND)
-register_command(VERIFY_COMMAND)
-register_command(GAP_COMMAND)
-register_command(FORK_COMMAND)
-register_command(BLAME_COMMAND)
-register_command(FRONTIER_COMMAND)
-register_command(FORECAST_COMMAND)
-
-
-def _configure_validity(p: argparse.ArgumentParser) -> None:
-    configure_validity(p)
-
-
-def _validity(args: argparse.Namespace) -> int:
-    return validity_command(args)
-
-
-register_command(Command("validity", "run the adversarial/diagnostic brain panel: what each category measures",
-                         _configure_validity, _validity))
-
-
-def _configure_cache(p: argparse.ArgumentParser) -> None:
-    configure_cache(p)
-
-
-def _cache(args: argparse.Namespace) -> int:
-    return cache_command(args)
-
-
-register_command(Command("cache", "show (info) or empty (clear) the API brains' response cache",
-                         _configure_cache, _cache))
-
-
-register_command(Command("sweep", "run a grid of runs from a TOML sweep file (local or Ray)", configure_sweep,
-                         sweep_command))
-register_command(Command("export-episodes", "deprecated: use `wmbench export --episodes RUN_OR_SWEEP DIR`",
-                         configure_export_episodes, export_episodes_command))
 
 
 if __name__ == "__main__":

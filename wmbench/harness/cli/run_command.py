@@ -11,9 +11,8 @@ Card
   ``--instances`` (4) test seeds drawn with a random nonce, plus seed 0 reported apart as spec fidelity
   (``--no-spec-fidelity`` drops it); a rerun of the same ``--out`` reuses the recorded draw;
   ``--instances-from RUN`` another run's; ``--seeds N``/``--seed-list`` explicit seeds and no nonce.
-- :func:`parse_options`: ``--option KEY=VALUE`` items (repeatable and multi-valued: ``--option a=1 b=2``),
-  values read as JSON when they parse, else as text.
-- :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
+- ``--option`` items and the default ``--out``: :mod:`wmbench.harness.cli.options` (shared with ``serve`` and
+  ``live``, which import no run machinery).
 - :func:`format_summary`: each category's points (or why not), the WM Score and the grade, the brain's
   decisions/tokens/cache hits/retries/failures, and why a run stopped early;
   :data:`~wmbench.core.taxonomy.CATEGORY_TITLES` names the categories.
@@ -24,10 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import re
 import sys
-from collections.abc import Mapping, Sequence
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +32,7 @@ from wmbench.core.visible import visible
 from wmbench.envs.pacing import SCENE_PACE
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
+from wmbench.harness.cli.options import default_out_dir, parse_options
 from wmbench.harness.cli.track_a_option import track_a_command
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.guard import RunStopped
@@ -248,25 +245,6 @@ def _check_size(scenarios: str, seeds: int | tuple[int, ...], limit: int | None,
                          f"seeds), more than {MAX_EPISODES_WITHOUT_YES:,}; pass --yes to run it")
 
 
-def parse_options(items: Sequence[str | Sequence[str]]) -> dict[str, Any]:
-    """``["temperature=0", "model=x"]`` -> ``{"temperature": 0, "model": "x"}`` (JSON values, else text).
-
-    Items may also be lists (``--option a=1 b=2 --option c=3`` arrives as ``[["a=1", "b=2"], ["c=3"]]``)."""
-    options: dict[str, Any] = {}
-    flat = [item for group in items for item in ([group] if isinstance(group, str) else group)]
-    for item in flat:
-        key, sep, raw = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"bad --option {item!r}; expected KEY=VALUE such as temperature=0")
-        try:
-            value: Any = json.loads(raw)
-        except ValueError:
-            value = raw
-        options[key.strip()] = value
-    warn_secret_options(options)
-    return options
-
-
 def split_lines(scores: Scores) -> list[str]:
     """The summary's lines on the test split: which instances the WM Score is over, and spec fidelity."""
     split = scores.get("split")
@@ -284,30 +262,6 @@ def split_lines(scores: Scores) -> list[str]:
         lines.append(f"spec fidelity (seed 0, not in the WM Score): {fidelity['score']:.1f} / {fidelity['max']:g} "
                      f"over {len(fidelity['categories'])} bench categories")
     return lines
-
-
-#: Option names whose value is a secret that must not travel on a command line.
-SECRET_OPTION = re.compile(r"(key|token|secret|password)$", re.IGNORECASE)
-
-
-def warn_secret_options(options: Mapping[str, Any]) -> None:
-    """One stderr line per secret-looking ``--option`` (``ps`` shows a command line to every user)."""
-    for name in options:
-        if SECRET_OPTION.search(name):
-            warn_secret_on_command_line(f"--option {name}=...", f"OPENAI_API_KEY or --option {name}_file=PATH")
-
-
-def warn_secret_on_command_line(given: str, instead: str) -> None:
-    """Warn that ``given`` (a secret on the command line) is visible in ``ps``; suggest ``instead``."""
-    print(f"wmbench: warning: {given} is visible to every user of this machine in `ps` and may land in shell "
-          f"history; use {instead}", file=sys.stderr)
-
-
-def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
-    """``runs/<brain>-<body>-<YYYYmmdd-HHMMSS>`` with the brain spec made safe for a file name."""
-    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    safe_brain = re.sub(r"[^A-Za-z0-9._-]+", "_", brain).strip("_.") or "brain"
-    return Path("runs") / f"{safe_brain}-{body}-{stamp}"
 
 
 def measured_anything(scores: Scores) -> bool:

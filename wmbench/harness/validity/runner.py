@@ -29,7 +29,10 @@ Card
 - **Partial reruns**: ``categories=`` runs only those categories' scenarios (the ones whose rules changed) and
   :func:`merge_results` puts them over a full result of the same brains and seeds (:func:`result_from_dict`
   reads a ``validity.json`` back); ``body=`` runs the bench scenarios on another body (rank stability).
-- **Work**: one job per (brain, seed) in a ``spawn`` process pool of ``workers`` processes.
+- **Work**: one job per (brain, seed) in a ``spawn`` process pool of ``workers`` processes; constant replies of
+  one MOTION share their episodes (:mod:`wmbench.harness.validity.motion_groups`, :func:`group_job`: the full
+  sweep's 65 constants run 13 worlds per seed, each constant scored on its own replies), one task per group and
+  seed, each member kept (and checkpointed) as its own job.
 """
 
 from __future__ import annotations
@@ -48,11 +51,16 @@ from wmbench.core.errors import WMBenchError
 from wmbench.core.taxonomy import TRACE_SCORED_CATEGORIES
 from wmbench.harness.run.episode import run_episode
 from wmbench.harness.run.pool import worker_pool
-from wmbench.harness.run.results import episode_line
+from wmbench.harness.run.results import EpisodeLine, episode_line
 from wmbench.harness.run.scores import paired_trace, score_line
 from wmbench.harness.transfer.measure import measure_c10_brain
-from wmbench.scenarios import all_scenarios
+from wmbench.harness.transfer.outcome import TRANSFER_BODIES, run_bodies
+from wmbench.harness.validity.motion_groups import constant_reply, motion_groups, motion_key, with_reply
+from wmbench.protocol.trace import Trace
+from wmbench.scenarios import all_scenarios, get_scenario
 from wmbench.scoring import summarize
+from wmbench.scoring.c10.diagnostics import C10_IDS
+from wmbench.scoring.c10.rule import score_brain_transfer
 from wmbench.scoring.dispatch import official_category
 from wmbench.scoring.failure_labels import count_labels, episode_labels
 from wmbench.scoring.pairs import rescore_pairs
@@ -296,16 +304,25 @@ def run_validity(
         if progress:
             progress(f"{done}/{len(jobs)} {job[0]}")
 
+    # constant replies of one motion share their episodes (motion_groups): one task per group, seed and C10 flag
+    group_of = {name: group for group in motion_groups(names) for name in group}
+    tasks = list(dict.fromkeys(
+        (tuple(m for m in group_of[name] if (m, seed, c10) in todo), seed, c10) for name, seed, c10 in todo))
+
+    def keep_all(task: tuple[tuple[str, ...], int, bool], scores: Mapping[str, list[Any]]) -> None:
+        for member in task[0]:
+            keep((member, task[1], task[2]), scores[member])
+
     try:
         if workers <= 1:
-            for job in todo:
-                keep(job, panel_job(*job, body, bench)[1])
-        elif todo:
-            pool = worker_pool(min(workers, len(todo)))
+            for task in tasks:
+                keep_all(task, panel_jobs(*task, body, bench))
+        elif tasks:
+            pool = worker_pool(min(workers, len(tasks)))
             try:
-                futures = {pool.submit(panel_job, *job, body, bench): job for job in todo}
+                futures = {pool.submit(panel_jobs, *task, body, bench): task for task in tasks}
                 for future in as_completed(futures):
-                    keep(futures[future], future.result()[1])
+                    keep_all(futures[future], future.result())
             except KeyboardInterrupt:
                 pool.stop_now()  # a running job's result would be thrown away: exit now, not when it ends
                 raise
@@ -385,12 +402,12 @@ def panel_job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
         by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
                                              diagnostics=False, score_only=True))
     # the evidence is dropped (it is large) but for the failure labels of the lost points
-    scores = [replace(score, evidence=_labels_only(score.evidence), seed=seed)
+    scores = [replace(score, evidence=labels_only(score.evidence), seed=seed)
               for entries in by_scenario.values() for score in entries]
     return name, scores
 
 
-def _labels_only(evidence: Mapping[str, Any]) -> dict[str, Any]:
+def labels_only(evidence: Mapping[str, Any]) -> dict[str, Any]:
     """An episode's evidence cut down to its failure labels (what :func:`count_labels` reads)."""
     labels = episode_labels(evidence) if isinstance(evidence, Mapping) else []
     return {"decisions": [{"label": label} for label in labels]} if labels else {}
@@ -407,3 +424,68 @@ def brain_scores(name: str, by_scenario: Mapping[str, list[Any]], wanted: Sequen
                  if e["measured"] and e["score"] is not None}  # measured: the score is never None
     counts = count_labels(by_scenario)["categories"]
     return BrainScores(name, lacks(name), categories, scenarios, {c: counts[c] for c in wanted if c in counts})
+
+
+def _member_line(line: EpisodeLine, name: str, reply: str) -> EpisodeLine:
+    trace = line.get("trace")
+    return {**line, "brain": name, "trace": with_reply(trace, reply) if trace else trace}
+
+
+def group_job(names: Sequence[str], seed: int, include_c10: bool, body: str = SOURCE_BODY,
+              bench: Sequence[str] = BENCH_CATEGORIES, transfer: Sequence[str] = C10_IDS
+              ) -> dict[str, list[ScenarioScore]]:
+    """:func:`panel_job` for every brain of one :func:`~wmbench.harness.validity.motion_groups.motion_groups`
+    group of constant replies: ``{name: scores}``, each brain's scores as ``panel_job(name, ...)`` gives them.
+    Each bench episode and each C10 run (score-only) is run once, with the group's first constant; every member
+    is scored on its own trace (:func:`~wmbench.harness.validity.motion_groups.with_reply`) by the same scorers,
+    paired rules applied, evidence cut to the failure labels. C10's score-only runs stop where a body's quality is
+    settled, which reads only the physical outcome and whether each reply was read: the same for every member.
+    ``transfer``: the C10 scenarios measured when ``include_c10`` (all of them, as ``panel_job``)."""
+    replies = {name: constant_reply(name) for name in names}
+    if not names or any(reply is None for reply in replies.values()) or len(
+            {motion_key(reply) for reply in replies.values() if reply is not None}) != 1:
+        raise ValueError(f"group_job needs constant replies of one motion (a group of motion_groups), got "
+                         f"{list(names)!r}")
+    first = names[0]
+    brain = get_panel_brain(first)
+    lines: list[EpisodeLine] = []
+    try:
+        for record in all_scenarios():
+            if record.mode == "bench" and record.category in bench:
+                lines.append(episode_line(run_episode(record.id, brain, body, seed, brain_label=first,
+                                                      reuse_env=True)))
+        runs = {sid: run_bodies(get_scenario(sid), brain, seed, TRANSFER_BODIES, brain_label=first,
+                                score_only=True) for sid in (transfer if include_c10 else ())}
+    finally:
+        brain.close()
+    out: dict[str, list[ScenarioScore]] = {}
+    for name in names:
+        reply = replies[name]
+        assert reply is not None  # checked above
+        by_scenario: dict[str, list[Any]] = {}
+        paired = []
+        for line in lines:
+            own = line if name == first else _member_line(line, name, reply)
+            by_scenario[own["scenario"]] = [score_line(own)]
+            trace = paired_trace(own)
+            if trace is not None:
+                paired.append(trace)
+        rescore_pairs(paired, by_scenario)
+        for sid, per_body in runs.items():
+            own_runs = per_body if name == first else {
+                body_name: [(variant, None if trace is None else Trace.from_dict(with_reply(trace.to_dict(), reply)),
+                             error) for variant, trace, error in body_runs]
+                for body_name, body_runs in per_body.items()}
+            by_scenario[sid] = [score_brain_transfer(sid, seed, own_runs, {})]
+        out[name] = [replace(score, evidence=labels_only(score.evidence), seed=seed)
+                     for entries in by_scenario.values() for score in entries]
+    return out
+
+
+def panel_jobs(names: Sequence[str], seed: int, include_c10: bool, body: str = SOURCE_BODY,
+               bench: Sequence[str] = BENCH_CATEGORIES) -> dict[str, list[ScenarioScore]]:
+    """``{name: scores}`` of the brains ``names``, one :func:`~wmbench.harness.validity.motion_groups.motion_groups`
+    group (several constant replies of one motion: :func:`group_job`) or one brain (:func:`panel_job`)."""
+    if len(names) == 1:
+        return {names[0]: panel_job(names[0], seed, include_c10, body, bench)[1]}
+    return group_job(names, seed, include_c10, body, bench)
