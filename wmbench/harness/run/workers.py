@@ -12,7 +12,9 @@ Card
 - :func:`stream_results`: results as they finish, with at most ``window`` tasks submitted at a time, so the
   parent holds a bounded number of results however long the run (a finished result is handed on and
   forgotten). On Ctrl-C it submits nothing more, lets what is running finish and yields it, then re-raises;
-  the pool is shut down either way. The runner streams its thread pool (remote brains) with it too.
+  the pool is shut down either way. Every executor call runs inside
+  :func:`~wmbench.harness.run.interrupts.interrupts_after`, so a signal never leaves one of its locks held.
+  The runner streams its thread pool (remote brains) with it too.
 
 The runner (:mod:`wmbench.harness.suite`) chooses the executor and logs each result as it arrives.
 """
@@ -22,12 +24,13 @@ from __future__ import annotations
 import multiprocessing
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, as_completed, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
 
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run.episode import EpisodeResult, run_episode
+from wmbench.harness.run.interrupts import POLL_S, completed, interrupts_after, resend
 from wmbench.harness.run.pool import worker_pool
 from wmbench.harness.run.selection import EpisodeSpec
 from wmbench.scenarios import Scenario, get_scenario, register
@@ -56,28 +59,33 @@ def stream_results(pool: Executor, start: Callable[[EpisodeSpec], Future[Episode
     specs = iter(todo)
     pending: set[Future[EpisodeResult]] = set()
     ready: list[Future[EpisodeResult]] = []
-    try:
+    try:  # every executor call sits inside interrupts_after: a signal never leaves one of its locks held
         for spec in specs:
-            pending.add(start(spec))
+            with interrupts_after():
+                pending.add(start(spec))
             if len(pending) >= max(1, window):
                 break
         while pending or ready:
-            if not ready:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                ready.extend(done)
-            future = ready.pop()
-            refill = next(specs, None)  # refill before handing the result on, so the workers stay busy
-            if refill is not None:
-                pending.add(start(refill))
-            result = future.result()
+            while not ready:
+                with interrupts_after():
+                    done, pending = wait(pending, timeout=POLL_S, return_when=FIRST_COMPLETED)
+                    ready.extend(done)
+            with interrupts_after():  # refill before handing the result on, so the workers stay busy
+                refill = next(specs, None)
+                if refill is not None:
+                    pending.add(start(refill))
+            with interrupts_after(resend_on_exit=False) as noted:  # a finished result is handed on first
+                future = ready.pop()
+                result = future.result()
             del future  # nothing keeps a handed-on result alive
             yield result
+            resend(noted)
     except KeyboardInterrupt:
         for future in pending:
             future.cancel()  # only those not yet started can be cancelled
         left = ready + [f for f in pending if not f.cancelled()]
         print(f"\nstopping: waiting for {len(left)} running episode(s) to finish", file=sys.stderr)
-        for future in as_completed(left):
+        for future in completed(left):
             if future.exception() is None:
                 yield future.result()
         raise

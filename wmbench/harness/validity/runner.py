@@ -41,7 +41,6 @@ import json
 import os
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import as_completed
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -50,6 +49,7 @@ from wmbench.brain.panel.brains import DIAGNOSTIC_BRAINS, get_panel_brain, lacks
 from wmbench.core.errors import WMBenchError
 from wmbench.core.taxonomy import TRACE_SCORED_CATEGORIES
 from wmbench.harness.run.episode import run_episode
+from wmbench.harness.run.interrupts import completed, interrupts_after
 from wmbench.harness.run.pool import worker_pool
 from wmbench.harness.run.results import EpisodeLine, episode_line
 from wmbench.harness.run.scores import paired_trace, score_line
@@ -320,8 +320,9 @@ def run_validity(
         elif tasks:
             pool = worker_pool(min(workers, len(tasks)))
             try:
-                futures = {pool.submit(panel_jobs, *task, body, bench): task for task in tasks}
-                for future in as_completed(futures):
+                with interrupts_after():  # a signal never leaves an executor lock held (run/interrupts.py)
+                    futures = {pool.submit(panel_jobs, *task, body, bench): task for task in tasks}
+                for future in completed(futures):
                     keep_all(futures[future], future.result())
             except KeyboardInterrupt:
                 pool.stop_now()  # a running job's result would be thrown away: exit now, not when it ends
