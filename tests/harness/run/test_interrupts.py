@@ -13,6 +13,17 @@ from wmbench.harness.run.interrupts import completed, interrupts_after
 from wmbench.harness.run.workers import stream_results
 
 
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Ctrl-C's default handler, SIGINT unblocked, as on a terminal: a test runner started in the background
+    (``cmd &`` in a script, as CI may start it) inherits an ignored SIGINT, and Python then installs no handler."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    blocked = signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    yield
+    signal.signal(signal.SIGINT, previous)
+    signal.pthread_sigmask(signal.SIG_SETMASK, blocked)
+
+
 def test_a_signal_inside_a_lock_holding_submit_is_raised_after_the_lock_is_released():
     """A `start` that holds a lock (as the executor's queue does) when Ctrl-C arrives: the interrupt must come
     after the call, with the lock released and the result of the finished task handed on first."""
