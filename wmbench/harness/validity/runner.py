@@ -45,6 +45,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from wmbench.brain.base import Brain
 from wmbench.brain.panel.brains import DIAGNOSTIC_BRAINS, get_panel_brain, lacks, panel_names
 from wmbench.core.errors import WMBenchError
 from wmbench.core.taxonomy import TRACE_SCORED_CATEGORIES
@@ -386,26 +387,41 @@ def panel_job(name: str, seed: int, include_c10: bool, body: str = SOURCE_BODY,
     rules (:mod:`wmbench.scoring.pairs`) are applied as in a run; C10 runs the brain itself closed loop on
     every transfer body (:func:`wmbench.harness.transfer.measure.measure_c10_brain`)."""
     brain = get_panel_brain(name)
-    by_scenario: dict[str, list[Any]] = {}
-    paired = []
     try:
-        for record in all_scenarios():
-            if record.mode == "bench" and record.category in bench:
-                line = episode_line(run_episode(record.id, brain, body, seed, brain_label=name, reuse_env=True))
-                by_scenario[record.id] = [score_line(line)]
-                trace = paired_trace(line)
-                if trace is not None:
-                    paired.append(trace)
+        lines = _bench_lines(brain, name, seed, body, bench)
     finally:
         brain.close()
-    rescore_pairs(paired, by_scenario)
+    by_scenario = _bench_scores(lines)
     if include_c10:
         by_scenario.update(measure_c10_brain(lambda: get_panel_brain(name), seeds=(seed,), brain_label=name,
                                              diagnostics=False, score_only=True))
-    # the evidence is dropped (it is large) but for the failure labels of the lost points
-    scores = [replace(score, evidence=labels_only(score.evidence), seed=seed)
-              for entries in by_scenario.values() for score in entries]
-    return name, scores
+    return name, _without_evidence(by_scenario, seed)
+
+
+def _bench_lines(brain: Brain, label: str, seed: int, body: str, bench: Sequence[str]) -> list[EpisodeLine]:
+    """The episode lines of ``brain`` on every bench scenario of the categories ``bench`` (one reused env)."""
+    return [episode_line(run_episode(record.id, brain, body, seed, brain_label=label, reuse_env=True))
+            for record in all_scenarios() if record.mode == "bench" and record.category in bench]
+
+
+def _bench_scores(lines: Sequence[EpisodeLine]) -> dict[str, list[Any]]:
+    """``{scenario: [score]}`` of episode ``lines``, paired rules (:mod:`wmbench.scoring.pairs`) applied as in a
+    run."""
+    by_scenario: dict[str, list[Any]] = {}
+    paired = []
+    for line in lines:
+        by_scenario[line["scenario"]] = [score_line(line)]
+        trace = paired_trace(line)
+        if trace is not None:
+            paired.append(trace)
+    rescore_pairs(paired, by_scenario)
+    return by_scenario
+
+
+def _without_evidence(by_scenario: Mapping[str, list[Any]], seed: int) -> list[Any]:
+    """The scores with their evidence dropped (it is large) but for the failure labels of the lost points."""
+    return [replace(score, evidence=labels_only(score.evidence), seed=seed)
+            for entries in by_scenario.values() for score in entries]
 
 
 def labels_only(evidence: Mapping[str, Any]) -> dict[str, Any]:
@@ -449,12 +465,8 @@ def group_job(names: Sequence[str], seed: int, include_c10: bool, body: str = SO
                          f"{list(names)!r}")
     first = names[0]
     brain = get_panel_brain(first)
-    lines: list[EpisodeLine] = []
     try:
-        for record in all_scenarios():
-            if record.mode == "bench" and record.category in bench:
-                lines.append(episode_line(run_episode(record.id, brain, body, seed, brain_label=first,
-                                                      reuse_env=True)))
+        lines = _bench_lines(brain, first, seed, body, bench)
         runs = {sid: run_bodies(get_scenario(sid), brain, seed, TRANSFER_BODIES, brain_label=first,
                                 score_only=True) for sid in (transfer if include_c10 else ())}
     finally:
@@ -463,23 +475,14 @@ def group_job(names: Sequence[str], seed: int, include_c10: bool, body: str = SO
     for name in names:
         reply = replies[name]
         assert reply is not None  # checked above
-        by_scenario: dict[str, list[Any]] = {}
-        paired = []
-        for line in lines:
-            own = line if name == first else _member_line(line, name, reply)
-            by_scenario[own["scenario"]] = [score_line(own)]
-            trace = paired_trace(own)
-            if trace is not None:
-                paired.append(trace)
-        rescore_pairs(paired, by_scenario)
+        by_scenario = _bench_scores([line if name == first else _member_line(line, name, reply) for line in lines])
         for sid, per_body in runs.items():
             own_runs = per_body if name == first else {
                 body_name: [(variant, None if trace is None else Trace.from_dict(with_reply(trace.to_dict(), reply)),
                              error) for variant, trace, error in body_runs]
                 for body_name, body_runs in per_body.items()}
             by_scenario[sid] = [score_brain_transfer(sid, seed, own_runs, {})]
-        out[name] = [replace(score, evidence=labels_only(score.evidence), seed=seed)
-                     for entries in by_scenario.values() for score in entries]
+        out[name] = _without_evidence(by_scenario, seed)
     return out
 
 
