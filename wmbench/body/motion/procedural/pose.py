@@ -33,6 +33,7 @@ from wmbench.body.motion.procedural.gait import (
     table_gait,
     two_bone_ik,
 )
+from wmbench.body.motion.procedural import pose_kernel
 from wmbench.body.motion.procedural.posture import Posture
 from wmbench.body.motion.stream import RhythmPhase, smoothstep
 from wmbench.body.skeleton import Skeleton
@@ -65,6 +66,12 @@ class PoseBuilder:
         slot = {joint: k for k, joint in enumerate(_FRAME_JOINTS)}
         self.trunk_slots = np.array([slot[skeleton.parents[r]] for r in _TRUNK_ROWS])
         self.trunk_offsets = offsets[list(_TRUNK_ROWS)].T.copy()  # (3, rows)
+        # the trunk kernel's arguments, as each path wants them (arrays for numba, tuples for Python)
+        self._trunk_slot_list = tuple(self.trunk_slots.tolist())
+        self._trunk_offset_list = tuple(offsets[list(_TRUNK_ROWS)].reshape(-1).tolist())
+        self._trunk_slot_arg = self.trunk_slots.astype(np.int64)
+        self._trunk_offset_arg = np.array(self._trunk_offset_list)
+        self._trunk_out = np.zeros(3 * len(_TRUNK_ROWS))
         self.trunk_rows = np.array(_TRUNK_ROWS)
         self.leg_rows = np.array(_LEG_ROWS)
         self.thigh = float(lengths[4])
@@ -137,18 +144,19 @@ class PoseBuilder:
             ua_l[0] - p.forearm_inward, ua_l[1] - flex_l, ua_l[2],                       # forearms
             ua_r[0] + p.forearm_inward, ua_r[1] - flex_r, ua_r[2],
         )
-        angles = np.array(frames).reshape(len(_FRAME_JOINTS), 3).T[:, self.trunk_slots]
-        cos, sin = np.cos(angles), np.sin(angles)
-        ox, oy, oz = self.trunk_offsets
-        x1 = cos[2] * ox - sin[2] * oy            # roll about z
-        y1 = sin[2] * ox + cos[2] * oy
-        y2 = cos[1] * y1 - sin[1] * oz            # pitch about x
-        z2 = sin[1] * y1 + cos[1] * oz
-        x3 = cos[0] * x1 + sin[0] * z2            # yaw about y
-        z3 = cos[0] * z2 - sin[0] * x1
+        # the trunk, neck and arm bones: each rest offset rotated by its parent's frame (pose_kernel's card: the
+        # same doubles numpy's cos/sin and elementwise products gave; compiled by numba when installed)
+        kern, path = pose_kernel.kernel(), pose_kernel.kernel_path()
+        if path == "numba":
+            trunk = self._trunk_out
+            kern(np.array(frames), self._trunk_slot_arg, self._trunk_offset_arg, trunk)
+        else:
+            out = [0.0] * (3 * len(_TRUNK_ROWS))
+            kern(frames, self._trunk_slot_list, self._trunk_offset_list, out)
+            trunk = np.array(out)
         bones = self.bones
         bones[0] = (0.0, pelvis_y, 0.0)
-        bones[self.trunk_rows] = np.stack((x3, y2, z3), axis=1)
+        bones[self.trunk_rows] = trunk.reshape(len(_TRUNK_ROWS), 3)
 
         hips = bones[1:3].tolist()
         pole_x, pole_z = math.sin(pelvis_yaw), math.cos(pelvis_yaw)  # knees point where the pelvis does
