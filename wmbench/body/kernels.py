@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import os
+import types
 import warnings
 from collections.abc import Callable
 from typing import Any
@@ -72,11 +73,13 @@ def _register_fma() -> None:
     _FMA_REGISTERED.append(True)
 
 
-def compile_kernel(kernel: Callable[..., Any], warm_up: Callable[[Callable[..., Any]], object]
-                   ) -> tuple[Callable[..., Any], str]:
+def compile_kernel(kernel: Callable[..., Any], warm_up: Callable[[Callable[..., Any]], object],
+                   helpers: tuple[Callable[..., Any], ...] = ()) -> tuple[Callable[..., Any], str]:
     """``(numba's compiled kernel, "numba")`` when numba imports, ``WMBENCH_NO_NUMBA`` is unset and the
     compile plus ``warm_up(compiled)`` (one call on typical arguments, so the compile happens now and a
-    failure falls back here instead of mid-run) succeed; else ``(kernel, "python")``."""
+    failure falls back here instead of mid-run) succeed; else ``(kernel, "python")``. ``helpers``: plain
+    functions the kernel (or another helper) calls by their global name; on the numba path they are compiled
+    too and the compiled kernel calls those (the plain functions stay what every other caller uses)."""
     if os.environ.get("WMBENCH_NO_NUMBA"):
         return kernel, "python"
     try:
@@ -85,10 +88,29 @@ def compile_kernel(kernel: Callable[..., Any], warm_up: Callable[[Callable[..., 
         return kernel, "python"
     try:  # cache=True raises at decoration when no cache directory is writable: caught here too
         _register_fma()
-        compiled = numba.njit(cache=True, fastmath=False, nogil=True)(kernel)
+        compiled = _jit_family(numba, kernel, helpers)
         warm_up(compiled)
     except Exception as exc:  # numba's compiler or cache (an optional extra): warn, run Python
         warnings.warn(f"wmbench: numba could not compile {kernel.__name__} ({exc!r}); using the pure-Python "
                       "one", RuntimeWarning, stacklevel=2)
         return kernel, "python"
     return compiled, "numba"
+
+
+def _jit_family(numba: Any, kernel: Callable[..., Any], helpers: tuple[Callable[..., Any], ...]) -> Any:
+    """numba dispatchers of ``kernel`` and ``helpers`` whose globals name each other's dispatchers: copies of
+    the functions (same code) with their own globals, so the module's plain functions are left alone."""
+    jit = numba.njit(cache=True, fastmath=False, nogil=True)
+    if not helpers:
+        return jit(kernel)
+    family = (kernel, *helpers)
+    scopes = [dict(fn.__globals__) for fn in family]
+    copies = [types.FunctionType(fn.__code__, scope, fn.__name__, fn.__defaults__, fn.__closure__)
+              for fn, scope in zip(family, scopes)]
+    for copy, fn in zip(copies, family):
+        copy.__qualname__, copy.__module__ = fn.__qualname__, fn.__module__
+    dispatchers = [jit(copy) for copy in copies]
+    by_name = {fn.__name__: d for fn, d in zip(family[1:], dispatchers[1:])}
+    for scope in scopes:   # numba reads the globals when it compiles (first call), after this
+        scope.update(by_name)
+    return dispatchers[0]

@@ -45,15 +45,18 @@ def test_the_trunk_kernel_gives_numpys_doubles_on_either_path():
     builder = PoseBuilder(DEFAULT_SKELETON)
     slots, offsets = builder.trunk_slots, builder.trunk_offsets
     compiled = pose_kernel.kernel()
+    legs = np.array([0.07, 0.2, 0.1, 0.08, 0.15, 0.05, 0.6, 0.6, 0.1, 1.2, 0.1, 0.8, 0.5, 0.3, 0.0, 1.0, 0.4,
+                     0.4, 0.0, 1.0, 0.9, 0.3, 0.8])
+    assert legs.size == pose_kernel.N_LEG_ARGS
     for angles in _angle_tables(3000):
         want = _numpy_trunk(angles, slots, offsets)
         out = [0.0] * (3 * len(_TRUNK_ROWS))
         pose_kernel.trunk_bones(tuple(angles.tolist()), tuple(slots.tolist()),
                                 tuple(offsets.T.reshape(-1).tolist()), out)
         assert _same_bits(out, want)
-        fast = np.zeros(3 * len(_TRUNK_ROWS))
-        compiled(angles, slots.astype(np.int64), np.ascontiguousarray(offsets.T).reshape(-1), fast)
-        assert _same_bits(fast, want)
+        fast = np.zeros(3 * len(_TRUNK_ROWS) + 18)   # the compiled kernel is pose_bones: trunk, then legs
+        compiled(angles, slots.astype(np.int64), np.ascontiguousarray(offsets.T).reshape(-1), legs, fast)
+        assert _same_bits(fast[:3 * len(_TRUNK_ROWS)], want)
 
 
 def test_poses_are_the_same_on_either_path(monkeypatch):
@@ -67,7 +70,7 @@ def test_poses_are_the_same_on_either_path(monkeypatch):
             out += [np.array(gen.next_frame(1.2 * (speed != SpeedClass.STILL)).joints) for _ in range(20)]
         return out
     first = poses()
-    monkeypatch.setattr(pose_kernel, "_compiled", [(pose_kernel.trunk_bones, "python")])
+    monkeypatch.setattr(pose_kernel, "_compiled", [(pose_kernel.pose_bones, "python")])
     second = poses()
     assert all(_same_bits(a, b) for a, b in zip(first, second, strict=True))
     assert not any(math.isnan(v) for a in first for v in a.reshape(-1))
