@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-import pytest
 
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.procedural import pose_kernel

@@ -23,6 +23,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from wmbench.body.motion.procedural import pose_kernel
 from wmbench.body.motion.procedural.gait import (
     FootGeometry,
     GaitParams,
@@ -30,7 +31,6 @@ from wmbench.body.motion.procedural.gait import (
     stride_for,
     table_gait,
 )
-from wmbench.body.motion.procedural import pose_kernel
 from wmbench.body.motion.procedural.posture import Posture
 from wmbench.body.motion.stream import RhythmPhase, smoothstep
 from wmbench.body.skeleton import Skeleton
