@@ -176,7 +176,7 @@ def merged_leaderboard(spec: SweepSpec, stopped: Mapping[str, str] | None = None
             continue
         row["wm_score"] = scores.get("wm_score")
         row["grade"] = scores.get("grade")
-        row["pace"] = (scores.get("run") or {}).get("pace")
+        row["pace"] = scores["run"].get("pace") if "run" in scores else None
         row["complete"] = bool(scores.get("complete", True)) and row["stopped"] is None
         row["categories"] = {cat: (entry["score"] if entry["measured"] or entry["measured_max"] else None)
                              for cat, entry in scores["categories"].items()}
