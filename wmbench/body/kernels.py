@@ -64,10 +64,12 @@ def _register_fma() -> None:
             return builder.fma(args[0], args[1], args[2])
         return sig, codegen
 
+    fused: Any = _llvm_fma   # called with (a, b, c) in compiled code (numba supplies the typing context)
+
     @overload(fma, jit_options={"fastmath": False})
-    def _fma_overload(a, b, c):  # type: ignore[no-untyped-def]  # numba wants the same unannotated names
-        def impl(a, b, c):  # type: ignore[no-untyped-def]  # pragma: no cover - compiled by numba
-            return _llvm_fma(float(a), float(b), float(c))
+    def _fma_overload(a, b, c):  # numba wants the overloaded function's own, unannotated, argument names
+        def impl(a, b, c):  # pragma: no cover - compiled by numba
+            return fused(float(a), float(b), float(c))
         return impl
 
     _FMA_REGISTERED.append(True)

@@ -86,9 +86,9 @@ Kernel = Callable[..., None]
 _compiled: list[tuple[Kernel, str]] = []
 
 
-def _warm_up(compiled: Kernel) -> object:
+def _warm_up(compiled: Kernel) -> None:
     legs = np.full(N_LEG_ARGS, 0.5)
-    return compiled(np.zeros(3), np.zeros(2, dtype=np.int64), np.ones(6), legs, np.zeros(6 + 18))
+    compiled(np.zeros(3), np.zeros(2, dtype=np.int64), np.ones(6), legs, np.zeros(6 + 18))
 
 
 def _resolve() -> tuple[Kernel, str]:
