@@ -77,3 +77,21 @@ def test_a_numba_that_cannot_compile_falls_back_to_python(monkeypatch):
 def test_no_numba_asked_for_gives_python(monkeypatch):
     monkeypatch.setenv("WMBENCH_NO_NUMBA", "1")
     assert compile_kernel(_twice, lambda f: f(np.ones(1), 1.0)) == (_twice, "python")
+
+
+def _inner(x):  # a helper the family kernel calls by its global name
+    return fma(x, x, 0.5)
+
+
+def _outer(k, x):
+    return _inner(x) + k[0]
+
+
+@pytest.mark.skipif(compile_kernel(_twice, lambda f: f(np.ones(1), 1.0))[1] != "numba",
+                    reason="numba not installed: only the pure-Python kernels run")
+def test_a_kernel_family_compiles_its_helpers_and_leaves_the_plain_ones_alone():
+    compiled, path = compile_kernel(_outer, lambda f: f(np.zeros(1), 1.0), helpers=(_inner,))
+    assert path == "numba" and compiled is not _outer
+    assert _outer.__globals__["_inner"] is _inner  # the module's own functions stay plain Python
+    for x in np.random.default_rng(2).normal(size=500).tolist():
+        assert compiled(np.zeros(1), x) == _outer([0.0], x)
