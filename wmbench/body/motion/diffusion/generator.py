@@ -363,17 +363,22 @@ class _Stream:
         if self.span is None:
             first = self.next_raw(heading)
             self.span = (first, first, first, first)
-        self.tau += self.rate * self.warp.rate(speed if self.intent.moving and not self.held else 0.0)
+        ground = speed if self.intent.moving and not self.held else 0.0
+        rate = self.warp.rate(ground)
+        self.tau += self.rate * rate
+        # what the cadence could not supply, a longer stride does (``postprocess.LivePinner``)
+        stride = self.warp.stride_speed
+        shortfall = 0.0 if stride is None or ground <= 0.0 else max(0.0, ground - stride * rate)
         while self.tau >= 1.0:
             self.span = (*self.span[1:], self.next_raw(heading))
             self.tau -= 1.0
         if self.rate < 1.0:   # the body's frames are denser than the model's: a smooth interpolant
-            return self.to_frame(catmull_rom(*self.span, self.tau), travel)
+            return self.to_frame(catmull_rom(*self.span, self.tau), travel, shortfall)
         before, after = self.span[2:]
-        return self.to_frame(before + (after - before) * self.tau, travel)
+        return self.to_frame(before + (after - before) * self.tau, travel, shortfall)
 
-    def to_frame(self, raw: np.ndarray, travel: tuple[float, float]) -> MotionFrame:
-        joints = frame_to_joints(raw, lambda pose: self.pinner(pose, travel))
+    def to_frame(self, raw: np.ndarray, travel: tuple[float, float], shortfall: float = 0.0) -> MotionFrame:
+        joints = frame_to_joints(raw, lambda pose: self.pinner(pose, travel, shortfall))
         ahead = float(joints[_LEFT_ANKLE, 2] - joints[_RIGHT_ANKLE, 2])
         self.phase = (math.atan2(ahead - self.last_ahead, ahead) / (2 * math.pi)) % 1.0
         self.last_ahead = ahead
