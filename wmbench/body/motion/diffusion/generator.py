@@ -32,7 +32,9 @@ Card
   limit, an upright kneel lifted to a crouch, and feet in contact pinned by two-bone leg IK: ``clip`` on its
   global frames after a partial root lock (``postprocess.lock_feet``, ``pin_feet``), the live stream
   causally on the ground track of the body's own speed along the intent's travel direction
-  (``postprocess.LivePinner``), after the playback-rate warp has matched the stride to that speed.
+  (``postprocess.LivePinner``), after the playback-rate warp has matched the stride to that speed; what the
+  warp's clamped cadence cannot supply the pinner makes up by landing each swing further along the travel
+  (stride lengthening, motion6).
 - **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
   ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
 
@@ -245,8 +247,9 @@ class PlaybackWarp:
     intent (:meth:`restart`) forgets the samples: another gait has another stride. A stride too short for the
     body's speed is played faster (more steps per second), one too long slower; what is left after the clamp
     is for the foot pinner. Standing (speed 0) plays at the recorded rate.
-    Simplified: the cadence carries the whole correction (a real gait lengthens its stride too), and the
-    rate follows the speed along the intent's travel direction only (the body's turning is not known here)."""
+    The part of the body's speed the clamped rate cannot supply (``body speed - stride speed x rate``) goes
+    to the live pinner, which lengthens the stride by it (``postprocess.LivePinner``). Simplified: the rate
+    follows the speed along the intent's travel direction only (the body's turning is not known here)."""
 
     def __init__(self) -> None:
         self.samples: list[float] = []

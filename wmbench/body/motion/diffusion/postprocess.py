@@ -30,7 +30,10 @@ Card
   pulled up).
   The root is not moved by pinning. In the live loop the frames are root-local and the body owns the root,
   so the stream passes the root's travel per frame and the pinner pins the feet causally on that ground
-  track (the floor of a joint is its lowest height over the last second).
+  track (the floor of a joint is its lowest height over the last second). There the stream also passes the
+  stride's *shortfall* (how much slower than the body the model's planted feet move even at the playback
+  warp's clamped rate): each swing then lands half a stance's shortfall further along the travel (stride
+  lengthening, :class:`LivePinner`), so the next stance sweeps past the hip instead of running out of reach.
 - **Kneel guard** (:func:`lift_kneel`, every frame): an upright pose with a knee near the floor is lifted to a
   crouch (pelvis raised, shins stood up by IK); crawls, rolls and other non-upright poses keep their knees
   on the floor.
