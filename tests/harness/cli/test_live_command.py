@@ -3,10 +3,15 @@
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from wmbench.envs.pacing import body_pace
 
 
 def _wmbench(*argv: str) -> subprocess.CompletedProcess[str]:
@@ -35,3 +40,19 @@ def test_a_bench_scenario_run_live_says_how_to_score_it(tmp_path: Path):
                     "--out", str(tmp_path / "live"))
     assert done.returncode == 0, done.stderr
     assert "score: not scored live (S01 is a bench scenario; `wmbench run --scenarios S01` scores it)" in done.stdout
+
+
+def _live_pace(out: Path) -> float | None:
+    live = json.loads((out / "live.json").read_text())
+    return live["scenarios"]["S17"]["trace"]["meta"]["instance"].get("pace")
+
+
+def test_live_plays_a_bench_scene_at_the_body_pace_and_unpaced_opts_out(tmp_path: Path):
+    """`wmbench live` paces a bench scene to a slow body as `wmbench run` does, and `--unpaced` (the diagnostic
+    `run` has) plays it at the scene's own speeds; the trace says which (round 5: live had no opt-out)."""
+    for name, extra in (("paced", ()), ("unpaced", ("--unpaced",))):
+        done = _wmbench("live", "S17", "--body", "drone", "--fps", "30", "--duration", "0.5",
+                        "--out", str(tmp_path / name), *extra)
+        assert done.returncode == 0, done.stderr
+    assert _live_pace(tmp_path / "paced") == pytest.approx(body_pace("drone"))
+    assert _live_pace(tmp_path / "unpaced") is None  # played as recorded: no pace in the trace

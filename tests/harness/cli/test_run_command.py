@@ -66,3 +66,27 @@ def test_unpaced_is_a_recorded_diagnostic_and_the_report_card_shows_the_body_pac
         assert config["pace"] == pace
         assert config["env_kwargs"] == ({"pace": "scene"} if flags else {})
         assert f"Body: {words}" in (out / "report.md").read_text()
+    # replaying the unpaced run from its folder replays it unpaced (before: `--config` dropped the opt-out)
+    assert main(["run", "--config", str(tmp_path / "unpaced"), "--no-progress", "--out", str(tmp_path / "replay")]) == 0
+    assert json.loads((tmp_path / "replay" / "run.json").read_text())["env_kwargs"] == {"pace": "scene"}
+
+
+def test_a_drone_run_made_before_pacing_is_not_resumed_paced(tmp_path, capsys):
+    """A drone run folder from before bench scenes were paced (run.json without ``pace``: its episodes played the
+    scenes' own speeds) is refused by a default (paced) resume instead of mixing paced and unpaced episodes in one
+    score; ``--unpaced`` goes on with it as it was played (round 5; before, the resume mixed them silently)."""
+    out = tmp_path / "old"
+    argv = ["run", "--brain", "null", "--body", "drone", "--scenarios", "S01", "--no-live", "--no-progress",
+            "--out", str(out)]
+    assert main([*argv, "--seeds", "1", "--unpaced"]) == 0
+    config = json.loads((out / "run.json").read_text())
+    del config["pace"]
+    config["env_kwargs"] = {}  # as a run of 0.3.0 wrote it
+    (out / "run.json").write_text(json.dumps(config))
+    episodes = (out / "episodes.jsonl").read_text()
+    assert main([*argv, "--seeds", "2"]) == 2
+    assert "already holds a run with pace=1.0, this one has pace=0.46" in capsys.readouterr().err
+    assert (out / "episodes.jsonl").read_text() == episodes  # nothing was run into it
+    assert main([*argv, "--seeds", "2", "--unpaced"]) == 0
+    assert (out / "episodes.jsonl").read_text().startswith(episodes)
+    assert len((out / "episodes.jsonl").read_text().splitlines()) == 2

@@ -7,13 +7,14 @@ from pathlib import Path
 
 import pytest
 
+from wmbench.envs.pacing import body_pace
 from wmbench.harness.cli.main import main
 from wmbench.harness.executors.base import expected_decisions
 from wmbench.harness.run.results import EPISODES_FILE, SCORES_FILE
 from wmbench.harness.run.selection import plan_suite
 from wmbench.harness.sweep.estimate import MAX_EPISODES_WITHOUT_YES, estimate_sweep
 from wmbench.harness.sweep.model import BrainEntry, SweepSpec
-from wmbench.harness.sweep.runner import CELL_FILE, LEADERBOARD_JSON, SweepTooLarge, run_sweep
+from wmbench.harness.sweep.runner import CELL_FILE, LEADERBOARD_JSON, LEADERBOARD_MD, SweepTooLarge, run_sweep
 
 REPO = Path(__file__).resolve().parents[3]
 
@@ -53,6 +54,9 @@ def test_killed_sweep_resumes_only_what_is_missing(tmp_path: Path) -> None:
     board = json.loads((tmp_path / "whole" / LEADERBOARD_JSON).read_text())
     assert [r["cell"] for r in board["rows"]][:2] == ["reference__drone", "reference__smpl"]  # best first
     assert board["rows"][-1]["wm_score"] is not None
+    paces = {r["cell"]: r["pace"] for r in board["rows"]}  # the drone's bench scenes were paced to it
+    assert paces["reference__smpl"] is None and paces["reference__drone"] == pytest.approx(body_pace("drone"))
+    assert "| reference__drone | reference | drone (pace 0.46) |" in (tmp_path / "whole" / LEADERBOARD_MD).read_text()
 
     # the state a kill leaves: cell 2 half done (one of its two episodes written, no cell.json), 3 and 4 not
     # started — built from the uninterrupted sweep's own files
@@ -80,6 +84,21 @@ def test_killed_sweep_resumes_only_what_is_missing(tmp_path: Path) -> None:
         assert a == b
     again = run_sweep(first, progress=False, say=lambda _: None)
     assert again.ran == () and len(again.skipped) == 4
+
+
+def test_an_unpaced_sweep_plays_bench_scenes_as_recorded_and_is_not_a_paced_cell(tmp_path: Path) -> None:
+    """``unpaced = true`` runs every cell with ``pace="scene"`` in a cell of its own beside a paced one of the same
+    folder: the leaderboard says so and the traces carry no pace."""
+    paced = SweepSpec(brains=(BrainEntry("null"),), bodies=("drone",), scenarios="S01", seeds=(0,), workers=1,
+                      out=tmp_path / "s")
+    assert run_sweep(paced, progress=False, say=lambda _: None).ran == ("null__drone",)
+    unpaced = SweepSpec(**{**paced.__dict__, "unpaced": True})
+    result = run_sweep(unpaced, progress=False, say=lambda _: None)
+    assert result.ran == ("null__drone__unpaced",) and result.skipped == ()
+    assert [r["pace"] for r in result.rows] == [1.0]
+    (line,) = lines(tmp_path / "s" / "null__drone__unpaced" / EPISODES_FILE)
+    assert "pace" not in json.loads(line)["trace"]["meta"]["instance"]
+    assert "drone (unpaced)" in (tmp_path / "s" / LEADERBOARD_MD).read_text()
 
 
 def test_cli_runs_the_example_file_dry_and_refuses_a_bad_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]

@@ -65,3 +65,18 @@ def test_run_json_becomes_a_run_file_that_reads_back(tmp_path: Path) -> None:
             "openai/m", "robot", "image", "keyframe")
         assert dict(cell.brain.options) == {"temperature": 0, "api_key": "<redacted>"}
         assert spec.scenarios == "S01,S12" and spec.seeds == (3, 7) and spec.workers == 2
+
+
+def test_an_unpaced_run_replays_unpaced_and_a_sweep_file_can_say_so(tmp_path: Path) -> None:
+    """`wmbench run --unpaced` records ``pace="scene"`` in run.json; its run file carries ``unpaced = true`` (before,
+    `run --config RUN_DIR` replayed an unpaced run paced), and a sweep file's ``unpaced`` reaches every cell's env."""
+    run_json = {"brain": "reference", "body": "drone", "scenarios": ["S17"], "seeds": [0],
+                "env_kwargs": {"pace": "scene"}}
+    text = run_config_from_run_json(run_json)
+    assert "unpaced = true" in text
+    (cell,) = read_sweep(tmp_path / "run.toml", text=text).cells()
+    assert cell.env_kwargs == {"pace": "scene"} and cell.name == "reference__drone__unpaced"
+    paced = run_config_from_run_json({**run_json, "env_kwargs": {}})
+    assert "unpaced" not in paced and read_sweep(tmp_path / "p.toml", text=paced).cells()[0].env_kwargs == {}
+    with pytest.raises(SweepFileError, match="'unpaced' must be true or false, got 'yes'"):
+        read_sweep(tmp_path / "bad.toml", text='brain = "reference"\nunpaced = "yes"\n')

@@ -17,6 +17,7 @@ from typing import Any
 
 from wmbench.core.errors import ConfigError
 from wmbench.core.visible import visible
+from wmbench.envs.pacing import BODY_PACE, SCENE_PACE
 from wmbench.harness.cli.base import EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
 from wmbench.harness.cli.options import default_out_dir, parse_options
@@ -50,8 +51,10 @@ def live_command(
     brain_options: Mapping[str, Any] | None = None,
     say: Printer = print,
     observation: str = "scene",
+    unpaced: bool = False,
 ) -> LiveResult:
-    """Run ``scenario`` live, print progress once per wall second, write ``out/live.json`` (with trace)."""
+    """Run ``scenario`` live, print progress once per wall second, write ``out/live.json`` (with trace).
+    ``unpaced`` plays a bench scene at its own speeds on a slow body (the ``--unpaced`` diagnostic)."""
     try:
         record_id = get_scenario(scenario).id
     except KeyError as err:
@@ -70,7 +73,8 @@ def live_command(
 
     try:
         result = run_live(record_id, brain, body, fps, seed, duration, record, on_frame, gui=gui,
-                          brain_options=brain_options, keep_trace=True, observation=observation)
+                          brain_options=brain_options, keep_trace=True, observation=observation,
+                          pace=SCENE_PACE if unpaced else BODY_PACE)
     except (KeyError, TypeError) as err:  # unknown body, bad brain options
         raise LiveCommandError(err.args[0] if err.args else str(err)) from None
     LiveStore(out).put(result, include_trace=True)
@@ -142,6 +146,9 @@ def configure_live(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
     p.add_argument("--observation", default="scene", choices=("scene", "image", "scene+image", "rays"),
                    help="what the brain is shown (default: scene, the JSON); see docs/vision.md")
+    p.add_argument("--unpaced", action="store_true",
+                   help="a diagnostic: play a bench scene at its own NPC speeds on a body slower than the "
+                        "character, instead of at the body's pace (docs/simulation.md)")
     p.add_argument("--out", type=Path, default=None,
                    help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
     p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",
@@ -157,7 +164,7 @@ def live_main(args: argparse.Namespace) -> int:
         out = args.out or default_out_dir(f"live-{args.scenario}-{args.brain}", args.body)
         result = live_command(args.scenario, args.brain, args.body, out, fps=args.fps, seed=args.seed,
                               duration=args.duration, gui=args.gui, record=args.record, brain_options=options,
-                              observation=args.observation)
+                              observation=args.observation, unpaced=args.unpaced)
     except (LiveCommandError, ValueError, ImportError) as err:  # bad spec, bad value, missing extra
         raise UsageError(str(err)) from None
     print(visible(format_live_result(result)))

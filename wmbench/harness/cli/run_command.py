@@ -226,6 +226,7 @@ def apply_run_config(args: argparse.Namespace, spec: SweepSpec) -> None:
     args.seed_list = ",".join(map(str, spec.seeds)) if spec.seeds is not None else None
     args.seeds = spec.instances or 1
     args.no_live = not spec.live
+    args.unpaced = args.unpaced or cell.unpaced
     args.max_connections = spec.max_connections
     if args.out is None and spec.out != SweepSpec.__dataclass_fields__["out"].default:
         args.out = spec.out

@@ -39,6 +39,7 @@ from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.registry import get_brain
+from wmbench.envs.pacing import BODY_PACE, PaceMode
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.live.metrics import FrameClock, sample_memory
 from wmbench.harness.run.episode import decide_safely
@@ -162,6 +163,7 @@ def run_live(
     brain_label: str | None = None,
     keep_trace: bool = False,
     observation: str = "scene",
+    pace: PaceMode = BODY_PACE,
 ) -> LiveResult:
     """Run one scenario in real time (see the module card) and return its :class:`LiveResult`.
 
@@ -172,6 +174,8 @@ def run_live(
     ``observation`` is what the brain is shown (:mod:`wmbench.protocol.observation`; an image mode renders the
     strip inside the frame that asks the brain, so its cost shows in the frame timing). Raises ``ValueError``
     for a bad ``fps``, ``duration`` or ``observation``; a failure during the run is returned in ``error``.
+    ``pace`` is the env's (:mod:`wmbench.envs.pacing`): a bench scene on a slow body plays at the body's pace
+    unless it is ``"scene"`` (the ``--unpaced`` diagnostic); the trace records the pace played.
     """
     if fps not in LIVE_FPS_CHOICES:
         raise ValueError(f"live fps must be one of {LIVE_FPS_CHOICES} (it must divide the 240 Hz physics), "
@@ -185,7 +189,8 @@ def run_live(
     render_mode = "human" if gui else None
     instance, label, owned = _resolve_brain(brain, brain_options)
     try:
-        env = WMBenchEnv(scenario, body=body, render_mode=render_mode, frame_rate=fps, observation=observation)
+        env = WMBenchEnv(scenario, body=body, render_mode=render_mode, frame_rate=fps, observation=observation,
+                         pace=pace)
     except BaseException:  # cleanup only (close the brain we built), then re-raised
         if owned:
             instance.close()

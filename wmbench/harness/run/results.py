@@ -329,19 +329,21 @@ def read_json(path: Path | str) -> Any:
 def write_run_config(out: Path | str, config: Mapping[str, Any], redactor: Redactor) -> dict[str, Any]:
     """Write ``out/run.json`` (redacted). A resumed run keeps the first ``started`` and lists each resume.
 
-    Raises ``ValueError`` when ``out`` already holds a run with a different brain, body, brain options or env
-    options (``env_kwargs``; a run.json without them had none) — mixing them would make the scores
-    meaningless.
+    Raises ``ValueError`` when ``out`` already holds a run with a different brain, body, brain options, env
+    options (``env_kwargs``; a run.json without them had none), motion model or bench-scene pace (a run.json
+    without ``pace`` played its scenes at their own speeds: made on the character, with ``--unpaced``, or on a
+    slow body before scenes were paced to it) — mixing them would make the scores meaningless.
     """
     path = Path(out) / RUN_FILE
     new = redactor.data(dict(config))
     if path.exists():
         old = read_json(path)
-        for field in ("brain", "body", "brain_options", "env_kwargs", "motion_model"):
+        for field in ("brain", "body", "brain_options", "env_kwargs", "motion_model", "pace"):
             if _run_field(old, field) != _run_field(new, field):
+                hint = " (or --unpaced to go on with it at the scenes' own speeds)" if field == "pace" else ""
                 raise ValueError(
                     f"{Path(out)} already holds a run with {field}={_run_field(old, field)!r}, this one has "
-                    f"{field}={_run_field(new, field)!r}; use another --out directory"
+                    f"{field}={_run_field(new, field)!r}; use another --out directory{hint}"
                 )
         new["started"] = old.get("started", new.get("started"))
         new["resumed"] = [*old.get("resumed", []), config.get("started")]
@@ -351,7 +353,13 @@ def write_run_config(out: Path | str, config: Mapping[str, Any], redactor: Redac
 
 def _run_field(config: Mapping[str, Any], field: str) -> Any:
     """A run.json field for the mixing check; missing option dicts (older run.json files) count as empty,
-    a missing motion model as ``procedural`` (the only one before ``--motion-model``)."""
+    a missing motion model as ``procedural`` (the only one before ``--motion-model``), a missing pace as 1.0
+    (the scenes' own speeds). The env's ``pace`` mode is compared through the pace it played, not as an env
+    option, so ``--unpaced`` goes on with a run made before pacing."""
     if field == "motion_model":
         return config.get(field) or "procedural"
+    if field == "pace":
+        return config.get(field, 1.0)
+    if field == "env_kwargs":
+        return {k: v for k, v in (config.get(field) or {}).items() if k != "pace"}
     return config.get(field, {} if field.endswith(("_options", "_kwargs")) else None)

@@ -5,7 +5,8 @@ Card
 - :class:`BrainEntry` — one brain of the grid: its spec (``reference``, ``openai/gpt-4o-mini``, ...), its
   options, and a label for the cell directory (default: the spec made safe for a file name).
 - :class:`SweepSpec` — the whole file: brains, bodies, observation modes, motion models, the scenario
-  selection, ``instances`` (a count) *or* ``seeds`` (explicit), live on/off, and how to run it (executor,
+  selection, ``instances`` (a count) *or* ``seeds`` (explicit), live on/off, ``unpaced`` (the ``--unpaced``
+  diagnostic for every cell: bench scenes at their own speeds on slow bodies), and how to run it (executor,
   Ray address, workers, API connections). A single run is a sweep of one cell (``wmbench run --config``).
 - :class:`Cell` — one point of the grid: one run directory ``<out>/<cell.name>``; :meth:`SweepSpec.cells`
   expands the grid in file order (brains outermost, then bodies, observation modes, motion models).
@@ -20,6 +21,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from wmbench.envs.pacing import SCENE_PACE
 
 DEFAULT_OBSERVATION = "scene"
 DEFAULT_MOTION_MODEL = "procedural"
@@ -51,22 +54,27 @@ class Cell:
     body: str
     observation: str = DEFAULT_OBSERVATION
     motion_model: str = DEFAULT_MOTION_MODEL
+    #: bench scenes at their own speeds on a slow body (``wmbench run --unpaced``)
+    unpaced: bool = False
 
     @property
     def name(self) -> str:
-        """The cell's directory name: ``<brain>__<body>[__<observation>][__<motion model>]`` (the defaults
-        left out, so a plain grid reads ``reference__smpl``)."""
+        """The cell's directory name: ``<brain>__<body>[__<observation>][__<motion model>][__unpaced]`` (the
+        defaults left out, so a plain grid reads ``reference__smpl``)."""
         parts = [self.brain.name, safe_name(self.body)]
         if self.observation != DEFAULT_OBSERVATION:
             parts.append(safe_name(self.observation))
         if self.motion_model != DEFAULT_MOTION_MODEL:
             parts.append(safe_name(self.motion_model))
+        if self.unpaced:
+            parts.append("unpaced")
         return "__".join(parts)
 
     @property
     def env_kwargs(self) -> dict[str, Any]:
-        """The env options of this cell's run (none for the default observation mode)."""
-        return {} if self.observation == DEFAULT_OBSERVATION else {"observation": self.observation}
+        """The env options of this cell's run (only those off their default, as ``wmbench run`` records them)."""
+        return {**({} if self.observation == DEFAULT_OBSERVATION else {"observation": self.observation}),
+                **({"pace": SCENE_PACE} if self.unpaced else {})}
 
 
 @dataclass(frozen=True)
@@ -81,6 +89,7 @@ class SweepSpec:
     instances: int | None = None
     seeds: tuple[int, ...] | None = None
     live: bool = False
+    unpaced: bool = False
     out: Path = Path("runs/sweep")
     name: str = "sweep"
     executor: str = "local"
@@ -91,7 +100,7 @@ class SweepSpec:
     latency_s: float = 1.0
 
     def cells(self) -> tuple[Cell, ...]:
-        return tuple(Cell(brain, body, observation, motion)
+        return tuple(Cell(brain, body, observation, motion, self.unpaced)
                      for brain in self.brains for body in self.bodies
                      for observation in self.observations for motion in self.motion_models)
 

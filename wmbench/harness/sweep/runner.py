@@ -61,6 +61,8 @@ class LeaderboardRow(TypedDict):
     motion_model: str
     wm_score: float | None
     grade: str | None
+    #: the pace the cell's bench scenes were played at (``scores.json``'s ``run.pace``; None on the character)
+    pace: float | None
     complete: bool
     stopped: str | None
     categories: dict[str, float | None]
@@ -84,7 +86,7 @@ def cell_fingerprint(spec: SweepSpec, cell: Cell) -> dict[str, Any]:
     return {"brain": cell.brain.spec, "brain_options": dict(cell.brain.options), "body": cell.body,
             "observation": cell.observation, "motion_model": cell.motion_model, "scenarios": spec.scenarios,
             "seeds": list(spec.seeds) if spec.seeds is not None else None, "instances": spec.instances,
-            "live": spec.live}
+            "live": spec.live, **({"unpaced": True} if spec.unpaced else {})}
 
 
 def run_sweep(spec: SweepSpec, *, yes: bool = False, progress: bool = True, executor: Executor | None = None,
@@ -165,7 +167,8 @@ def merged_leaderboard(spec: SweepSpec, stopped: Mapping[str, str] | None = None
     for cell in spec.cells():
         row = LeaderboardRow(cell=cell.name, brain=cell.brain.label or cell.brain.spec, body=cell.body,
                              observation=cell.observation, motion_model=cell.motion_model, wm_score=None,
-                             grade=None, complete=False, stopped=(stopped or {}).get(cell.name), categories={})
+                             grade=None, pace=None, complete=False, stopped=(stopped or {}).get(cell.name),
+                             categories={})
         try:
             scores = read_scores(Path(spec.out) / cell.name)
         except (OSError, ValueError):
@@ -173,6 +176,7 @@ def merged_leaderboard(spec: SweepSpec, stopped: Mapping[str, str] | None = None
             continue
         row["wm_score"] = scores.get("wm_score")
         row["grade"] = scores.get("grade")
+        row["pace"] = scores["run"].get("pace") if "run" in scores else None
         row["complete"] = bool(scores.get("complete", True)) and row["stopped"] is None
         row["categories"] = {cat: (entry["score"] if entry["measured"] or entry["measured_max"] else None)
                              for cat, entry in scores["categories"].items()}
@@ -192,6 +196,12 @@ def write_leaderboard(out: Path, name: str, rows: list[LeaderboardRow]) -> None:
         score = "-" if r["wm_score"] is None else f"{r['wm_score']:.1f}"
         grade = (r["grade"] or "-") + (" (stopped)" if r["stopped"] else "")
         cats = ["-" if r["categories"].get(c) is None else f"{r['categories'][c]:.1f}" for c in categories]
-        lines.append("| " + " | ".join([r["cell"], r["brain"], r["body"], r["observation"], r["motion_model"],
+        body = r["body"] if r["pace"] is None else f"{r['body']} ({_pace_text(r['pace'])})"
+        lines.append("| " + " | ".join([r["cell"], r["brain"], body, r["observation"], r["motion_model"],
                                         score, grade, *cats]) + " |")
     write_text_atomic(out / LEADERBOARD_MD, "\n".join(lines) + "\n")
+
+
+def _pace_text(pace: float) -> str:
+    """How a cell's pace reads in the Markdown leaderboard (1.0 on a slow body: the unpaced diagnostic)."""
+    return f"pace {pace:.2f}" if pace < 1.0 else "unpaced"

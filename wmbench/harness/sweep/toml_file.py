@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from wmbench.core.errors import ConfigError
+from wmbench.envs.pacing import SCENE_PACE
 from wmbench.harness.sweep.model import DEFAULT_MOTION_MODEL, DEFAULT_OBSERVATION, BrainEntry, SweepSpec
 
 if sys.version_info >= (3, 11):
@@ -35,7 +36,7 @@ else:  # pragma: no cover - Python 3.10
 TOP_KEYS: dict[str, str] = {
     "name": "a string", "out": "a directory path", "scenarios": "a selection such as 'C01,S12' or 'all'",
     "instances": "a count of instances per scenario", "seeds": "a list of integer seeds",
-    "live": "true or false", "executor": "'local' or 'ray'", "ray_address": "a Ray address",
+    "live": "true or false", "unpaced": "true or false", "executor": "'local' or 'ray'", "ray_address": "a Ray address",
     "workers": "an integer >= 1", "max_connections": "an integer >= 1", "latency_s": "seconds > 0",
     "brains": "a list of brain specs or [[brains]] tables", "bodies": "a list of bodies",
     "observations": "a list of observation modes", "motion_models": "a list of motion models",
@@ -84,6 +85,7 @@ def sweep_from_mapping(data: Mapping[str, Any], where: str) -> SweepSpec:
         instances=_count(data, "instances", None, where),
         seeds=_seeds(data, where),
         live=_typed(data, "live", bool, False, where),
+        unpaced=_typed(data, "unpaced", bool, False, where),
         out=Path(_typed(data, "out", str, "runs/sweep", where)),
         name=_typed(data, "name", str, "sweep", where),
         executor=_typed(data, "executor", str, "local", where),
@@ -227,6 +229,8 @@ def run_config_from_run_json(run_json: Mapping[str, Any], out: Path | str | None
         "seeds": list(run_json.get("seeds") or [0]),
         "workers": int(run_json.get("workers") or 1),
     }
+    if env_kwargs.get("pace") == SCENE_PACE:  # an --unpaced run replays unpaced
+        data["unpaced"] = True
     if out is not None:
         data["out"] = str(out)
     lines = [f"# replays the run recorded in run.json (wmbench {run_json.get('version', '?')})"]
