@@ -251,7 +251,14 @@ class _Loop:
         self.brain.close()
 
 
-def _loop_rate(loop: _Loop, episodes: int) -> float:
+def _loop_rate(loop: _Loop, episodes: int, seed: int = 0) -> float:
+    """Sim seconds per CPU second of ``episodes`` episodes from ``seed`` on: the episodes (seeds) every round
+    and the subprocess rows (:func:`baseline_rate`) run. Before round 5 the in-process loops went on to new
+    seeds every round while the subprocesses ran seeds 0-4 each time: S04's episodes differ in cost per sim
+    second (seeds 2 and up draw the far wall; episodes end early or late), so the two kinds of row measured
+    different workloads (round 5, drone, 5 interleaved rounds: fresh / in-process 0.89 with the old seeds,
+    1.01 with the same seeds)."""
+    loop.seed = seed
     sim, cpu = loop.run(episodes)
     return sim / cpu
 
@@ -437,7 +444,8 @@ ROBOT_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("physics (stepSimulation)", ("stepSimulation",)),
     ("pybullet root placement / joint calls", ("resetBasePosition", "getJointStates", "setJointMotorControl",
                                                 "getBasePosition")),
-    ("servo map (pose -> 20 servo targets)", ("body/robot/servo_map.py",)),
+    ("servo map + command (servo kernel)", ("body/robot/servo_map.py", "body/robot/servo_kernel.py",
+                                            "servo_frame")),
     ("motion generator (procedural pose)", ("body/motion/",)),
     ("robot glue (servo_robot.py, root, contacts)", ("body/robot/", "body/planar_root.py", "body/multibody.py",
                                                       "getContactPoints", "envs/world.py")),
