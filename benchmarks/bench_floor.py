@@ -410,13 +410,15 @@ def _robot_env_and_joints() -> tuple[Any, Callable[[], tuple[tuple[float, ...], 
     """A fresh S04 robot env and a function reading its robot's joint states."""
     import pybullet as p
 
+    from wmbench.body.robot.servo_robot import ServoRobot
     from wmbench.harness.run.episode import make_env
 
     env = make_env(SCENARIO, "robot", frame_rate=FRAME_RATE)
 
     def joints() -> tuple[tuple[float, ...], ...]:
-        robot = env.body
-        states = p.getJointStates(robot._id, list(robot._servo_index), physicsClientId=env.world.client)
+        robot, world = env.body, env.world
+        assert isinstance(robot, ServoRobot) and world is not None
+        states = p.getJointStates(robot._id, list(robot._servo_index), physicsClientId=world.client)
         return tuple((float(s[0]), float(s[1])) for s in states)
 
     return env, joints
