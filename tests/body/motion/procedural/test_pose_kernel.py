@@ -87,7 +87,8 @@ def _round5_pose(builder: PoseBuilder, p, gait, speed: float, phase: float, rhyt
     n = math.hypot(tx, tz)
     tx, tz = (tx / n, tz / n) if n > 1e-6 else (0.0, 1.0)
     roll = amp * max(tz, 0.0)
-    travel, lift, lift_exp = gait.duty * stride * p.gait_scale, gait.lift * amp, math.log(0.5) / math.log(gait.lift_peak)
+    travel, lift = gait.duty * stride * p.gait_scale, gait.lift * amp
+    lift_exp = math.log(0.5) / math.log(gait.lift_peak)
     strike, toe_off = gait.strike_pitch * roll, gait.toe_off_pitch * roll
     cyc = math.cos(2.0 * math.pi * phase)
     stance_mid = phase - 0.5 * gait.duty
@@ -141,7 +142,8 @@ def _round5_pose(builder: PoseBuilder, p, gait, speed: float, phase: float, rhyt
 def _pose_cases(n: int):
     """(posture, gait, speed, phase, rhythm): every style's posture blended part-way, random speeds (incl. 0,
     -0.0 and the fade), phases and rhythms, gaits from the table and with a raised drop."""
-    from dataclasses import fields as dc_fields, replace
+    from dataclasses import fields as dc_fields
+    from dataclasses import replace
 
     from wmbench.body.motion.procedural.posture import Posture
     from wmbench.body.motion.stream import RhythmPhase

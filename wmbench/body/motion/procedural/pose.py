@@ -18,7 +18,6 @@ Simplified: joint frames are composed as yaw-pitch-roll Euler angles whose pitch
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import numpy as np

@@ -146,7 +146,7 @@ def pose_frame(params: Any, speed: float, phase: float, breath_phase: float, sca
     sway = sway_amp * math.sin(math.pi * breath_phase)
     glance = glance_amp * glance_side
     lean = torso_lean + lean_per_speed * speed
-    lean = 0.6 if 0.6 < lean else lean
+    lean = 0.6 if lean > 0.6 else lean
 
     pelvis = pelvis_y(stand_height, pelvis_drop, drop, gait_scale, bob, amp, duty, phase)
     pelvis_roll = obliquity * amp * math.cos(2.0 * math.pi * stance_mid)
@@ -162,8 +162,8 @@ def pose_frame(params: Any, speed: float, phase: float, breath_phase: float, sca
     half_pi = 0.5 * math.pi
     ua_l0, ua_l1, ua_l2 = chest_yaw, arm_pitch - swing_l, trunk_roll - half_pi + arm_abduction
     ua_r0, ua_r1, ua_r2 = chest_yaw, arm_pitch - swing_r, trunk_roll + half_pi - arm_abduction
-    flex_l = elbow_flex + bend + 0.15 * (0.0 if 0.0 > swing_l else swing_l)
-    flex_r = elbow_flex + bend + 0.15 * (0.0 if 0.0 > swing_r else swing_r)
+    flex_l = elbow_flex + bend + 0.15 * (0.0 if swing_l < 0.0 else swing_l)
+    flex_r = elbow_flex + bend + 0.15 * (0.0 if swing_r < 0.0 else swing_r)
     f = frames
     f[0], f[1], f[2] = pelvis_yaw, 0.35 * lean, pelvis_roll + 0.5 * sway                      # pelvis
     f[3], f[4], f[5] = 0.3 * pelvis_yaw + 0.15 * glance, 0.6 * lean, 0.8 * trunk_roll         # spine1
