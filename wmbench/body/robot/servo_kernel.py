@@ -269,7 +269,8 @@ class ServoKernelData:
         """One robot frame: ``(command, velocity, clamped)`` from the frame's joints and the previous command
         (see :func:`servo_frame`)."""
         command, velocity = self.command, self.velocity
-        command[:] = previous
+        if previous is not self._sent:   # else the buffer holds it already (the list was made from it)
+            command[:] = previous
         clamped = kernel()(self.joints_arg(joints), self.ki, self.kf, self.mem, command, velocity, dt)
         if self.numba:
             sent = command.tolist()
