@@ -8,7 +8,8 @@ dance: ``quality.held_out_distances``) and single-stream ``next_frame`` frames/s
 ``--breakdown``: what the "dist run" column is made of, per generator — the gait numbers
 (``quality.gait_statistics``) of its "a person jogs forward" clip (the one the column scores) beside the real
 run's, and the distance split into its mean and covariance terms and per feature group
-(``quality.distance_breakdown``).
+(``quality.distance_breakdown``); then the loop skating and loop jerk per fidelity text, mean of seeds 0-2,
+at 30 and 60 fps (procedural and diffusion rows).
 
 Run: ``.venv/bin/python -m benchmarks.motion_table [--before WEIGHTS_DIR] [--breakdown]`` (``--before``: the
 previous model's folder, e.g. one checked out from git history).
@@ -56,6 +57,37 @@ def _breakdown(rows: list) -> None:
               + " | ".join(f"{b.per_group[g]:.2f}" for g in groups) + " |")
 
 
+#: Seeds of the per-text loop table (``--breakdown``).
+LOOP_SEEDS = (0, 1, 2)
+
+
+def _loop_per_text(rows: list, fps: int) -> None:
+    """Loop skating and loop jerk per fidelity text (``quality.stream_clip`` after the first second, as
+    ``quality.loop_metrics``), mean over :data:`LOOP_SEEDS`, for the procedural and diffusion rows at ``fps``."""
+    import numpy as np
+
+    from wmbench.body.motion.diffusion.generator import DiffusionGenerator
+    from wmbench.body.motion.quality import CLIP_SECONDS, FIDELITY_TEXTS, foot_skating, jerk, stream_clip
+    from wmbench.body.motion.registry import get_generator
+
+    names = [name for name, _ in rows if name != "keyframe"]
+    gens = {name: (get_generator("procedural", fps) if name == "procedural"
+                   else DiffusionGenerator(fps, model=generator.model)) for name, generator in rows if name in names}
+    skip, n = fps, int((1.0 + CLIP_SECONDS) * fps)
+    table = {name: np.array([[[foot_skating(c, fps), jerk(c, fps)] for c in
+                              (stream_clip(gen, text, n, seed)[skip:] for seed in LOOP_SEEDS)]
+                             for text in FIDELITY_TEXTS]) for name, gen in gens.items()}
+    print(f"\nLoop skating m/s (loop jerk m/s^3) per text at {fps} fps, mean of seeds "
+          f"{', '.join(map(str, LOOP_SEEDS))}:\n")
+    print("| text | " + " | ".join(names) + " |")
+    print("|---|" + "---|" * len(names))
+    for i, text in enumerate(FIDELITY_TEXTS):
+        print(f"| {text} | " + " | ".join(f"{table[m][i, :, 0].mean():.2f} ({table[m][i, :, 1].mean():.0f})"
+                                          for m in names) + " |")
+    print("| **mean** | " + " | ".join(f"**{table[m][..., 0].mean():.3f}** ({table[m][..., 1].mean():.0f})"
+                                      for m in names) + " |")
+
+
 def main(argv: list[str] | None = None) -> int:
     from benchmarks.bench_motion import streaming_fps
     from wmbench.body.motion.diffusion.generator import WEIGHTS_ENV, DiffusionGenerator, MotionModel
@@ -92,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
               f"{held['dance']:.1f} | {fps:.0f} |")
     if args.breakdown:
         _breakdown(rows)
+        for fps in (30, 60):
+            _loop_per_text(rows, fps)
     return 0
 
 

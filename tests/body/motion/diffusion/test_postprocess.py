@@ -84,6 +84,39 @@ def test_pinning_keeps_a_sliding_planted_foot_in_place_by_leg_ik():
     assert mq.jerk(pinned, 30) < 2.0 * mq.jerk(slide, 30)
 
 
+def test_the_live_pinner_lengthens_a_stride_too_short_for_the_body():
+    """Stride lengthening (motion6): a gait whose stride is 0.5 m/s short of the body's root is pinned with
+    less sliding when the pinner is told the shortfall (its swings land further along the travel), with
+    bone lengths and foot heights kept; a shortfall of 0 changes nothing, and a standing body ignores it."""
+    walk = _walk()
+    root = walk[:, 0, [0, 2]].copy()
+    local = walk.copy()
+    local[..., 0] -= root[:, None, 0]
+    local[..., 2] -= root[:, None, 1]
+    track = root + np.arange(len(walk))[:, None] * np.array([0.0, 0.5 / 30])
+    steps = np.diff(track, axis=0, prepend=track[:1])
+
+    def stream(shortfall: float, moving: bool = True) -> np.ndarray:
+        pinner = pp.LivePinner(30)
+        return np.stack([pinner(frame, (float(dx), float(dz)) if moving else (0.0, 0.0), shortfall)
+                         for frame, (dx, dz) in zip(local, steps)])
+
+    def placed(frames: np.ndarray) -> np.ndarray:
+        out = frames.copy()
+        out[..., 0] += track[:, None, 0]
+        out[..., 2] += track[:, None, 1]
+        return out
+
+    plain, longer = stream(0.0), stream(0.5)
+    # measured 0.36 vs 0.40 (the legs' reach bounds both)
+    assert mq.foot_skating(placed(longer)[30:], 30) < 0.95 * mq.foot_skating(placed(plain)[30:], 30)
+    assert not np.allclose(longer, plain)
+    assert np.allclose(_leg_lengths(longer), _leg_lengths(local), atol=1e-9)
+    feet = list(FOOT_CONTACT_JOINTS)
+    assert np.allclose(longer[:, feet, 1], local[:, feet, 1], atol=1e-9)
+    assert np.array_equal(stream(0.0), plain) and np.array_equal(stream(0.7, moving=False), stream(0.0, moving=False))
+
+
 def test_the_live_pinner_pins_root_local_frames_on_the_bodys_ground_track():
     walk = _walk()
     root = walk[:, 0, [0, 2]].copy()

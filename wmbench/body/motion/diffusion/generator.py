@@ -32,7 +32,9 @@ Card
   limit, an upright kneel lifted to a crouch, and feet in contact pinned by two-bone leg IK: ``clip`` on its
   global frames after a partial root lock (``postprocess.lock_feet``, ``pin_feet``), the live stream
   causally on the ground track of the body's own speed along the intent's travel direction
-  (``postprocess.LivePinner``), after the playback-rate warp has matched the stride to that speed.
+  (``postprocess.LivePinner``), after the playback-rate warp has matched the stride to that speed; what the
+  warp's clamped cadence cannot supply the pinner makes up by landing each swing further along the travel
+  (stride lengthening, motion6).
 - **Labels.** ``posture`` from the styles and the trunk lean (``stream_generator.posture_label``);
   ``gait_phase`` from the fore-aft spread of the ankles (0 = left foot furthest ahead).
 
@@ -245,8 +247,9 @@ class PlaybackWarp:
     intent (:meth:`restart`) forgets the samples: another gait has another stride. A stride too short for the
     body's speed is played faster (more steps per second), one too long slower; what is left after the clamp
     is for the foot pinner. Standing (speed 0) plays at the recorded rate.
-    Simplified: the cadence carries the whole correction (a real gait lengthens its stride too), and the
-    rate follows the speed along the intent's travel direction only (the body's turning is not known here)."""
+    The part of the body's speed the clamped rate cannot supply (``body speed - stride speed x rate``) goes
+    to the live pinner, which lengthens the stride by it (``postprocess.LivePinner``). Simplified: the rate
+    follows the speed along the intent's travel direction only (the body's turning is not known here)."""
 
     def __init__(self) -> None:
         self.samples: list[float] = []
@@ -363,17 +366,22 @@ class _Stream:
         if self.span is None:
             first = self.next_raw(heading)
             self.span = (first, first, first, first)
-        self.tau += self.rate * self.warp.rate(speed if self.intent.moving and not self.held else 0.0)
+        ground = speed if self.intent.moving and not self.held else 0.0
+        rate = self.warp.rate(ground)
+        self.tau += self.rate * rate
+        # what the cadence could not supply, a longer stride does (``postprocess.LivePinner``)
+        stride = self.warp.stride_speed
+        shortfall = 0.0 if stride is None or ground <= 0.0 else max(0.0, ground - stride * rate)
         while self.tau >= 1.0:
             self.span = (*self.span[1:], self.next_raw(heading))
             self.tau -= 1.0
         if self.rate < 1.0:   # the body's frames are denser than the model's: a smooth interpolant
-            return self.to_frame(catmull_rom(*self.span, self.tau), travel)
+            return self.to_frame(catmull_rom(*self.span, self.tau), travel, shortfall)
         before, after = self.span[2:]
-        return self.to_frame(before + (after - before) * self.tau, travel)
+        return self.to_frame(before + (after - before) * self.tau, travel, shortfall)
 
-    def to_frame(self, raw: np.ndarray, travel: tuple[float, float]) -> MotionFrame:
-        joints = frame_to_joints(raw, lambda pose: self.pinner(pose, travel))
+    def to_frame(self, raw: np.ndarray, travel: tuple[float, float], shortfall: float = 0.0) -> MotionFrame:
+        joints = frame_to_joints(raw, lambda pose: self.pinner(pose, travel, shortfall))
         ahead = float(joints[_LEFT_ANKLE, 2] - joints[_RIGHT_ANKLE, 2])
         self.phase = (math.atan2(ahead - self.last_ahead, ahead) / (2 * math.pi)) % 1.0
         self.last_ahead = ahead

@@ -30,7 +30,10 @@ Card
   pulled up).
   The root is not moved by pinning. In the live loop the frames are root-local and the body owns the root,
   so the stream passes the root's travel per frame and the pinner pins the feet causally on that ground
-  track (the floor of a joint is its lowest height over the last second).
+  track (the floor of a joint is its lowest height over the last second). There the stream also passes the
+  stride's *shortfall* (how much slower than the body the model's planted feet move even at the playback
+  warp's clamped rate): each swing then lands half a stance's shortfall further along the travel (stride
+  lengthening, :class:`LivePinner`), so the next stance sweeps past the hip instead of running out of reach.
 - **Kneel guard** (:func:`lift_kneel`, every frame): an upright pose with a knee near the floor is lifted to a
   crouch (pelvis raised, shins stood up by IK); crawls, rolls and other non-upright poses keep their knees
   on the floor.
@@ -272,8 +275,68 @@ def pin_feet(clip: np.ndarray, fps: float = 30.0, contact_height: float = FOOT_C
     return _shift_legs(out, offsets)
 
 
+def smootherstep(x: float) -> float:
+    """Quintic ease of ``x`` clamped to [0, 1]: 0 -> 0, 1 -> 1, flat velocity *and* acceleration at both ends
+    (a swing blended with it adds no acceleration step where it starts or ends)."""
+    x = min(max(x, 0.0), 1.0)
+    return x * x * x * (x * (6.0 * x - 15.0) + 10.0)
+
+
+#: Stride adaptation of the live stream (:class:`LivePinner`): first guesses of a leg's stance and swing
+#: (seconds) until its own have been timed, the weight of each newly timed phase in their running means, and
+#: the bounds of the duration (seconds) a swing's landing is blended over.
+STANCE_SECONDS, SWING_SECONDS = 0.4, 0.4
+STEP_TIMING_FOLLOW = 0.5
+SWING_MIN_SECONDS, SWING_MAX_SECONDS = 0.1, 0.5
+
+
+class _SteppingLegPin(_LegPin):
+    """A live leg pin (:class:`_LegPin`) that also times the leg's steps and lengthens its stride (see
+    :class:`LivePinner`)."""
+
+    def __init__(self, release: int, max_offset: float, fps: float) -> None:
+        super().__init__(release, max_offset)
+        self.fps = fps
+        self.stance_frames, self.swing_frames = STANCE_SECONDS * fps, SWING_SECONDS * fps
+        self.phase_frames = 0
+        self.in_stance = False
+
+    def time_step(self, touching: bool) -> None:
+        """Count this frame into the current phase (stance while any foot joint touches); a phase that ends
+        is folded into the running mean of its kind (:data:`STEP_TIMING_FOLLOW`)."""
+        if touching == self.in_stance:
+            self.phase_frames += 1
+            return
+        if self.phase_frames > 0:
+            if self.in_stance:
+                self.stance_frames += STEP_TIMING_FOLLOW * (self.phase_frames - self.stance_frames)
+            else:
+                self.swing_frames += STEP_TIMING_FOLLOW * (self.phase_frames - self.swing_frames)
+        self.in_stance, self.phase_frames = touching, 1
+
+    def step(self, touching: tuple[bool, bool], where: np.ndarray, weights: tuple[float, float],
+             goal: np.ndarray | None) -> np.ndarray:
+        """As :meth:`_LegPin.update`, except that a swing (no joint touching, an offset still held) blends
+        from the offset it lifted off with to ``goal`` (the stride lengthening, an (x, z) offset) by
+        :func:`smootherstep` over the leg's own running swing duration; ``goal`` None (a standing body) is
+        :class:`_LegPin`'s plain fade back to the model's foot."""
+        if goal is None or any(touching) or not (self.since >= 0 or np.any(self.offset)):
+            return self.update(touching, where, weights)
+        self.pins = [None, None]
+        if self.since < 0:
+            self.released, self.since = self.offset.copy(), 0
+        self.since += 1
+        span = min(max(self.swing_frames, SWING_MIN_SECONDS * self.fps), SWING_MAX_SECONDS * self.fps)
+        blend = smootherstep(self.since / span)
+        offset = self.released * (1.0 - blend) + goal * blend
+        norm = float(np.linalg.norm(offset))
+        self.offset = offset * (self.max_offset / norm) if norm > self.max_offset else offset
+        return self.offset.copy()
+
+
 class LivePinner:
-    """Causal foot pinning for streamed root-local frames (the live loop), see the module card.
+    """Causal foot pinning and stride adaptation for streamed root-local frames (the live loop), see the
+    module card.
 
     The body owns the root; the stream tells the pinner how far the root travelled in this frame, in the root's
     own frame (``ground_step``: x, z metres; the body's speed over the frame along the intent's travel
@@ -284,8 +347,20 @@ class LivePinner:
     down sliding at a sprint (the model's stride ending short of the body's) is held where it lands, while a
     swing foot skimming the floor (faster than the body) is not;
     pins, release and leg IK are those of :func:`pin_feet`, each joint holding with its
-    :func:`contact_weights`. Simplified: the root's turning is not known here (only its travel), so while the
-    body turns a pinned foot can still slide by the turn."""
+    :func:`contact_weights`.
+
+    **Stride lengthening** (motion6; ``shortfall``, m/s: how much slower than the body the model's planted feet
+    move back even at the playback warp's rate, see ``generator.PlaybackWarp``): while the body moves, each
+    swing lands ``shortfall x (the leg's running stance duration) / 2`` further along the travel than the
+    model put it, blended in over the swing (:func:`smootherstep` over the leg's running swing duration), so
+    the stance that follows sweeps past the hip symmetrically and covers the body's ground instead of the
+    pin running out of the leg's reach; the leg is re-solved by two-bone IK within its reach as for every pin
+    (bone lengths and foot heights unchanged). Stance and swing durations are timed from the leg's own
+    contacts. A stride longer than the body's speed needs is not shortened (the warp's cadence handles
+    that); a standing body's swing fades back to the model's foot as in :func:`pin_feet`.
+
+    Simplified: the root's turning is not known here (only its travel), so while the body turns a pinned foot
+    can still slide by the turn."""
 
     def __init__(self, fps: float = 30.0, release: int = RELEASE_FRAMES, max_offset: float = MAX_PIN_OFFSET,
                  contact_speed: float = CONTACT_SPEED) -> None:
@@ -300,11 +375,13 @@ class LivePinner:
         self.ground = np.zeros(2)
         self.heights: list[np.ndarray] = []
         self.last: np.ndarray | None = None
-        self.legs = [_LegPin(self.release, self.max_offset) for _ in _LEGS]
+        self.legs = [_SteppingLegPin(self.release, self.max_offset, self.fps) for _ in _LEGS]
 
-    def __call__(self, joints: np.ndarray, ground_step: tuple[float, float]) -> np.ndarray:
-        """``joints`` (22, 3) root-local -> a copy with the feet pinned."""
-        joints = np.asarray(joints, dtype=float)
+    def __call__(self, joints: np.ndarray, ground_step: tuple[float, float], shortfall: float = 0.0
+                 ) -> np.ndarray:
+        """``joints`` (22, 3) root-local -> a copy with the feet pinned and the stride lengthened by
+        ``shortfall`` (m/s, see the class card; 0: the model's own stride)."""
+        joints = np.array(joints, dtype=float)
         self.ground = self.ground + np.asarray(ground_step, dtype=float)
         feet = joints[list(FOOT_CONTACT_JOINTS)]
         world = feet[:, [0, 2]] + self.ground
@@ -315,10 +392,23 @@ class LivePinner:
         limit = max(self.contact_speed, float(np.hypot(*ground_step)) * self.fps)
         touching = low & (speed < limit)
         weights = contact_weights(feet[:, 1], np.min(self.heights, axis=0))
-        offsets = np.stack([leg.update((bool(touching[2 * i]), bool(touching[2 * i + 1])), world[2 * i:2 * i + 2],
-                                       (float(weights[2 * i]), float(weights[2 * i + 1])))
+        for i, leg in enumerate(self.legs):
+            leg.time_step(bool(touching[2 * i] or touching[2 * i + 1]))
+        goals = self._stride_goals(ground_step, shortfall)
+        offsets = np.stack([leg.step((bool(touching[2 * i]), bool(touching[2 * i + 1])), world[2 * i:2 * i + 2],
+                                     (float(weights[2 * i]), float(weights[2 * i + 1])), goals[i])
                             for i, leg in enumerate(self.legs)])
         return _shift_legs(joints, offsets, continuous_reach=True)
+
+    def _stride_goals(self, ground_step: tuple[float, float], shortfall: float) -> list[np.ndarray | None]:
+        """Per leg, the (x, z) offset its swing lands with (see the class card), or None while the body
+        stands (a swing then fades back to the model's foot)."""
+        step = np.asarray(ground_step, dtype=float)
+        dist = float(np.linalg.norm(step))
+        if dist < 1e-9:
+            return [None, None]
+        half = 0.5 * max(float(shortfall), 0.0) / self.fps   # metres per stance frame, halved
+        return [step / dist * (half * leg.stance_frames) for leg in self.legs]
 
 
 #: A knee lower than this (m above the floor) in an upright pose starts the kneel guard (:func:`lift_kneel`);
