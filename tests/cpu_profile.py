@@ -100,6 +100,7 @@ class _ChildMeter:
         self._me = psutil.Process(os.getpid())
         self._charged: dict[tuple[int, float], float] = {}  # (pid, create_time) -> CPU already charged
         self._reaped = _rusage(resource.RUSAGE_CHILDREN)
+        self._credit = 0.0  # CPU charged to children that are gone but may not be reaped yet
 
     def _live(self) -> dict[tuple[int, float], float]:
         if _PROC_CHILDREN:
@@ -124,15 +125,19 @@ class _ChildMeter:
         live = self._live()
         grown = 0.0
         for key, cpu in live.items():
-            grown += max(0.0, cpu - self._charged.get(key, 0.0))
-            self._charged[key] = cpu
-        gone = [key for key in self._charged if key not in live]
+            before = self._charged.get(key, 0.0)
+            grown += max(0.0, cpu - before)
+            # never lower what was charged: a dying multi-threaded child's /proc times can read low (seen: the
+            # panel's workers exiting), and what was charged is what its reaping must take off
+            self._charged[key] = max(before, cpu)
+        for key in [key for key in self._charged if key not in live]:
+            self._credit += self._charged.pop(key)  # gone: taken off RUSAGE_CHILDREN when it is reaped
         reaped = _rusage(resource.RUSAGE_CHILDREN)
         reaped_growth = reaped - self._reaped
         self._reaped = reaped
-        for key in gone:
-            reaped_growth -= self._charged.pop(key)
-        return grown + max(0.0, reaped_growth)
+        taken = min(self._credit, reaped_growth)  # a child gone now may be reaped at a later edge
+        self._credit -= taken
+        return grown + max(0.0, reaped_growth - taken)
 
 
 class CpuProfile:

@@ -51,3 +51,16 @@ def test_timed_returns_the_result_and_the_cpu_of_the_call():
 
     result, cpu = timed(burn)
     assert result == "done" and cpu >= 0.05
+
+
+def test_a_child_read_low_while_dying_or_reaped_late_is_still_counted_once(monkeypatch):
+    """A child charged 10 s whose /proc times then read 0 (a dying multi-threaded worker), missing from the
+    listing one edge before it is reaped: its 10 s reach RUSAGE_CHILDREN later and are taken off, not added."""
+    meter = _ChildMeter()
+    listings = iter([{(7, 1.0): 10.0}, {(7, 1.0): 0.0}, {}, {}])
+    reaped = iter([0.0, 0.0, 0.0, 10.0])
+    monkeypatch.setattr(meter, "_live", lambda: next(listings))
+    monkeypatch.setattr(meter, "_reaped", 0.0)
+    monkeypatch.setattr("tests.cpu_profile._rusage", lambda who: next(reaped))
+    charged = [meter.growth() for _ in range(4)]
+    assert charged == [10.0, 0.0, 0.0, 0.0], charged
