@@ -17,10 +17,14 @@ Every row is per CPU second of this process (or of the anchor's process), the me
   (``tests/body/reference_drone_controller.py``) -- before and after in one run. Also the body alone
   (``on_frame`` + 8 x ``on_physics_step``, no env) with both controllers.
 - **aero cost**: the drone body alone with drag, ground effect and downwash on, against all off.
-- **robot**: S04 closed loop, frames/s, beside its raw floor (same URDF, 20 revolute joints, 8 sub-steps, in
-  the loop's own world -- an S04 env after ``reset``, far wall included: one ``setJointMotorControlArray``
-  and one ``getJointStates`` per frame, per sub-step the kinematic root's ``resetBasePositionAndOrientation``
-  and ``stepSimulation``).
+- **robot**: S04 closed loop, frames/s, beside two raw floors in the loop's own world (an S04 env after
+  ``reset``, far wall included; same URDF, 20 revolute joints, 8 sub-steps). The **replayed floor** (round 5,
+  the one the ratio is read against): the loop's own episodes (the same seeds) recorded once, then only their
+  PyBullet calls that change the physics (motor commands, root and NPC placements, steps) and the joint read
+  replayed in a bare loop, checked to end in the loop's joint states: the same physics, none of the rest. The
+  **standing floor** (rounds 2-5): one ``setJointMotorControlArray`` at zero targets and one
+  ``getJointStates`` per frame, per sub-step a root placement and ``stepSimulation`` -- a robot that does not
+  move its joints.
 - **smpl**: S04 closed loop, frames/s (kinematic: no physics per frame, so no floor).
 
 Run: ``.venv/bin/python -m benchmarks.bench_floor [--quick] [--profile]`` (``--profile``: where the drone's
@@ -39,6 +43,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -251,7 +256,14 @@ class _Loop:
         self.brain.close()
 
 
-def _loop_rate(loop: _Loop, episodes: int) -> float:
+def _loop_rate(loop: _Loop, episodes: int, seed: int = 0) -> float:
+    """Sim seconds per CPU second of ``episodes`` episodes from ``seed`` on: the episodes (seeds) every round
+    and the subprocess rows (:func:`baseline_rate`) run. Before round 5 the in-process loops went on to new
+    seeds every round while the subprocesses ran seeds 0-4 each time: S04's episodes differ in cost per sim
+    second (seeds 2 and up draw the far wall; episodes end early or late), so the two kinds of row measured
+    different workloads (round 5, drone, 5 interleaved rounds: fresh / in-process 0.89 with the old seeds,
+    1.01 with the same seeds)."""
+    loop.seed = seed
     sim, cpu = loop.run(episodes)
     return sim / cpu
 
@@ -305,6 +317,166 @@ def raw_robot_fps(frames: int, seed: int = 2) -> float:
         env.close()
 
 
+#: The PyBullet calls the robot's replayed floor repeats: everything that changes the physics state (motor
+#: commands, kinematic root and NPC placements, joint resets, steps) and the joint read any servo controller
+#: needs -- no ray casts, other reads, rendering or env work.
+REPLAYED_CALLS = ("stepSimulation", "resetBasePositionAndOrientation", "resetBaseVelocity",
+                  "setJointMotorControlArray", "resetJointState", "getJointStates")
+
+#: Where each replayed call takes its client id positionally (``physicsClientId`` otherwise): a replay runs in
+#: another client than the recording, so the id is put back at replay time.
+CLIENT_POSITION = {"stepSimulation": 0, "resetBasePositionAndOrientation": 3, "resetBaseVelocity": 3,
+                   "setJointMotorControlArray": 99, "resetJointState": 4, "getJointStates": 2}
+
+#: One recorded PyBullet call: (function name, positional arguments, keyword arguments), the client id left
+#: out (see :func:`_bound_call`).
+Call = tuple[str, tuple[Any, ...], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class RobotWorkload:
+    """The PyBullet calls of the robot's S04 closed-loop episodes (:data:`REPLAYED_CALLS`, in order, after
+    each episode's reset), with each episode's frame count and the robot's joint states at its end."""
+
+    seeds: tuple[int, ...]
+    calls: tuple[tuple[Call, ...], ...]
+    frames: tuple[int, ...]
+    final_joints: tuple[tuple[tuple[float, ...], ...], ...]
+
+
+class _CallRecorder:
+    """While active, every :data:`REPLAYED_CALLS` function of the ``pybullet`` module records its call."""
+
+    def __init__(self) -> None:
+        import pybullet
+
+        self.module = pybullet
+        self.originals = {name: getattr(pybullet, name) for name in REPLAYED_CALLS}
+        self.calls: list[Call] = []
+        self.on = False
+
+    def __enter__(self) -> _CallRecorder:
+        for name, original in self.originals.items():
+            def wrapper(*args: Any, _name: str = name, _fn: Any = original, **kwargs: Any) -> Any:
+                if self.on:  # copies: a caller may reuse (and later change) the lists it passes
+                    where = CLIENT_POSITION[_name]
+                    kept = {k: _frozen(v) for k, v in kwargs.items() if k != "physicsClientId"}
+                    self.calls.append((_name, _frozen(args[:where]) + _frozen(args[where + 1:]), kept))
+                return _fn(*args, **kwargs)
+            setattr(self.module, name, wrapper)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for name, original in self.originals.items():
+            setattr(self.module, name, original)
+
+
+class _RecordingEnv:
+    """An env for ``run_episode`` that switches ``recorder`` on after its reset and off at close (the env itself
+    stays open: the recording reads its final joint states)."""
+
+    def __init__(self, env: Any, recorder: _CallRecorder) -> None:
+        self.env, self.recorder = env, recorder
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.env, name)
+
+    def reset(self, **kwargs: Any) -> Any:
+        out = self.env.reset(**kwargs)
+        self.recorder.on = True  # the episode's calls from here on
+        return out
+
+    def close(self) -> None:
+        self.recorder.on = False
+
+
+def _frozen(value: Any) -> Any:
+    """``value`` with every list or array in it copied into a tuple (recorded calls must not change later)."""
+    if isinstance(value, (list, tuple)) or hasattr(value, "tolist"):
+        items = value.tolist() if hasattr(value, "tolist") else value
+        return tuple(_frozen(v) for v in items) if isinstance(items, (list, tuple)) else items
+    return value
+
+
+def _bound_call(pybullet: Any, call: Call, client: int) -> tuple[Any, tuple[Any, ...], dict[str, Any]]:
+    """A recorded call made ready to replay in ``client``: (function, positional arguments, keyword arguments)."""
+    name, args, kwargs = call
+    if len(args) >= CLIENT_POSITION[name]:
+        return getattr(pybullet, name), (*args, client), kwargs
+    return getattr(pybullet, name), args, {**kwargs, "physicsClientId": client}
+
+
+def _robot_env_and_joints() -> tuple[Any, Callable[[], tuple[tuple[float, ...], ...]]]:
+    """A fresh S04 robot env and a function reading its robot's joint states."""
+    import pybullet as p
+
+    from wmbench.body.robot.servo_robot import ServoRobot
+    from wmbench.harness.run.episode import make_env
+
+    env = make_env(SCENARIO, "robot", frame_rate=FRAME_RATE)
+
+    def joints() -> tuple[tuple[float, ...], ...]:
+        robot, world = env.body, env.world
+        assert isinstance(robot, ServoRobot) and world is not None
+        states = p.getJointStates(robot._id, list(robot._servo_index), physicsClientId=world.client)
+        return tuple((float(s[0]), float(s[1])) for s in states)
+
+    return env, joints
+
+
+def record_robot_workload(seeds: tuple[int, ...] = (0, 1, 2, 3, 4)) -> RobotWorkload:
+    """Run the robot's S04 closed loop (reference brain; a fresh env per episode, as deterministic as the
+    reused one) and record its :data:`REPLAYED_CALLS` after each reset (:class:`RobotWorkload`)."""
+    from wmbench.brain.registry import get_brain
+    from wmbench.harness.run.episode import run_episode
+
+    brain = get_brain("reference")
+    calls, frames, finals = [], [], []
+    try:
+        for seed in seeds:
+            env, joints = _robot_env_and_joints()
+            with _CallRecorder() as recorder:
+                recording = _RecordingEnv(env, recorder)
+                result = run_episode(SCENARIO, brain, "robot", seed, env_factory=lambda *a, _env=recording, **k: _env)
+                if result.error:
+                    raise RuntimeError(result.error.splitlines()[0])
+            steps = sum(1 for name, _, _ in recorder.calls if name == "stepSimulation")
+            n_frames = round(env.sim_time * FRAME_RATE)
+            if steps != n_frames * SUBSTEPS:  # a call made outside the pybullet module's attributes was missed
+                raise RuntimeError(f"recorded {steps} physics steps for {n_frames} frames of {SUBSTEPS}")
+            calls.append(tuple(recorder.calls))
+            frames.append(n_frames)
+            finals.append(joints())
+            env.close()
+    finally:
+        brain.close()
+    return RobotWorkload(tuple(seeds), tuple(calls), tuple(frames), tuple(finals))
+
+
+def replayed_robot_fps(workload: RobotWorkload) -> float:
+    """Frames per CPU second of the robot's raw floor *doing the loop's own physics*: each episode's world
+    built and reset as the loop's (untimed), then only its recorded PyBullet calls, replayed in order in a
+    bare Python loop (timed). The replay must end in the joint states the loop ended in (checked), so the
+    floor simulated exactly what the loop did; what it leaves out is everything else the loop does."""
+    import pybullet as p
+
+    cpu = 0.0
+    for seed, calls, final in zip(workload.seeds, workload.calls, workload.final_joints):
+        env, joints = _robot_env_and_joints()
+        try:
+            env.reset(seed=seed, options={"scenario": SCENARIO})
+            bound = [_bound_call(p, call, env.world.client) for call in calls]
+            t0 = time.process_time()
+            for fn, args, kwargs in bound:
+                fn(*args, **kwargs)
+            cpu += time.process_time() - t0
+            if joints() != final:
+                raise RuntimeError(f"the replay of seed {seed} did not reproduce the loop's physics")
+        finally:
+            env.close()
+    return sum(workload.frames) / cpu
+
+
 # ------------------------------------------------------------------------------------------ the table
 
 
@@ -333,6 +505,8 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
     for name, loop in loops.items():
         jobs[name] = functools.partial(_loop_rate, loop, episodes)
     jobs["robot raw"] = lambda: raw_robot_fps(int(seconds * FRAME_RATE / 2)) / FRAME_RATE
+    workload = record_robot_workload(tuple(range(episodes)))  # the loop's own episodes (seeds 0..episodes-1)
+    jobs["robot replayed"] = lambda: replayed_robot_fps(workload) / FRAME_RATE
     if baseline is not None:
         for body in ("drone", "robot", "smpl"):
             jobs[f"{body} before"] = functools.partial(baseline_rate, baseline, body, episodes, 0)
@@ -381,14 +555,19 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
                          med["drone body"]), "x", None, "all three effects on (a craft held 1 m above for downwash)"))
     rows.append(BenchRow(GROUP, "drone: closed loop now / 0.3.0", ratio(med["drone"], med["drone 0.3.0"]), "x",
                          None, "same run, same episodes (seeds differ per round, the same for both)"))
-    robot_fps, robot_raw = med["robot"] * FRAME_RATE, med["robot raw"] * FRAME_RATE
-    rows.append(BenchRow(GROUP, "robot raw floor: frames/s", robot_raw, "frames/s", None,
-                         note.format(f"{min(samples['robot raw']) * FRAME_RATE:,.0f}-"
-                                     f"{max(samples['robot raw']) * FRAME_RATE:,.0f}")))
+    robot_fps, robot_raw = med["robot"] * FRAME_RATE, med["robot replayed"] * FRAME_RATE
+    standing = med["robot raw"] * FRAME_RATE
+    rows.append(BenchRow(GROUP, "robot raw floor, the loop's own physics replayed: frames/s", robot_raw, "frames/s",
+                         None, f"the S04 loop's PyBullet calls of seeds 0-{episodes - 1}, replayed; "
+                         + note.format(f"{min(samples['robot replayed']) * FRAME_RATE:,.0f}-"
+                                       f"{max(samples['robot replayed']) * FRAME_RATE:,.0f}")))
+    rows.append(BenchRow(GROUP, "robot raw floor, standing at zero targets (rounds 2-5): frames/s", standing,
+                         "frames/s", None, note.format(f"{min(samples['robot raw']) * FRAME_RATE:,.0f}-"
+                                                       f"{max(samples['robot raw']) * FRAME_RATE:,.0f}")))
     rows.append(BenchRow(GROUP, f"robot {SCENARIO} closed loop: frames/s", robot_fps, "frames/s", None,
-                         f"{ratio(robot_fps, robot_raw):.2f} of its raw floor; "
-                         + note.format(f"{min(samples['robot']) * FRAME_RATE:,.0f}-"
-                                       f"{max(samples['robot']) * FRAME_RATE:,.0f}")))
+                         f"{ratio(robot_fps, robot_raw):.2f} of its replayed floor, {ratio(robot_fps, standing):.2f} "
+                         "of the standing one; " + note.format(f"{min(samples['robot']) * FRAME_RATE:,.0f}-"
+                                                               f"{max(samples['robot']) * FRAME_RATE:,.0f}")))
     rows.append(BenchRow(GROUP, f"smpl {SCENARIO} closed loop: frames/s", med["smpl"] * FRAME_RATE, "frames/s",
                          None, "kinematic, no physics floor; "
                          + note.format(f"{min(samples['smpl']) * FRAME_RATE:,.0f}-"
@@ -402,7 +581,7 @@ def measure(quick: bool, rounds: int | None = None, baseline: Path | None = None
                 if body == "drone" and "anchor" in med:
                     beside = f"{ratio(value, med['anchor']):.2f}x anchor; "
                 elif body == "robot":
-                    beside = f"{ratio(value * FRAME_RATE, robot_raw):.2f} of its raw floor; "
+                    beside = f"{ratio(value * FRAME_RATE, robot_raw):.2f} of its replayed floor; "
                 rows.append(BenchRow(GROUP, f"{body} {SCENARIO} closed loop {label}: real-time factor", value,
                                      "x", None, f"now / before {ratio(now, before):.2f}x (both fresh subprocesses; "
                                      f"in-process now / before {ratio(med[body], before):.2f}x); {beside}"
@@ -437,7 +616,8 @@ ROBOT_PARTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("physics (stepSimulation)", ("stepSimulation",)),
     ("pybullet root placement / joint calls", ("resetBasePosition", "getJointStates", "setJointMotorControl",
                                                 "getBasePosition")),
-    ("servo map (pose -> 20 servo targets)", ("body/robot/servo_map.py",)),
+    ("servo map + command (servo kernel)", ("body/robot/servo_map.py", "body/robot/servo_kernel.py",
+                                            "servo_frame")),
     ("motion generator (procedural pose)", ("body/motion/",)),
     ("robot glue (servo_robot.py, root, contacts)", ("body/robot/", "body/planar_root.py", "body/multibody.py",
                                                       "getContactPoints", "envs/world.py")),

@@ -7,7 +7,9 @@ either a finite number with its unit, or a skip / error that says why.
 from __future__ import annotations
 
 import importlib.util
+import itertools
 import math
+from dataclasses import replace
 
 import pytest
 
@@ -220,3 +222,23 @@ def test_the_robot_floor_runs_in_the_closed_loops_own_world():
     finally:
         env.close()
     assert bench.raw_robot_fps(3) > 0
+
+
+def test_the_replayed_robot_floor_does_the_loops_own_physics():
+    """The replayed floor repeats the loop's PyBullet calls of an S04 episode (18 a frame: 8 root placements,
+    8 steps, the motor command and the joint read) and ends in the loop's joint states; a replay that drops
+    one motor command does not, and is refused (the check that makes the floor the loop's physics can fail)."""
+    bench = load("bench_floor")
+    workload = bench.record_robot_workload((2,))
+    (calls,) = workload.calls
+    assert workload.frames == (240,) and len(calls) == 18 * 240
+    assert [name for name, _, _ in calls[:18]].count("stepSimulation") == bench.SUBSTEPS
+    assert bench.replayed_robot_fps(workload) > 0
+    commands = [i for i, (name, _, _) in enumerate(calls) if name == "setJointMotorControlArray"]
+    moving = [i for a, i in itertools.pairwise(commands)
+              if calls[a][2]["targetPositions"] != calls[i][2]["targetPositions"]][-1]
+    # the previous frame's targets held one frame longer, late in the episode (servo tracking forgets an early
+    # slip exactly: the joints settle back onto the same floats)
+    dropped = calls[:moving] + calls[moving + 1:]
+    with pytest.raises(RuntimeError, match="did not reproduce the loop's physics"):
+        bench.replayed_robot_fps(replace(workload, calls=(dropped,)))

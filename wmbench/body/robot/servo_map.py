@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from wmbench.body.robot import servo_kernel
 from wmbench.body.skeleton import DEFAULT_SKELETON, JOINT_NAMES
 
 #: How an angle is read from joint positions (``d`` = unit vector sources[0] -> sources[1], row's frame).
@@ -310,6 +311,7 @@ class ServoMap:
         #: (index, lower, upper) of the torso yaw and pitch rows, read to build the chest frame
         self._torso_limits = tuple((i, float(self.lower[i]), float(self.upper[i])) if i >= 0 else (0, 0.0, 0.0)
                                    for i in (self._yaw, self._pitch))
+        self._kernel_data: servo_kernel.ServoKernelData | None = None
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -324,53 +326,30 @@ class ServoMap:
         if joints.shape != (len(JOINT_NAMES), 3):
             raise ValueError(f"joints must have shape ({len(JOINT_NAMES)}, 3), got {joints.shape}")
         # Several servos read the same segment (a hip's pitch, roll, yaw and the knee share hip -> knee): each
-        # of the 13 distinct segments is differenced, normalised and put in each frame once per call. The
-        # numbers are the ones measure_angle() computes servo by servo, to the last bit, but come out of a
-        # handful of batched numpy calls instead of ~70 small ones (issue 23, round 4):
-        # - a stacked matmul ``(k, 1, 3) @ (k, 3, 1)`` runs BLAS's dot on every pair, and ``F @ (k, 3, 1)``
-        #   BLAS's matrix-vector product on every vector: the very kernels ``v.dot(v)``, ``u @ w`` and
-        #   ``frame @ u`` call one at a time (a plain ``(k, 3) @ F.T`` would run the matrix-matrix kernel,
-        #   whose sums differ in the last bit; so would Python's ``a*a + b*b + c*c``: BLAS fuses them);
-        # - ``sqrt`` and the division by the norm are elementwise IEEE operations, the same wherever done.
-        # tests/body/robot/test_servo_map.py compares this with the servo-by-servo measure_angle() loop.
-        d = joints[self._seg_to] - joints[self._seg_from]
-        sqrt = math.sqrt
-        norms = [sqrt(x) for x in np.matmul(d[:, None, :], d[:, :, None]).ravel().tolist()]
-        degenerate = [k for k, n in enumerate(norms) if not n > 1e-9]
-        if degenerate:
-            for k in degenerate:
-                norms[k] = 1.0
-            units = d / np.array(norms)[:, None]
-            units[degenerate] = (0.0, -1.0, 0.0)
-        else:
-            units = d / np.array(norms)[:, None]
-        root = (np.matmul(ROOT_FRAME, units[self._root_segs][:, :, None])[:, :, 0].tolist()
-                if self._root_segs.size else [])
-        hinge = (np.matmul(units[self._hinge_first][:, None, :], units[self._hinge_second][:, :, None])
-                 .ravel().tolist() if self._hinge_first.size else [])
-        out: list[float] = []
-        chest: list[list[float]] | None = None
-        for kind, measure, a, b, scale, offset in self._batched_plan:
-            if kind == 0:
-                f, left, up = root[a]
-                measured = _segment_angle(measure, f, left, up)
-            elif kind == 2:
-                measured = math.acos(max(-1.0, min(1.0, hinge[a])))   # _hinge of the two units
-            elif kind == 3:
-                measured = _hinge_yaw_of(root[a], root[b])
-            else:
-                if chest is None:
-                    # np.clip on one number, written out: min(max(x, lower), upper)
-                    (y, y_lo, y_hi), (p_, p_lo, p_hi) = self._torso_limits
-                    frame = chest_frame(min(max(out[y], y_lo), y_hi), min(max(out[p_], p_lo), p_hi))
-                    chest = np.matmul(frame, units[self._chest_segs][:, :, None])[:, :, 0].tolist()
-                if kind == 1:
-                    f, left, up = chest[a]
-                    measured = _segment_angle(measure, f, left, up)
-                else:
-                    measured = _hinge_yaw_of(chest[a], chest[b])
-            out.append(scale * measured + offset)
-        return out
+        # of the 13 distinct segments is differenced, normalised and put in each frame once per call, in one
+        # scalar kernel (issue 23, round 5: compiled by numba when installed) that writes out the BLAS dot and
+        # matrix-vector products measure_angle() gets from numpy as fused multiply-adds
+        # (:mod:`~wmbench.body.robot.servo_kernel`); tests/body/robot/test_servo_map.py compares the two.
+        data = self.kernel_data()
+        mem = data.mem
+        servo_kernel.kernel()(data.joints_arg(joints), data.ki, data.kf, mem, mem, mem, 0.0)
+        return data.raw()
+
+    def kernel_data(self, frame_dt: float | None = None) -> servo_kernel.ServoKernelData:
+        """The constants and buffers of :func:`~wmbench.body.robot.servo_kernel.servo_frame` for this map: the
+        map's own (raw targets only) without ``frame_dt``, else new ones whose rate limit is each servo's max
+        speed times ``frame_dt`` (a robot builds its own at spawn)."""
+        if frame_dt is None and self._kernel_data is not None:
+            return self._kernel_data
+        step = (self.max_speed * frame_dt).tolist() if frame_dt is not None else [0.0] * len(self.rows)
+        data = servo_kernel.ServoKernelData(
+            [(kind, measure, a, b, scale, offset) for kind, measure, a, b, scale, offset in self._batched_plan],
+            self._seg_from.tolist(), self._seg_to.tolist(), self._root_segs.tolist(), self._chest_segs.tolist(),
+            list(zip(self._hinge_first.tolist(), self._hinge_second.tolist())), self._torso_limits,
+            self.lower.tolist(), self.upper.tolist(), step, ROOT_FRAME.reshape(-1).tolist())
+        if frame_dt is None:
+            self._kernel_data = data
+        return data
 
     def clamp(self, targets: np.ndarray) -> np.ndarray:
         return np.clip(targets, self.lower, self.upper)

@@ -52,6 +52,7 @@ from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.registry import GeneratorFactory, resolve_generator_factory
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.body.planar_root import PlanarRoot
+from wmbench.body.robot.servo_kernel import ServoKernelData
 from wmbench.body.robot.servo_map import LIMIT_TOLERANCE_RAD, SERVO_MAP, ServoMap
 from wmbench.body.robot.urdf import ROBOT_SCALE, robot_urdf_path
 from wmbench.core.directions import wrap_angle
@@ -97,6 +98,8 @@ class ServoRobot(UrdfBody):
         #: Per servo, in servo-map order: lower and upper limit, the limits widened by the violation tolerance,
         #: and the most a command may move in one frame and its negative (max speed * frame dt; set at spawn).
         self._limit_lists: tuple[list[float], ...] = ([],) * 6
+        #: The servo kernel's constants and buffers for this map and frame time (built at spawn).
+        self._kernel: ServoKernelData | None = None
         self._path: tuple[tuple[float, ...], tuple[float, ...]] = ((0.0,) * 4, (0.0,) * 4)
         self._substep = 0
         self._substeps = 1
@@ -130,6 +133,7 @@ class ServoRobot(UrdfBody):
         sm, step = self.servo_map, self.servo_map.max_speed * world.frame_dt
         self._limit_lists = (sm.lower.tolist(), sm.upper.tolist(), (sm.lower - LIMIT_TOLERANCE_RAD).tolist(),
                              (sm.upper + LIMIT_TOLERANCE_RAD).tolist(), step.tolist(), (-step).tolist())
+        self._kernel = sm.kernel_data(world.frame_dt)
         self._reset_counters()
         self.reset_pose(position, heading)
 
@@ -176,31 +180,13 @@ class ServoRobot(UrdfBody):
             report = blocked
         self._frame = self._generator.next_frame(self._root.speed)
         self._z = self._pelvis_height()
-        # Clamp to the limits, count the clamped targets, rate-limit: what numpy's
-        # ``previous + clip(clip(target, lower, upper) - previous, -step, step)`` and ``(command - previous) / dt``
-        # compute elementwise, written out on plain floats (one loop instead of nine array operations, each
-        # of which pays the caches the physics step has just emptied). ``np.clip`` keeps NaN and takes the
-        # bound when x equals it (max then min); so do the comparisons below, signed zeros included.
-        lower, upper, _, _, step, neg_step = self._limit_lists
-        command: list[float] = []
-        velocity: list[float] = []
-        clamped = 0
-        for x, prev, lo, hi, up, down in zip(self.servo_map.raw_target_list(self._frame.joints), self._command,
-                                             lower, upper, step, neg_step):
-            if x < lo or x > hi:
-                clamped += 1
-            if not (x > lo or x != x):
-                x = lo
-            if not (x < hi or x != x):
-                x = hi
-            move = x - prev
-            if not (move > down or move != move):
-                move = down
-            if not (move < up or move != move):
-                move = up
-            new = prev + move
-            command.append(new)
-            velocity.append((new - prev) / dt)
+        # Raw targets, the clamp to the limits (counting the clamped targets), the rate limit and the velocity
+        # feed-forward in one kernel (numba when installed; servo_kernel's card): what numpy's
+        # ``previous + clip(clip(target, lower, upper) - previous, -step, step)`` and
+        # ``(command - previous) / dt`` compute elementwise (np.clip keeps NaN and takes the bound when x equals
+        # it, max then min; so does the kernel, signed zeros included).
+        assert self._kernel is not None  # built at spawn, which _require_world has checked
+        command, velocity, clamped = self._kernel.step(self._frame.joints, self._command, dt)
         self._clamped += clamped
         self._command = command
         self._send_command(velocity)

@@ -124,22 +124,33 @@ def foot_vector(y: float, z: float, pitch: float, yaw: float) -> tuple[float, fl
 
 
 def _stance_foot(geo: FootGeometry, st: Stride, side: float, s: float) -> tuple[tuple, float]:
-    """(ankle, pitch) at stance fraction ``s``. The flat foot is fixed on the floor while the body passes over
-    it; at heel strike it pivots about the ankle (toes coming down), at heel-off about the toe tip."""
-    along = st.stance_travel * (_STANCE_AHEAD - s)
-    ax, ay, az = side * geo.foot_width + st.dx * along, geo.ankle_height, st.dz * along
+    """(ankle, pitch) at stance fraction ``s`` (:func:`stance_foot_xyz` on the records)."""
+    x, y, z, pitch = stance_foot_xyz(geo.ankle_height, geo.tip_z, geo.foot_width, geo.toe_out, st.stance_travel,
+                                     st.strike, st.toe_off, st.heel_off, st.dx, st.dz, side, s)
+    return (x, y, z), pitch
+
+
+def stance_foot_xyz(ankle_height: float, tip_z: float, foot_width: float, toe_out: float,
+                    stance_travel: float, strike: float, toe_off: float, heel_off: float, dx: float, dz: float,
+                    side: float, s: float) -> tuple[float, float, float, float]:
+    """(ankle x, y, z, pitch) at stance fraction ``s``. The flat foot is fixed on the floor while the body passes
+    over it; at heel strike it pivots about the ankle (toes coming down), at heel-off about the toe tip.
+    Plain floats in and out: the pose kernel (:mod:`~wmbench.body.motion.procedural.pose_kernel`) compiles
+    this very function when numba is installed."""
+    along = stance_travel * (_STANCE_AHEAD - s)
+    ax, ay, az = side * foot_width + dx * along, ankle_height, dz * along
     if s < 0.15:
-        pitch = st.strike * (1.0 - s / 0.15)
-    elif s < st.heel_off:
+        pitch = strike * (1.0 - s / 0.15)
+    elif s < heel_off:
         pitch = 0.0
     else:
-        pitch = -st.toe_off * smoothstep((s - st.heel_off) / (1.0 - st.heel_off))
+        pitch = -toe_off * smoothstep((s - heel_off) / (1.0 - heel_off))
     if pitch >= 0.0:
-        return (ax, ay, az), pitch
-    yaw = side * geo.toe_out
-    tip = foot_vector(-geo.ankle_height, geo.tip_z, 0.0, yaw)           # ankle -> toe tip, flat
-    back = foot_vector(geo.ankle_height, -geo.tip_z, pitch, yaw)        # toe tip -> ankle, heel raised
-    return (ax + tip[0] + back[0], ay + tip[1] + back[1], az + tip[2] + back[2]), pitch
+        return ax, ay, az, pitch
+    yaw = side * toe_out
+    tip0, tip1, tip2 = foot_vector(-ankle_height, tip_z, 0.0, yaw)           # ankle -> toe tip, flat
+    back0, back1, back2 = foot_vector(ankle_height, -tip_z, pitch, yaw)      # toe tip -> ankle, heel raised
+    return ax + tip0 + back0, ay + tip1 + back1, az + tip2 + back2, pitch
 
 
 #: Where a foot lands, as a fraction of the stance travel ahead of the pelvis (the rest is behind it); the
@@ -149,33 +160,57 @@ _STANCE_AHEAD = 0.35
 
 def foot_target(geo: FootGeometry, st: Stride, side: float, leg_phase: float) -> tuple[tuple, float]:
     """(ankle target, foot pitch) of one leg at ``leg_phase`` in [0, 1) (0 = contact)."""
-    if leg_phase < st.duty:
-        return _stance_foot(geo, st, side, leg_phase / st.duty)
-    u = (leg_phase - st.duty) / (1.0 - st.duty)
-    (x0, y0, z0), p0 = _stance_foot(geo, st, side, 1.0)
-    (x1, y1, z1), p1 = _stance_foot(geo, st, side, 0.0)
+    x, y, z, pitch = foot_target_xyz(geo.ankle_height, geo.tip_z, geo.foot_width, geo.toe_out, st.stance_travel,
+                                     st.duty, st.lift, st.lift_exp, st.strike, st.toe_off, st.heel_off,
+                                     st.follow, st.dx, st.dz, side, leg_phase)
+    return (x, y, z), pitch
+
+
+def foot_target_xyz(ankle_height: float, tip_z: float, foot_width: float, toe_out: float,
+                    stance_travel: float, duty: float, lift: float, lift_exp: float, strike: float,
+                    toe_off: float, heel_off: float, follow: float, dx: float, dz: float, side: float,
+                    leg_phase: float) -> tuple[float, float, float, float]:
+    """:func:`foot_target` on plain floats: (ankle x, y, z, foot pitch) (compiled by the pose kernel)."""
+    if leg_phase < duty:
+        return stance_foot_xyz(ankle_height, tip_z, foot_width, toe_out, stance_travel, strike, toe_off,
+                               heel_off, dx, dz, side, leg_phase / duty)
+    u = (leg_phase - duty) / (1.0 - duty)
+    x0, y0, z0, p0 = stance_foot_xyz(ankle_height, tip_z, foot_width, toe_out, stance_travel, strike, toe_off,
+                                     heel_off, dx, dz, side, 1.0)
+    x1, y1, z1, p1 = stance_foot_xyz(ankle_height, tip_z, foot_width, toe_out, stance_travel, strike, toe_off,
+                                     heel_off, dx, dz, side, 0.0)
     # Cubic Hermite along the ground, leaving and arriving while still moving back: the foot follows through
     # after toe-off (a heel kick when running) and is already pulled back as it lands.
-    vel = -st.follow * st.stance_travel
+    vel = -follow * stance_travel
     u2, u3 = u * u, u * u * u
-    h00, h10, h01, h11 = 2 * u3 - 3 * u2 + 1, u3 - 2 * u2 + u, -2 * u3 + 3 * u2, u3 - u2
-    x = h00 * x0 + h01 * x1 + (h10 + h11) * vel * st.dx
-    z = h00 * z0 + h01 * z1 + (h10 + h11) * vel * st.dz
+    h00, h10, h01, h11 = 2.0 * u3 - 3.0 * u2 + 1.0, u3 - 2.0 * u2 + u, -2.0 * u3 + 3.0 * u2, u3 - u2
+    x = h00 * x0 + h01 * x1 + (h10 + h11) * vel * dx
+    z = h00 * z0 + h01 * z1 + (h10 + h11) * vel * dz
     w = smoothstep(u)
-    y = y0 + (y1 - y0) * w + st.lift * math.sin(math.pi * u ** st.lift_exp)
-    return (x, y, z), p0 + (p1 - p0) * w
+    y = y0 + (y1 - y0) * w + lift * math.sin(math.pi * u ** lift_exp)
+    return x, y, z, p0 + (p1 - p0) * w
 
 
 def two_bone_ik(hip, target, thigh: float, shin: float, pole_x: float, pole_z: float):
     """Knee and ankle for a leg from ``hip`` reaching for ``target``; the knee bends towards the pole.
 
     The ankle lands exactly on the target when it is in reach, otherwise as close as a straight leg allows;
-    both bones keep their lengths exactly.
+    both bones keep their lengths exactly (:func:`two_bone_ik_xyz` on tuples).
     """
-    ex, ey, ez = target[0] - hip[0], target[1] - hip[1], target[2] - hip[2]
+    kx, ky, kz, ax, ay, az = two_bone_ik_xyz(hip[0], hip[1], hip[2], target[0], target[1], target[2], thigh,
+                                             shin, pole_x, pole_z)
+    return (kx, ky, kz), (ax, ay, az)
+
+
+def two_bone_ik_xyz(hx: float, hy: float, hz: float, tx: float, ty: float, tz: float, thigh: float,
+                    shin: float, pole_x: float, pole_z: float) -> tuple[float, float, float, float, float, float]:
+    """:func:`two_bone_ik` on plain floats: (knee x, y, z, ankle x, y, z) (compiled by the pose kernel)."""
+    ex, ey, ez = tx - hx, ty - hy, tz - hz
     d = math.sqrt(ex * ex + ey * ey + ez * ez)
     d = min(max(d, abs(thigh - shin) + 1e-6, 1e-6), (thigh + shin) * (1.0 - 1e-9))
-    n = math.sqrt(ex * ex + ey * ey + ez * ez) or 1.0
+    n = math.sqrt(ex * ex + ey * ey + ez * ez)
+    if n == 0.0:
+        n = 1.0
     ux, uy, uz = ex / n, ey / n, ez / n
     cos_a = (thigh * thigh + d * d - shin * shin) / (2.0 * thigh * d)
     sin_a = math.sqrt(max(0.0, 1.0 - cos_a * cos_a))
@@ -185,10 +220,8 @@ def two_bone_ik(hip, target, thigh: float, shin: float, pole_x: float, pole_z: f
     if wn < 1e-9:  # leg pointing straight along the pole: any perpendicular will do
         wx, wy, wz, wn = 0.0, 1.0, 0.0, 1.0
     wx, wy, wz = wx / wn, wy / wn, wz / wn
-    knee = (hip[0] + thigh * (cos_a * ux + sin_a * wx), hip[1] + thigh * (cos_a * uy + sin_a * wy),
-            hip[2] + thigh * (cos_a * uz + sin_a * wz))
-    ankle = (hip[0] + d * ux, hip[1] + d * uy, hip[2] + d * uz)
-    return knee, ankle
+    return (hx + thigh * (cos_a * ux + sin_a * wx), hy + thigh * (cos_a * uy + sin_a * wy),
+            hz + thigh * (cos_a * uz + sin_a * wz), hx + d * ux, hy + d * uy, hz + d * uz)
 
 
 @lru_cache(maxsize=8)

@@ -23,15 +23,13 @@ from dataclasses import replace
 
 import numpy as np
 
+from wmbench.body.motion.procedural import pose_kernel
 from wmbench.body.motion.procedural.gait import (
     FootGeometry,
     GaitParams,
-    foot_target,
-    foot_vector,
     reach_drops,
     stride_for,
     table_gait,
-    two_bone_ik,
 )
 from wmbench.body.motion.procedural.posture import Posture
 from wmbench.body.motion.stream import RhythmPhase, smoothstep
@@ -65,6 +63,14 @@ class PoseBuilder:
         slot = {joint: k for k, joint in enumerate(_FRAME_JOINTS)}
         self.trunk_slots = np.array([slot[skeleton.parents[r]] for r in _TRUNK_ROWS])
         self.trunk_offsets = offsets[list(_TRUNK_ROWS)].T.copy()  # (3, rows)
+        # the trunk kernel's arguments, as each path wants them (arrays for numba, tuples for Python)
+        self._trunk_slot_list = tuple(self.trunk_slots.tolist())
+        self._trunk_offset_list = tuple(offsets[list(_TRUNK_ROWS)].reshape(-1).tolist())
+        self._trunk_slot_arg = self.trunk_slots.astype(np.int64)
+        self._trunk_offset_arg = np.array(self._trunk_offset_list)
+        #: the kernel's output rows: the trunk's, then the legs' (knees, ankles, feet; left then right)
+        self._kernel_rows = np.array(_TRUNK_ROWS + _LEG_ROWS)
+        self._kernel_out = np.zeros(3 * len(self._kernel_rows))
         self.trunk_rows = np.array(_TRUNK_ROWS)
         self.leg_rows = np.array(_LEG_ROWS)
         self.thigh = float(lengths[4])
@@ -137,29 +143,23 @@ class PoseBuilder:
             ua_l[0] - p.forearm_inward, ua_l[1] - flex_l, ua_l[2],                       # forearms
             ua_r[0] + p.forearm_inward, ua_r[1] - flex_r, ua_r[2],
         )
-        angles = np.array(frames).reshape(len(_FRAME_JOINTS), 3).T[:, self.trunk_slots]
-        cos, sin = np.cos(angles), np.sin(angles)
-        ox, oy, oz = self.trunk_offsets
-        x1 = cos[2] * ox - sin[2] * oy            # roll about z
-        y1 = sin[2] * ox + cos[2] * oy
-        y2 = cos[1] * y1 - sin[1] * oz            # pitch about x
-        z2 = sin[1] * y1 + cos[1] * oz
-        x3 = cos[0] * x1 + sin[0] * z2            # yaw about y
-        z3 = cos[0] * z2 - sin[0] * x1
+        # the bones in one kernel (pose_kernel's card: the same doubles numpy's cos/sin and elementwise
+        # products and the gait's functions gave; compiled by numba when installed): the trunk, neck and arm
+        # bones (each rest offset rotated by its parent's frame), then the legs, whose knees point where the
+        # pelvis does
+        g = self.geo
+        legs = (g.ankle_height, g.tip_z, g.foot_width, g.toe_out, g.foot_y, g.foot_z, st.stance_travel, st.duty,
+                st.lift, st.lift_exp, st.strike, st.toe_off, st.heel_off, st.follow, st.dx, st.dz, self.thigh,
+                self.shin, math.sin(pelvis_yaw), math.cos(pelvis_yaw), pelvis_y, phase, (phase + 0.5) % 1.0)
+        kern, path = pose_kernel.kernel(), pose_kernel.kernel_path()
+        if path == "numba":
+            out = self._kernel_out
+            kern(np.array(frames), self._trunk_slot_arg, self._trunk_offset_arg, np.array(legs), out)
+        else:
+            flat = [0.0] * self._kernel_out.size
+            kern(frames, self._trunk_slot_list, self._trunk_offset_list, legs, flat)
+            out = np.array(flat)
         bones = self.bones
         bones[0] = (0.0, pelvis_y, 0.0)
-        bones[self.trunk_rows] = np.stack((x3, y2, z3), axis=1)
-
-        hips = bones[1:3].tolist()
-        pole_x, pole_z = math.sin(pelvis_yaw), math.cos(pelvis_yaw)  # knees point where the pelvis does
-        legs = []
-        for side, hip, leg_phase in ((1.0, hips[0], phase), (-1.0, hips[1], (phase + 0.5) % 1.0)):
-            hip = (hip[0], hip[1] + pelvis_y, hip[2])
-            target, pitch = foot_target(self.geo, st, side, leg_phase)
-            knee, ankle = two_bone_ik(hip, target, self.thigh, self.shin, pole_x, pole_z)
-            foot = foot_vector(self.geo.foot_y, self.geo.foot_z, pitch, side * self.geo.toe_out)
-            legs.append(((knee[0] - hip[0], knee[1] - hip[1], knee[2] - hip[2]),
-                         (ankle[0] - knee[0], ankle[1] - knee[1], ankle[2] - knee[2]), foot))
-        (knee_l, ankle_l, foot_l), (knee_r, ankle_r, foot_r) = legs
-        bones[self.leg_rows] = (knee_l, knee_r, ankle_l, ankle_r, foot_l, foot_r)
+        bones[self._kernel_rows] = out.reshape(-1, 3)
         return self.chain @ bones, lean
