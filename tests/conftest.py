@@ -60,6 +60,8 @@ from wmbench.harness.validity.runner import (
 )
 from wmbench.scoring.report_types import ScenarioScore
 
+from .cpu_profile import PANEL_JOBS_CPU, timed
+
 ReferenceEpisode = Callable[..., EpisodeResult]
 #: one panel job: (brain, seed, category), one of C01–C08 (that category's bench scenarios) or C10
 Job = tuple[str, int, str]
@@ -96,16 +98,18 @@ class _PanelJobs:
             if self._pool is None:
                 self._pool = worker_pool(self.workers)
             # run_validity's own job: one category's bench scenarios, or C10 alone (no bench category)
-            futures: dict[tuple[tuple[str, ...], int, str], Future[dict[str, list[Any]]]] = {}
+            futures: dict[tuple[tuple[str, ...], int, str], Future[tuple[dict[str, list[Any]], float]]] = {}
             for name, seed, category in todo:
                 members = (groups or {}).get(name, (name,))
                 key = (members, seed, category)
                 if key in futures:
                     continue
-                futures[key] = self._pool.submit(panel_jobs, members, seed, category == "C10", SOURCE_BODY,
+                futures[key] = self._pool.submit(timed, panel_jobs, members, seed, category == "C10", SOURCE_BODY,
                                                  () if category == "C10" else (category,))
-            for (_members, seed, category), future in futures.items():
-                for member, scores in future.result().items():
+            for key, future in futures.items():
+                by_member, PANEL_JOBS_CPU[key] = future.result()  # the job's CPU, for -p tests.cpu_profile
+                _members, seed, category = key
+                for member, scores in by_member.items():
                     self.done[(member, seed, category)] = scores
         return [score for job in jobs for score in self.done[job]]
 

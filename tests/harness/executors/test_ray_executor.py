@@ -46,31 +46,17 @@ def ray_processes() -> list[str]:
     return found
 
 
-def test_ray_sweep_matches_local_byte_for_byte_and_leaves_no_process(tmp_path: Path) -> None:
-    spec = SweepSpec(brains=(BrainEntry("reference"), BrainEntry("random", {"seed": 1})), bodies=("smpl",),
-                     scenarios="S01,S06,S12", seeds=(0, 1), live=False, workers=2)
-    local = run_sweep(SweepSpec(**{**spec.__dict__, "out": tmp_path / "local"}), progress=False,
-                      say=lambda _: None, executor=make_executor("local"))
+@pytest.fixture(scope="module")
+def ray_executor() -> Any:
+    """One local Ray instance for this module (starting one costs ~8 s of CPU in Ray's own processes): the
+    retry test runs its tasks on it, and the sweep test, last in the file, closes it and checks that Ray
+    leaves no process. Either test also works alone (the executor starts Ray on first use, again after a
+    close)."""
     executor = RayExecutor(num_cpus=2)
     try:
-        remote = run_sweep(SweepSpec(**{**spec.__dict__, "out": tmp_path / "ray"}), progress=False,
-                           say=lambda _: None, executor=executor)
-        assert ray.is_initialized()  # the episodes really went through Ray
+        yield executor
     finally:
         executor.close()
-    assert not ray.is_initialized()
-    assert local.ran == remote.ran == ("reference__smpl", "random__smpl")
-    for cell in local.ran:
-        a, b = tmp_path / "local" / cell, tmp_path / "ray" / cell
-        assert (a / SCORES_FILE).read_bytes() == (b / SCORES_FILE).read_bytes()
-        traces = canonical_traces(a)
-        assert len(traces) == 6
-        assert traces == canonical_traces(b)
-    assert [r["wm_score"] for r in local.rows] == [r["wm_score"] for r in remote.rows]
-    deadline = time.monotonic() + 20
-    while ray_processes() and time.monotonic() < deadline:
-        time.sleep(0.5)
-    assert ray_processes() == []
 
 
 PAUSE_S = 2.0
@@ -79,7 +65,7 @@ STAND_STILL = ("PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back
                "MOTION: a person stands still, waiting calmly")
 
 
-def test_retry_after_to_one_ray_task_pauses_the_other_tasks_requests() -> None:
+def test_retry_after_to_one_ray_task_pauses_the_other_tasks_requests(ray_executor: RayExecutor) -> None:
     """Two API episodes in two Ray worker processes against one real endpoint: once both are talking to it,
     the endpoint answers one request ``429`` with ``Retry-After: 2``. The OTHER episode's requests stop too:
     none reaches the server during the pause (after a generous 0.5 s for the news to travel), and both go
@@ -112,14 +98,11 @@ def test_retry_after_to_one_ray_task_pauses_the_other_tasks_requests() -> None:
         time.sleep(0.1)  # a reply takes a while: the other episode would send ~10 requests during the pause
         h.send_json(200, completion(STAND_STILL, body.get("model", "stub")))
 
-    executor = RayExecutor(num_cpus=2)
     with FaultServer(behave) as server:
         job = EpisodeJob(brain="openai/stub", body="smpl", max_connections=2,
                          brain_options={"base_url": server.url, "cache": False, "debug_session_labels": True})
-        try:
-            results = list(executor.results([EpisodeSpec("S42", 0), EpisodeSpec("S42", 1)], job))
-        finally:
-            executor.close()
+        # the module's Ray instance, left running for the sweep test (which closes it)
+        results = list(ray_executor.results([EpisodeSpec("S42", 0), EpisodeSpec("S42", 1)], job))
     assert len(results) == 2
     assert len({s for _, s, _ in seen}) == 2
     refused = [s for _, s, code in seen if code == 429]
@@ -130,3 +113,31 @@ def test_retry_after_to_one_ray_task_pauses_the_other_tasks_requests() -> None:
     during = [round(dt, 2) for dt in others if 0.5 < dt < PAUSE_S - 0.05]
     assert during == [], f"the other episode's requests reached the server during the pause: {during}"
     assert any(dt >= PAUSE_S for dt in others)  # ... and it went on after the pause
+
+
+def test_ray_sweep_matches_local_byte_for_byte_and_leaves_no_process(tmp_path: Path,
+                                                                    ray_executor: RayExecutor) -> None:
+    spec = SweepSpec(brains=(BrainEntry("reference"), BrainEntry("random", {"seed": 1})), bodies=("smpl",),
+                     scenarios="S01,S06,S12", seeds=(0, 1), live=False, workers=2)
+    local = run_sweep(SweepSpec(**{**spec.__dict__, "out": tmp_path / "local"}), progress=False,
+                      say=lambda _: None, executor=make_executor("local"))
+    executor = ray_executor  # the module's Ray instance (started here if this test runs alone); closed here
+    try:
+        remote = run_sweep(SweepSpec(**{**spec.__dict__, "out": tmp_path / "ray"}), progress=False,
+                           say=lambda _: None, executor=executor)
+        assert ray.is_initialized()  # the episodes really went through Ray
+    finally:
+        executor.close()
+    assert not ray.is_initialized()
+    assert local.ran == remote.ran == ("reference__smpl", "random__smpl")
+    for cell in local.ran:
+        a, b = tmp_path / "local" / cell, tmp_path / "ray" / cell
+        assert (a / SCORES_FILE).read_bytes() == (b / SCORES_FILE).read_bytes()
+        traces = canonical_traces(a)
+        assert len(traces) == 6
+        assert traces == canonical_traces(b)
+    assert [r["wm_score"] for r in local.rows] == [r["wm_score"] for r in remote.rows]
+    deadline = time.monotonic() + 20
+    while ray_processes() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    assert ray_processes() == []

@@ -17,7 +17,7 @@ def test_report_files_hold_no_raw_control_or_bidi_character(tmp_path, capsys):
     replies.write_text(json.dumps({"text": HOSTILE}) + "\n", encoding="utf-8")
     out = tmp_path / "run"
     code = main(["run", "--brain", f"replay:{replies}", "--option", "on_exhausted=cycle", "--scenarios", "S01",
-                 "--no-live", "--no-progress", "--out", str(out)])
+                 "--no-live", "--no-progress", "--workers", "1", "--out", str(out)])  # in-process: no pool to import
     printed = capsys.readouterr()
     assert code == 0, printed.err
     episodes = (out / "episodes.jsonl").read_text(encoding="utf-8")
