@@ -69,3 +69,48 @@ def test_the_command_is_numpys_clip_and_rate_limit():
         clamped_total += clamped
         previous = command
     assert clamped_total > 0
+
+
+def test_the_tracking_statistics_kernel_gives_numpys_doubles_on_either_path(monkeypatch):
+    """measure_frame's errors, sum and violation count equal numpy's ``abs(command - angles)``,
+    ``np.add.reduce`` and the limit comparisons, on the compiled and the Python path, for every length 1-128,
+    signed zeros, NaN angles and values of very different sizes (where the summation order shows)."""
+    rng = np.random.default_rng(21)
+    cases = []
+    for n in [*range(1, 129), 20, 20, 20]:
+        scale = rng.choice([1e-12, 1e-3, 1.0, 1e3], n)
+        cases.append((rng.normal(0.0, 1.0, n) * scale, rng.normal(0.0, 1.0, n) * scale,
+                      rng.uniform(-2.0, 0.0, n), rng.uniform(0.0, 2.0, n)))
+    angles = np.array([0.0, -0.0, np.nan, 1.5, -2.5] * 4)
+    cases.append((angles, np.full(20, -0.0), np.full(20, -1.0), np.full(20, 1.0)))
+
+    def want(a, c, lo, hi):
+        error = np.abs(c - a)
+        return error, float(np.add.reduce(error)), int(np.sum((a < lo) | (a > hi)))
+
+    kernels = [servo_kernel.measure_kernel(), servo_kernel.measure_frame]
+    for fn in kernels:
+        for a, c, lo, hi in cases:
+            error, total, violations = want(a, c, lo, hi)
+            if fn is servo_kernel.measure_frame:
+                out = [0.0] * len(a)
+                got = fn(a.tolist(), c.tolist(), tuple(lo.tolist()), tuple(hi.tolist()), out)
+            else:
+                out = np.zeros(len(a))
+                got = fn(a, c, lo, hi, out)
+            assert np.array(out).tobytes() == error.tobytes()
+            assert np.array(got[0]).tobytes() == np.array(total).tobytes() and got[1] == violations
+
+
+def test_the_robots_measure_takes_the_latest_command_or_converts_another(monkeypatch):
+    """ServoKernelData.measure reads its own copy of the command only for the list its latest step returned."""
+    data = SERVO_MAP.kernel_data(1.0 / 30.0)
+    joints = _frames()[3]
+    command, _, _ = data.step(joints, [0.0] * data.n, 1.0 / 30.0)
+    lo, hi = data.limits_arg([-9.0] * data.n), data.limits_arg([9.0] * data.n)
+    angles = [0.25] * data.n
+    total, _, error = data.measure(angles, command, lo, hi)
+    assert np.array(error).tolist() == [abs(c - 0.25) for c in command]
+    other = [0.5] * data.n        # not the list the step returned: converted, not confused with the copy
+    total, _, error = data.measure(angles, other, lo, hi)
+    assert np.array(error).tolist() == [0.25] * data.n and total == pytest.approx(0.25 * data.n)

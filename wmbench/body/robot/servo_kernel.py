@@ -177,8 +177,54 @@ def servo_frame(joints: Any, ki: Any, kf: Any, mem: Any, command: Any, velocity:
     return clamped
 
 
+def pairwise_sum(values: Any, n: int) -> float:
+    """``float(np.add.reduce(values[:n]))`` for ``n <= 128``, on plain floats: numpy's pairwise sum (below 8
+    values one running sum; else 8 running sums over blocks of 8, combined as
+    ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the rest one by one), so the same bits
+    (tests/body/robot/test_servo_robot.py checks it against numpy for every length). Longer runs are split
+    further by numpy's recursion: not this function's (callers send those to numpy)."""
+    if n < 8:
+        total = 0.0
+        for i in range(n):
+            total += values[i]
+        return total
+    r0, r1, r2, r3 = values[0], values[1], values[2], values[3]
+    r4, r5, r6, r7 = values[4], values[5], values[6], values[7]
+    m = n - n % 8
+    for i in range(8, m, 8):
+        r0 += values[i]
+        r1 += values[i + 1]
+        r2 += values[i + 2]
+        r3 += values[i + 3]
+        r4 += values[i + 4]
+        r5 += values[i + 5]
+        r6 += values[i + 6]
+        r7 += values[i + 7]
+    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
+    for i in range(m, n):
+        total += values[i]
+    return total
+
+
+def measure_frame(angles: Any, command: Any, low: Any, high: Any, error: Any) -> tuple[float, int]:
+    """The robot's tracking statistics of one physics state (at most 128 servos): ``error[k] = |command[k] -
+    angles[k]|`` (written), and returns (the errors' sum, numpy's pairwise order: :func:`pairwise_sum`; the
+    number of angles outside ``[low, high]``). The squared error is left to the caller: it is BLAS's dot,
+    whose order here is not a written-out one (round 6 tried OpenBLAS's Haswell and SkylakeX ddot orders)."""
+    n = len(angles)
+    violations = 0
+    for k in range(n):
+        angle = angles[k]
+        error[k] = abs(command[k] - angle)
+        if angle < low[k] or angle > high[k]:
+            violations += 1
+    return pairwise_sum(error, n), violations
+
+
 Kernel = Callable[..., int]
+MeasureKernel = Callable[..., tuple[float, int]]
 _compiled: list[tuple[Kernel, str]] = []
+_measure_compiled: list[tuple[MeasureKernel, str]] = []
 
 
 class ServoKernelData:
@@ -216,16 +262,40 @@ class ServoKernelData:
         else:
             self.ki, self.kf, self.mem = tuple(ki), tuple(kf), [0.0] * n_mem
             self.command, self.velocity = [0.0] * n, [0.0] * n
+        self._sent: list[float] | None = None   # the list the latest step returned (numba path)
+        self.error: Any = np.zeros(n) if measure_kernel_path() == "numba" else [0.0] * n
 
     def step(self, joints: np.ndarray, previous: list[float], dt: float) -> tuple[list[float], list[float], int]:
         """One robot frame: ``(command, velocity, clamped)`` from the frame's joints and the previous command
         (see :func:`servo_frame`)."""
         command, velocity = self.command, self.velocity
-        command[:] = previous
+        if previous is not self._sent:   # else the buffer holds it already (the list was made from it)
+            command[:] = previous
         clamped = kernel()(self.joints_arg(joints), self.ki, self.kf, self.mem, command, velocity, dt)
         if self.numba:
-            return command.tolist(), velocity.tolist(), int(clamped)
+            sent = command.tolist()
+            self._sent = sent
+            return sent, velocity.tolist(), int(clamped)
         return list(command), list(velocity), clamped
+
+    def measure(self, angles: list[float], command: list[float], low: Any, high: Any) -> tuple[float, int, Any]:
+        """:func:`measure_frame` of these angles (at most 128) against ``command`` and the limits ``low``,
+        ``high`` (float64 arrays on the numba path, sequences on the Python path: :meth:`limits_arg`): (error
+        sum, violations, the errors as a float64 array on the numba path or a list on the Python path).
+        ``command`` may be the list the latest :meth:`step` returned (then its float64 copy in this object is
+        read, no conversion)."""
+        fn, path = measure_kernel(), measure_kernel_path()
+        error = self.error
+        if path == "numba":
+            command_arg = self.command if command is self._sent else np.array(command, dtype=np.float64)
+            total, violations = fn(np.array(angles), command_arg, low, high, error)
+            return total, violations, error
+        total, violations = fn(angles, command, low, high, error)
+        return total, violations, error
+
+    def limits_arg(self, limits: Sequence[float]) -> Any:
+        """Limits as :meth:`measure` reads them: a float64 array (numba) or a tuple (Python)."""
+        return np.array(limits, dtype=np.float64) if measure_kernel_path() == "numba" else tuple(limits)
 
     def joints_arg(self, joints: np.ndarray) -> Any:
         """The (22, 3) joints as the kernel reads them: a flat float64 array (numba) or list (Python)."""
@@ -248,6 +318,26 @@ def _resolve() -> tuple[Kernel, str]:
     if not _compiled:
         _compiled.append(compile_kernel(servo_frame, _warm_up))
     return _compiled[0]
+
+
+def _warm_up_measure(compiled: MeasureKernel) -> object:
+    return compiled(np.ones(9), np.zeros(9), np.zeros(9), np.full(9, 0.5), np.zeros(9))
+
+
+def _resolve_measure() -> tuple[MeasureKernel, str]:
+    if not _measure_compiled:
+        _measure_compiled.append(compile_kernel(measure_frame, _warm_up_measure, helpers=(pairwise_sum,)))
+    return _measure_compiled[0]
+
+
+def measure_kernel() -> MeasureKernel:
+    """The tracking-statistics kernel this process uses (numba's compiled :func:`measure_frame` or itself)."""
+    return _resolve_measure()[0]
+
+
+def measure_kernel_path() -> str:
+    """``"numba"`` or ``"python"``: which :func:`measure_kernel` runs."""
+    return _resolve_measure()[1]
 
 
 def kernel() -> Kernel:

@@ -52,7 +52,7 @@ from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.registry import GeneratorFactory, resolve_generator_factory
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.body.planar_root import PlanarRoot
-from wmbench.body.robot.servo_kernel import ServoKernelData
+from wmbench.body.robot.servo_kernel import ServoKernelData, pairwise_sum
 from wmbench.body.robot.servo_map import LIMIT_TOLERANCE_RAD, SERVO_MAP, ServoMap
 from wmbench.body.robot.urdf import ROBOT_SCALE, robot_urdf_path
 from wmbench.core.directions import wrap_angle
@@ -100,6 +100,8 @@ class ServoRobot(UrdfBody):
         self._limit_lists: tuple[list[float], ...] = ([],) * 6
         #: The servo kernel's constants and buffers for this map and frame time (built at spawn).
         self._kernel: ServoKernelData | None = None
+        #: The limits widened by the violation tolerance, as the servo kernel's measure reads them (at spawn).
+        self._measure_limits: tuple[Any, Any] = ((), ())
         self._path: tuple[tuple[float, ...], tuple[float, ...]] = ((0.0,) * 4, (0.0,) * 4)
         self._substep = 0
         self._substeps = 1
@@ -134,6 +136,8 @@ class ServoRobot(UrdfBody):
         self._limit_lists = (sm.lower.tolist(), sm.upper.tolist(), (sm.lower - LIMIT_TOLERANCE_RAD).tolist(),
                              (sm.upper + LIMIT_TOLERANCE_RAD).tolist(), step.tolist(), (-step).tolist())
         self._kernel = sm.kernel_data(world.frame_dt)
+        self._measure_limits = (self._kernel.limits_arg(self._limit_lists[2]),
+                                self._kernel.limits_arg(self._limit_lists[3]))
         self._reset_counters()
         self.reset_pose(position, heading)
 
@@ -301,57 +305,38 @@ class ServoRobot(UrdfBody):
     def _measure(self) -> None:
         """Tracking error and limit check of the current physics state (once per physics state).
 
-        On plain floats, with numpy's arithmetic: ``|command - angle|`` and the limit comparisons are
-        elementwise; the mean is numpy's pairwise sum (:func:`_pairwise_sum`) over the count; the squared
-        error stays a BLAS dot (``error @ error``: its fused multiply-adds are not Python's)."""
+        The servo kernel's :func:`~wmbench.body.robot.servo_kernel.measure_frame` (numba when installed) does
+        numpy's arithmetic: ``|command - angle|`` and the limit comparisons elementwise, the errors' sum in
+        numpy's pairwise order (over the count for the mean); the squared error stays a BLAS dot
+        (``error @ error``: its order is OpenBLAS's, not written out)."""
         if self._measured_stamp == self._stamp:
             return
         self._measured_stamp = self._stamp
-        world = self._world
-        assert world is not None
+        world, kernel = self._world, self._kernel
+        assert world is not None and kernel is not None
         states = p.getJointStates(self._id, self._servo_index, physicsClientId=world.client)
-        _, _, low, high, _, _ = self._limit_lists
-        error: list[float] = []
-        violations = 0
-        for command, joint, lo, hi in zip(self._command, states, low, high):
-            angle = joint[0]
-            error.append(abs(command - angle))
-            if angle < lo or angle > hi:
-                violations += 1
-        n = len(error)
-        self._last_error = _pairwise_sum(error) / n
-        squares = np.array(error)
+        angles = [joint[0] for joint in states]
+        n = len(angles)
+        if n > 128:   # longer than the kernel's pairwise sum (this robot has 20 servos): numpy
+            error = np.abs(np.array(self._command) - np.array(angles))
+            _, _, low, high, _, _ = self._limit_lists
+            total = float(np.add.reduce(error))
+            violations = sum(1 for a, lo, hi in zip(angles, low, high) if a < lo or a > hi)
+        else:
+            low_arg, high_arg = self._measure_limits
+            total, violations, error = kernel.measure(angles, self._command, low_arg, high_arg)
+        self._last_error = total / n
+        squares = error if isinstance(error, np.ndarray) else np.array(error)
         self._sq_error += float(squares @ squares)
         self._n_error += n
         self._violations += violations
 
 
 def _pairwise_sum(values: list[float]) -> float:
-    """``float(np.add.reduce(np.array(values)))`` for up to 128 values, on plain floats: numpy's pairwise sum
-    (below 8 values one running sum; else 8 running sums over blocks of 8, combined as
-    ``((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))``, then the rest one by one), so the same bits
-    (tests/body/robot/test_servo_robot.py checks it against numpy for every length). Longer lists go to
-    numpy, whose recursion splits them further."""
+    """``float(np.add.reduce(np.array(values)))`` on plain floats: the servo kernel's
+    :func:`~wmbench.body.robot.servo_kernel.pairwise_sum` up to 128 values (numpy's pairwise order), numpy
+    itself beyond."""
     n = len(values)
     if n > 128:
         return float(np.add.reduce(np.array(values)))
-    if n < 8:
-        total = 0.0
-        for v in values:
-            total += v
-        return total
-    r0, r1, r2, r3, r4, r5, r6, r7 = values[:8]
-    m = n - n % 8
-    for i in range(8, m, 8):
-        r0 += values[i]
-        r1 += values[i + 1]
-        r2 += values[i + 2]
-        r3 += values[i + 3]
-        r4 += values[i + 4]
-        r5 += values[i + 5]
-        r6 += values[i + 6]
-        r7 += values[i + 7]
-    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
-    for i in range(m, n):
-        total += values[i]
-    return total
+    return pairwise_sum(values, n)

@@ -249,14 +249,34 @@ def reach_drops(thigh: float, shin: float, hip_drop: float, hip_width: float, st
 
 def stride_for(gait: GaitParams, speed: float, posture: Posture, amp: float) -> Stride:
     """The stride at ``speed`` for a posture, with the gait faded to amplitude ``amp`` (0..1)."""
-    step_hz = gait.step_hz / posture.stride_scale
-    stride = 2.0 * speed / step_hz
+    tx, tz = travel_direction(posture)
+    travel, lift, strike, toe_off = stride_terms(gait.step_hz, posture.stride_scale, gait.duty, posture.gait_scale,
+                                                 gait.lift, gait.strike_pitch, gait.toe_off_pitch, max(tz, 0.0),
+                                                 speed, amp)
+    return Stride(
+        stance_travel=travel, duty=gait.duty, lift=lift, lift_exp=lift_exponent(gait), strike=strike,
+        toe_off=toe_off, heel_off=gait.heel_off, follow=gait.follow, dx=tx, dz=tz,
+    )
+
+
+def travel_direction(posture: Posture) -> tuple[float, float]:
+    """The posture's travel direction as a root-local unit vector (x, z); straight ahead when it is ~0."""
     tx, tz = posture.travel_x, posture.travel_z
     n = math.hypot(tx, tz)
-    tx, tz = (tx / n, tz / n) if n > 1e-6 else (0.0, 1.0)
-    roll = amp * max(tz, 0.0)
-    return Stride(
-        stance_travel=gait.duty * stride * posture.gait_scale, duty=gait.duty, lift=gait.lift * amp,
-        lift_exp=math.log(0.5) / math.log(gait.lift_peak), strike=gait.strike_pitch * roll,
-        toe_off=gait.toe_off_pitch * roll, heel_off=gait.heel_off, follow=gait.follow, dx=tx, dz=tz,
-    )
+    return (tx / n, tz / n) if n > 1e-6 else (0.0, 1.0)
+
+
+def lift_exponent(gait: GaitParams) -> float:
+    """The swing-height exponent that puts the swing's apex at ``gait.lift_peak``."""
+    return math.log(0.5) / math.log(gait.lift_peak)
+
+
+def stride_terms(step_hz: float, stride_scale: float, duty: float, gait_scale: float, lift: float,
+                 strike_pitch: float, toe_off_pitch: float, ahead: float, speed: float, amp: float
+                 ) -> tuple[float, float, float, float]:
+    """(stance travel, lift, strike, toe-off) of :func:`stride_for` on plain floats (the pose kernel compiles
+    it with its own code): ``ahead`` is the travel direction's forward part, at least 0."""
+    step = step_hz / stride_scale
+    stride = 2.0 * speed / step
+    roll = amp * ahead
+    return duty * stride * gait_scale, lift * amp, strike_pitch * roll, toe_off_pitch * roll

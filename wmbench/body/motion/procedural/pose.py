@@ -18,7 +18,6 @@ Simplified: joint frames are composed as yaw-pitch-roll Euler angles whose pitch
 
 from __future__ import annotations
 
-import math
 from dataclasses import replace
 
 import numpy as np
@@ -27,9 +26,10 @@ from wmbench.body.motion.procedural import pose_kernel
 from wmbench.body.motion.procedural.gait import (
     FootGeometry,
     GaitParams,
+    lift_exponent,
     reach_drops,
-    stride_for,
     table_gait,
+    travel_direction,
 )
 from wmbench.body.motion.procedural.posture import Posture
 from wmbench.body.motion.stream import RhythmPhase, smoothstep
@@ -86,6 +86,16 @@ class PoseBuilder:
         self.drop_grid = np.array(grid)
         self.drop_values = np.array(drops)
         self.bones = np.zeros((skeleton.n_joints, 3))
+        # the whole-pose kernel's buffers: the output (a view of ``bones``), scratch, and its rows' joints
+        self._bones_flat = self.bones.reshape(-1)
+        self._kernel_row_arg = self._kernel_rows.astype(np.int64)
+        self._kernel_row_list = tuple(self._kernel_rows.tolist())
+        self._frames_arg = np.zeros(3 * len(_FRAME_JOINTS))
+        self._legs_arg = np.zeros(pose_kernel.N_LEG_ARGS)
+        self._params_for: tuple[Posture | None, GaitParams | None] = (None, None)
+        self._param_list: tuple[float, ...] = ()
+        self._param_arg = np.zeros(0)
+        assert sorted((0, *_TRUNK_ROWS, *_LEG_ROWS)) == list(range(skeleton.n_joints))  # the kernel writes all
 
     def gait_at(self, speed: float) -> GaitParams:
         """Gait parameters at ``speed`` with the pelvis drop raised to what keeps the feet within reach."""
@@ -94,72 +104,50 @@ class PoseBuilder:
 
     def pelvis_height(self, posture: Posture, gait: GaitParams, speed: float, phase: float) -> float:
         """The pelvis's height (m) in the pose of these arguments: ``pose(...)[0][0][1]`` without the rest of
-        the pose (the same arithmetic, so the same bits)."""
+        the pose (the same function, :func:`~wmbench.body.motion.procedural.pose_kernel.pelvis_y`, so the same
+        bits)."""
         p = posture
         amp = p.gait_scale * smoothstep(speed / GAIT_FADE_SPEED)
-        stance_mid = phase - 0.5 * gait.duty
-        return (self.stand_height - p.pelvis_drop - gait.drop * p.gait_scale
-                + gait.bob * amp * math.cos(4.0 * math.pi * stance_mid))
+        return pose_kernel.pelvis_y(self.stand_height, p.pelvis_drop, gait.drop, p.gait_scale, gait.bob, amp,
+                                    gait.duty, phase)
+
+    def _params(self, posture: Posture, gait: GaitParams) -> tuple[float, ...]:
+        """The pose kernel's ``params`` (:data:`~wmbench.body.motion.procedural.pose_kernel.PARAM_FIELDS`)."""
+        fields = pose_kernel.PARAM_FIELDS
+        n_posture, n_gait = pose_kernel.N_POSTURE_PARAMS, pose_kernel.N_GAIT_PARAMS
+        dx, dz = travel_direction(posture)
+        g = self.geo
+        return (*(float(getattr(posture, f)) for f in fields[:n_posture]),
+                *(float(getattr(gait, f)) for f in fields[n_posture:n_posture + n_gait]),
+                lift_exponent(gait), dx, dz, max(dz, 0.0), GAIT_FADE_SPEED,
+                self.stand_height, g.ankle_height, g.tip_z, g.foot_width, g.toe_out, g.foot_y, g.foot_z,
+                self.thigh, self.shin)
 
     def pose(self, posture: Posture, gait: GaitParams, speed: float, phase: float, rhythm: RhythmPhase
              ) -> tuple[np.ndarray, float]:
-        """(joints (22, 3) root-local, trunk lean) for one frame."""
-        p = posture
-        amp = p.gait_scale * smoothstep(speed / GAIT_FADE_SPEED)
-        st = stride_for(gait, speed, p, amp)
-        cyc = math.cos(2.0 * math.pi * phase)
-        stance_mid = phase - 0.5 * gait.duty
-        breath = p.breath_depth * math.sin(2.0 * math.pi * rhythm.breath)
-        sway = p.sway * math.sin(math.pi * rhythm.breath)
-        glance = p.glance * rhythm.glance_side
-        lean = trunk_lean(p, speed)
+        """(joints (22, 3) root-local, trunk lean) for one frame.
 
-        pelvis_y = self.pelvis_height(p, gait, speed, phase)
-        pelvis_roll = gait.obliquity * amp * math.cos(2.0 * math.pi * stance_mid)
-        pelvis_yaw = -gait.twist * amp * cyc
-        chest_yaw = 0.6 * gait.twist * amp * cyc + 0.4 * glance
-        trunk_roll = -0.4 * pelvis_roll + sway
-        chest_pitch = lean + p.slump - breath
-        swing = gait.arm_swing * p.arm_swing_scale * amp
-        swing_l, swing_r = -swing * cyc, swing * cyc
-        bend = gait.elbow_bend * amp
-        arm_pitch = 0.3 * chest_pitch - p.arm_forward
-        raise_l = p.shoulder_raise + 0.5 * breath
-        half_pi = 0.5 * math.pi
-        ua_l = (chest_yaw, arm_pitch - swing_l, trunk_roll - half_pi + p.arm_abduction)
-        ua_r = (chest_yaw, arm_pitch - swing_r, trunk_roll + half_pi - p.arm_abduction)
-        flex_l = p.elbow_flex + bend + 0.15 * max(swing_l, 0.0)
-        flex_r = p.elbow_flex + bend + 0.15 * max(swing_r, 0.0)
-        frames = (
-            pelvis_yaw, 0.35 * lean, pelvis_roll + 0.5 * sway,                          # pelvis
-            0.3 * pelvis_yaw + 0.15 * glance, 0.6 * lean, 0.8 * trunk_roll,             # spine1
-            0.5 * chest_yaw + 0.1 * glance, 0.8 * lean + 0.5 * p.slump, trunk_roll,     # spine2
-            chest_yaw, chest_pitch, trunk_roll,                                          # spine3
-            1.3 * glance + p.head_scan * math.sin(2.0 * math.pi * rhythm.scan),          # neck
-            0.45 * (lean + p.slump) + p.head_pitch, 0.5 * trunk_roll,
-            chest_yaw - p.shoulder_protract, chest_pitch, trunk_roll + raise_l,          # left collar
-            chest_yaw + p.shoulder_protract, chest_pitch, trunk_roll - raise_l,          # right collar
-            *ua_l, *ua_r,                                                                # upper arms
-            ua_l[0] - p.forearm_inward, ua_l[1] - flex_l, ua_l[2],                       # forearms
-            ua_r[0] + p.forearm_inward, ua_r[1] - flex_r, ua_r[2],
-        )
-        # the bones in one kernel (pose_kernel's card: the same doubles numpy's cos/sin and elementwise
-        # products and the gait's functions gave; compiled by numba when installed): the trunk, neck and arm
-        # bones (each rest offset rotated by its parent's frame), then the legs, whose knees point where the
-        # pelvis does
-        g = self.geo
-        legs = (g.ankle_height, g.tip_z, g.foot_width, g.toe_out, g.foot_y, g.foot_z, st.stance_travel, st.duty,
-                st.lift, st.lift_exp, st.strike, st.toe_off, st.heel_off, st.follow, st.dx, st.dz, self.thigh,
-                self.shin, math.sin(pelvis_yaw), math.cos(pelvis_yaw), pelvis_y, phase, (phase + 0.5) % 1.0)
-        kern, path = pose_kernel.kernel(), pose_kernel.kernel_path()
-        if path == "numba":
-            out = self._kernel_out
-            kern(np.array(frames), self._trunk_slot_arg, self._trunk_offset_arg, np.array(legs), out)
-        else:
-            flat = [0.0] * self._kernel_out.size
-            kern(frames, self._trunk_slot_list, self._trunk_offset_list, legs, flat)
-            out = np.array(flat)
+        One kernel call (:func:`~wmbench.body.motion.procedural.pose_kernel.pose_frame`; numba when installed):
+        the Euler-angle table of the trunk, neck and arms, the stride and the pelvis height from the posture's
+        and gait's fields (packed again only when the posture or the gait object changes: both are frozen),
+        then the trunk, neck and arm bones (each rest offset rotated by its parent's frame) and the legs, whose
+        knees point where the pelvis does. The chain sum stays numpy's ``chain @ bones`` (BLAS's order)."""
+        if posture is not self._params_for[0] or gait is not self._params_for[1]:
+            params = self._params(posture, gait)
+            self._params_for = (posture, gait)
+            self._param_list = params
+            self._param_arg = np.array(params)
+        kern, path = pose_kernel.frame_kernel(), pose_kernel.frame_kernel_path()
         bones = self.bones
-        bones[0] = (0.0, pelvis_y, 0.0)
-        bones[self._kernel_rows] = out.reshape(-1, 3)
+        if path == "numba":
+            lean = kern(self._param_arg, float(speed), float(phase), float(rhythm.breath), float(rhythm.scan),
+                        float(rhythm.glance_side),
+                        self._trunk_slot_arg, self._trunk_offset_arg, self._kernel_row_arg, self._frames_arg,
+                        self._legs_arg, self._kernel_out, self._bones_flat)
+        else:
+            flat = [0.0] * bones.size
+            lean = kern(self._param_list, speed, phase, rhythm.breath, rhythm.scan, rhythm.glance_side,
+                        self._trunk_slot_list, self._trunk_offset_list, self._kernel_row_list, [0.0] * 33,
+                        [0.0] * pose_kernel.N_LEG_ARGS, [0.0] * self._kernel_out.size, flat)
+            bones[:] = np.array(flat).reshape(bones.shape)
         return self.chain @ bones, lean
