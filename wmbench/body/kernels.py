@@ -12,6 +12,8 @@ Card
   computes it exactly on integers (every finite double is an integer times a power of two; CPython's integer
   true division rounds correctly), the compiled path runs the CPU's ``fma`` instruction (LLVM's
   ``llvm.fma.f64``). Both are the correctly rounded result, so they agree bit for bit.
+- :class:`LazyKernel` holds one kernel of a module: compiled by :func:`compile_kernel` on first use and then
+  shared by the process (``get()`` the function, ``path()`` which one runs).
 
 The drone's :mod:`~wmbench.body.drone.flight_kernel` predates this module and keeps its own copy of the
 compile step.
@@ -24,7 +26,9 @@ import os
 import types
 import warnings
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Generic, TypeVar, cast
+
+K = TypeVar("K", bound=Callable[..., Any])
 
 _FMA_REGISTERED: list[bool] = []
 
@@ -116,3 +120,27 @@ def _jit_family(numba: Any, kernel: Callable[..., Any], helpers: tuple[Callable[
     for scope in scopes:   # numba reads the globals when it compiles (first call), after this
         scope.update(by_name)
     return dispatchers[0]
+
+
+class LazyKernel(Generic[K]):
+    """``kernel`` compiled by :func:`compile_kernel` (with ``warm_up`` and ``helpers``) the first time it is
+    asked for, then the same for the whole process."""
+
+    def __init__(self, kernel: K, warm_up: Callable[[K], object],
+                 helpers: tuple[Callable[..., Any], ...] = ()) -> None:
+        self.kernel, self.warm_up, self.helpers = kernel, warm_up, helpers
+        self.resolved: tuple[K, str] | None = None
+
+    def _resolve(self) -> tuple[K, str]:
+        if self.resolved is None:
+            compiled, path = compile_kernel(self.kernel, self.warm_up, self.helpers)  # type: ignore[arg-type]
+            self.resolved = (cast(K, compiled), path)
+        return self.resolved
+
+    def get(self) -> K:
+        """The kernel this process runs: numba's compiled one or the plain function."""
+        return self._resolve()[0]
+
+    def path(self) -> str:
+        """``"numba"`` or ``"python"``: which :meth:`get` returns."""
+        return self._resolve()[1]

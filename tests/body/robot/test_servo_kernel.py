@@ -40,7 +40,7 @@ def test_the_compiled_and_the_python_servo_kernel_give_the_same_doubles(monkeypa
     frames = _frames()
     data = SERVO_MAP.kernel_data(1.0 / 30.0)
     fast = _run(data, lambda j, c: data.step(j, c, 1.0 / 30.0), frames)
-    monkeypatch.setattr(servo_kernel, "_compiled", [(servo_kernel.servo_frame, "python")])
+    monkeypatch.setattr(servo_kernel._SERVO, "resolved", (servo_kernel.servo_frame, "python"))
     slow_data = SERVO_MAP.kernel_data(1.0 / 30.0)
     assert not slow_data.numba
     slow = _run(slow_data, lambda j, c: slow_data.step(j, c, 1.0 / 30.0), frames)

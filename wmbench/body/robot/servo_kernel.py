@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from wmbench.body.kernels import compile_kernel, fma
+from wmbench.body.kernels import LazyKernel, fma
 
 #: Measure codes of :func:`servo_frame` (the order of :data:`~wmbench.body.robot.servo_map.MEASURES`).
 MEASURE_CODES: dict[str, int] = {"swing_pitch": 0, "swing_roll": 1, "lean_pitch": 2, "line_yaw": 3,
@@ -223,8 +223,6 @@ def measure_frame(angles: Any, command: Any, low: Any, high: Any, error: Any) ->
 
 Kernel = Callable[..., int]
 MeasureKernel = Callable[..., tuple[float, int]]
-_compiled: list[tuple[Kernel, str]] = []
-_measure_compiled: list[tuple[MeasureKernel, str]] = []
 
 
 class ServoKernelData:
@@ -314,38 +312,32 @@ def _warm_up(compiled: Kernel) -> object:
     return compiled(np.arange(6.0), ki, kf, np.zeros(8), np.zeros(1), np.zeros(1), 0.1)
 
 
-def _resolve() -> tuple[Kernel, str]:
-    if not _compiled:
-        _compiled.append(compile_kernel(servo_frame, _warm_up))
-    return _compiled[0]
+_SERVO: LazyKernel[Kernel] = LazyKernel(servo_frame, _warm_up)
 
 
 def _warm_up_measure(compiled: MeasureKernel) -> object:
     return compiled(np.ones(9), np.zeros(9), np.zeros(9), np.full(9, 0.5), np.zeros(9))
 
 
-def _resolve_measure() -> tuple[MeasureKernel, str]:
-    if not _measure_compiled:
-        _measure_compiled.append(compile_kernel(measure_frame, _warm_up_measure, helpers=(pairwise_sum,)))
-    return _measure_compiled[0]
+_MEASURE: LazyKernel[MeasureKernel] = LazyKernel(measure_frame, _warm_up_measure, helpers=(pairwise_sum,))
 
 
 def measure_kernel() -> MeasureKernel:
     """The tracking-statistics kernel this process uses (numba's compiled :func:`measure_frame` or itself)."""
-    return _resolve_measure()[0]
+    return _MEASURE.get()
 
 
 def measure_kernel_path() -> str:
     """``"numba"`` or ``"python"``: which :func:`measure_kernel` runs."""
-    return _resolve_measure()[1]
+    return _MEASURE.path()
 
 
 def kernel() -> Kernel:
     """The servo kernel this process uses: numba's compiled :func:`servo_frame`, or :func:`servo_frame`
     itself (decided once, on first use)."""
-    return _resolve()[0]
+    return _SERVO.get()
 
 
 def kernel_path() -> str:
     """``"numba"`` or ``"python"``: which :func:`kernel` runs."""
-    return _resolve()[1]
+    return _SERVO.path()

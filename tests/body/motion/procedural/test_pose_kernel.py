@@ -69,8 +69,8 @@ def test_poses_are_the_same_on_either_path(monkeypatch):
             out += [np.array(gen.next_frame(1.2 * (speed != SpeedClass.STILL)).joints) for _ in range(20)]
         return out
     first = poses()
-    monkeypatch.setattr(pose_kernel, "_compiled", [(pose_kernel.pose_bones, "python")])
-    monkeypatch.setattr(pose_kernel, "_frame_compiled", [(pose_kernel.pose_frame, "python")])
+    monkeypatch.setattr(pose_kernel._BONES, "resolved", (pose_kernel.pose_bones, "python"))
+    monkeypatch.setattr(pose_kernel._FRAME, "resolved", (pose_kernel.pose_frame, "python"))
     second = poses()
     assert all(_same_bits(a, b) for a, b in zip(first, second, strict=True))
     assert not any(math.isnan(v) for a in first for v in a.reshape(-1))
@@ -168,7 +168,7 @@ def test_the_whole_pose_kernel_gives_round_5s_poses_on_either_path(monkeypatch):
     cases = list(_pose_cases(600))
     for python in (False, True):
         if python:
-            monkeypatch.setattr(pose_kernel, "_frame_compiled", [(pose_kernel.pose_frame, "python")])
+            monkeypatch.setattr(pose_kernel._FRAME, "resolved", (pose_kernel.pose_frame, "python"))
         builder = PoseBuilder(DEFAULT_SKELETON)
         for posture, gait, speed, phase, rhythm in cases:
             want, want_lean = _round5_pose(builder, posture, gait, speed, phase, rhythm)

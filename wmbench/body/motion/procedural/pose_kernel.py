@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from wmbench.body.kernels import compile_kernel
+from wmbench.body.kernels import LazyKernel
 from wmbench.body.motion.procedural.gait import (
     foot_target_xyz,
     foot_vector,
@@ -193,8 +193,6 @@ def pose_frame(params: Any, speed: float, phase: float, breath_phase: float, sca
 
 Kernel = Callable[..., None]
 FrameKernel = Callable[..., float]
-_compiled: list[tuple[Kernel, str]] = []
-_frame_compiled: list[tuple[FrameKernel, str]] = []
 
 
 def _warm_up(compiled: Kernel) -> None:
@@ -202,11 +200,8 @@ def _warm_up(compiled: Kernel) -> None:
     compiled(np.zeros(3), np.zeros(2, dtype=np.int64), np.ones(6), legs, np.zeros(6 + 18))
 
 
-def _resolve() -> tuple[Kernel, str]:
-    if not _compiled:
-        _compiled.append(compile_kernel(pose_bones, _warm_up, helpers=(
-            trunk_bones, foot_target_xyz, stance_foot_xyz, two_bone_ik_xyz, foot_vector, smoothstep)))
-    return _compiled[0]
+_BONES: LazyKernel[Kernel] = LazyKernel(pose_bones, _warm_up, helpers=(
+    trunk_bones, foot_target_xyz, stance_foot_xyz, two_bone_ik_xyz, foot_vector, smoothstep))
 
 
 def _warm_up_frame(compiled: FrameKernel) -> None:
@@ -215,29 +210,26 @@ def _warm_up_frame(compiled: FrameKernel) -> None:
              np.zeros(33), np.zeros(N_LEG_ARGS), np.zeros(6 + 18), np.zeros(27))
 
 
-def _resolve_frame() -> tuple[FrameKernel, str]:
-    if not _frame_compiled:
-        _frame_compiled.append(compile_kernel(pose_frame, _warm_up_frame, helpers=(
-            pose_bones, pelvis_y, stride_terms, trunk_bones, foot_target_xyz, stance_foot_xyz, two_bone_ik_xyz,
-            foot_vector, smoothstep)))
-    return _frame_compiled[0]
+_FRAME: LazyKernel[FrameKernel] = LazyKernel(pose_frame, _warm_up_frame, helpers=(
+    pose_bones, pelvis_y, stride_terms, trunk_bones, foot_target_xyz, stance_foot_xyz, two_bone_ik_xyz,
+    foot_vector, smoothstep))
 
 
 def frame_kernel() -> FrameKernel:
     """The whole-pose kernel (:func:`pose_frame`) this process uses (decided once, on first use)."""
-    return _resolve_frame()[0]
+    return _FRAME.get()
 
 
 def frame_kernel_path() -> str:
     """``"numba"`` or ``"python"``: which :func:`frame_kernel` runs."""
-    return _resolve_frame()[1]
+    return _FRAME.path()
 
 
 def kernel() -> Kernel:
-    """The trunk kernel this process uses (decided once, on first use)."""
-    return _resolve()[0]
+    """The bones kernel (:func:`pose_bones`) this process uses (decided once, on first use)."""
+    return _BONES.get()
 
 
 def kernel_path() -> str:
     """``"numba"`` or ``"python"``: which :func:`kernel` runs."""
-    return _resolve()[1]
+    return _BONES.path()
