@@ -59,6 +59,26 @@ def test_the_root_lock_removes_part_of_a_planted_foot_slide():
     assert full < 0.2 * before
 
 
+def _walk_on_a_faster_track() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A procedural walk made root-local, and a ground track for its root 0.5 m/s faster than the walk's own
+    travel: (root-local frames, the track, the track's per-frame steps)."""
+    walk = _walk()
+    root = walk[:, 0, [0, 2]].copy()
+    local = walk.copy()
+    local[..., 0] -= root[:, None, 0]
+    local[..., 2] -= root[:, None, 1]
+    track = root + np.arange(len(walk))[:, None] * np.array([0.0, 0.5 / 30])
+    return local, track, np.diff(track, axis=0, prepend=track[:1])
+
+
+def _on_track(frames: np.ndarray, track: np.ndarray) -> np.ndarray:
+    """Root-local ``frames`` placed on the ground ``track``."""
+    out = frames.copy()
+    out[..., 0] += track[:, None, 0]
+    out[..., 2] += track[:, None, 1]
+    return out
+
+
 def _leg_lengths(clip: np.ndarray) -> np.ndarray:
     return np.stack([np.linalg.norm(clip[:, b] - clip[:, a], axis=-1)
                      for a, b in ((_HIP, _KNEE), (_KNEE, _ANKLE), (_ANKLE, _FOOT))], axis=-1)
@@ -88,28 +108,16 @@ def test_the_live_pinner_lengthens_a_stride_too_short_for_the_body():
     """Stride lengthening (motion6): a gait whose stride is 0.5 m/s short of the body's root is pinned with
     less sliding when the pinner is told the shortfall (its swings land further along the travel), with
     bone lengths and foot heights kept; a shortfall of 0 changes nothing, and a standing body ignores it."""
-    walk = _walk()
-    root = walk[:, 0, [0, 2]].copy()
-    local = walk.copy()
-    local[..., 0] -= root[:, None, 0]
-    local[..., 2] -= root[:, None, 1]
-    track = root + np.arange(len(walk))[:, None] * np.array([0.0, 0.5 / 30])
-    steps = np.diff(track, axis=0, prepend=track[:1])
+    local, track, steps = _walk_on_a_faster_track()
 
     def stream(shortfall: float, moving: bool = True) -> np.ndarray:
         pinner = pp.LivePinner(30)
         return np.stack([pinner(frame, (float(dx), float(dz)) if moving else (0.0, 0.0), shortfall)
                          for frame, (dx, dz) in zip(local, steps)])
 
-    def placed(frames: np.ndarray) -> np.ndarray:
-        out = frames.copy()
-        out[..., 0] += track[:, None, 0]
-        out[..., 2] += track[:, None, 1]
-        return out
-
     plain, longer = stream(0.0), stream(0.5)
     # measured 0.36 vs 0.40 (the legs' reach bounds both)
-    assert mq.foot_skating(placed(longer)[30:], 30) < 0.95 * mq.foot_skating(placed(plain)[30:], 30)
+    assert mq.foot_skating(_on_track(longer, track)[30:], 30) < 0.95 * mq.foot_skating(_on_track(plain, track)[30:], 30)
     assert not np.allclose(longer, plain)
     assert np.allclose(_leg_lengths(longer), _leg_lengths(local), atol=1e-9)
     feet = list(FOOT_CONTACT_JOINTS)
@@ -118,24 +126,13 @@ def test_the_live_pinner_lengthens_a_stride_too_short_for_the_body():
 
 
 def test_the_live_pinner_pins_root_local_frames_on_the_bodys_ground_track():
-    walk = _walk()
-    root = walk[:, 0, [0, 2]].copy()
-    local = walk.copy()
-    local[..., 0] -= root[:, None, 0]
-    local[..., 2] -= root[:, None, 1]
     # the body's root runs 0.5 m/s faster than the gait's own travel: shown as-is, planted feet slide
-    track = root + np.arange(len(walk))[:, None] * np.array([0.0, 0.5 / 30])
-    steps = np.diff(track, axis=0, prepend=track[:1])
-
-    def placed(frames: np.ndarray) -> np.ndarray:
-        out = frames.copy()
-        out[..., 0] += track[:, None, 0]
-        out[..., 2] += track[:, None, 1]
-        return out
+    local, track, steps = _walk_on_a_faster_track()
 
     pinner = pp.LivePinner(30)
     pinned = np.stack([pinner(frame, (float(dx), float(dz))) for frame, (dx, dz) in zip(local, steps)])
-    before, after = mq.foot_skating(placed(local)[30:], 30), mq.foot_skating(placed(pinned)[30:], 30)
+    before = mq.foot_skating(_on_track(local, track)[30:], 30)
+    after = mq.foot_skating(_on_track(pinned, track)[30:], 30)
     assert before > 0.4 and after < 0.75 * before
     assert np.allclose(_leg_lengths(pinned), _leg_lengths(local), atol=1e-9)
     feet = list(FOOT_CONTACT_JOINTS)
