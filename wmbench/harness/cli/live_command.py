@@ -20,7 +20,7 @@ from wmbench.core.visible import visible
 from wmbench.envs.pacing import BODY_PACE, SCENE_PACE
 from wmbench.harness.cli.base import EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
-from wmbench.harness.cli.options import default_out_dir, parse_options
+from wmbench.harness.cli.options import add_unpaced_argument, default_out_dir, parse_options
 from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
 from wmbench.harness.live.store import LIVE_FILE, LiveStore
 from wmbench.harness.report.writer import write_reports
@@ -146,9 +146,7 @@ def configure_live(p: argparse.ArgumentParser) -> None:
     p.add_argument("--record", type=Path, default=None, help="write an mp4 of the run (extra: video)")
     p.add_argument("--observation", default="scene", choices=("scene", "image", "scene+image", "rays"),
                    help="what the brain is shown (default: scene, the JSON); see docs/vision.md")
-    p.add_argument("--unpaced", action="store_true",
-                   help="a diagnostic: play a bench scene at its own NPC speeds on a body slower than the "
-                        "character, instead of at the body's pace (docs/simulation.md)")
+    add_unpaced_argument(p)
     p.add_argument("--out", type=Path, default=None,
                    help="directory for live.json (default: runs/live-<scenario>-<brain>-<body>-<timestamp>)")
     p.add_argument("--option", action="append", nargs="+", default=[], metavar="KEY=VALUE",

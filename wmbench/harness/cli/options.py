@@ -8,6 +8,7 @@ Card
 - :func:`warn_secret_on_command_line`: one stderr line saying a secret given on the command line is visible in
   ``ps``, and what to use instead.
 - :func:`default_out_dir`: ``runs/<brain>-<body>-<timestamp>``, the brain spec made safe for a file name.
+- :func:`add_unpaced_argument`: ``--unpaced``, the bench-scene pacing diagnostic of ``run`` and ``live``.
 
 A light module (standard library only), so ``serve`` and ``live`` read their options without importing the run
 machinery of :mod:`wmbench.harness.cli.run_command`.
@@ -15,6 +16,7 @@ machinery of :mod:`wmbench.harness.cli.run_command`.
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import sys
@@ -65,3 +67,12 @@ def default_out_dir(brain: str, body: str, now: datetime | None = None) -> Path:
     stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
     safe_brain = re.sub(r"[^A-Za-z0-9._-]+", "_", brain).strip("_.") or "brain"
     return Path("runs") / f"{safe_brain}-{body}-{stamp}"
+
+
+def add_unpaced_argument(p: argparse.ArgumentParser) -> None:
+    """``--unpaced``: bench scenes at their own NPC speeds on a body slower than the character (a diagnostic of
+    the body's raw limits; :mod:`wmbench.envs.pacing`)."""
+    p.add_argument("--unpaced", action="store_true",
+                   help="a diagnostic: play bench scenes at their own NPC speeds and timings on a body slower than "
+                        "the character (the body's raw physical limits), instead of at the body's pace "
+                        "(docs/simulation.md, 'Bench scenes paced to the body')")

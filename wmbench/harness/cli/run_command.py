@@ -32,7 +32,7 @@ from wmbench.core.visible import visible
 from wmbench.envs.pacing import SCENE_PACE
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
 from wmbench.harness.cli.motion_model_option import add_motion_model_argument, apply_motion_model
-from wmbench.harness.cli.options import default_out_dir, parse_options
+from wmbench.harness.cli.options import add_unpaced_argument, default_out_dir, parse_options
 from wmbench.harness.cli.track_a_option import track_a_command
 from wmbench.harness.run.accounting import format_usage
 from wmbench.harness.run.guard import RunStopped
@@ -101,10 +101,7 @@ def configure_run(p: argparse.ArgumentParser) -> None:
                    help="what the brain is shown: scene (the JSON, default), image (egocentric panorama), "
                         "scene+image, rays (the raw ray fan as text); bench-mode scenarios only (C09 live and "
                         "C10 transfer are measured with the JSON)")
-    p.add_argument("--unpaced", action="store_true",
-                   help="a diagnostic: play bench scenes at their own NPC speeds and timings on a body slower than "
-                        "the character (the body's raw physical limits), instead of at the body's pace "
-                        "(docs/simulation.md, 'Bench scenes paced to the body')")
+    add_unpaced_argument(p)
     p.add_argument("--no-live", action="store_true",
                    help="do not measure C09 with live runs (reported as not measured)")
     p.add_argument("--track", default=None, choices=("A",),
