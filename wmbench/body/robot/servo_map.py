@@ -148,13 +148,8 @@ def _hinge_yaw(upper: np.ndarray, lower: np.ndarray) -> float:
     (frame components fwd, left, up). The hinge axis is +left at yaw 0; the axis seen in the frame is carried
     back through the pitch and roll the upper segment implies, then read like ``line_yaw``. Faded to 0 as the
     hinge straightens (the axis is undefined for a straight limb)."""
-    return _hinge_yaw_of(upper.tolist(), lower.tolist())
-
-
-def _hinge_yaw_of(upper: list[float], lower: list[float]) -> float:
-    """:func:`_hinge_yaw` of the two directions as plain lists (what :meth:`ServoMap.raw_targets` holds)."""
-    a0, a1, a2 = upper
-    b0, b1, b2 = lower
+    a0, a1, a2 = upper.tolist()
+    b0, b1, b2 = lower.tolist()
     # np.cross(upper, lower) written out (numpy computes each component as the same two products and a
     # difference, so the result is identical; without its dispatch overhead)
     c0, c1, c2 = a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0

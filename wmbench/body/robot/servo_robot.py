@@ -52,7 +52,7 @@ from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.registry import GeneratorFactory, resolve_generator_factory
 from wmbench.body.multibody import UrdfBody, quaternion_yaw, wall_contact, yaw_quaternion
 from wmbench.body.planar_root import PlanarRoot
-from wmbench.body.robot.servo_kernel import ServoKernelData, pairwise_sum
+from wmbench.body.robot.servo_kernel import ServoKernelData
 from wmbench.body.robot.servo_map import LIMIT_TOLERANCE_RAD, SERVO_MAP, ServoMap
 from wmbench.body.robot.urdf import ROBOT_SCALE, robot_urdf_path
 from wmbench.core.directions import wrap_angle
@@ -95,9 +95,8 @@ class ServoRobot(UrdfBody):
         self._z = 0.0
         #: The latest servo command (rad, servo-map order) as plain floats: the per-frame path works on lists.
         self._command: list[float] = [0.0] * len(servo_map)
-        #: Per servo, in servo-map order: lower and upper limit, the limits widened by the violation tolerance,
-        #: and the most a command may move in one frame and its negative (max speed * frame dt; set at spawn).
-        self._limit_lists: tuple[list[float], ...] = ([],) * 6
+        #: Per servo, in servo-map order: the limits widened by the violation tolerance (set at spawn).
+        self._tolerant_limits: tuple[list[float], list[float]] = ([], [])
         #: The servo kernel's constants and buffers for this map and frame time (built at spawn).
         self._kernel: ServoKernelData | None = None
         #: The limits widened by the violation tolerance, as the servo kernel's measure reads them (at spawn).
@@ -132,12 +131,11 @@ class ServoRobot(UrdfBody):
             for link in range(-1, p.getNumJoints(self._id, physicsClientId=cid)):
                 p.setCollisionFilterPair(self._id, ground, link, -1, 0, physicsClientId=cid)
         self._substeps = max(1, round(world.frame_dt / world.physics_dt))
-        sm, step = self.servo_map, self.servo_map.max_speed * world.frame_dt
-        self._limit_lists = (sm.lower.tolist(), sm.upper.tolist(), (sm.lower - LIMIT_TOLERANCE_RAD).tolist(),
-                             (sm.upper + LIMIT_TOLERANCE_RAD).tolist(), step.tolist(), (-step).tolist())
+        sm = self.servo_map
+        low, high = self._tolerant_limits = ((sm.lower - LIMIT_TOLERANCE_RAD).tolist(),
+                                             (sm.upper + LIMIT_TOLERANCE_RAD).tolist())
         self._kernel = sm.kernel_data(world.frame_dt)
-        self._measure_limits = (self._kernel.limits_arg(self._limit_lists[2]),
-                                self._kernel.limits_arg(self._limit_lists[3]))
+        self._measure_limits = (self._kernel.limits_arg(low), self._kernel.limits_arg(high))
         self._reset_counters()
         self.reset_pose(position, heading)
 
@@ -319,7 +317,7 @@ class ServoRobot(UrdfBody):
         n = len(angles)
         if n > 128:   # longer than the kernel's pairwise sum (this robot has 20 servos): numpy
             error = np.abs(np.array(self._command) - np.array(angles))
-            _, _, low, high, _, _ = self._limit_lists
+            low, high = self._tolerant_limits
             total = float(np.add.reduce(error))
             violations = sum(1 for a, lo, hi in zip(angles, low, high) if a < lo or a > hi)
         else:
@@ -331,12 +329,3 @@ class ServoRobot(UrdfBody):
         self._n_error += n
         self._violations += violations
 
-
-def _pairwise_sum(values: list[float]) -> float:
-    """``float(np.add.reduce(np.array(values)))`` on plain floats: the servo kernel's
-    :func:`~wmbench.body.robot.servo_kernel.pairwise_sum` up to 128 values (numpy's pairwise order), numpy
-    itself beyond."""
-    n = len(values)
-    if n > 128:
-        return float(np.add.reduce(np.array(values)))
-    return pairwise_sum(values, n)
