@@ -123,13 +123,6 @@ def foot_vector(y: float, z: float, pitch: float, yaw: float) -> tuple[float, fl
     return math.sin(yaw) * z2, y2, math.cos(yaw) * z2
 
 
-def _stance_foot(geo: FootGeometry, st: Stride, side: float, s: float) -> tuple[tuple, float]:
-    """(ankle, pitch) at stance fraction ``s`` (:func:`stance_foot_xyz` on the records)."""
-    x, y, z, pitch = stance_foot_xyz(geo.ankle_height, geo.tip_z, geo.foot_width, geo.toe_out, st.stance_travel,
-                                     st.strike, st.toe_off, st.heel_off, st.dx, st.dz, side, s)
-    return (x, y, z), pitch
-
-
 def stance_foot_xyz(ankle_height: float, tip_z: float, foot_width: float, toe_out: float,
                     stance_travel: float, strike: float, toe_off: float, heel_off: float, dx: float, dz: float,
                     side: float, s: float) -> tuple[float, float, float, float]:

@@ -71,8 +71,6 @@ class PoseBuilder:
         #: the kernel's output rows: the trunk's, then the legs' (knees, ankles, feet; left then right)
         self._kernel_rows = np.array(_TRUNK_ROWS + _LEG_ROWS)
         self._kernel_out = np.zeros(3 * len(self._kernel_rows))
-        self.trunk_rows = np.array(_TRUNK_ROWS)
-        self.leg_rows = np.array(_LEG_ROWS)
         self.thigh = float(lengths[4])
         self.shin = float(lengths[7])
         self.geo = FootGeometry(
