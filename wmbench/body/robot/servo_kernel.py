@@ -282,13 +282,13 @@ class ServoKernelData:
         sum, violations, the errors as a float64 array on the numba path or a list on the Python path).
         ``command`` may be the list the latest :meth:`step` returned (then its float64 copy in this object is
         read, no conversion)."""
-        fn, path = measure_kernel(), measure_kernel_path()
-        error = self.error
-        if path == "numba":
+        fn, error = measure_kernel(), self.error
+        angles_arg: Any = angles
+        command_arg: Any = command
+        if measure_kernel_path() == "numba":
+            angles_arg = np.array(angles)
             command_arg = self.command if command is self._sent else np.array(command, dtype=np.float64)
-            total, violations = fn(np.array(angles), command_arg, low, high, error)
-            return total, violations, error
-        total, violations = fn(angles, command, low, high, error)
+        total, violations = fn(angles_arg, command_arg, low, high, error)
         return total, violations, error
 
     def limits_arg(self, limits: Sequence[float]) -> Any:

@@ -338,8 +338,8 @@ class ServoMap:
             return self._kernel_data
         step = (self.max_speed * frame_dt).tolist() if frame_dt is not None else [0.0] * len(self.rows)
         data = servo_kernel.ServoKernelData(
-            [(kind, measure, a, b, scale, offset) for kind, measure, a, b, scale, offset in self._batched_plan],
-            self._seg_from.tolist(), self._seg_to.tolist(), self._root_segs.tolist(), self._chest_segs.tolist(),
+            self._batched_plan, self._seg_from.tolist(), self._seg_to.tolist(), self._root_segs.tolist(),
+            self._chest_segs.tolist(),
             list(zip(self._hinge_first.tolist(), self._hinge_second.tolist())), self._torso_limits,
             self.lower.tolist(), self.upper.tolist(), step, ROOT_FRAME.reshape(-1).tolist())
         if frame_dt is None:
