@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
+from itertools import chain
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
 from typing import Any
@@ -83,9 +84,10 @@ def stream_results(pool: Executor, start: Callable[[EpisodeSpec], Future[Episode
     except KeyboardInterrupt:
         for future in pending:
             future.cancel()  # only those not yet started can be cancelled
-        left = ready + [f for f in pending if not f.cancelled()]
-        print(f"\nstopping: waiting for {len(left)} running episode(s) to finish", file=sys.stderr)
-        for future in completed(left):
+        running = [f for f in pending if not f.cancelled()]
+        print(f"\nstopping: waiting for {len(ready) + len(running)} running episode(s) to finish", file=sys.stderr)
+        # the results that had finished go first, in order; then the running ones as they finish
+        for future in chain(ready, completed(running)):
             if future.exception() is None:
                 yield future.result()
         raise
