@@ -56,11 +56,20 @@ def test_timed_returns_the_result_and_the_cpu_of_the_call():
 def test_a_child_read_low_while_dying_or_reaped_late_is_still_counted_once(monkeypatch):
     """A child charged 10 s whose /proc times then read 0 (a dying multi-threaded worker), missing from the
     listing one edge before it is reaped: its 10 s reach RUSAGE_CHILDREN later and are taken off, not added."""
-    meter = _ChildMeter()
     listings = iter([{(7, 1.0): 10.0}, {(7, 1.0): 0.0}, {}, {}])
-    reaped = iter([0.0, 0.0, 0.0, 10.0])
+    reaped = iter([0.0, 0.0, 0.0, 0.0, 10.0])
+    meter = _ChildMeter(reaped_cpu=lambda: next(reaped))
     monkeypatch.setattr(meter, "_live", lambda: next(listings))
-    monkeypatch.setattr(meter, "_reaped", 0.0)
-    monkeypatch.setattr("tests.cpu_profile._rusage", lambda who: next(reaped))
     charged = [meter.growth() for _ in range(4)]
     assert charged == [10.0, 0.0, 0.0, 0.0], charged
+
+
+def test_the_plugin_measures_its_own_tests_without_being_fooled_by_them(tmp_path):
+    """The fault: `pytest -p tests.cpu_profile` over the whole suite errored in every test after this file's,
+    because a test here patched the module's reader that the live plugin's meter reads too (real pytest run)."""
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "tests.cpu_profile",
+                          "tests/test_cpu_profile.py", "-k", "not measures_its_own", "tests/core/test_suggest.py",
+                          "--cpu-json", str(tmp_path / "cpu.json")],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0 and " error" not in run.stdout, run.stdout[-3000:]
+    assert "tests/core/test_suggest.py" in (tmp_path / "cpu.json").read_text()   # measured after this file's tests
