@@ -103,6 +103,7 @@ class _ChildMeter:
         self._reaped_cpu = reaped_cpu
         self._reaped = reaped_cpu()
         self._credit = 0.0  # CPU charged to children that are gone but may not be reaped yet
+        self._departed: dict[tuple[int, float], float] = {}  # their charges, by child
 
     def _live(self) -> dict[tuple[int, float], float]:
         if _PROC_CHILDREN:
@@ -127,13 +128,19 @@ class _ChildMeter:
         live = self._live()
         grown = 0.0
         for key, cpu in live.items():
+            if key in self._departed:  # missed by one listing, not gone: its charge comes back from the credit
+                self._charged[key] = self._departed.pop(key)
+                self._credit -= self._charged[key]
             before = self._charged.get(key, 0.0)
             grown += max(0.0, cpu - before)
             # never lower what was charged: a dying multi-threaded child's /proc times can read low (seen: the
             # panel's workers exiting), and what was charged is what its reaping must take off
             self._charged[key] = max(before, cpu)
         for key in [key for key in self._charged if key not in live]:
-            self._credit += self._charged.pop(key)  # gone: taken off RUSAGE_CHILDREN when it is reaped
+            # gone (or missed: /proc's children lists are not reliable while the children run): taken off
+            # RUSAGE_CHILDREN when it is reaped, or given back to the child if a later listing shows it again
+            self._departed[key] = self._charged.pop(key)
+            self._credit += self._departed[key]
         reaped = self._reaped_cpu()
         reaped_growth = reaped - self._reaped
         self._reaped = reaped

@@ -64,6 +64,18 @@ def test_a_child_read_low_while_dying_or_reaped_late_is_still_counted_once(monke
     assert charged == [10.0, 0.0, 0.0, 0.0], charged
 
 
+def test_a_child_missed_by_one_listing_is_not_charged_again_when_it_shows_up_again(monkeypatch):
+    """The fault (whole-suite run, round 6): the session panel's two workers, 256 s of CPU charged while they
+    ran, were missing from one /proc listing (the kernel's children list is a racy snapshot) and charged 256 s
+    again when the next listing showed them: tests/protocol read 518 s of CPU in 9 s of wall."""
+    listings = iter([{(7, 1.0): 10.0}, {}, {(7, 1.0): 10.5}, {}, {}])
+    reaped = iter([0.0, 0.0, 0.0, 0.0, 0.0, 10.5])
+    meter = _ChildMeter(reaped_cpu=lambda: next(reaped))
+    monkeypatch.setattr(meter, "_live", lambda: next(listings))
+    charged = [meter.growth() for _ in range(5)]
+    assert charged == [10.0, 0.0, 0.5, 0.0, 0.0], charged
+
+
 def test_the_plugin_measures_its_own_tests_without_being_fooled_by_them(tmp_path):
     """The fault: `pytest -p tests.cpu_profile` over the whole suite errored in every test after this file's,
     because a test here patched the module's reader that the live plugin's meter reads too (real pytest run)."""
