@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import multiprocessing
 import sys
-from itertools import chain
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, wait
+from itertools import chain
 from typing import Any
 
 from wmbench.brain.base import Brain
