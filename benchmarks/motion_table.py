@@ -11,8 +11,9 @@ run's, and the distance split into its mean and covariance terms and per feature
 (``quality.distance_breakdown``); then the loop skating and loop jerk per fidelity text, mean of seeds 0-2,
 at 30 and 60 fps (procedural and diffusion rows).
 
-Run: ``.venv/bin/python -m benchmarks.motion_table [--before WEIGHTS_DIR] [--breakdown]`` (``--before``: the
-previous model's folder, e.g. one checked out from git history).
+Run: ``.venv/bin/python -m benchmarks.motion_table [--before WEIGHTS_DIR] [--breakdown] [--candidates N]``
+(``--before``: the previous model's folder, e.g. one checked out from git history; ``--candidates``: chunks
+the diffusion live stream samples per chunk, 1 for the stream before round 6's candidate selection).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def _breakdown(rows: list) -> None:
 LOOP_SEEDS = (0, 1, 2)
 
 
-def _loop_per_text(rows: list, fps: int) -> None:
+def _loop_per_text(rows: list, fps: int, candidates: int | None = None) -> None:
     """Loop skating and loop jerk per fidelity text (``quality.stream_clip`` after the first second, as
     ``quality.loop_metrics``), mean over :data:`LOOP_SEEDS`, for the procedural and diffusion rows at ``fps``."""
     import numpy as np
@@ -72,7 +73,8 @@ def _loop_per_text(rows: list, fps: int) -> None:
 
     names = [name for name, _ in rows if name != "keyframe"]
     gens = {name: (get_generator("procedural", fps) if name == "procedural"
-                   else DiffusionGenerator(fps, model=generator.model)) for name, generator in rows if name in names}
+                   else DiffusionGenerator(fps, model=generator.model, candidates=candidates))
+            for name, generator in rows if name in names}
     skip, n = fps, int((1.0 + CLIP_SECONDS) * fps)
     table = {name: np.array([[[foot_skating(c, fps), jerk(c, fps)] for c in
                               (stream_clip(gen, text, n, seed)[skip:] for seed in LOOP_SEEDS)]
@@ -102,12 +104,20 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="motion_table")
     parser.add_argument("--before", type=Path, default=None, help="weights folder of the previous model")
     parser.add_argument("--breakdown", action="store_true", help="also break the run distance down")
+    parser.add_argument("--candidates", type=int, default=None,
+                        help="chunks the diffusion live stream samples per chunk (default: the generator's, 8; "
+                             "1: one sample, the stream before round 6)")
     args = parser.parse_args(argv)
+    if args.candidates is not None:   # the frames/s column builds its generator by name (registry defaults)
+        from wmbench.body.motion.diffusion import generator as diffusion_generator
+
+        diffusion_generator.LIVE_CANDIDATES = args.candidates
     reference = mocap_reference(30)
     rows = [("procedural", get_generator("procedural", 30)), ("keyframe", get_generator("keyframe", 30))]
     if args.before is not None:
-        rows.append(("diffusion-before", DiffusionGenerator(30, model=MotionModel(args.before))))
-    rows.append(("diffusion", DiffusionGenerator(30)))
+        rows.append(("diffusion-before", DiffusionGenerator(30, model=MotionModel(args.before),
+                                                            candidates=args.candidates)))
+    rows.append(("diffusion", DiffusionGenerator(30, candidates=args.candidates)))
     print("| generator | fidelity | skating m/s | loop skating m/s | jerk m/s^3 | loop jerk m/s^3 | dist walk | "
           "dist run | dist turn (held out) | dist dance (held out) | frames/s CPU |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -125,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.breakdown:
         _breakdown(rows)
         for fps in (30, 60):
-            _loop_per_text(rows, fps)
+            _loop_per_text(rows, fps, args.candidates)
     return 0
 
 

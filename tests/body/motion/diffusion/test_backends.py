@@ -64,3 +64,23 @@ def test_provider_choice_comes_from_onnxruntimes_list():
         "CUDAExecutionProvider", "CPUExecutionProvider"]
     assert choose_providers(["AzureExecutionProvider", "CPUExecutionProvider"]) == ["CPUExecutionProvider"]
     assert choose_providers([]) == ["CPUExecutionProvider"]
+
+
+def test_ddim_pruning_keeps_the_named_candidates_as_if_sampled_alone():
+    """Candidate selection (motion7) samples several chunks together and drops rows after a step: the rows
+    kept end exactly where each would have ended sampled alone, and the hook sees every row until it prunes."""
+    model = shipped_model("numpy")
+    noise, _, context, cond, tokens = _inputs(model, batch=4, seed=3)
+    seen: list[tuple[int, int]] = []
+
+    def prune(step: int, clean: np.ndarray) -> np.ndarray | None:
+        seen.append((step, len(clean)))
+        return np.array([2, 0]) if step == 1 else None
+
+    schedule = (model.timesteps, model.alphas_cumprod, model.final_alpha_cumprod)
+    kept = ddim_sample(model.denoise, noise, context, cond, tokens, *schedule, prune=prune)
+    assert seen == [(0, 4), (1, 4), (2, 2)]   # not called after the last step: nothing is left to prune
+    for row, source in enumerate((2, 0)):
+        alone = ddim_sample(model.denoise, noise[source:source + 1], context[source:source + 1],
+                            cond[source:source + 1], tokens[source:source + 1], *schedule)
+        assert np.abs(kept[row] - alone[0]).max() < 1e-4

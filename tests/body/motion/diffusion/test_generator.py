@@ -173,8 +173,11 @@ def test_a_streamed_back_step_keeps_its_planted_feet_on_the_ground():
     move back at 0.3-0.45 m/s under a 1.4 m/s body; the warp's 1.6x cadence cannot make that up), so its
     pinned feet ran out of the legs' reach and slid: 0.50, 1.02 and 1.30 m/s of loop skating for seeds 0-2
     (mean 0.94). Stride lengthening in the live pinner (each swing lands half a stance's shortfall further
-    along the travel) brings the mean to about 0.71 (0.46, 0.54, 1.13); "backs away slowly" (0.26 before)
-    must not get worse."""
+    along the travel) brings the mean to about 0.71 (0.46, 0.54, 1.13). Its feet are low while they move
+    *with* the body, which pinning cannot hold; round 6's candidate selection (of 8 chunks sampled for the
+    same context, the one whose feet near the floor slide least over the body's ground track) follows the
+    samples that step in phase: 0.39 (procedural 0.24), and "backs away slowly" 0.22 -> 0.18 (procedural
+    0.10). Both bounds fail with one sample per chunk (``candidates=1``)."""
     from wmbench.body.motion import quality as mq
 
     gen = DiffusionGenerator(30)
@@ -182,8 +185,8 @@ def test_a_streamed_back_step_keeps_its_planted_feet_on_the_ground():
     def skating(text: str) -> float:
         return float(np.mean([mq.foot_skating(mq.stream_clip(gen, text, 120, seed)[30:], 30) for seed in (0, 1, 2)]))
 
-    assert skating("a person steps back defensively, arms raised") < 0.8
-    assert skating("a person backs away slowly") < 0.26
+    assert skating("a person steps back defensively, arms raised") < 0.5
+    assert skating("a person backs away slowly") < 0.21
 
 
 def _warp_frames(foot_speed: float, n: int) -> list[np.ndarray]:
@@ -268,3 +271,26 @@ def test_catmull_rom_passes_through_its_middle_points_with_a_continuous_velocity
     left = (catmull_rom(*p[:4], 1.0) - catmull_rom(*p[:4], 1.0 - h)) / h
     right = (catmull_rom(*p[1:], h) - catmull_rom(*p[1:], 0.0)) / h
     assert np.allclose(left, right, atol=1e-4)
+
+
+def test_the_live_stream_samples_candidates_and_clip_does_not():
+    """The live stream draws ``candidates`` noise chunks per chunk from its seeded generator and keeps one
+    (deterministic per seed); ``clip`` (the model's own root: the table's skating and distances) samples one,
+    so its frames do not depend on the live setting; a bad count is refused."""
+    from wmbench.body.motion.diffusion import generator as gm
+
+    intent = parse_motion("a person steps back defensively, arms raised")
+    one, eight = DiffusionGenerator(30, candidates=1), DiffusionGenerator(30, candidates=8)
+    assert eight.candidates == gm.LIVE_CANDIDATES == DiffusionGenerator(30).candidates
+    assert np.array_equal(one.clip(intent, 40), eight.clip(intent, 40))
+
+    def frames(gen: DiffusionGenerator) -> np.ndarray:
+        gen.reset(2)
+        gen.set_intent(intent)
+        return np.array([gen.next_frame(1.4).joints for _ in range(40)])
+
+    assert np.array_equal(frames(eight), frames(DiffusionGenerator(30, candidates=8)))
+    assert not np.allclose(frames(one), frames(eight))
+    for bad in (0, 2.5, True):
+        with pytest.raises(ValueError, match="candidates"):
+            DiffusionGenerator(30, candidates=bad)

@@ -13,6 +13,13 @@ Card
   last ``CONTEXT`` frames shown (so it continues the motion), the intent vector and the MOTION text's words.
   A new intent discards the frames not yet shown: the next frame already comes from a chunk conditioned on
   it (the switch is immediate and blends through the context).
+- **Candidate selection** (live stream, round 6). Each chunk of the live stream is chosen among
+  :data:`LIVE_CANDIDATES` sampled together from the stream's seeded generator for the same context and
+  intent: after DDIM step :data:`SELECT_STEP` only the one whose predicted clean chunk the contact critic
+  (``contact_critic.contact_slide``: how far feet near the floor slide over the body's ground track) scores
+  best is denoised to the end. A general physical-plausibility check: no text or intent is named, and the
+  model's own samples are chosen among, not changed. :meth:`DiffusionGenerator.clip` samples one chunk
+  (``candidates`` is the live setting).
 - **Conditioning while streaming.** The body owns the root: it turns to face its travel when the intent
   says so, so the relative heading is 0 then, else the intent's heading (a back-step). A body that is held
   in place (ground speed under :data:`BLOCKED_SPEED` while the intent moves, e.g. against a wall) is
@@ -56,8 +63,9 @@ import numpy as np
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.contract import MotionFrame
 from wmbench.body.motion.diffusion.blas_threads import single_blas_thread
+from wmbench.body.motion.diffusion.contact_critic import contact_slide, foot_positions
 from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
-from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, ddim_sample
+from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, PruneFn, ddim_sample
 from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
 from wmbench.body.motion.diffusion.postprocess import (
     FrameSmoother,
@@ -139,6 +147,20 @@ class MotionModel:
                 ) -> np.ndarray:
         return ddim_sample(self.denoise, noise[None], context[None].astype(np.float32), cond[None],
                            tokens[None], self.timesteps, self.alphas_cumprod, self.final_alpha_cumprod)[0]
+
+    def sample_candidates(self, context: np.ndarray, cond: np.ndarray, tokens: np.ndarray, noise: np.ndarray,
+                          prune: PruneFn | None = None) -> np.ndarray:
+        """(B', CHUNK, D) normalised candidate chunks, one per row of ``noise`` (B, CHUNK, D) that ``prune``
+        keeps (``denoiser_numpy.ddim_sample``), all continuing ``context`` under ``cond`` and ``tokens``,
+        sampled together. A row equals :meth:`sample_chunk` of its own noise up to float rounding."""
+        b = len(noise)
+        args = (self.denoise, np.asarray(noise, dtype=np.float32), np.repeat(context[None], b, 0).astype(np.float32),
+                np.repeat(cond[None], b, 0), np.repeat(tokens[None], b, 0), self.timesteps, self.alphas_cumprod,
+                self.final_alpha_cumprod, prune)
+        if self.backend == "numpy":
+            with single_blas_thread():
+                return ddim_sample(*args)
+        return ddim_sample(*args)
 
     def denormalise(self, frames: np.ndarray) -> np.ndarray:
         return frames * self.std + self.mean
@@ -304,10 +326,16 @@ def catmull_rom(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, 
                   + (3.0 * p1 - p0 - 3.0 * p2 + p3) * t3)
 
 
+#: Candidate chunks the live stream samples per chunk (1: a single sample, the stream before round 6).
+LIVE_CANDIDATES = 8
+#: After this DDIM step (0-based, of 4) only the candidate the contact critic scores best goes on.
+SELECT_STEP = 1
+
+
 class _Stream:
     """One running stream of chunks (see the module card)."""
 
-    def __init__(self, model: MotionModel, seed: int, fps: float = MODEL_FPS) -> None:
+    def __init__(self, model: MotionModel, seed: int, fps: float = MODEL_FPS, candidates: int = 1) -> None:
         self.model = model
         self.rate = MODEL_FPS / fps
         self.tau = 1.0
@@ -325,6 +353,9 @@ class _Stream:
         self.last_ahead = 0.0
         self.phase = 0.0
         self.warp = PlaybackWarp()
+        #: the body's ground speed along the travel this frame (0 while standing or held), for the critic
+        self.ground = 0.0
+        self.candidates = max(1, int(candidates))
 
     def set_intent(self, intent: MotionIntent, immediate: bool = False) -> None:
         self.intent = intent
@@ -343,14 +374,35 @@ class _Stream:
         when none is pending; the model's context keeps the raw sample."""
         if not self.pending:
             cond, tokens = self._condition(relative_heading)
-            noise = self.rng.standard_normal((CHUNK, FRAME_DIM)).astype(np.float32)
-            self.pending = list(self.model.sample_chunk(self.history, cond, tokens, noise))
             direction = (math.sin(relative_heading), math.cos(relative_heading))
+            self.pending = list(self._sample(cond, tokens, direction))
             for sample in self.pending:  # the playback rate reads the stride of the frames about to be shown
                 self.warp.observe(self.model.denormalise(sample), direction)
         frame = self.pending.pop(0)
         self.history = np.concatenate((self.history[1:], frame[None]))
         return self.smoother(self.model.denormalise(frame))
+
+    def _sample(self, cond: np.ndarray, tokens: np.ndarray, direction: tuple[float, float]) -> np.ndarray:
+        """The next chunk (CHUNK, D), normalised: one sample from seeded noise, or, with ``candidates`` > 1 (the
+        live stream), the contact critic's choice among that many (see the module card)."""
+        model = self.model
+        if self.candidates == 1:
+            noise = self.rng.standard_normal((CHUNK, FRAME_DIM)).astype(np.float32)
+            return model.sample_chunk(self.history, cond, tokens, noise)
+        noise = self.rng.standard_normal((self.candidates, CHUNK, FRAME_DIM)).astype(np.float32)
+        previous = model.denormalise(self.history[-1])
+        floor = (np.min(self.warp.heights, axis=0) if self.warp.heights
+                 else foot_positions(model.denormalise(self.history))[..., 1].min(axis=0))
+        # the body's travel per model frame, in the root frame: what a planted foot slides back by
+        ground_step = np.asarray(direction) * self.ground / (MODEL_FPS * self.warp.current)
+
+        def keep_best(step: int, clean: np.ndarray) -> np.ndarray | None:
+            if step != SELECT_STEP:
+                return None
+            return np.argsort(contact_slide(model.denormalise(clean), previous, floor, ground_step),
+                              kind="stable")[:1]
+
+        return model.sample_candidates(self.history, cond, tokens, noise, keep_best)[0]
 
     def step(self, speed: float) -> MotionFrame:
         held = self.intent.moving and speed < BLOCKED_SPEED
@@ -367,6 +419,7 @@ class _Stream:
             first = self.next_raw(heading)
             self.span = (first, first, first, first)
         ground = speed if self.intent.moving and not self.held else 0.0
+        self.ground = ground
         rate = self.warp.rate(ground)
         self.tau += self.rate * rate
         # what the cadence could not supply, a longer stride does (``postprocess.LivePinner``)
@@ -391,17 +444,24 @@ class _Stream:
 
 class DiffusionGenerator(StreamGenerator):
     """The learned motion generator (see the module card). Implements ``MotionGenerator`` around a stream of
-    sampled chunks; ``clip`` lets the root move by the model's own velocity."""
+    sampled chunks; ``clip`` lets the root move by the model's own velocity. ``candidates``: chunks the live
+    stream samples per chunk for the contact critic to choose among (default :data:`LIVE_CANDIDATES`; 1
+    samples one)."""
 
     name = "diffusion"
 
     def __init__(self, fps: float = 30.0, skeleton: Skeleton = DEFAULT_SKELETON, seed: int = 0,
-                 backend: str = "numpy", model: MotionModel | None = None) -> None:
+                 backend: str = "numpy", model: MotionModel | None = None,
+                 candidates: int | None = None) -> None:
+        candidates = LIVE_CANDIDATES if candidates is None else candidates
+        if isinstance(candidates, bool) or int(candidates) != candidates or candidates < 1:
+            raise ValueError(f"candidates must be a positive integer, got {candidates!r}")
         self.model = model or shipped_model(backend)
+        self.candidates = int(candidates)
         super().__init__(fps, skeleton, seed)
 
     def _new_stream(self) -> _Stream:
-        return _Stream(self.model, self._seed, self.fps)
+        return _Stream(self.model, self._seed, self.fps, self.candidates)
 
     def clip(self, intent: MotionIntent, n_frames: int) -> np.ndarray:
         """Global frames of ``intent`` from a standing start; the root moves by the model's own velocity
