@@ -138,15 +138,7 @@ class MotionModel:
     def sample_chunk(self, context: np.ndarray, cond: np.ndarray, tokens: np.ndarray, noise: np.ndarray
                      ) -> np.ndarray:
         """(CHUNK, D) normalised frames continuing ``context`` (CONTEXT, D) under ``cond`` and ``tokens``."""
-        if self.backend == "numpy":
-            with single_blas_thread():
-                return self._sample(context, cond, tokens, noise)
-        return self._sample(context, cond, tokens, noise)
-
-    def _sample(self, context: np.ndarray, cond: np.ndarray, tokens: np.ndarray, noise: np.ndarray
-                ) -> np.ndarray:
-        return ddim_sample(self.denoise, noise[None], context[None].astype(np.float32), cond[None],
-                           tokens[None], self.timesteps, self.alphas_cumprod, self.final_alpha_cumprod)[0]
+        return self.sample_candidates(context, cond, tokens, noise[None])[0]
 
     def sample_candidates(self, context: np.ndarray, cond: np.ndarray, tokens: np.ndarray, noise: np.ndarray,
                           prune: PruneFn | None = None) -> np.ndarray:
