@@ -177,10 +177,10 @@ def test_a_streamed_back_step_keeps_its_planted_feet_on_the_ground():
     *with* the body, which pinning cannot hold; round 6's candidate selection (of 8 chunks sampled for the
     same context, the one whose feet near the floor slide least over the body's ground track) follows the
     samples that step in phase: 0.39 (procedural 0.24), and "backs away slowly" 0.22 -> 0.18 (procedural
-    0.10). Both bounds fail with one sample per chunk (``candidates=1``)."""
+    0.10). Both bounds fail with one sample per chunk (the default, ``candidates=1``)."""
     from wmbench.body.motion import quality as mq
 
-    gen = DiffusionGenerator(30)
+    gen = DiffusionGenerator(30, candidates=8)
 
     def skating(text: str) -> float:
         return float(np.mean([mq.foot_skating(mq.stream_clip(gen, text, 120, seed)[30:], 30) for seed in (0, 1, 2)]))
@@ -281,7 +281,7 @@ def test_the_live_stream_samples_candidates_and_clip_does_not():
 
     intent = parse_motion("a person steps back defensively, arms raised")
     one, eight = DiffusionGenerator(30, candidates=1), DiffusionGenerator(30, candidates=8)
-    assert eight.candidates == gm.LIVE_CANDIDATES == DiffusionGenerator(30).candidates
+    assert DiffusionGenerator(30).candidates == gm.LIVE_CANDIDATES == 1 and eight.candidates == 8
     assert np.array_equal(one.clip(intent, 40), eight.clip(intent, 40))
 
     def frames(gen: DiffusionGenerator) -> np.ndarray:
