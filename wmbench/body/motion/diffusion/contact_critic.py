@@ -2,8 +2,9 @@
 
 Card
 ----
-- **What it scores.** The live stream samples several candidate chunks for the same context and intent
-  (``generator._Stream``, round 6) and keeps the one this critic likes best: a general physical-plausibility
+- **What it scores.** With ``DiffusionGenerator(candidates=8)`` (opt-in, round 6) the live stream samples
+  several candidate chunks for the same context and intent (``generator._Stream``) and keeps the one this
+  critic likes best: a general physical-plausibility
   check, no text or intent named. A foot joint that is low (within ``FOOT_CONTACT_HEIGHT`` of its floor)
   carries weight and should not move over the ground; the critic adds up how far such joints move, frame
   to frame, on the ground track of the body's travel.
