@@ -15,8 +15,8 @@ Card
 - :class:`LazyKernel` holds one kernel of a module: compiled by :func:`compile_kernel` on first use and then
   shared by the process (``get()`` the function, ``path()`` which one runs).
 
-The drone's :mod:`~wmbench.body.drone.flight_kernel` predates this module and keeps its own copy of the
-compile step.
+Used by the drone's :mod:`~wmbench.body.drone.flight_kernel`, the robot's servo kernel and the procedural
+pose kernel.
 """
 
 from __future__ import annotations

@@ -141,7 +141,7 @@ def test_a_numba_that_cannot_compile_falls_back_to_the_python_kernel(monkeypatch
     fake.njit = njit  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "numba", fake)
     monkeypatch.delenv("WMBENCH_NO_NUMBA", raising=False)
-    monkeypatch.setattr(fk, "_compiled", [])
+    monkeypatch.setattr(fk._FLIGHT, "resolved", None)
     with pytest.warns(RuntimeWarning, match="pure-Python"):
         assert fk.kernel_path() == "python"
     assert fk.kernel() is fk.flight_step
@@ -151,7 +151,7 @@ def test_a_numba_that_cannot_compile_falls_back_to_the_python_kernel(monkeypatch
 
 def test_no_numba_asked_for_gives_the_python_kernel(monkeypatch):
     monkeypatch.setenv("WMBENCH_NO_NUMBA", "1")
-    monkeypatch.setattr(fk, "_compiled", [])
+    monkeypatch.setattr(fk._FLIGHT, "resolved", None)
     assert fk.kernel_path() == "python" and fk.kernel() is fk.flight_step
 
 
@@ -161,7 +161,7 @@ def test_a_drone_flies_the_same_trajectory_on_either_kernel(monkeypatch):
     from wmbench.body.drone.quadrotor import Quadrotor
 
     compiled = fly(Quadrotor())
-    monkeypatch.setattr(fk, "_compiled", [(fk.flight_step, "python")])
+    monkeypatch.setattr(fk._FLIGHT, "resolved", (fk.flight_step, "python"))
     python_body = Quadrotor()
     assert python_body._kernel is fk.flight_step
     assert np.array_equal(fly(python_body), compiled)

@@ -29,12 +29,12 @@ every argument and every returned value).
 from __future__ import annotations
 
 import math
-import os
-import warnings
 from collections.abc import Callable
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+from wmbench.body.kernels import LazyKernel
 
 if TYPE_CHECKING:
     from wmbench.body.drone.airframe import Airframe
@@ -249,39 +249,23 @@ def rotor_thrusts(mem: Memory) -> tuple[float, float, float, float]:
 
 
 Kernel = Callable[..., tuple[float, float, float, float]]
-_compiled: list[tuple[Kernel, str]] = []
 
 
-def _resolve() -> tuple[Kernel, str]:
-    if not _compiled:
-        kernel: Kernel = flight_step
-        path = "python"
-        if not os.environ.get("WMBENCH_NO_NUMBA"):
-            try:
-                import numba
-            except ImportError:
-                pass
-            else:  # no fastmath: IEEE doubles, no FMA contraction, no reassociation
-                try:  # compile (or load from numba's cache) now, so a failure falls back instead of mid-flight
-                    # (cache=True raises at decoration when no cache directory is writable: caught here too)
-                    compiled: Callable[..., object] = numba.njit(cache=True, fastmath=False, nogil=True)(flight_step)
-                    compiled(np.zeros(N_CONSTANTS) + 1.0, np.zeros(N_MEMORY), *([0.0] * 6), 1.0, *([0.0] * 6))
-                except Exception as exc:  # numba's compiler or cache (an optional extra): warn, run Python
-                    warnings.warn(f"wmbench: numba could not compile the drone's flight kernel ({exc!r}); "
-                                  "using the pure-Python one", RuntimeWarning, stacklevel=2)
-                else:
-                    kernel, path = cast(Kernel, compiled), "numba"
-        _compiled.append((kernel, path))
-    return _compiled[0]
+def _warm_up(compiled: Kernel) -> object:
+    """One call on typical arguments, so numba compiles (or loads its cache) at first use, not mid-flight."""
+    return compiled(np.zeros(N_CONSTANTS) + 1.0, np.zeros(N_MEMORY), *([0.0] * 6), 1.0, *([0.0] * 6))
+
+
+_FLIGHT: LazyKernel[Kernel] = LazyKernel(flight_step, _warm_up)
 
 
 def kernel() -> Kernel:
     """The flight kernel this process uses: numba's compiled :func:`flight_step` when numba imports and
     ``WMBENCH_NO_NUMBA`` is unset, else :func:`flight_step` itself (decided once, on first use; numba is
     imported only then, so ``import wmbench`` never pays for it)."""
-    return _resolve()[0]
+    return _FLIGHT.get()
 
 
 def kernel_path() -> str:
     """``"numba"`` or ``"python"``: which :func:`kernel` runs (benchmarks print it)."""
-    return _resolve()[1]
+    return _FLIGHT.path()
