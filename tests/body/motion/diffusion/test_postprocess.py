@@ -84,6 +84,22 @@ def _leg_lengths(clip: np.ndarray) -> np.ndarray:
                      for a, b in ((_HIP, _KNEE), (_KNEE, _ANKLE), (_ANKLE, _FOOT))], axis=-1)
 
 
+def _assert_heights_kept_or_stepped(shown: np.ndarray, model: np.ndarray, fps: float = 30.0) -> None:
+    """Foot heights are the model's except where the live pinner re-steps a foot: there a leg's ankle and ball
+    are raised together, never lowered, by a whole step's arc (no hovering just above the contact band)."""
+    feet = list(FOOT_CONTACT_JOINTS)
+    lift = shown[:, feet, 1] - model[:, feet, 1]
+    assert lift.min() > -1e-9                                         # never pushed into the floor
+    assert np.allclose(lift[:, 0], lift[:, 1]) and np.allclose(lift[:, 2], lift[:, 3])   # ankle and ball together
+    for leg in (lift[:, 0], lift[:, 2]):
+        up = leg > 1e-9
+        edges = np.flatnonzero(np.diff(np.concatenate(([0], up.astype(int), [0]))))
+        for start, end in zip(edges[::2], edges[1::2]):
+            if end < len(leg):   # a step still in the air at the clip's end is cut short
+                assert end - start >= pp.RESTEP_MIN_SECONDS * fps - 2, (start, end)
+                assert leg[start:end].max() > 0.5 * pp.RESTEP_CLEARANCE, (start, end)
+
+
 def test_pinning_keeps_a_sliding_planted_foot_in_place_by_leg_ik():
     walk = _walk()
     slide = walk.copy()
@@ -107,7 +123,8 @@ def test_pinning_keeps_a_sliding_planted_foot_in_place_by_leg_ik():
 def test_the_live_pinner_lengthens_a_stride_too_short_for_the_body():
     """Stride lengthening (motion6): a gait whose stride is 0.5 m/s short of the body's root is pinned with
     less sliding when the pinner is told the shortfall (its swings land further along the travel), with
-    bone lengths and foot heights kept; a shortfall of 0 changes nothing, and a standing body ignores it."""
+    bone lengths kept and foot heights kept except by whole re-steps (a swing carried further than
+    ``RESTEP_CARRY`` goes through the air); a shortfall of 0 changes nothing, and a standing body ignores it."""
     local, track, steps = _walk_on_a_faster_track()
 
     def stream(shortfall: float, moving: bool = True) -> np.ndarray:
@@ -120,8 +137,7 @@ def test_the_live_pinner_lengthens_a_stride_too_short_for_the_body():
     assert mq.foot_skating(_on_track(longer, track)[30:], 30) < 0.95 * mq.foot_skating(_on_track(plain, track)[30:], 30)
     assert not np.allclose(longer, plain)
     assert np.allclose(_leg_lengths(longer), _leg_lengths(local), atol=1e-9)
-    feet = list(FOOT_CONTACT_JOINTS)
-    assert np.allclose(longer[:, feet, 1], local[:, feet, 1], atol=1e-9)
+    _assert_heights_kept_or_stepped(longer, local)
     assert np.array_equal(stream(0.0), plain) and np.array_equal(stream(0.7, moving=False), stream(0.0, moving=False))
 
 
@@ -135,8 +151,7 @@ def test_the_live_pinner_pins_root_local_frames_on_the_bodys_ground_track():
     after = mq.foot_skating(_on_track(pinned, track)[30:], 30)
     assert before > 0.4 and after < 0.75 * before
     assert np.allclose(_leg_lengths(pinned), _leg_lengths(local), atol=1e-9)
-    feet = list(FOOT_CONTACT_JOINTS)
-    assert np.allclose(pinned[:, feet, 1], local[:, feet, 1], atol=1e-9)   # no foot lifted off the floor
+    _assert_heights_kept_or_stepped(pinned, local)   # no foot hovers: raised only by a whole re-step
     pinner.reset()   # a fresh pinner replays the same frames identically (no hidden state survives reset)
     again = np.stack([pinner(frame, (float(dx), float(dz))) for frame, (dx, dz) in zip(local, steps)])
     assert np.array_equal(again, pinned)
@@ -264,3 +279,51 @@ def test_the_live_pinner_holds_a_foot_slower_than_the_body_and_lets_a_faster_one
             pinner(frame, (0.0, body / 30))
             if i >= 1:   # the left leg's pins (ankle, ball) are set while the foot is held
                 assert all((pin is not None) == held for pin in pinner.legs[0].pins), (local_speed, i)
+
+
+def _shuffle_on_a_moving_track(n: int = 90, speed: float = 1.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A model that hardly steps (the standing pose, its feet on the floor, shuffling 1 cm back and forth) under
+    a body backing away at ``speed`` m/s: (root-local frames, the track, its per-frame steps)."""
+    stand = _walk(1)[0]
+    stand = stand - stand[:1] * np.array([1.0, 0.0, 1.0])
+    local = np.repeat(stand[None], n, axis=0)
+    local[:, [_ANKLE, _FOOT], 2] += 0.01 * np.sin(np.arange(n) / 3.0)[:, None]
+    track = np.arange(n)[:, None] * np.array([0.0, -speed / 30])
+    return local, track, np.diff(track, axis=0, prepend=track[:1])
+
+
+def test_a_foot_the_body_leaves_behind_is_stepped_anew_through_the_air(monkeypatch):
+    """Re-steps (issue 26, round 7): the back-step's model shuffled its feet while the body backed away, so a
+    held pin ran out of the leg's reach (clamped at 0.5 m, the foot sliding 1-3 m/s). A pin that would
+    stretch the leg past ``RESTEP_REACH`` or has drifted ``RESTEP_OFFSET`` from the model's foot is given up:
+    the foot is lifted by a whole step's arc and lands ahead along the travel, one leg at a time."""
+    local, track, steps = _shuffle_on_a_moving_track()
+
+    def stream() -> np.ndarray:
+        pinner = pp.LivePinner(30)
+        return np.stack([pinner(frame, (float(dx), float(dz)), 1.0) for frame, (dx, dz) in zip(local, steps)])
+
+    stepped = stream()
+    with monkeypatch.context() as patch:   # the same pinner without re-steps: pins held until out of reach
+        patch.setattr(pp, "RESTEP_REACH", np.inf)
+        patch.setattr(pp, "RESTEP_OFFSET", np.inf)
+        patch.setattr(pp, "RESTEP_CARRY", np.inf)
+        held = stream()
+    skating = mq.foot_skating(_on_track(stepped, track)[30:], 30)
+    # measured 0.50 vs 1.00: without re-steps the feet slide with the body; with them the straight standing leg
+    # still cannot hold its pin while the other one steps
+    assert skating < 0.7 * mq.foot_skating(_on_track(held, track)[30:], 30)
+    _assert_heights_kept_or_stepped(stepped, local)
+    feet = list(FOOT_CONTACT_JOINTS)
+    lifted = stepped[:, feet, 1] - local[:, feet, 1] > 1e-9
+    assert lifted[:, 0].any() and lifted[:, 2].any()                 # both legs step ...
+    assert not (lifted[:, 0] & lifted[:, 2]).any()                   # ... one at a time
+    assert np.allclose(_leg_lengths(stepped), _leg_lengths(local), atol=1e-9)
+    assert np.array_equal(stream(), stepped)                         # deterministic
+
+
+def test_the_lift_of_a_re_step_starts_and_ends_on_the_floor_without_a_jolt():
+    u = np.linspace(0.0, 1.0, 101)
+    lift = np.array([pp.lift_profile(x) for x in u])
+    assert lift[0] == lift[-1] == 0.0 and lift[50] == 1.0 and lift.min() >= 0.0
+    assert abs(pp.lift_profile(1e-4)) < 1e-6 and abs(pp.lift_profile(1 - 1e-4)) < 1e-6   # zero vertical speed

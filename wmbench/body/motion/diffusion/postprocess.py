@@ -26,14 +26,18 @@ Card
   rising through the contact band lets go gradually, so the leg passes to the ball without a jump). A pin is
   followed only as far as the leg reaches (:data:`PIN_REACH` of its length from the hip; in the live stream
   continuously, so a near-straight standing leg does not flicker); beyond that the foot slides on the
-  floor (it is never lifted: foot heights are kept exactly, so a foot cannot leave the "planted" set by being
-  pulled up).
+  floor (it is not lifted: a pinned foot's height is the model's, so a foot cannot leave the "planted" set by
+  being pulled up; only the live stream's re-steps, below, lift a foot, by a whole step's arc).
   The root is not moved by pinning. In the live loop the frames are root-local and the body owns the root,
   so the stream passes the root's travel per frame and the pinner pins the feet causally on that ground
   track (the floor of a joint is its lowest height over the last second). There the stream also passes the
   stride's *shortfall* (how much slower than the body the model's planted feet move even at the playback
   warp's clamped rate): each swing then lands half a stance's shortfall further along the travel (stride
   lengthening, :class:`LivePinner`), so the next stance sweeps past the hip instead of running out of reach.
+  **Re-steps** (live stream only): a foot whose pin the leg can no longer hold (the body has left it behind)
+  is stepped anew, and a swing the stride lengthening carries far goes through the air; a re-step is the only
+  thing that changes a foot height, and it lifts ankle and ball together by a whole step's arc
+  (:data:`RESTEP_CLEARANCE` at mid-swing), never by a hover just above the contact band.
 - **Kneel guard** (:func:`lift_kneel`, every frame): an upright pose with a knee near the floor is lifted to a
   crouch (pelvis raised, shins stood up by IK); crawls, rolls and other non-upright poses keep their knees
   on the floor.
@@ -200,16 +204,21 @@ def _within_reach(leg: np.ndarray, shift: np.ndarray, reach: np.ndarray, continu
     return np.clip(np.where(c > 0.0, 0.0, s), 0.0, 1.0)
 
 
-def _shift_legs(joints: np.ndarray, offsets: np.ndarray, continuous_reach: bool = False) -> np.ndarray:
+def _shift_legs(joints: np.ndarray, offsets: np.ndarray, continuous_reach: bool = False,
+                lifts: np.ndarray | None = None) -> np.ndarray:
     """``joints`` (..., 22, 3) with each leg's ankle moved by its horizontal offset (offsets: (..., 2 legs,
-    2)) and the leg re-solved by two-bone IK (hip kept, bone lengths kept, knee bent towards the model's knee
-    moved the same way); the foot joint moves rigidly with the ankle."""
+    2)) and, where ``lifts`` (..., 2 legs) is given, raised by it (the live pinner's re-steps); the leg is
+    re-solved by two-bone IK (hip kept, bone lengths kept, knee bent towards the model's knee moved the same
+    way); the foot joint moves rigidly with the ankle."""
     out = np.array(joints, dtype=float)
     for leg, (hip, knee, ankle, foot) in enumerate(_LEGS):
-        if not np.any(offsets[..., leg, :]):
+        lift = None if lifts is None else lifts[..., leg]
+        if not np.any(offsets[..., leg, :]) and not np.any(lift):
             continue
         shift = np.zeros((*out.shape[:-2], 3))
         shift[..., 0], shift[..., 2] = offsets[..., leg, 0], offsets[..., leg, 1]
+        if lift is not None:
+            shift[..., 1] = lift
         thigh = np.linalg.norm(out[..., knee, :] - out[..., hip, :], axis=-1)
         shin = np.linalg.norm(out[..., ankle, :] - out[..., knee, :], axis=-1)
         shift *= _within_reach(out[..., ankle, :] - out[..., hip, :], shift, PIN_REACH * (thigh + shin),
@@ -219,6 +228,20 @@ def _shift_legs(joints: np.ndarray, offsets: np.ndarray, continuous_reach: bool 
         out[..., foot, :] += new_ankle - out[..., ankle, :]
         out[..., knee, :], out[..., ankle, :] = new_knee, new_ankle
     return out
+
+
+def _cannot_hold(joints: np.ndarray, leg: tuple[int, int, int, int], offset: np.ndarray) -> bool:
+    """Whether a leg (hip, knee, ankle, foot indices) of root-local ``joints`` should give up its pin, whose
+    horizontal ``offset`` from the model's foot it holds: the pin has drifted :data:`RESTEP_OFFSET` from the
+    model's foot, or holding it stretches the leg beyond :data:`RESTEP_REACH` of its length and further than
+    the model's own leg is stretched."""
+    if float(np.hypot(*offset)) > RESTEP_OFFSET:
+        return True
+    hip, knee, ankle, _ = leg
+    length = float(np.linalg.norm(joints[knee] - joints[hip]) + np.linalg.norm(joints[ankle] - joints[knee]))
+    reach = joints[ankle] - joints[hip]
+    pinned = reach + np.array([offset[0], 0.0, offset[1]])
+    return bool(np.linalg.norm(pinned) > max(RESTEP_REACH * length, float(np.linalg.norm(reach))))
 
 
 def lock_feet(clip: np.ndarray, contact_height: float = FOOT_CONTACT_HEIGHT, strength: float = LOCK_STRENGTH,
@@ -290,9 +313,29 @@ STEP_TIMING_FOLLOW = 0.5
 SWING_MIN_SECONDS, SWING_MAX_SECONDS = 0.1, 0.5
 
 
+#: Re-steps of the live stream (:class:`LivePinner`): a pinned foot is stepped anew when holding it would take
+#: its ankle beyond this fraction of the leg's length from the hip, or when its pin has drifted this far (m)
+#: from where the model puts the foot; the step's clearance (m, the peak lift of ankle and foot), the bounds
+#: of its duration (seconds; the leg's own running swing time in between), and the stance frames a landed
+#: foot holds before it may be stepped again.
+RESTEP_REACH = 0.95
+RESTEP_OFFSET = 0.3
+RESTEP_CLEARANCE = 0.08
+RESTEP_MIN_SECONDS, RESTEP_MAX_SECONDS = 0.2, 0.35
+RESTEP_MIN_STANCE = 3
+RESTEP_CARRY = 0.1
+
+
+def lift_profile(u: float) -> float:
+    """The re-step's lift over its progress ``u`` in [0, 1] as a fraction of its clearance: 0 at both ends with
+    zero vertical speed there, 1 at mid-swing (``16 u^2 (1 - u)^2``)."""
+    u = min(max(u, 0.0), 1.0)
+    return 16.0 * u * u * (1.0 - u) * (1.0 - u)
+
+
 class _SteppingLegPin(_LegPin):
-    """A live leg pin (:class:`_LegPin`) that also times the leg's steps and lengthens its stride (see
-    :class:`LivePinner`)."""
+    """A live leg pin (:class:`_LegPin`) that also times the leg's steps, lengthens its stride and re-steps a
+    foot it can no longer hold (see :class:`LivePinner`)."""
 
     def __init__(self, release: int, max_offset: float, fps: float) -> None:
         super().__init__(release, max_offset)
@@ -300,6 +343,43 @@ class _SteppingLegPin(_LegPin):
         self.stance_frames, self.swing_frames = STANCE_SECONDS * fps, SWING_SECONDS * fps
         self.phase_frames = 0
         self.in_stance = False
+        #: a re-step in progress: frames done, frames in all, and the offsets it starts from and lands at
+        self.restep_at, self.restep_frames = -1, 0
+        self.restep_from, self.restep_to = np.zeros(2), np.zeros(2)
+        self.held_frames = 0
+
+    @property
+    def restepping(self) -> bool:
+        """Whether a re-step is in progress."""
+        return self.restep_at >= 0
+
+    @property
+    def holds(self) -> bool:
+        """Whether either foot joint is on its pin."""
+        return any(pin is not None for pin in self.pins)
+
+    def start_restep(self, goal: np.ndarray) -> None:
+        """Lift the foot off its pin and step it to ``goal`` (an (x, z) offset from the model's foot) over the
+        leg's running swing time within the re-step bounds."""
+        frames = min(max(self.swing_frames, RESTEP_MIN_SECONDS * self.fps), RESTEP_MAX_SECONDS * self.fps)
+        self.restep_at, self.restep_frames = 0, max(2, round(frames))
+        self.restep_from, self.restep_to = self.offset.copy(), np.array(goal, dtype=float)
+        self.pins, self.since, self.held_frames = [None, None], -1, 0
+
+    def advance_restep(self) -> tuple[np.ndarray, float]:
+        """One frame of the re-step: (offset, lift fraction). The offset blends by :func:`smootherstep` and the
+        lift follows :func:`lift_profile`; the last frame lands with the goal offset, which the next contact
+        pins. (Simplified: the blend is of offsets from the model's foot, so the foot follows the model's own
+        swing where there is one; a step blended over the ground instead, from the pin to a fixed landing
+        point, fought the model's own stepping: loop skating 0.23 -> 0.31.)"""
+        self.restep_at += 1
+        u = self.restep_at / self.restep_frames
+        blend = smootherstep(u)
+        self.offset = self.restep_from * (1.0 - blend) + self.restep_to * blend
+        lift = lift_profile(u)
+        if self.restep_at >= self.restep_frames:
+            self.restep_at = -1
+        return self.offset.copy(), lift
 
     def time_step(self, touching: bool) -> None:
         """Count this frame into the current phase (stance while any foot joint touches); a phase that ends
@@ -355,9 +435,21 @@ class LivePinner:
     model put it, blended in over the swing (:func:`smootherstep` over the leg's running swing duration), so
     the stance that follows sweeps past the hip symmetrically and covers the body's ground instead of the
     pin running out of the leg's reach; the leg is re-solved by two-bone IK within its reach as for every pin
-    (bone lengths and foot heights unchanged). Stance and swing durations are timed from the leg's own
+    (bone lengths unchanged). Stance and swing durations are timed from the leg's own
     contacts. A stride longer than the body's speed needs is not shortened (the warp's cadence handles
     that); a standing body's swing fades back to the model's foot as in :func:`pin_feet`.
+
+    **Re-steps** (round 7; the back-step's model shuffled its feet while the body backed away, so a held pin
+    ran out of the leg's reach and the foot slid with the body): while the body moves, a leg that has held its
+    pin for more than :data:`RESTEP_MIN_STANCE` frames gives it up when holding it would stretch the leg past
+    :data:`RESTEP_REACH` of its length (and past the model's own stretch) or the pin has drifted
+    :data:`RESTEP_OFFSET` from the model's foot, provided the other leg stands on its pin and is not stepping
+    (one leg at a time). The foot then steps to the stride goal over the leg's running swing time (within
+    :data:`RESTEP_MIN_SECONDS`-:data:`RESTEP_MAX_SECONDS`), its offset blended by :func:`smootherstep` and
+    ankle and ball lifted together by :data:`RESTEP_CLEARANCE` x :func:`lift_profile`; the next contact pins
+    it where it lands. A model swing that the stride lengthening would carry more than :data:`RESTEP_CARRY`
+    is stepped the same way instead of being dragged along the floor. Re-steps are the only change of a foot
+    height, always a whole arc (tested), so a foot cannot hover out of the skating metric's planted set.
 
     Simplified: the root's turning is not known here (only its travel), so while the body turns a pinned foot
     can still slide by the turn."""
@@ -395,10 +487,25 @@ class LivePinner:
         for i, leg in enumerate(self.legs):
             leg.time_step(bool(touching[2 * i] or touching[2 * i + 1]))
         goals = self._stride_goals(ground_step, shortfall)
-        offsets = np.stack([leg.step((bool(touching[2 * i]), bool(touching[2 * i + 1])), world[2 * i:2 * i + 2],
-                                     (float(weights[2 * i]), float(weights[2 * i + 1])), goals[i])
-                            for i, leg in enumerate(self.legs)])
-        return _shift_legs(joints, offsets, continuous_reach=True)
+        offsets, lifts = np.zeros((2, 2)), np.zeros(2)
+        for i, leg in enumerate(self.legs):
+            goal, pair = goals[i], (bool(touching[2 * i]), bool(touching[2 * i + 1]))
+            lifting_off = leg.holds and not any(pair)
+            if (goal is not None and lifting_off and not leg.restepping
+                    and float(np.linalg.norm(goal - leg.offset)) > RESTEP_CARRY):
+                leg.start_restep(goal)   # a swing the stride lengthening carries far goes through the air
+            if leg.restepping:
+                offsets[i], lift = leg.advance_restep()
+                lifts[i] = RESTEP_CLEARANCE * lift
+                continue
+            offsets[i] = leg.step(pair, world[2 * i:2 * i + 2], (float(weights[2 * i]), float(weights[2 * i + 1])),
+                                  goal)
+            leg.held_frames = leg.held_frames + 1 if leg.holds else 0
+            other = self.legs[1 - i]
+            if (goal is not None and leg.held_frames > RESTEP_MIN_STANCE and other.holds and not other.restepping
+                    and _cannot_hold(joints, _LEGS[i], offsets[i])):
+                leg.start_restep(goal)   # a foot the body has left behind steps anew
+        return _shift_legs(joints, offsets, continuous_reach=True, lifts=lifts)
 
     def _stride_goals(self, ground_step: tuple[float, float], shortfall: float) -> list[np.ndarray | None]:
         """Per leg, the (x, z) offset its swing lands with (see the class card), or None while the body
