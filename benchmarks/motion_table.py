@@ -13,7 +13,7 @@ at 30 and 60 fps (procedural and diffusion rows).
 
 Run: ``.venv/bin/python -m benchmarks.motion_table [--before WEIGHTS_DIR] [--breakdown] [--candidates N]``
 (``--before``: the previous model's folder, e.g. one checked out from git history; ``--candidates``: chunks
-the diffusion live stream samples per chunk, default 1; 8 for round 6's opt-in candidate selection).
+the diffusion live stream samples per chunk, default the generator's 8; 1 for one sample per chunk).
 """
 
 from __future__ import annotations
@@ -105,8 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--before", type=Path, default=None, help="weights folder of the previous model")
     parser.add_argument("--breakdown", action="store_true", help="also break the run distance down")
     parser.add_argument("--candidates", type=int, default=None,
-                        help="chunks the diffusion live stream samples per chunk (default: the generator's, 1; "
-                             "8: round 6's candidate selection, opt-in)")
+                        help="chunks the diffusion live stream samples per chunk (default: the generator's, 8; "
+                             "1: one sample per chunk, no selection)")
     args = parser.parse_args(argv)
     if args.candidates is not None:   # the frames/s column builds its generator by name (registry defaults)
         from wmbench.body.motion.diffusion import generator as diffusion_generator

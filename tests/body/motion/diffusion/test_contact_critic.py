@@ -72,3 +72,24 @@ def test_a_foot_sliding_just_above_the_metrics_band_still_costs():
     assert on_floor == pytest.approx(4 * 0.05, rel=1e-9)
     assert 0.0 < at_4cm < on_floor
     assert list(contact_weight(np.array([0.0, FOOT_CONTACT_HEIGHT, CRITIC_BAND_TOP, 0.2]), 0.0)) == [1.0, 1.0, 0.0, 0.0]
+
+
+def test_of_two_chunks_whose_feet_slide_alike_the_smoother_one_scores_better():
+    """Regression (round 7): choosing by the feet alone picked chunks that drive other joints harder (a robot
+    servo overshot its limit by 0.047 rad, tolerance 0.02, on one of 8 seeds of the robot tests' mixed
+    sequence). The score adds the candidates' mean joint acceleration, continuing from the frame shown."""
+    from wmbench.body.motion.diffusion.contact_critic import ACCELERATION_WEIGHT, critic_score, joint_acceleration
+
+    previous = _rest_frame()
+    floor = foot_positions(previous)[:, 1]
+    smooth = _chunk(0.05)
+    shaky = smooth.copy()
+    shaky[:, 4 + 3 * 17:4 + 3 * 21] += 0.02 * (-1.0) ** np.arange(16)[:, None]   # arms jitter 2 cm a frame
+    pair = np.stack([smooth, shaky])
+    assert contact_slide(pair, previous, floor, STEP) == pytest.approx([0.0, 0.0], abs=1e-12)   # feet alike
+    acceleration = joint_acceleration(pair, previous)
+    assert acceleration[0] == pytest.approx(0.0, abs=1e-9) and acceleration[1] > 1.0
+    scores = critic_score(pair, previous, floor, STEP)
+    assert scores[1] == pytest.approx(ACCELERATION_WEIGHT * acceleration[1]) and np.argmin(scores) == 0
+    with pytest.raises(ValueError, match="67"):
+        joint_acceleration(np.zeros((2, 16, 66)), np.zeros(66))

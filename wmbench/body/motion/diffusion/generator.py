@@ -13,11 +13,12 @@ Card
   last ``CONTEXT`` frames shown (so it continues the motion), the intent vector and the MOTION text's words.
   A new intent discards the frames not yet shown: the next frame already comes from a chunk conditioned on
   it (the switch is immediate and blends through the context).
-- **Candidate selection** (live stream, round 6; opt-in, see :data:`LIVE_CANDIDATES`). With
+- **Candidate selection** (live stream, round 6; the default since round 7, see :data:`LIVE_CANDIDATES`). With
   ``candidates`` > 1 each chunk of the live stream is chosen among that many sampled together from the
   stream's seeded generator for the same context and intent: after DDIM step :data:`SELECT_STEP` only the
-  one whose predicted clean chunk the contact critic (``contact_critic.contact_slide``: how far feet near
-  the floor slide over the body's ground track) scores best is denoised to the end. A general
+  one whose predicted clean chunk the contact critic (``contact_critic.critic_score``: how far feet near
+  the floor slide over the body's ground track, plus a little of the joints' acceleration) scores best is
+  denoised to the end. A general
   physical-plausibility check: no text or intent is named, and the model's own samples are chosen among,
   not changed. :meth:`DiffusionGenerator.clip` samples one chunk (``candidates`` is the live setting).
 - **Conditioning while streaming.** The body owns the root: it turns to face its travel when the intent
@@ -63,7 +64,7 @@ import numpy as np
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.contract import MotionFrame
 from wmbench.body.motion.diffusion.blas_threads import single_blas_thread
-from wmbench.body.motion.diffusion.contact_critic import contact_slide, foot_positions
+from wmbench.body.motion.diffusion.contact_critic import critic_score, foot_positions
 from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
 from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, PruneFn, ddim_sample
 from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
@@ -318,11 +319,11 @@ def catmull_rom(p0: np.ndarray, p1: np.ndarray, p2: np.ndarray, p3: np.ndarray, 
                   + (3.0 * p1 - p0 - 3.0 * p2 + p3) * t3)
 
 
-#: Candidate chunks the live stream samples per chunk by default: one. Eight lower the character's loop
-#: skating (0.247 -> 0.218, docs "Round 6") but drive the servo robot harder: over 8 seeds of the robot tests'
-#: mixed sequence a servo overshot its limit by up to 0.047 rad (tolerance 0.02) against at most 0.012 with one
-#: sample, so choosing among candidates is opt-in (``DiffusionGenerator(candidates=8)``).
-LIVE_CANDIDATES = 1
+#: Candidate chunks the live stream samples per chunk by default. Round 6 chose among 8 with the feet alone
+#: and kept it opt-in: over 8 seeds of the robot tests' mixed sequence a servo overshot its limit by up to
+#: 0.047 rad (tolerance 0.02). With the critic's smoothness term (round 7) the largest is 0.017 and the
+#: character's loop skating 0.233 -> 0.213 (docs "Round 7"); ``DiffusionGenerator(candidates=1)`` samples one.
+LIVE_CANDIDATES = 8
 #: After this DDIM step (0-based, of 4) only the candidate the contact critic scores best goes on.
 SELECT_STEP = 1
 
@@ -394,7 +395,7 @@ class _Stream:
         def keep_best(step: int, clean: np.ndarray) -> np.ndarray | None:
             if step != SELECT_STEP:
                 return None
-            return np.argsort(contact_slide(model.denormalise(clean), previous, floor, ground_step),
+            return np.argsort(critic_score(model.denormalise(clean), previous, floor, ground_step),
                               kind="stable")[:1]
 
         return model.sample_candidates(self.history, cond, tokens, noise, keep_best)[0]
@@ -440,7 +441,7 @@ class _Stream:
 class DiffusionGenerator(StreamGenerator):
     """The learned motion generator (see the module card). Implements ``MotionGenerator`` around a stream of
     sampled chunks; ``clip`` lets the root move by the model's own velocity. ``candidates``: chunks the live
-    stream samples per chunk for the contact critic to choose among (default :data:`LIVE_CANDIDATES`, one)."""
+    stream samples per chunk for the contact critic to choose among (default :data:`LIVE_CANDIDATES`)."""
 
     name = "diffusion"
 
