@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from wmbench.body.motion.diffusion.dataset import FRAME_DIM
+from wmbench.body.motion.diffusion.dataset import FRAME_DIM, MODEL_FPS
 from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS
 
 #: Columns of the frame vector holding each foot joint's root-local (x, y, z) (``ric`` starts at column 4 with
@@ -50,8 +50,6 @@ _FOOT_COLUMNS = np.array([[4 + 3 * (j - 1) + k for k in range(3)] for j in FOOT_
 CRITIC_BAND_TOP = 0.05
 #: Weight of a candidate's mean joint acceleration (m/s²) against its feet's slide (m per model frame).
 ACCELERATION_WEIGHT = 0.01
-#: Frames per second of the model's frames (the acceleration's time step).
-_MODEL_FPS = 30.0
 
 
 def contact_weight(heights: np.ndarray, floor: np.ndarray) -> np.ndarray:
@@ -97,7 +95,7 @@ def joint_acceleration(candidates: np.ndarray, previous: np.ndarray) -> np.ndarr
     joints = candidates[..., 4:]
     before = np.broadcast_to(np.asarray(previous, dtype=float)[4:], (len(candidates), 1, joints.shape[-1]))
     path = np.concatenate((before, joints), axis=1)
-    return np.abs(np.diff(path, n=2, axis=1)).mean(axis=(1, 2)) * _MODEL_FPS ** 2
+    return np.abs(np.diff(path, n=2, axis=1)).mean(axis=(1, 2)) * MODEL_FPS ** 2
 
 
 def critic_score(candidates: np.ndarray, previous: np.ndarray, floor: np.ndarray, ground_step: np.ndarray

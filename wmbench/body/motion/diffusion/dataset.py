@@ -41,7 +41,7 @@ import numpy as np
 
 from wmbench.body.intent.reader import parse_motion
 from wmbench.body.intent.record import STYLE_TAGS, MotionIntent
-from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, HELD_OUT_KINDS
+from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, CORPUS_FPS, HELD_OUT_KINDS
 from wmbench.body.motion.diffusion.deepmimic import load_clip
 from wmbench.body.motion.humanml3d.features import joints_to_features
 from wmbench.body.motion.procedural.generator import ProceduralGenerator
@@ -52,6 +52,8 @@ from wmbench.core.speed import SpeedClass
 FRAME_DIM = 67
 #: Frames of context the model continues from, and frames it generates per chunk.
 CONTEXT, CHUNK = 8, 16
+#: Frame rate the model was trained at (the corpus's); bodies at other rates are interpolated from it.
+MODEL_FPS = CORPUS_FPS
 #: Frames over which two segments are cross-faded in a transition.
 CROSSFADE = 8
 #: Smoothing (s) of the facing that defines the root frame. HumanML3D uses 1 s; a turning clip needs the

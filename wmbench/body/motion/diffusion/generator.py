@@ -65,7 +65,7 @@ from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.contract import MotionFrame
 from wmbench.body.motion.diffusion.blas_threads import single_blas_thread
 from wmbench.body.motion.diffusion.contact_critic import critic_score, foot_positions
-from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, intent_vector, tokenize
+from wmbench.body.motion.diffusion.dataset import CHUNK, FRAME_DIM, MODEL_FPS, intent_vector, tokenize
 from wmbench.body.motion.diffusion.denoiser_numpy import DenoiseFn, NumpyDenoiser, PruneFn, ddim_sample
 from wmbench.body.motion.diffusion.onnx_backend import OnnxDenoiser
 from wmbench.body.motion.diffusion.postprocess import (
@@ -92,8 +92,6 @@ from wmbench.core.errors import ConfigError
 WEIGHTS_DIR = Path(__file__).parent / "weights"
 #: Environment variable naming another weights folder (one written by ``wmbench train-motion``).
 WEIGHTS_ENV = "WMBENCH_DIFFUSION_WEIGHTS"
-#: Frame rate the model was trained at; other rates are interpolated from it.
-MODEL_FPS = 30.0
 #: Below this ground speed (m/s) a body whose intent moves is treated as held in place.
 BLOCKED_SPEED = 0.25
 _LEFT_ANKLE, _RIGHT_ANKLE = JOINT_NAMES.index("left_ankle"), JOINT_NAMES.index("right_ankle")
