@@ -62,7 +62,7 @@ def _breakdown(rows: list) -> None:
 LOOP_SEEDS = (0, 1, 2)
 
 
-def _loop_per_text(rows: list, fps: int, candidates: int | None = None) -> None:
+def _loop_per_text(rows: list, fps: int) -> None:
     """Loop skating and loop jerk per fidelity text (``quality.stream_clip`` after the first second, as
     ``quality.loop_metrics``), mean over :data:`LOOP_SEEDS`, for the procedural and diffusion rows at ``fps``."""
     import numpy as np
@@ -73,7 +73,7 @@ def _loop_per_text(rows: list, fps: int, candidates: int | None = None) -> None:
 
     names = [name for name, _ in rows if name != "keyframe"]
     gens = {name: (get_generator("procedural", fps) if name == "procedural"
-                   else DiffusionGenerator(fps, model=generator.model, candidates=candidates))
+                   else DiffusionGenerator(fps, model=generator.model))
             for name, generator in rows if name in names}
     skip, n = fps, int((1.0 + CLIP_SECONDS) * fps)
     table = {name: np.array([[[foot_skating(c, fps), jerk(c, fps)] for c in
@@ -108,16 +108,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="chunks the diffusion live stream samples per chunk (default: the generator's, 8; "
                              "1: one sample per chunk, no selection)")
     args = parser.parse_args(argv)
-    if args.candidates is not None:   # the frames/s column builds its generator by name (registry defaults)
+    if args.candidates is not None:   # the live default, so every diffusion stream here (also the frames/s
+        # column's, built by name from the registry) samples that many
         from wmbench.body.motion.diffusion import generator as diffusion_generator
 
         diffusion_generator.LIVE_CANDIDATES = args.candidates
     reference = mocap_reference(30)
     rows = [("procedural", get_generator("procedural", 30)), ("keyframe", get_generator("keyframe", 30))]
     if args.before is not None:
-        rows.append(("diffusion-before", DiffusionGenerator(30, model=MotionModel(args.before),
-                                                            candidates=args.candidates)))
-    rows.append(("diffusion", DiffusionGenerator(30, candidates=args.candidates)))
+        rows.append(("diffusion-before", DiffusionGenerator(30, model=MotionModel(args.before))))
+    rows.append(("diffusion", DiffusionGenerator(30)))
     print("| generator | fidelity | skating m/s | loop skating m/s | jerk m/s^3 | loop jerk m/s^3 | dist walk | "
           "dist run | dist turn (held out) | dist dance (held out) | frames/s CPU |")
     print("|---|---|---|---|---|---|---|---|---|---|---|")
@@ -135,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.breakdown:
         _breakdown(rows)
         for fps in (30, 60):
-            _loop_per_text(rows, fps, args.candidates)
+            _loop_per_text(rows, fps)
     return 0
 
 

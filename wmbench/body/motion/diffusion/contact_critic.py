@@ -59,12 +59,17 @@ def contact_weight(heights: np.ndarray, floor: np.ndarray) -> np.ndarray:
     return np.clip((CRITIC_BAND_TOP - above) / (CRITIC_BAND_TOP - FOOT_CONTACT_HEIGHT), 0.0, 1.0)
 
 
-def foot_positions(frames: np.ndarray) -> np.ndarray:
-    """(..., 4, 3) root-local foot joints (``FOOT_CONTACT_JOINTS`` order) of (..., FRAME_DIM) frame vectors."""
+def _frame_vectors(frames: np.ndarray) -> np.ndarray:
+    """``frames`` as an array of (..., FRAME_DIM) frame vectors (ValueError for another width)."""
     frames = np.asarray(frames)
     if frames.shape[-1] != FRAME_DIM:
         raise ValueError(f"frames must end in {FRAME_DIM} numbers, got shape {frames.shape}")
-    return frames[..., _FOOT_COLUMNS]
+    return frames
+
+
+def foot_positions(frames: np.ndarray) -> np.ndarray:
+    """(..., 4, 3) root-local foot joints (``FOOT_CONTACT_JOINTS`` order) of (..., FRAME_DIM) frame vectors."""
+    return _frame_vectors(frames)[..., _FOOT_COLUMNS]
 
 
 def contact_slide(candidates: np.ndarray, previous: np.ndarray, floor: np.ndarray, ground_step: np.ndarray
@@ -89,11 +94,8 @@ def joint_acceleration(candidates: np.ndarray, previous: np.ndarray) -> np.ndarr
     """(B,) mean absolute acceleration (m/s², over the root-local joint coordinates and frames) of each of
     (B, T, FRAME_DIM) denormalised candidates, continuing from ``previous`` (FRAME_DIM,), the frame shown
     before them."""
-    candidates = np.asarray(candidates, dtype=float)
-    if candidates.shape[-1] != FRAME_DIM:
-        raise ValueError(f"frames must end in {FRAME_DIM} numbers, got shape {candidates.shape}")
-    joints = candidates[..., 4:]
-    before = np.broadcast_to(np.asarray(previous, dtype=float)[4:], (len(candidates), 1, joints.shape[-1]))
+    joints = _frame_vectors(candidates).astype(float)[..., 4:]
+    before = np.broadcast_to(np.asarray(previous, dtype=float)[4:], (len(joints), 1, joints.shape[-1]))
     path = np.concatenate((before, joints), axis=1)
     return np.abs(np.diff(path, n=2, axis=1)).mean(axis=(1, 2)) * MODEL_FPS ** 2
 
