@@ -86,3 +86,61 @@ def test_missing_motion_extra_is_a_usage_error(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", no_diffusers)
     assert main(["train-motion", "--steps", "1"]) == 2
     assert "needs the motion extra" in capsys.readouterr().err
+
+
+def _targets(windows) -> np.ndarray:
+    return np.load(windows)["target"].astype(np.float64)
+
+
+def test_foot_tracks_are_the_feet_that_features_to_joints_recovers(windows):
+    import torch
+
+    from wmbench.body.motion.diffusion.train import foot_tracks
+    from wmbench.body.motion.humanml3d.features import N_FEATURES, features_to_joints
+    from wmbench.body.skeleton import FOOT_CONTACT_JOINTS
+
+    targets = _targets(windows)[:6]
+    tracks = foot_tracks(torch.as_tensor(targets)).numpy()
+    for window, track in zip(targets, tracks):
+        rows = np.zeros((len(window), N_FEATURES))
+        rows[:, :ds.FRAME_DIM] = window
+        assert np.allclose(features_to_joints(rows)[:, list(FOOT_CONTACT_JOINTS)], track, atol=1e-9)
+
+
+def test_the_foot_velocity_term_is_zero_on_the_target_and_weighs_a_slide_in_contact_more(windows):
+    import torch
+
+    from wmbench.body.motion.diffusion.train import contact_heights_of, foot_velocity_loss
+    from wmbench.body.skeleton import FOOT_CONTACT_JOINTS
+
+    targets = _targets(windows)
+    heights = torch.as_tensor(contact_heights_of(targets))
+    target = torch.as_tensor(targets)
+    assert float(foot_velocity_loss(target, target, heights)) == 0.0
+    # the same 1 cm per frame slide of every foot joint, once on a standing target (all in contact) and once
+    # with every target foot lifted out of the contact heights: the contact frames count more
+    height = [1 + 3 * j + 1 for j in FOOT_CONTACT_JOINTS]   # the y of each foot joint's ric (1 + 3j: its x)
+    slide = torch.zeros_like(target)
+    slide[..., [k + 1 for k in height]] = 0.01 * torch.arange(target.shape[1], dtype=target.dtype)[:, None]
+    standing = target.clone()
+    standing[..., :3] = 0.0                          # no turn, no root travel
+    standing[..., 4:] = standing[:, :1, 4:]          # the first pose held: every foot still, on its floor
+    standing[..., height] = 0.0
+    lifted = standing.clone()
+    lifted[..., height] = 1.0
+    in_contact = float(foot_velocity_loss(standing + slide, standing, heights))
+    in_the_air = float(foot_velocity_loss(lifted + slide, lifted, heights))
+    assert np.isclose(in_the_air, 0.3 ** 2) and np.isclose(in_contact, 4.0 * 0.3 ** 2)
+
+
+def test_a_foot_weight_is_trained_with_and_recorded(windows, tmp_path, capsys):
+    without = train(tmp_path / "a", seed=0, windows_file=windows, **TINY)
+    out = tmp_path / "b"
+    assert main(["train-motion", "--windows", str(windows), "--out", str(out), "--steps", "4", "--batch", "8",
+                 "--width", "32", "--layers", "1", "--no-onnx", "--foot-weight", "0.05"]) == 0
+    config = json.loads((out / "config.json").read_text())
+    assert "--foot-weight 0.05" in config["command"] and config["foot_weight"] == 0.05
+    trained, plain = _weights(out), _weights(tmp_path / "a")
+    assert without.steps == 4 and any(not np.array_equal(trained[k], plain[k]) for k in plain if k.startswith("w/"))
+    assert main(["train-motion", "--foot-weight", "-1", "--steps", "1"]) == 2
+    assert "--foot-weight must be 0 or more, got -1.0" in capsys.readouterr().err

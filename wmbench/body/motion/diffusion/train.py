@@ -8,8 +8,10 @@ Card
   majority of the windows).
 - **Objective**: diffusers' ``DDPMScheduler`` (1000 steps, ``squaredcos_cap_v2``, ``prediction_type =
   "sample"``) noises the target chunk; the loss is the MSE of the predicted clean chunk plus the MSE of its
-  frame-to-frame differences (smoothness, as MDM's velocity loss). 20% of windows drop their words, so the
-  intent alone still works.
+  frame-to-frame differences (smoothness, as MDM's velocity loss), plus ``foot_weight`` x a **foot velocity
+  term** (:func:`foot_velocity_loss`, off by default: how the shipped model was trained; see
+  ``docs/motion_models.md``, "Round 8", for what it measured). 20% of windows drop their words, so the intent
+  alone still works.
 - **Sampling** (run time): diffusers' ``DDIMScheduler`` with ``trailing`` spacing and :data:`SAMPLE_STEPS`
   steps; its timesteps and cumulative alphas are stored with the weights for the numpy sampler.
 - **Determinism**: one seed drives the windows, the initial weights, batch order, noise and steps
@@ -34,6 +36,7 @@ import numpy as np
 
 from wmbench.body.motion.diffusion import dataset as ds
 from wmbench.body.motion.diffusion.corpus import HELD_OUT_KINDS
+from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS
 from wmbench.core.errors import ConfigError
 from wmbench.core.progress import progress_bar
 
@@ -43,6 +46,15 @@ STD_FLOOR = 0.01
 MOCAP_WEIGHT = 1.0
 #: Procedural augmentation is windowed every this many frames (real mocap every frame), so it stays a minority.
 PROCEDURAL_STRIDE = 4
+#: Weight of the foot velocity term (:func:`foot_velocity_loss`; m/s, the other terms in normalised units); 0
+#: trains without it (the shipped model).
+FOOT_WEIGHT = 0.0
+#: In the foot velocity term, frames where the target's foot joint is in contact count this many times: in
+#: contact, slower than :data:`CONTACT_TARGET_SPEED` (m/s, 3-D: HumanML3D's contact threshold) and lower than
+#: its :data:`CONTACT_HEIGHT_PERCENTILE` th-percentile height in the training targets plus the skating band.
+FOOT_CONTACT_EMPHASIS = 4.0
+CONTACT_TARGET_SPEED = 0.894
+CONTACT_HEIGHT_PERCENTILE = 5.0
 #: DDIM steps at sampling time.
 SAMPLE_STEPS = 4
 #: Diffusion steps in training.
@@ -61,6 +73,53 @@ class TrainResult:
     final_loss: float
     device: str
     steps: int
+
+
+def foot_tracks(frames, fps: float = ds.MODEL_FPS):
+    """(B, T, FRAME_DIM) un-normalised frame vectors (torch) -> (B, T, 4, 3) positions of the foot joints
+    (``FOOT_CONTACT_JOINTS``) in the window's first root frame, recovered as
+    ``humanml3d.features.features_to_joints`` does (yaw and floor point integrated from the root's velocities,
+    ``ric`` turned back into the world); differentiable, so a loss can read where the predicted feet go."""
+    import torch
+
+    zero = frames.new_zeros(frames.shape[0], 1)
+    yaw = torch.cat((zero, -2.0 * torch.cumsum(frames[:, :-1, 0], dim=1)), dim=1)
+    cos, sin = torch.cos(yaw), torch.sin(yaw)
+    lin = frames[:, :-1, 1:3]
+    step_x = cos[:, 1:] * lin[..., 0] + sin[:, 1:] * lin[..., 1]
+    step_z = -sin[:, 1:] * lin[..., 0] + cos[:, 1:] * lin[..., 1]
+    floor_x = torch.cat((zero, torch.cumsum(step_x, dim=1)), dim=1)
+    floor_z = torch.cat((zero, torch.cumsum(step_z, dim=1)), dim=1)
+    ric = torch.stack([frames[..., 1 + 3 * j:4 + 3 * j] for j in FOOT_CONTACT_JOINTS], dim=2)  # ric of joint j
+    c, s_ = cos[..., None], sin[..., None]
+    x = c * ric[..., 0] + s_ * ric[..., 2] + floor_x[..., None]
+    z = -s_ * ric[..., 0] + c * ric[..., 2] + floor_z[..., None]
+    return torch.stack((x, ric[..., 1], z), dim=-1)
+
+
+def foot_velocity_loss(pred, target, contact_heights, fps: float = ds.MODEL_FPS):
+    """The foot velocity term on un-normalised (B, T, FRAME_DIM) chunks (torch): the mean squared error (m/s)^2
+    of the predicted foot joints' horizontal speed over the ground against the target's, every frame, the
+    frames where the target's foot is in contact (slower than :data:`CONTACT_TARGET_SPEED` and below
+    ``contact_heights``, (4,) metres) counted :data:`FOOT_CONTACT_EMPHASIS` times. It ties the root's
+    velocity to the feet's motion, which is what foot skating breaks. (Measured in round 8: penalising the
+    predicted speed on contact frames alone, MDM's foot-contact loss, taught the model to stop: backing away
+    fell from 1.08 to 0.17 m/s of its own travel; matched on every frame it does not.)"""
+    import torch
+
+    want, got = foot_tracks(target, fps), foot_tracks(pred, fps)
+    target_step = want[:, 1:] - want[:, :-1]
+    contact = (torch.linalg.vector_norm(target_step, dim=-1) * fps < CONTACT_TARGET_SPEED) & (
+        want[:, :-1, :, 1] < contact_heights)
+    error = ((got[:, 1:] - got[:, :-1] - target_step)[..., [0, 2]] * fps).pow(2).sum(-1)
+    return (error * (1.0 + (FOOT_CONTACT_EMPHASIS - 1.0) * contact)).mean()
+
+
+def contact_heights_of(targets: np.ndarray) -> np.ndarray:
+    """(4,) heights (m) below which a target foot joint can be in contact (see :data:`FOOT_CONTACT_EMPHASIS`),
+    from (N, T, FRAME_DIM) un-normalised training targets."""
+    heights = targets[..., [2 + 3 * j for j in FOOT_CONTACT_JOINTS]].reshape(-1, len(FOOT_CONTACT_JOINTS))
+    return np.percentile(heights, CONTACT_HEIGHT_PERCENTILE, axis=0) + FOOT_CONTACT_HEIGHT
 
 
 def build_windows(seed: int = 0, fps: float = 30.0) -> tuple[ds.Windows, dict[str, int], str, np.ndarray]:
@@ -97,7 +156,7 @@ def load_windows(path: Path) -> tuple[ds.Windows, dict[str, int], str, np.ndarra
 def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, device: str = "cpu",
           width: int = 128, layers: int = 4, lr: float = 1e-3, onnx: bool = True,
           windows_file: Path | None = None, command: str = "", log_every: int = 50,
-          progress: bool = False) -> TrainResult:
+          progress: bool = False, foot_weight: float = FOOT_WEIGHT) -> TrainResult:
     """Train, then export to ``out_dir`` (see the module card)."""
     import torch
 
@@ -133,6 +192,8 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
     context = tensor((windows.context - mean) / std)
     target = tensor((windows.target - mean) / std)
     cond, tokens = tensor(windows.cond), tensor(windows.tokens, torch.int64)
+    mean_t, std_t = tensor(mean), tensor(std)
+    contact_heights = tensor(contact_heights_of(windows.target))
     keep_words = torch.as_tensor(windows.needs_words if windows.needs_words is not None
                                  else np.zeros(len(windows.target), bool), device=dev)[:, None]
     mocap_weights = np.where(windows.mocap, MOCAP_WEIGHT, 1.0)
@@ -157,6 +218,9 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
         pred = model(noisy, t, ctx, c, tok)
         loss = torch.nn.functional.mse_loss(pred, x0) + torch.nn.functional.mse_loss(
             pred[:, 1:] - pred[:, :-1], x0[:, 1:] - x0[:, :-1])
+        if foot_weight > 0.0:
+            loss = loss + foot_weight * foot_velocity_loss(pred * std_t + mean_t, x0 * std_t + mean_t,
+                                                           contact_heights)
         optimizer.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
@@ -186,7 +250,8 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
     (out_dir / "loss_curve.json").write_text(json.dumps({"every": log_every, "loss": curve}) + "\n")
     (out_dir / "DATA_CARD.md").write_text(card)
     meta = {"denoiser": config.to_dict(), "vocabulary": vocabulary, "seed": seed, "steps": steps,
-            "batch": batch, "lr": lr, "device": device, "train_seconds": round(seconds, 2),
+            "batch": batch, "lr": lr, "foot_weight": foot_weight, "device": device,
+            "train_seconds": round(seconds, 2),
             "final_loss": round(final_loss, 5), "sample_steps": SAMPLE_STEPS,
             "scheduler": "diffusers DDPMScheduler (train) / DDIMScheduler trailing (sample)",
             "held_out": sorted(HELD_OUT_KINDS), "command": command,
@@ -226,6 +291,8 @@ def command_line(args) -> str:
     the config's record of how the weights were made."""
     parts = ["wmbench train-motion", f"--steps {args.steps}", f"--batch {args.batch}", f"--seed {args.seed}",
              f"--device {args.device}", f"--width {args.width}", f"--layers {args.layers}"]
+    if args.foot_weight:
+        parts.append(f"--foot-weight {args.foot_weight:g}")
     if args.windows is not None:
         parts.append(f"--windows {args.windows}")
     if args.no_onnx:
@@ -244,6 +311,8 @@ def configure(p) -> None:
     p.add_argument("--device", default="cpu", help="torch device: cpu or cuda (default cpu)")
     p.add_argument("--width", type=int, default=128, help="token width (default 128)")
     p.add_argument("--layers", type=int, default=4, help="encoder layers (default 4)")
+    p.add_argument("--foot-weight", type=float, default=FOOT_WEIGHT,
+                   help=f"weight of the foot velocity term (default {FOOT_WEIGHT:g}: none; see the module card)")
     p.add_argument("--no-onnx", action="store_true", help="skip the ONNX export")
     p.add_argument("--windows", type=Path, default=None, help="prebuilt windows (.npz from --save-windows)")
     p.add_argument("--save-windows", type=Path, default=None, help="only build the windows and save them here")
@@ -259,6 +328,8 @@ def check_args(args) -> None:
         value = getattr(args, name)
         if value < least:
             raise TrainArgsError(f"--{name} must be at least {least}, got {value}")
+    if not args.foot_weight >= 0.0:
+        raise TrainArgsError(f"--foot-weight must be 0 or more, got {args.foot_weight}")
     from wmbench.body.motion.diffusion.denoiser_torch import DenoiserConfig  # torch: checked by the caller
 
     heads = DenoiserConfig(vocabulary=1).heads
@@ -300,7 +371,7 @@ def run(args) -> int:
         return 0
     result = train(args.out, steps=args.steps, batch=args.batch, seed=args.seed, device=args.device,
                    width=args.width, layers=args.layers, onnx=not args.no_onnx, windows_file=args.windows,
-                   command=command_line(args), progress=True)
+                   command=command_line(args), progress=True, foot_weight=args.foot_weight)
     print(f"trained {result.steps} steps on {result.device} in {result.seconds:.1f} s; final loss "
           f"{result.final_loss:.4f}; written to {result.out_dir}")
     return 0
