@@ -92,6 +92,8 @@ def _loop_per_text(rows: list, fps: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    import numpy as np
+
     from benchmarks.bench_motion import streaming_fps
     from wmbench.body.motion.diffusion.generator import WEIGHTS_ENV, DiffusionGenerator, MotionModel
     from wmbench.body.motion.quality import (
@@ -126,8 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, generator in rows:
         q = measure_generator(generator, reference)
         held = held_out_distances(generator)
-        loop_skating, loop_jerk = (sum(values) / len(LOOP_SEEDS)
-                                   for values in zip(*(loop_metrics(generator, seed) for seed in LOOP_SEEDS)))
+        loop_skating, loop_jerk = np.mean([loop_metrics(generator, seed) for seed in LOOP_SEEDS], axis=0)
         if name == "diffusion-before":
             os.environ[WEIGHTS_ENV] = str(args.before)
         fps, _ = streaming_fps("diffusion" if name.startswith("diffusion") else name, 10.0, 3)

@@ -38,13 +38,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from wmbench.body.motion.diffusion.dataset import FRAME_DIM, MODEL_FPS
-from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS
-
-#: Columns of the frame vector holding each foot joint's root-local (x, y, z) (``ric`` starts at column 4 with
-#: joint 1).
-_FOOT_COLUMNS = np.array([[4 + 3 * (j - 1) + k for k in range(3)] for j in FOOT_CONTACT_JOINTS])
-
+from wmbench.body.motion.diffusion.dataset import FOOT_COLUMNS, FRAME_DIM, MODEL_FPS
+from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT
 
 #: Height above a joint's floor (m) where the critic stops counting its slide (see the card).
 CRITIC_BAND_TOP = 0.05
@@ -69,7 +64,7 @@ def _frame_vectors(frames: np.ndarray) -> np.ndarray:
 
 def foot_positions(frames: np.ndarray) -> np.ndarray:
     """(..., 4, 3) root-local foot joints (``FOOT_CONTACT_JOINTS`` order) of (..., FRAME_DIM) frame vectors."""
-    return _frame_vectors(frames)[..., _FOOT_COLUMNS]
+    return _frame_vectors(frames)[..., FOOT_COLUMNS]
 
 
 def contact_slide(candidates: np.ndarray, previous: np.ndarray, floor: np.ndarray, ground_step: np.ndarray

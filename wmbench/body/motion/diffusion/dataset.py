@@ -45,11 +45,14 @@ from wmbench.body.motion.diffusion.corpus import CAPTIONS, CLIP_KINDS, CORPUS_FP
 from wmbench.body.motion.diffusion.deepmimic import load_clip
 from wmbench.body.motion.humanml3d.features import joints_to_features
 from wmbench.body.motion.procedural.generator import ProceduralGenerator
-from wmbench.body.skeleton import MIRROR_PAIRS
+from wmbench.body.skeleton import FOOT_CONTACT_JOINTS, MIRROR_PAIRS
 from wmbench.core.speed import SpeedClass
 
 #: Numbers per frame: root rot velocity 1, root linear velocity 2, root height 1, ric 63.
 FRAME_DIM = 67
+#: Columns of the frame vector holding each foot joint's root-local (x, y, z), in ``FOOT_CONTACT_JOINTS`` order
+#: (``ric`` starts at column 4 with joint 1): a (4, 3) index array.
+FOOT_COLUMNS = np.array([[4 + 3 * (j - 1) + k for k in range(3)] for j in FOOT_CONTACT_JOINTS])
 #: Frames of context the model continues from, and frames it generates per chunk.
 CONTEXT, CHUNK = 8, 16
 #: Frame rate the model was trained at (the corpus's); bodies at other rates are interpolated from it.

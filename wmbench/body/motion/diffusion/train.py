@@ -36,7 +36,7 @@ import numpy as np
 
 from wmbench.body.motion.diffusion import dataset as ds
 from wmbench.body.motion.diffusion.corpus import HELD_OUT_KINDS
-from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT, FOOT_CONTACT_JOINTS
+from wmbench.body.skeleton import FOOT_CONTACT_HEIGHT
 from wmbench.core.errors import ConfigError
 from wmbench.core.progress import progress_bar
 
@@ -90,7 +90,7 @@ def foot_tracks(frames, fps: float = ds.MODEL_FPS):
     step_z = -sin[:, 1:] * lin[..., 0] + cos[:, 1:] * lin[..., 1]
     floor_x = torch.cat((zero, torch.cumsum(step_x, dim=1)), dim=1)
     floor_z = torch.cat((zero, torch.cumsum(step_z, dim=1)), dim=1)
-    ric = torch.stack([frames[..., 1 + 3 * j:4 + 3 * j] for j in FOOT_CONTACT_JOINTS], dim=2)  # ric of joint j
+    ric = frames[..., torch.as_tensor(ds.FOOT_COLUMNS, device=frames.device)]   # (B, T, 4, 3)
     c, s_ = cos[..., None], sin[..., None]
     x = c * ric[..., 0] + s_ * ric[..., 2] + floor_x[..., None]
     z = -s_ * ric[..., 0] + c * ric[..., 2] + floor_z[..., None]
@@ -118,7 +118,7 @@ def foot_velocity_loss(pred, target, contact_heights, fps: float = ds.MODEL_FPS)
 def contact_heights_of(targets: np.ndarray) -> np.ndarray:
     """(4,) heights (m) below which a target foot joint can be in contact (see :data:`FOOT_CONTACT_EMPHASIS`),
     from (N, T, FRAME_DIM) un-normalised training targets."""
-    heights = targets[..., [2 + 3 * j for j in FOOT_CONTACT_JOINTS]].reshape(-1, len(FOOT_CONTACT_JOINTS))
+    heights = targets[..., ds.FOOT_COLUMNS[:, 1]].reshape(-1, len(ds.FOOT_COLUMNS))
     return np.percentile(heights, CONTACT_HEIGHT_PERCENTILE, axis=0) + FOOT_CONTACT_HEIGHT
 
 
