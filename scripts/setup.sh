@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
 # Idempotent set-up of .venv for one of two jobs:
 #   bash scripts/setup.sh        "run":  wmbench + the report extra (matplotlib): what scripts/run_suite.sh needs.
-#                                        No torch, no transformers (~400 MB instead of ~2 GB).
+#                                        No torch, no transformers (~0.5 GB of .venv instead of ~3 GB).
 #   bash scripts/setup.sh test   "test": every extra + dev tools (`.[all,dev]`), for scripts/test.sh / CI.
 #                                        torch is installed CPU-only on purpose (plain `torch` from PyPI is
 #                                        the CUDA build, several GB): first whatever local wheel the pip
 #                                        configuration offers (offline, fast), else PyTorch's CPU index (short
 #                                        time-out), else the pin from the configured index as a last resort.
 # PYTHON=python3.11 picks the interpreter (3.10 or 3.11 recommended: see README, "Supported platforms").
+# A first set-up checks the free disk space before it starts (1 GB for "run", 4.5 GB for "test", whose .venv is
+# ~3 GB): too little is one line naming what is needed and what is free, instead of pip's "No space left on
+# device" minutes later.
+# WMBENCH_SETUP_SKIP_SPACE_CHECK=1 skips that check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PROFILE=${1:-run}
 TORCH_PIN="torch==2.13.0"
 TORCH_CPU_INDEX=${WMBENCH_TORCH_CPU_INDEX:-https://download.pytorch.org/whl/cpu}
 case "$PROFILE" in
-  run) EXTRAS="report" ;;
-  test) EXTRAS="all,dev" ;;
+  run) EXTRAS="report"; NEEDS_MB=1024 ;;
+  test) EXTRAS="all,dev"; NEEDS_MB=4608 ;;
   *) echo "scripts/setup.sh: unknown profile '$PROFILE'; expected 'run' (default) or 'test'" >&2; exit 2 ;;
 esac
 PY=${PYTHON:-python3}
@@ -32,6 +36,16 @@ if ! py_supported "$PY"; then
   echo "scripts/setup.sh: expected Python 3.10 or newer (3.10/3.11 recommended), got $PY = Python" \
        "$(py_version "$PY" || echo '?'); pick another with PYTHON=python3.11" >&2
   exit 2
+fi
+stamp=.venv/.wmbench-installed-$PROFILE
+if [ ! -f "$stamp" ] && [ "${WMBENCH_SETUP_SKIP_SPACE_CHECK:-0}" != 1 ]; then
+  free_mb=$(( $(df -Pk . | awk 'NR==2 {print $4}') / 1024 ))
+  if [ "$free_mb" -lt "$NEEDS_MB" ]; then
+    echo "scripts/setup.sh: expected at least $NEEDS_MB MB free for the '$PROFILE' set-up of .venv, found" \
+         "$free_mb MB free on $(df -P . | awk 'NR==2 {print $6}'); free some space and run again" \
+         "(or WMBENCH_SETUP_SKIP_SPACE_CHECK=1)" >&2
+    exit 2
+  fi
 fi
 if [ -e .venv ]; then
   venv_version=$( [ -x .venv/bin/python ] && py_version .venv/bin/python || echo "broken")
@@ -64,7 +78,6 @@ install_cpu_torch() {
   pip_install "$TORCH_PIN"
 }
 
-stamp=.venv/.wmbench-installed-$PROFILE
 if [ ! -f "$stamp" ] || [ pyproject.toml -nt "$stamp" ]; then
   if [ ! -f "$stamp" ]; then
     echo "setting up .venv (first run only)" >&2

@@ -1,4 +1,5 @@
 """Issue 24 item 16: scripts/setup.sh checks the interpreter before pip and remakes a wrong-Python .venv.
+Stop 34: a first set-up checks the free disk space before pip (CI had failed on pip's "No space left on device").
 
 Each test runs the real script in a scratch copy of the repository's layout (scripts/setup.sh beside a tiny
 pyproject.toml) with pip pointed at no index, so nothing is downloaded: what is checked is what the script does
@@ -36,11 +37,27 @@ def _scratch(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def _run(repo: Path, python: str) -> subprocess.CompletedProcess[str]:
+def _run(repo: Path, python: str, *profile: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHON": python, "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": str(repo / "no-wheels"),
            "PIP_CONSTRAINT": ""}
-    return subprocess.run(["bash", "scripts/setup.sh"], cwd=repo, env=env, capture_output=True, text=True,
-                          timeout=300)
+    env.pop("WMBENCH_SETUP_SKIP_SPACE_CHECK", None)
+    return subprocess.run(["bash", "scripts/setup.sh", *profile], cwd=repo, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A real 64 MB filesystem (tmpfs) mounted under tmp_path; skipped where mounting is not allowed."""
+    mount_point = tmp_path / "small"
+    mount_point.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64m", "tmpfs", str(mount_point)],
+                             capture_output=True, text=True)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here: {mounted.stderr.strip()}")
+    try:
+        yield mount_point
+    finally:
+        subprocess.run(["umount", "-l", str(mount_point)], capture_output=True)
 
 
 def _venv_version(repo: Path) -> str:
@@ -79,3 +96,15 @@ def test_a_venv_of_the_wrong_python_is_made_again_and_first_setup_is_announced(t
     announce = done.stderr.index("setting up .venv (first run only)")
     assert done.returncode != 0
     assert done.stderr.index("making .venv again") < announce
+
+
+def test_a_first_setup_on_a_disk_too_small_fails_at_once_with_one_line_and_no_venv(small_disk):
+    repo = _scratch(small_disk)
+    done = _run(repo, sys.executable, "test")
+    assert done.returncode == 2, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, lines
+    assert "expected at least 4608 MB free for the 'test' set-up of .venv, found" in lines[0]
+    free_mb = int(lines[0].split("found ")[1].split(" MB")[0])
+    assert 0 < free_mb <= 64
+    assert str(small_disk) in lines[0] and not (repo / ".venv").exists()
