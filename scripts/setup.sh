@@ -39,12 +39,11 @@ if ! py_supported "$PY"; then
 fi
 stamp=.venv/.wmbench-installed-$PROFILE
 if [ ! -f "$stamp" ] && [ "${WMBENCH_SETUP_SKIP_SPACE_CHECK:-0}" != 1 ]; then
-  free_kb=$(df -Pk . 2>/dev/null | awk 'NR==2 {print $4}' || true)
-  [[ "$free_kb" =~ ^[0-9]+$ ]] || free_kb=""  # a df that cannot tell: no check
-  free_mb=$(( ${free_kb:-0} / 1024 ))
-  if [ -n "$free_kb" ] && [ "$free_mb" -lt "$NEEDS_MB" ]; then
+  read -r free_kb mount_point < <(df -Pk . 2>/dev/null | awk 'NR==2 {print $4, $6}') || true
+  # a df that cannot tell (no number): no check
+  if [[ "${free_kb:-}" =~ ^[0-9]+$ ]] && (( free_kb / 1024 < NEEDS_MB )); then
     echo "scripts/setup.sh: expected at least $NEEDS_MB MB free for the '$PROFILE' set-up of .venv, found" \
-         "$free_mb MB free on $(df -P . | awk 'NR==2 {print $6}'); free some space and run again" \
+         "$(( free_kb / 1024 )) MB free on $mount_point; free some space and run again" \
          "(or WMBENCH_SETUP_SKIP_SPACE_CHECK=1)" >&2
     exit 2
   fi

@@ -110,7 +110,6 @@ def test_a_first_setup_on_a_disk_too_small_fails_at_once_with_one_line_and_no_ve
     assert str(small_disk) in lines[0] and not (repo / ".venv").exists()
 
 
-
 def test_a_df_that_cannot_tell_skips_the_space_check_without_a_bash_error(tmp_path):
     fake_bin = tmp_path / "bin"
     fake_bin.mkdir()

@@ -75,7 +75,7 @@ class TrainResult:
     steps: int
 
 
-def foot_tracks(frames, fps: float = ds.MODEL_FPS):
+def foot_tracks(frames):
     """(B, T, FRAME_DIM) un-normalised frame vectors (torch) -> (B, T, 4, 3) positions of the foot joints
     (``FOOT_CONTACT_JOINTS``) in the window's first root frame, recovered as
     ``humanml3d.features.features_to_joints`` does (yaw and floor point integrated from the root's velocities,
@@ -107,7 +107,7 @@ def foot_velocity_loss(pred, target, contact_heights, fps: float = ds.MODEL_FPS)
     fell from 1.08 to 0.17 m/s of its own travel; matched on every frame it does not.)"""
     import torch
 
-    want, got = foot_tracks(target, fps), foot_tracks(pred, fps)
+    want, got = foot_tracks(target), foot_tracks(pred)
     target_step = want[:, 1:] - want[:, :-1]
     contact = (torch.linalg.vector_norm(target_step, dim=-1) * fps < CONTACT_TARGET_SPEED) & (
         want[:, :-1, :, 1] < contact_heights)
@@ -192,8 +192,9 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
     context = tensor((windows.context - mean) / std)
     target = tensor((windows.target - mean) / std)
     cond, tokens = tensor(windows.cond), tensor(windows.tokens, torch.int64)
-    mean_t, std_t = tensor(mean), tensor(std)
-    contact_heights = tensor(contact_heights_of(windows.target))
+    # the foot velocity term reads un-normalised chunks and the targets' contact heights (only when it is on)
+    foot_scale = ((tensor(mean), tensor(std), tensor(contact_heights_of(windows.target))) if foot_weight > 0.0
+                  else None)
     keep_words = torch.as_tensor(windows.needs_words if windows.needs_words is not None
                                  else np.zeros(len(windows.target), bool), device=dev)[:, None]
     mocap_weights = np.where(windows.mocap, MOCAP_WEIGHT, 1.0)
@@ -218,7 +219,8 @@ def train(out_dir: Path, *, steps: int = 3000, batch: int = 64, seed: int = 0, d
         pred = model(noisy, t, ctx, c, tok)
         loss = torch.nn.functional.mse_loss(pred, x0) + torch.nn.functional.mse_loss(
             pred[:, 1:] - pred[:, :-1], x0[:, 1:] - x0[:, :-1])
-        if foot_weight > 0.0:
+        if foot_scale is not None:
+            mean_t, std_t, contact_heights = foot_scale
             loss = loss + foot_weight * foot_velocity_loss(pred * std_t + mean_t, x0 * std_t + mean_t,
                                                            contact_heights)
         optimizer.zero_grad(set_to_none=True)
