@@ -8,6 +8,7 @@ from typing import Any
 import gymnasium as gym
 
 from wmbench.brain.registry import get_brain
+from wmbench.brain.seeding import brain_seed
 
 
 def play(env: gym.Env[Any, Any], brain_spec: str, seed: int = 0,
@@ -15,7 +16,7 @@ def play(env: gym.Env[Any, Any], brain_spec: str, seed: int = 0,
     """One episode: (rewards, the terminal info)."""
     brain = get_brain(brain_spec)
     obs, _ = env.reset(seed=seed, options=options)
-    brain.reset(seed)
+    brain.reset(brain_seed(seed))
     rewards: list[float] = []
     info: dict[str, Any] = {}
     done = False

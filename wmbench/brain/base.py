@@ -37,7 +37,9 @@ class BrainReply:
 
 @runtime_checkable
 class Brain(Protocol):
-    """A decision maker. ``decide`` must be safe to call from a worker thread (one call at a time per brain)."""
+    """A decision maker. ``decide`` must be safe to call from a worker thread (one call at a time per brain).
+    ``reset(seed)`` starts an episode; the harness passes a brain seed for the brain's own randomness, derived
+    one way from the episode's seed (:func:`wmbench.brain.seeding.brain_seed`), never the seed of the world."""
 
     name: str
 

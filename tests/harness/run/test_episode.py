@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from wmbench.brain.base import BrainReply
+from wmbench.brain.seeding import brain_seed
 from wmbench.harness.run.episode import EpisodeResult, run_episode
 
 GOOD_REPLY = ("PREDICT: left=safe(open), right=safe(open), fwd=safe(open), back=safe(open)\n"
@@ -100,7 +101,7 @@ def test_loop_feeds_scenes_to_the_brain_and_replies_to_the_env():
     result = _run(env, brain)
     assert result.error is None and result.ok
     assert (result.scenario, result.seed, result.body, result.brain) == ("S01", 7, "smpl", "scripted")
-    assert env.reset_seed == 7 and brain.reset_seeds == [7]
+    assert env.reset_seed == 7 and brain.reset_seeds == [brain_seed(7)]  # the brain never gets the world's seed
     assert env.actions == [GOOD_REPLY] * 4 and result.n_decisions == 4
     assert [s["t"] for s in brain.seen] == [0.0, 0.5, 1.0, 1.5]  # the parsed scene dict, not the JSON string
     assert len(env.metas) == 4 and all(m["provider"] == "fake" and "text" not in m for m in env.metas)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from wmbench.brain.base import Brain
 from wmbench.brain.registry import get_brain
+from wmbench.brain.seeding import brain_seed
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.counterfactual.fork import EpisodeSetup, fork_episode, recorded_replies
 from wmbench.harness.run.episode import decide_safely
@@ -69,7 +70,7 @@ def alternative_answers(setup: EpisodeSetup, trace: TraceDict, alternative: Brai
     answers: list[str] = []
     try:
         obs, _ = env.reset(seed=setup.seed)
-        alternative.reset(setup.seed)
+        alternative.reset(brain_seed(setup.seed))
         for reply in replies:
             answer = decide_safely(alternative, brain_input(obs))
             answers.append(answer.text if answer.error is None else "")

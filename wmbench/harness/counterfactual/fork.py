@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from wmbench.brain.base import Brain
+from wmbench.brain.seeding import brain_seed
 from wmbench.core.errors import ConfigError
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run.episode import MAX_DECISIONS, decide_safely
@@ -84,7 +85,7 @@ def replay_branch(setup: EpisodeSetup, replies: Sequence[str], at: int, reply: s
     try:
         obs, _ = env.reset(seed=setup.seed)
         if onward is not None:
-            onward.reset(setup.seed)
+            onward.reset(brain_seed(setup.seed))
         index, done = 0, False
         while not done:
             if index >= MAX_DECISIONS:

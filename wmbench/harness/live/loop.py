@@ -39,6 +39,7 @@ from typing import Any
 
 from wmbench.brain.base import Brain, BrainReply
 from wmbench.brain.registry import get_brain
+from wmbench.brain.seeding import brain_seed
 from wmbench.envs.pacing import BODY_PACE, PaceMode
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.live.metrics import FrameClock, sample_memory
@@ -239,7 +240,7 @@ class _LiveLoop:
     def prepare(self, seed: int) -> None:
         self.env.reset(seed=seed)
         self.env.trace.meta["mode"] = "live"
-        self.brain.reset(seed)
+        self.brain.reset(brain_seed(seed))
 
     def run(self, worker: _BrainWorker) -> None:
         env, clock = self.env, self.clock

@@ -29,6 +29,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, TypedDict
 
 from wmbench.brain.base import Brain
+from wmbench.brain.seeding import brain_seed
 from wmbench.core.taxonomy import CATEGORY_TITLES
 from wmbench.protocol.grammar import Decision, ParseError, parse_reply
 from wmbench.protocol.observation import BrainInput, as_brain_input
@@ -151,7 +152,7 @@ def run_static(records: Sequence[OfficialRecord], brain: Brain, brain_spec: str,
         if record.category not in TRACK_A_CATEGORIES:
             not_applicable.append(record.id)
             continue
-        brain.reset(seed=0)
+        brain.reset(brain_seed(0))
         reply = brain.decide(official_scene(record))
         text = "" if reply.error else reply.text
         scored.append(score_record(record, text, banks, latency_s=reply.latency_s, error=reply.error))

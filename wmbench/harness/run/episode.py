@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from wmbench.brain.base import Brain, BrainReply
+from wmbench.brain.seeding import brain_seed
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.harness.run import env_reuse
 from wmbench.protocol.observation import BrainInput, brain_input
@@ -121,7 +122,7 @@ def run_episode(
             else:
                 env = (env_factory or make_env)(scenario_id, body, **dict(env_kwargs or {}))
                 obs, info = env.reset(seed=seed)
-            brain.reset(seed)
+            brain.reset(brain_seed(seed))
             announce_episode(brain, scenario_id, seed, info)
             done = False
             while not done:
