@@ -184,11 +184,36 @@ class _DodgeThenFlee(ProviderBrain):
         return ProviderOutcome(text=f"{predict_line(reading)}\nMOTION: a person runs {TRAVEL_PHRASES[direction]}")
 
 
+class _Reseeded:
+    """``inner`` with its own randomness shifted: ``reset(seed)`` gives it ``seed + shift`` (another stream of the
+    same brain, as another brain seed would)."""
+
+    def __init__(self, inner: Any, shift: int) -> None:
+        self.inner, self.shift, self.name = inner, shift, inner.name
+
+    def reset(self, seed: int | None = None) -> None:
+        self.inner.reset((seed or 0) + self.shift)
+
+    def decide(self, scene: BrainInput) -> Any:
+        return self.inner.decide(scene)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+#: streams of the oracle-random cheat's own randomness the charge test plays, and how many of them must be caught.
+#: A random safe side is a draw: over 30 streams it was caught in 26 (seed 1) and 28 (seed 3); the rest escaped
+#: with 17.5-19.2 of 20. Until 0.4 the test played one stream (brains were handed the episode's seed), which
+#: happened to be caught on both seeds; the brain seed of 0.4 escapes on seed 1.
+CHEAT_STREAMS, CHEAT_CAUGHT_MIN = 10, 7
+
+
 @pytest.mark.parametrize("seed", [1, 3])
 def test_against_a_charge_fleeing_on_a_line_escapes_and_a_random_safe_side_is_caught(seed):
     """S11's charge instances: what the scene says (a charge) makes the choice among safe sides matter — a brain
     that flees on one line escapes even at a run, losing at most C03's stated sideways margin, while the
-    oracle-random cheat (rule-perfect PREDICT, a random safe side at a run) is caught (issue 20, bound (a))."""
+    oracle-random cheat (rule-perfect PREDICT, a random safe side at a run) is caught in most streams of its own
+    randomness (issue 20, bound (a))."""
     from wmbench.brain.panel.brains import get_panel_brain
 
     def c03(brain: Any) -> tuple[float, bool]:
@@ -203,8 +228,9 @@ def test_against_a_charge_fleeing_on_a_line_escapes_and_a_random_safe_side_is_ca
     assert c03(get_panel_brain("prompt-only")) == (20.0, False)
     honest, caught = c03(_DodgeThenFlee())
     assert honest >= 20.0 - SIDEWAYS_MARGIN and not caught, honest
-    cheat, caught = c03(get_panel_brain("oracle-random"))
-    assert caught and cheat <= CAUGHT_CAP, cheat
+    cheats = [c03(_Reseeded(get_panel_brain("oracle-random"), 7919 * k)) for k in range(CHEAT_STREAMS)]
+    assert sum(caught for _, caught in cheats) >= CHEAT_CAUGHT_MIN, cheats
+    assert all(score <= CAUGHT_CAP for score, caught in cheats if caught), cheats
 
 
 def test_ranges_are_drawn_per_seed_within_the_card_range():
