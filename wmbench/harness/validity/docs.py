@@ -125,11 +125,12 @@ BOUND_NOTES = """\
   prompt-only. S11's drawn instances now alternate the approach with a *charge* (`Family.pursuits`; the scene
   reports `npc_behavior` charge and its speed, 5 m/s), which outruns a run: a brain that flees on one line —
   straight away, or one dodge to the side (the spec's "move left/right") and then away — escapes even at a run
-  and loses at most the stated margin (19.2 of 20), while a random safe side at a run is caught
-  (`tests/scenarios/test_families.py`). The side chosen matters by what the scene says, judged by the outcome.
-  The loss is a draw of the brain's own randomness: over 9 streams (brain seeds) of the quick panel it
-  measured 12.7–18.9 below prompt-only, mean 15.2, so issue 20's 15 holds for about half of them; CI asserts
-  at least 10, which every measured stream meets (`tests/harness/validity/test_validity_bounds.py`).
+  and loses at most the stated margin (19.2 of 20), while a random safe side at a run is caught in most draws
+  (26 and 28 of 30 on seeds 1 and 3; `tests/scenarios/test_families.py`). The side chosen matters by what the
+  scene says, judged by the outcome. The loss is a draw of the brain's own randomness: over 9 streams (brain
+  seeds) of the quick panel it measured 12.7–18.9 below prompt-only, mean 15.2, so issue 20's 15 holds for about
+  half of them; CI asserts at least 10, which every measured stream meets
+  (`tests/harness/validity/test_validity_bounds.py`).
 - **mirror-swapped on C08.** C08 forfeits a scenario for wrong motion at *any* decision (into a danger sector,
   closing on the beast, toward an approaching person, contact), and every drawn instance of S36–S40 now puts the
   creature at a side (`SIDE_FRONTS`; before, the turned seed 2 put it behind, on the axis). On the spec's seed 0
