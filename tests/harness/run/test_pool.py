@@ -156,3 +156,36 @@ def test_ctrl_c_while_workers_start_prints_no_worker_traceback(tmp_path):
     _, err = proc.communicate(timeout=300)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert proc.returncode in (0, 130), err
+
+
+#: A child that runs two jobs through ``stream_results`` (what ``wmbench run --workers N`` uses) and exits, with
+#: CPython 3.11's exit-time race widened: ``_python_exit`` checks that a pool's wakeup pipe is open, then writes to
+#: it; the widened wakeup sleeps between the two, so a manager thread still alive at exit has closed the pipe by
+#: the time of the write (``OSError: [Errno 9] Bad file descriptor`` printed as a traceback, seen once in CI after
+#: a SIGTERM of ``wmbench run --workers 2``).
+_EXIT_RACE_CHILD = """
+import time
+from concurrent.futures import process
+
+def widened_wakeup(self):
+    if not self._closed:
+        time.sleep(0.5)
+        self._writer.send_bytes(b"")
+
+process._ThreadWakeup.wakeup = widened_wakeup
+from wmbench.harness.run.pool import worker_pool
+from wmbench.harness.run.workers import stream_results
+
+if __name__ == "__main__":
+    pool = worker_pool(2)
+    print(sorted(stream_results(pool, lambda job: pool.submit(abs, job), [-1, -2], window=2)))
+"""
+
+
+def test_a_finished_pool_leaves_no_manager_thread_for_the_interpreters_exit_to_race(tmp_path):
+    script = tmp_path / "child.py"
+    script.write_text(_EXIT_RACE_CHILD)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[3])
+    assert done.returncode == 0 and done.stdout.strip() == "[1, 2]", done.stderr
+    assert "Traceback" not in done.stderr, done.stderr

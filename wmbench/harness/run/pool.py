@@ -18,6 +18,11 @@ Card
   stops and throws the running jobs' results away (``wmbench validity`` on Ctrl-C or SIGTERM: a job is a whole
   brain and seed, minutes of work the interpreter's exit would otherwise wait for). ``wmbench run`` does not use
   it: it lets its running episodes (seconds each) finish and keeps them.
+- **Ending a pool joins it** (``shutdown(wait=True)``, here and in every caller). CPython 3.11's exit hook wakes
+  each executor manager thread still alive by writing to its pipe after checking, without a lock, that the pipe
+  is open; a manager thread closing the pipe in between makes the exit print an ``OSError`` traceback (seen
+  after a SIGTERM of ``wmbench run --workers 2``). A joined manager thread has closed its pipe: the hook writes
+  nothing.
 - :func:`die_with_parent` is the guarantee itself, for a process started another way.
 """
 
@@ -55,6 +60,7 @@ class GuardedPool(ProcessPoolExecutor):
         for worker in workers:
             with contextlib.suppress(OSError, ValueError):
                 worker.kill()
+        self.shutdown(wait=True)  # the manager thread sees its workers die and ends (see module card)
 
 
 def worker_pool(workers: int, initializer: Callable[..., None] | None = None,

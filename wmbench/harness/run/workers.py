@@ -91,8 +91,8 @@ def stream_results(pool: Executor, start: Callable[[EpisodeSpec], Future[Episode
             if future.exception() is None:
                 yield future.result()
         raise
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    finally:  # joined, so the interpreter's exit never races the pool's manager thread (run/pool.py)
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _records_for(todo: Sequence[EpisodeSpec]) -> tuple[Scenario, ...]:

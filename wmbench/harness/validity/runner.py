@@ -328,8 +328,8 @@ def run_validity(
             except KeyboardInterrupt:
                 pool.stop_now()  # a running job's result would be thrown away: exit now, not when it ends
                 raise
-            finally:
-                pool.shutdown(wait=False, cancel_futures=True)
+            finally:  # joined, so the interpreter's exit never races the pool's manager thread (run/pool.py)
+                pool.shutdown(wait=True, cancel_futures=True)
     except KeyboardInterrupt:
         raise ValidityInterrupted(done, len(jobs), checkpoint) from None
     wanted = (*bench, "C10") if include_c10 else bench
