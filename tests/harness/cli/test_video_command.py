@@ -89,3 +89,41 @@ def test_real_process_non_utf8_run_file_exits_2_without_traceback(tmp_path):
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines()[-1].startswith("wmbench video: error: no finished episode of S01")
+
+
+#: what imageio-ffmpeg raises when ffmpeg cannot write its output: the reason, then ffmpeg's whole report
+FFMPEG_FAILURE = ("[Errno 32] Broken pipe\n\nFFMPEG COMMAND:\nffmpeg -y -f rawvideo -i - out.mp4\n\n"
+                  "FFMPEG STDERR OUTPUT:\n")
+
+
+@pytest.fixture
+def ffmpeg_fails(monkeypatch):
+    """The renderer's calls; each fails the way imageio-ffmpeg does when its ffmpeg cannot write."""
+    calls: list[Path] = []
+
+    def failing_render(trace, out, scenario=None):
+        calls.append(Path(out))
+        raise OSError(FFMPEG_FAILURE)
+
+    monkeypatch.setattr(vision_commands, "render_episode", failing_render)
+    return calls
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc: a folder no file can be created in")
+def test_out_where_no_file_can_be_made_is_one_line_before_rendering(tmp_path, ffmpeg_fails, capsys):
+    # /proc is a directory (mkdir passes) in which no file can be created: before, rendering started and
+    # ffmpeg's multi-line report became the error
+    run = _run_dir(tmp_path, json.dumps(LINE).encode())
+    assert main(["video", str(run), "S01", "--out", "/proc/wmbench-video.mp4"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wmbench video: error: cannot write --out /proc/wmbench-video.mp4: ") and \
+        len(err.strip().splitlines()) == 1, err
+    assert ffmpeg_fails == []
+
+
+def test_a_writer_failing_mid_video_is_one_line(tmp_path, ffmpeg_fails, capsys):
+    run = _run_dir(tmp_path, json.dumps(LINE).encode())
+    assert main(["video", str(run), "S01"]) == 2
+    err = capsys.readouterr().err
+    assert "cannot write the video" in err and "Broken pipe" in err and len(err.strip().splitlines()) == 1, err
+    assert len(ffmpeg_fails) == 1

@@ -37,3 +37,10 @@ def test_fork_and_blame_commands_on_a_real_run(tmp_path, capsys):
     assert "S12 s0" in printed and "top 1 costly decisions" in printed
     assert main(["fork", str(out), "S99", "--at", "0"]) == 2  # no such episode: one line, exit 2
     assert "no finished episode of S99" in capsys.readouterr().err
+    # a decision outside the episode: one line naming the valid range, exit 2 (it was a ConfigError traceback)
+    assert main(["fork", str(out), "S12", "--at", "99", "--reply", "MOTION: a person stands still"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("wmbench fork: error: --at must be a decision of the episode (0..") and "got 99" in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert main(["blame", str(out), "--max-decisions", "-1"]) == 2  # was taken as "all but the last decision"
+    assert "--max-decisions must be at least 1, got -1" in capsys.readouterr().err

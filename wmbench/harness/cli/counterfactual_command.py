@@ -24,6 +24,7 @@ from wmbench.core.taxonomy import SCENARIO_MAX_POINTS
 from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.counterfactual.blame import blame_episode, brain_factory, costliest, format_blame
 from wmbench.harness.counterfactual.fork import EpisodeSetup, comparable, fork_episode
+from wmbench.harness.run.out_dir import check_out_file
 from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, EpisodeLog, read_json
 from wmbench.protocol.trace import Trace, TraceDict
 from wmbench.scoring import score_trace
@@ -67,6 +68,8 @@ def _fork(args: argparse.Namespace) -> int:
         seeds = sorted({int(line["seed"]) for line in _episodes(args.run) if line["scenario"] == wanted})
         raise UsageError(f"no finished episode of {wanted}" + (f" with seed {args.seed}" if args.seed is not None
                          else "") + f" in {args.run}" + (f"; its seeds: {seeds}" if seeds else ""))
+    if args.json is not None:
+        check_out_file(args.json, "--json", "a .json file")  # before the fork is played, not after
     line = lines[0]
     spec = args.brain or str(config.get("brain") or line["brain"])
     options = config.get("brain_options") if args.brain is None else {}
@@ -125,6 +128,8 @@ def _blame(args: argparse.Namespace) -> int:
     config = _run_config(args.run)
     if args.top < 1:
         raise UsageError(f"--top must be at least 1, got {args.top}")
+    if args.max_decisions is not None and args.max_decisions < 1:  # a slice bound: -1 meant "all but the last"
+        raise UsageError(f"--max-decisions must be at least 1, got {args.max_decisions}")
     lost = []
     for line in _episodes(args.run):
         points = float(score_trace(Trace.from_dict(line["trace"])).score)

@@ -23,6 +23,7 @@ from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.cli.options import parse_options
 from wmbench.harness.frontier.curve import Frontier, measure_frontier, write_frontier
 from wmbench.harness.report.writer import write_reports
+from wmbench.harness.run.out_dir import check_out_dir
 from wmbench.harness.run.results import SCORES_FILE
 from wmbench.harness.run.selection import parse_seed_list
 
@@ -69,6 +70,7 @@ def _frontier(args: argparse.Namespace) -> int:
         return get_brain(args.brain, **{**options, **extra})
 
     brain_for()  # a wrong spec or option fails here, before any episode
+    check_out_dir(args.out)  # and an --out that cannot be written
     try:
         frontier = measure_frontier(brain_for, args.brain, args.scenarios, seeds, think_times, budgets, args.body,
                                     progress=lambda line: print(line, file=sys.stderr, flush=True), live=args.live)

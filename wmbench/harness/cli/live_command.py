@@ -24,7 +24,7 @@ from wmbench.harness.cli.options import add_unpaced_argument, default_out_dir, p
 from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
 from wmbench.harness.live.store import LIVE_FILE, LiveStore
 from wmbench.harness.report.writer import write_reports
-from wmbench.harness.run.out_dir import describe_os_error
+from wmbench.harness.run.out_dir import check_out_dir, describe_os_error
 from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, SCORES_FILE
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.c09 import C09_IDS, score_c09
@@ -160,6 +160,7 @@ def live_main(args: argparse.Namespace) -> int:
     try:
         options = parse_options(args.option)
         out = args.out or default_out_dir(f"live-{args.scenario}-{args.brain}", args.body)
+        check_out_dir(out)  # before the episode is played, not when live.json is written
         result = live_command(args.scenario, args.brain, args.body, out, fps=args.fps, seed=args.seed,
                               duration=args.duration, gui=args.gui, record=args.record, brain_options=options,
                               observation=args.observation, unpaced=args.unpaced)

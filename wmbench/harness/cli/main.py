@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import wmbench
+from wmbench.core.errors import ConfigError
 from wmbench.core.key_file import read_key_file
 from wmbench.core.visible import visible
 from wmbench.harness.cli.base import (
@@ -89,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             code = COMMANDS[args.command].run(args)
         sys.stdout.flush()  # inside the try: a reader that left shows up here, not at interpreter exit
         return EXIT_TERMINATED if term.signalled and code == EXIT_INTERRUPTED else code
-    except UsageError as err:
+    except (UsageError, ConfigError) as err:  # ConfigError: a setting, name or file not as expected, anywhere
         print(visible(f"wmbench {args.command}: error: {err}"), file=sys.stderr)
         return EXIT_USAGE
     except BrokenPipeError:  # `wmbench list | head`: the reader left; not an error of ours, and no traceback

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import argparse
 
-from wmbench.body.motion.diffusion.train import configure, run
+from wmbench.body.motion.diffusion.train import check_args, configure, run
 from wmbench.body.motion.registry import select_generator, selected_generator_name
 from wmbench.core.errors import ConfigError
 from wmbench.harness.cli.base import UsageError
+from wmbench.harness.run.out_dir import check_out_dir, check_out_file
 
 
 def add_motion_model_argument(p: argparse.ArgumentParser) -> None:
@@ -49,6 +50,11 @@ def train_motion_command(args: argparse.Namespace) -> int:
         raise UsageError(f"train-motion needs the motion extra (pip install 'wmbench[motion]'): {err}") from None
 
     try:
+        check_args(args)  # the arguments in train's own words first, then where the output goes
+        if args.save_windows is not None:
+            check_out_file(args.save_windows, "--save-windows", "a .npz file")
+        else:  # before training, not when the weights are written
+            check_out_dir(args.out)
         return run(args)
     except ConfigError as err:  # a bad argument (checked before training) or unreadable windows
         raise UsageError(str(err)) from None

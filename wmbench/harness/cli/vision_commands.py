@@ -10,7 +10,7 @@ from pathlib import Path
 from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.report.perception_gap import GapError, perception_gap, write_gap
 from wmbench.harness.report.writer import write_reports
-from wmbench.harness.run.out_dir import describe_os_error
+from wmbench.harness.run.out_dir import check_out_file, describe_os_error
 from wmbench.harness.run.results import EPISODES_FILE, EpisodeLog
 from wmbench.harness.video.recorder import MissingVideoExtraError
 from wmbench.harness.video.replay import ReplayError, render_episode
@@ -52,28 +52,16 @@ def _video(args: argparse.Namespace) -> int:
         seed = "" if args.seed is None else f" with seed {args.seed}"
         raise UsageError(f"no finished episode of {record.id}{seed} in {episodes}")
     out = args.out or args.run_dir / "videos" / f"{record.id}-s{int(found['seed'])}.mp4"
-    _check_video_out(out)
+    check_out_file(out, "--out", "an .mp4 file")  # an OutDirError is one line, exit 2 (cli/main.py)
     try:
         path = render_episode(trace, out, record)
     except (ReplayError, MissingVideoExtraError) as err:
         raise UsageError(str(err)) from None
-    except OSError as err:
-        raise UsageError(f"cannot write the video {out}: {describe_os_error(err)}") from None
+    except OSError as err:  # the first line: imageio-ffmpeg appends ffmpeg's whole report to the reason
+        reason = next(iter(describe_os_error(err).strip().splitlines()), "unknown error")
+        raise UsageError(f"cannot write the video {out}: {reason}") from None
     print(f"video: {path}")
     return EXIT_OK
-
-
-def _check_video_out(out: Path) -> None:
-    """UsageError unless ``out`` can become an mp4 file: not a directory, no file where a folder must be."""
-    if out.is_dir():
-        raise UsageError(f"--out {out} is a directory; expected the path of an .mp4 file")
-    for parent in out.parents:
-        if parent.exists() and not parent.is_dir():
-            raise UsageError(f"--out {out}: {parent} is a file; expected a directory there")
-    try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as err:
-        raise UsageError(f"cannot create {out.parent} for the video: {describe_os_error(err)}") from None
 
 
 def _configure_gap(p: argparse.ArgumentParser) -> None:

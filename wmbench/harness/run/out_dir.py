@@ -9,6 +9,9 @@ Card
   small probe file in it. It raises :class:`OutDirError` (a ``ValueError``) that says what was expected and
   what was found: an existing *file* given as ``--out``, a directory that cannot be created or written
   (read-only, permission denied), or a full disk.
+- :func:`check_out_file` is the same check for an output *file* (``--out`` of ``video``, ``--json`` of ``fork``):
+  not a directory, no file where a folder must be, its folder created, and the file itself creatable — tried
+  before the work, not found out when the work is done.
 - :func:`describe_os_error` turns an ``OSError`` met later (the disk filling up mid-run) into the same kind
   of one-line message.
 """
@@ -76,6 +79,28 @@ def check_out_dir(out: Path | str) -> Path:
     finally:
         with contextlib.suppress(OSError):
             probe.unlink()
+    return out
+
+
+def check_out_file(out: Path | str, option: str, what: str) -> Path:
+    """Raise :class:`OutDirError` unless ``out`` (given as ``option``) can become ``what`` (``"an .mp4 file"``):
+    see the module card. A file made only to try is removed; returns ``out`` as a Path."""
+    out = Path(out)
+    if out.is_dir():
+        raise OutDirError(f"{option} {out} is a directory; expected the path of {what}")
+    for parent in out.parents:
+        if parent.exists() and not parent.is_dir():
+            raise OutDirError(f"{option} {out}: {parent} is a file; expected a directory there")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        existed = out.exists()
+        with open(out, "ab"):
+            pass
+    except OSError as err:
+        raise OutDirError(f"cannot write {option} {out}: {describe_os_error(err)}") from None
+    if not existed:
+        with contextlib.suppress(OSError):
+            out.unlink()
     return out
 
 

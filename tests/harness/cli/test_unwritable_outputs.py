@@ -1,0 +1,60 @@
+"""An output path no file can be made in is one line and exit 2, found before the work, for every command that
+writes one (round 11's battery: ``fork --json``, ``frontier --out``, ``leaderboard --out``, ``live --out``,
+``train-motion --out`` and ``--save-windows`` were raw ``FileNotFoundError`` tracebacks, found only when the
+work was done)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from wmbench.harness.cli.main import main
+from wmbench.harness.suite import run_suite
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc: no file can be made in it")
+
+#: a directory that exists (so ``mkdir(exist_ok=True)`` passes) and in which no file can be created
+NOWHERE = "/proc/wmbench-nowhere"
+_NO_MOTION_EXTRA = importlib.util.find_spec("diffusers") is None or importlib.util.find_spec("torch") is None
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("fork") / "run"
+    run_suite("null", "smpl", "S01", [0], 1, out, progress=False, live=False, reports=False)
+    return out
+
+
+@pytest.mark.parametrize("command", [
+    ["frontier", "--brain", "null", "--scenarios", "S01", "--think-times", "0", "--out", NOWHERE],
+    ["live", "S01", "--brain", "null", "--duration", "1", "--out", NOWHERE],
+    pytest.param(["train-motion", "--steps", "1", "--out", NOWHERE],
+                 marks=pytest.mark.skipif(_NO_MOTION_EXTRA, reason="the motion extra is not installed")),
+    pytest.param(["train-motion", "--steps", "1", "--save-windows", NOWHERE + ".npz"],
+                 marks=pytest.mark.skipif(_NO_MOTION_EXTRA, reason="the motion extra is not installed")),
+], ids=lambda command: " ".join(command[:1] + [a for a in command if a.startswith("--")][-1:]))
+def test_an_output_that_cannot_be_written_is_one_line_before_the_work(command, capsys):
+    assert main(command) == 2
+    captured = capsys.readouterr()
+    err = captured.err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith(f"wmbench {command[0]}: error: cannot "), captured.err
+    assert NOWHERE in err[0] and "No such file or directory" in err[0]
+    assert "trained" not in captured.out and "wrote" not in captured.out
+
+
+def test_leaderboard_out_that_cannot_be_written_is_one_line_before_the_board(run_dir, capsys):
+    assert main(["leaderboard", str(run_dir), "--out", NOWHERE]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == (f"wmbench leaderboard: error: cannot create the output directory {NOWHERE}: "
+                                    f"No such file or directory ({NOWHERE})")
+    assert captured.out == ""  # the board was not printed
+
+
+def test_fork_json_that_cannot_be_written_is_one_line_before_the_fork(run_dir, capsys):
+    assert main(["fork", str(run_dir), "S01", "--at", "0", "--json", NOWHERE + ".json"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip() == (f"wmbench fork: error: cannot write --json {NOWHERE}.json: No such file or "
+                                    f"directory ({NOWHERE}.json)")
+    assert captured.out == ""  # the fork was not played
