@@ -19,6 +19,7 @@ from wmbench.protocol.trace import (
     RealizedRecord,
     Trace,
     TraceDict,
+    TraceFormatError,
     TraceMeta,
 )
 
@@ -66,3 +67,17 @@ def test_a_trace_round_trips_through_json(trace: TraceDict) -> None:
     again = Trace.from_dict(json.loads(text))
     assert json.dumps(again.to_dict()) == text
     assert again.decisions[0].parse["ok"] is trace["decisions"][0]["parse"]["ok"]
+
+
+@pytest.mark.parametrize("damage, reason", [
+    (lambda t: t["decisions"][0].pop("index"), "a record has no field 'index'"),
+    (lambda t: t.pop("meta"), "a record has no field 'meta'"),
+    (lambda t: t["decisions"][0]["truth"].update(npcs=[{"kind": "beast", "bogus": 1}]), "unexpected keyword"),
+    (lambda t: t.update(decisions="not a list"), "not a wmbench trace: "),
+])
+def test_data_that_is_not_a_trace_is_one_line_saying_what_is_wrong(trace: TraceDict, damage, reason) -> None:
+    damaged = json.loads(json.dumps(trace))
+    damage(damaged)
+    with pytest.raises(TraceFormatError, match=r"^not a wmbench trace: ") as caught:
+        Trace.from_dict(damaged)
+    assert reason in str(caught.value) and "\n" not in str(caught.value)

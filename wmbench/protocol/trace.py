@@ -16,6 +16,9 @@ Card
   ``episodes.jsonl``), for the harness code that reads episode lines.
 - TypedDicts are plain dicts at run time: the JSON written is unchanged. Keys that older traces may lack are
   ``NotRequired`` and read with ``.get``.
+- :meth:`Trace.from_dict` reads a file's data: what is not a trace (a missing field, a value of the wrong
+  shape) raises :class:`TraceFormatError` (a ``ConfigError``) that says which, in one line, never a bare
+  ``KeyError`` or ``TypeError`` from deep inside.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, NotRequired, TypedDict
 
 from wmbench.core.entities import THREAT_NONE
+from wmbench.core.errors import ConfigError
 from wmbench.protocol.scene import SceneContext
 
 #: one PREDICT item as the trace stores it: ``[verdict, reason, raw item text]`` (older traces: two items)
@@ -135,6 +139,10 @@ class TraceMeta(TypedDict, total=False):
     category: str
 
 
+class TraceFormatError(ConfigError):
+    """Data read as a trace is not one; the message says which field is missing or of the wrong shape."""
+
+
 @dataclass(frozen=True)
 class DirectionTruth:
     """Ground truth for one relative direction: ``safe`` and why (``open``/``wall``/``beast``/``human``)."""
@@ -225,6 +233,16 @@ class Trace:
 
     @classmethod
     def from_dict(cls, d: TraceDict) -> Trace:
+        """The trace ``d`` holds (as ``to_dict`` wrote it); :class:`TraceFormatError` if it is not one."""
+        try:
+            return cls._from_dict(d)
+        except KeyError as err:
+            raise TraceFormatError(f"not a wmbench trace: a record has no field {err.args[0]!r}") from None
+        except (TypeError, ValueError, AttributeError) as err:
+            raise TraceFormatError(f"not a wmbench trace: {err}") from None
+
+    @classmethod
+    def _from_dict(cls, d: TraceDict) -> Trace:
         def truth(t: TruthDict) -> Truth:
             primary = t.get("primary")
             return Truth(

@@ -25,8 +25,8 @@ from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.counterfactual.blame import blame_episode, brain_factory, costliest, format_blame
 from wmbench.harness.counterfactual.fork import EpisodeSetup, comparable, fork_episode
 from wmbench.harness.run.out_dir import check_out_file
-from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, EpisodeLog, read_json
-from wmbench.protocol.trace import Trace, TraceDict
+from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, EpisodeLog, line_trace, read_json
+from wmbench.protocol.trace import TraceDict
 from wmbench.scoring import score_trace
 
 
@@ -71,6 +71,7 @@ def _fork(args: argparse.Namespace) -> int:
     if args.json is not None:
         check_out_file(args.json, "--json", "a .json file")  # before the fork is played, not after
     line = lines[0]
+    line_trace(line, args.run / EPISODES_FILE)  # a damaged trace is one line naming the episode
     spec = args.brain or str(config.get("brain") or line["brain"])
     options = config.get("brain_options") if args.brain is None else {}
     trace: TraceDict = line["trace"]
@@ -132,7 +133,7 @@ def _blame(args: argparse.Namespace) -> int:
         raise UsageError(f"--max-decisions must be at least 1, got {args.max_decisions}")
     lost = []
     for line in _episodes(args.run):
-        points = float(score_trace(Trace.from_dict(line["trace"])).score)
+        points = float(score_trace(line_trace(line, args.run / EPISODES_FILE)).score)
         if points < SCENARIO_MAX_POINTS:
             lost.append(line)
     lost = lost[: args.limit] if args.limit else lost

@@ -40,7 +40,10 @@ def run_episode_export(source: Path, out: Path, args: argparse.Namespace) -> int
     try:
         summary = export_episodes(source, out, resimulate=not args.pose_log_only,
                                   video=_renderer() if args.video else None)
-        counts = ", ".join(f"{body}: {n}" for body, n in summary.episodes.items()) or "none"
+        if not summary.episodes:  # not "checked: no episodes found" about the empty folder it would read back
+            raise UsageError(f"{source}: no episode to export; {summary.skipped} line(s) skipped (errors, no pose "
+                             "log); expected episodes of a finished `wmbench run`")
+        counts = ", ".join(f"{body}: {n}" for body, n in summary.episodes.items())
         print(f"wrote {out}: episodes per body {counts}; {summary.skipped} line(s) skipped (errors, no pose log)")
         if not args.no_check:
             print(f"checked {check_dataset(out)} episode(s) against their traces: identical")

@@ -13,8 +13,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
-from wmbench.harness.run.results import EPISODES_FILE, EpisodeLog
-from wmbench.protocol.trace import Trace
+from wmbench.harness.run.results import EPISODES_FILE, EpisodeLog, line_trace
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.forecast import Accuracy, ForecastSummary, forecast_summary
 
@@ -30,7 +29,7 @@ def _forecast(args: argparse.Namespace) -> int:
     for line in EpisodeLog(args.run / EPISODES_FILE).iter_lines():
         stored = line.get("trace")
         if stored and not line.get("error"):
-            trace = Trace.from_dict(stored)
+            trace = line_trace(line, args.run / EPISODES_FILE)
             traces.append((get_scenario(trace.scenario_id).category, trace))
     summary = forecast_summary(traces)
     if not summary.overall.checked:

@@ -97,7 +97,8 @@ def export_episodes(source: Path | str, out: Path | str, *, resimulate: bool = T
         config = read_json(run / RUN_FILE)
         for line in EpisodeLog(run / EPISODES_FILE).iter_lines():
             trace = line.get("trace")
-            if line.get("error") or not trace or not trace["meta"].get("poses"):
+            stored = trace.get("meta") if isinstance(trace, dict) else None
+            if line.get("error") or not isinstance(stored, dict) or not stored.get("poses"):  # nothing to export
                 skipped += 1
                 continue
             body_dir = out / line["body"] / EPISODES_DIR

@@ -33,9 +33,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypedDict, cast
 
+from wmbench.core.errors import ConfigError
 from wmbench.core.redaction import Redactor
 from wmbench.harness.run.episode import EpisodeResult, EpisodeSummary
-from wmbench.protocol.trace import InstanceRecord, TraceDict
+from wmbench.protocol.trace import InstanceRecord, Trace, TraceDict, TraceFormatError
 from wmbench.scoring.scores_file import Scores, scores_from_json, scores_to_json
 
 EPISODES_FILE = "episodes.jsonl"
@@ -321,9 +322,27 @@ def read_scores(out: Path | str) -> Scores:
     return scores_from_json(path.read_bytes(), str(path))
 
 
+def line_trace(line: Mapping[str, Any], where: Path | str) -> Trace:
+    """The trace of episode line ``line`` read from ``where``; :class:`TraceFormatError` naming the episode and
+    the file when it holds none (a hand-edited or foreign line: one line for the user, not a ``KeyError``)."""
+    try:
+        return Trace.from_dict(line["trace"])
+    except (KeyError, TraceFormatError) as err:
+        reason = err if isinstance(err, TraceFormatError) else "no trace"
+        raise TraceFormatError(f"{line.get('scenario')} seed {line.get('seed')} in {where}: {reason}") from None
+
+
+class JsonFileError(ConfigError):
+    """A run file (``run.json``, ``scores.json``, ...) is not valid UTF-8 JSON; the message names the file."""
+
+
 def read_json(path: Path | str) -> Any:
+    """The JSON value in ``path``; :class:`JsonFileError` (a ``ValueError``) if it holds none."""
     with open(path, encoding="utf-8") as f:
-        return json.load(f)
+        try:
+            return json.load(f)
+        except ValueError as err:  # JSONDecodeError, UnicodeDecodeError
+            raise JsonFileError(f"{path}: expected a JSON file, got unreadable data ({err})") from None
 
 
 def write_run_config(out: Path | str, config: Mapping[str, Any], redactor: Redactor) -> dict[str, Any]:
