@@ -1,7 +1,7 @@
 """An output path no file can be made in is one line and exit 2, found before the work, for every command that
 writes one (round 11's battery: ``fork --json``, ``frontier --out``, ``leaderboard --out``, ``live --out``,
-``train-motion --out`` and ``--save-windows`` were raw ``FileNotFoundError`` tracebacks, found only when the
-work was done)."""
+``validity --docs``, ``train-motion --out`` and ``--save-windows`` were raw ``FileNotFoundError`` tracebacks,
+found only when the work was done)."""
 
 from __future__ import annotations
 
@@ -41,7 +41,27 @@ def test_an_output_that_cannot_be_written_is_one_line_before_the_work(command, c
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"wmbench {command[0]}: error: cannot "), captured.err
     assert NOWHERE in err[0] and "No such file or directory" in err[0]
-    assert "trained" not in captured.out and "wrote" not in captured.out
+    assert "trained" not in captured.out and "wrote" not in captured.out and "brains x seeds" not in captured.out
+
+
+def test_validity_docs_from_a_brain_subset_is_one_line_and_keeps_the_panels_result(tmp_path, capsys):
+    # the page compares the reference with other brains: a --brains subset was a KeyError traceback after the run
+    out, page = tmp_path / "panel", tmp_path / "validity.md"
+    assert main(["validity", "--brains", "null", "--seeds", "1", "--no-c10", "--workers", "1", "--out", str(out),
+                 "--docs", str(page)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]  # after the panel's progress lines
+    assert err.startswith(f"wmbench validity: error: --docs {page}: the page needs a brain this panel did not run "
+                          "(no panel brain 'reference'"), err
+    assert (out / "validity.json").is_file() and not page.exists()
+
+
+def test_validity_docs_that_cannot_be_written_is_one_line_before_the_panel(tmp_path, capsys):
+    out = tmp_path / "panel"
+    assert main(["validity", "--brains", "null", "--seeds", "1", "--no-c10", "--out", str(out),
+                 "--docs", NOWHERE + ".md"]) == 2
+    assert capsys.readouterr().err.strip() == (f"wmbench validity: error: cannot write --docs {NOWHERE}.md: No such "
+                                               f"file or directory ({NOWHERE}.md)")
+    assert not (out / "validity.json").exists()
 
 
 def test_leaderboard_out_that_cannot_be_written_is_one_line_before_the_board(run_dir, capsys):

@@ -23,7 +23,7 @@ from pathlib import Path
 from wmbench.brain.panel.brains import get_panel_brain
 from wmbench.core.visible import visible
 from wmbench.harness.cli.base import EXIT_INTERRUPTED, EXIT_OK, UsageError
-from wmbench.harness.run.out_dir import describe_os_error
+from wmbench.harness.run.out_dir import check_out_file, describe_os_error
 from wmbench.harness.validity.docs import write_docs
 from wmbench.harness.validity.rank_stability import run_rank_stability
 from wmbench.harness.validity.runner import (
@@ -93,6 +93,8 @@ def validity_command(args: argparse.Namespace) -> int:
     categories = [c.strip().upper() for c in args.categories.split(",") if c.strip()] if args.categories else None
     if categories is not None and (not categories or set(categories) - set(CATEGORIES)):
         raise UsageError(f"--categories must name some of {', '.join(CATEGORIES)}, got {args.categories!r}")
+    if args.docs is not None:
+        check_out_file(args.docs, "--docs", "a Markdown page")  # before the panel runs, not after
     base = _read_base(args.merge_into) if args.merge_into is not None else None
     labels = _read_base(args.labels_from) if args.labels_from is not None else None
     rank = None
@@ -126,7 +128,12 @@ def validity_command(args: argparse.Namespace) -> int:
     print(f"\n{len(result.brains)} brains x seeds {list(result.seeds)} in {result.elapsed_s:.0f} s "
           f"({result.workers} workers{load}); {out / 'validity.json'}")
     if args.docs is not None:
-        write_docs(result, args.docs, rank=rank, labels=labels)
+        try:
+            write_docs(result, args.docs, rank=rank, labels=labels)
+        except KeyError as err:  # a --brains subset: the page compares brains this panel did not run
+            raise UsageError(f"--docs {args.docs}: the page needs a brain this panel did not run ({err.args[0]}); "
+                             f"expected the whole panel, or --merge-into a validity.json that has it "
+                             f"({out / 'validity.json'} is written)") from None
         print(f"docs: {args.docs}")
     return EXIT_OK
 
