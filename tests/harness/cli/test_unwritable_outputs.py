@@ -1,7 +1,7 @@
 """An output path no file can be made in is one line and exit 2, found before the work, for every command that
 writes one (round 11's battery: ``fork --json``, ``frontier --out``, ``leaderboard --out``, ``live --out``,
-``validity --docs``, ``train-motion --out`` and ``--save-windows`` were raw ``FileNotFoundError`` tracebacks,
-found only when the work was done)."""
+``sweep --out``, ``validity --docs``, ``train-motion --out`` and ``--save-windows`` were raw
+``FileNotFoundError`` tracebacks, found only when the work was done)."""
 
 from __future__ import annotations
 
@@ -78,3 +78,13 @@ def test_fork_json_that_cannot_be_written_is_one_line_before_the_fork(run_dir, c
     assert captured.err.strip() == (f"wmbench fork: error: cannot write --json {NOWHERE}.json: No such file or "
                                     f"directory ({NOWHERE}.json)")
     assert captured.out == ""  # the fork was not played
+
+
+def test_a_sweep_out_that_cannot_be_written_is_one_line_before_any_cell(tmp_path, capsys):
+    sweep = tmp_path / "sweep.toml"
+    sweep.write_text('brains = ["null"]\nscenarios = "S01"\ninstances = 1\nlive = false\n')
+    assert main(["sweep", str(sweep), "--out", NOWHERE, "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.strip().splitlines()[-1] == (f"wmbench sweep: error: cannot create the output directory "
+                                                     f"{NOWHERE}: No such file or directory ({NOWHERE})")
+    assert "ran " not in captured.out
