@@ -78,6 +78,9 @@ def test_reset_option_picks_the_scenario_and_a_pool_is_drawn_by_the_seed():
                                                                                              *range(11, 16))}
         with pytest.raises(ValueError, match="scenario id such as 'S12'"):
             env.reset(options={"scenario": 12})
+        # a misspelt key was ignored: the episode was silently another scenario than the one asked for
+        with pytest.raises(KeyError, match="unknown reset option 'scenaro'; did you mean 'scenario'"):
+            env.reset(seed=0, options={"scenaro": "S01"})
     finally:
         env.close()
     with pytest.raises(ValueError, match="needs a scenario"):

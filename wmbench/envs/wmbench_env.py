@@ -33,7 +33,8 @@ Card
 - **Scenarios**: one fixed ``scenario``, or a pool ``scenarios`` (a selection such as ``"C01,C03"`` or
   ``"bench"`` for every bench-mode scenario) drawn from with the env's seeded generator at each reset;
   ``reset(options={"scenario": "S12"})`` picks one explicitly (the choice stays for later resets that name
-  none, unless a pool is set). Spaces do not depend on the scenario, so a vector env can mix scenarios.
+  none, unless a pool is set); any other option key is refused with the nearest known one
+  (:data:`RESET_OPTIONS`). Spaces do not depend on the scenario, so a vector env can mix scenarios.
 - **Pace** (:mod:`wmbench.envs.pacing`): on a body slower than the character (``body_pace`` < 1: robot 0.38,
   drone 0.46) every bench scene is played at the body's pace — NPC speeds times the pace, phase durations and
   event times divided by it — so the story unfolds as on the character, on the body's own clock (more
@@ -75,6 +76,7 @@ from wmbench.body.base import Body, BodyState, FramePose, FusedPhysics, Respawna
 from wmbench.body.checker import require_body
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.registry import get_body
+from wmbench.core.errors import UnknownNameError
 from wmbench.envs import cameras
 from wmbench.envs import render as camera
 from wmbench.envs.decisions import (
@@ -109,6 +111,8 @@ __all__ = [
 ]
 
 SCENE_MAX_CHARS = 16384
+#: The keys ``reset(options=...)`` reads; any other is refused (with the nearest known one).
+RESET_OPTIONS: tuple[str, ...] = ("scenario",)
 #: Printable ASCII (space to tilde) plus newline: all that ``json.dumps(..., ensure_ascii=True)`` emits.
 SCENE_CHARSET = "".join(chr(c) for c in range(32, 127)) + "\n"
 REPLY_CHARSET = string.printable
@@ -414,6 +418,9 @@ class WMBenchEnv(gym.Env[Observation, str]):
     def _choose_scenario(self, options: dict[str, Any] | None) -> None:
         """The scenario family of the episode about to start: ``options["scenario"]``, else one drawn from the
         pool (with the env's seeded generator), else the current one; ``reset`` then draws its instance."""
+        unknown = sorted(set(options or {}) - set(RESET_OPTIONS))
+        if unknown:  # a misspelt option would otherwise be ignored: the episode silently another scenario
+            raise UnknownNameError("reset option", str(unknown[0]), RESET_OPTIONS)
         wanted = (options or {}).get("scenario")
         if wanted is not None:
             if not isinstance(wanted, (str, Scenario)):
