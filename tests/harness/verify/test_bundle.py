@@ -117,6 +117,30 @@ def test_the_cli_exits_1_on_a_tampered_bundle_and_2_on_what_is_not_a_bundle(run_
     assert "expected a bundle with manifest.json" in capsys.readouterr().err
 
 
+def test_a_damaged_bundle_fails_verification_with_reasons_never_a_traceback(run_dir, tmp_path, capsys):
+    """Round 11's battery: a cut episodes.jsonl was a JSONDecodeError traceback, a run.json that is a list an
+    AttributeError, a manifest entry without its line number a KeyError."""
+    bundle = tmp_path / "b"
+    make_bundle(run_dir, bundle)
+    path = bundle / "episodes.jsonl"
+    path.write_bytes(path.read_bytes()[:300])  # the first line cut in the middle, the others gone
+    report = verify_bundle(bundle, resimulate=False)
+    assert report.verdict == "FAILED"
+    files = _findings(report, "files")
+    assert files[0] == "episodes.jsonl line 1 (None seed None) was edited: it is not a JSON object any more"
+    assert "episodes.jsonl line 4 (S12 seed" in files[3] and files[3].endswith("was removed")
+    make_bundle(run_dir, tmp_path / "c")
+    manifest = json.loads((tmp_path / "c" / MANIFEST_FILE).read_text())
+    del manifest["episodes"][0]["line"]
+    (tmp_path / "c" / MANIFEST_FILE).write_text(json.dumps(manifest))
+    assert _findings(verify_bundle(tmp_path / "c", resimulate=False), "files") == (
+        "the bundle's data cannot be read here: KeyError: 'line'",)
+    (tmp_path / "c" / "run.json").write_text("[]")
+    assert main(["verify", str(tmp_path / "c")]) == 2
+    assert capsys.readouterr().err.strip() == f"wmbench verify: error: {tmp_path / 'c'}/run.json: expected a JSON " \
+                                              "object, got list"
+
+
 def test_a_drone_run_made_before_pacing_still_re_simulates(tmp_path):
     """Regression: a drone run's traces from before bench scenes were paced (no ``pace`` in the trace, none in
     run.json's settings) must re-simulate at the scene's own pace, not fail verification as edited. Made here as

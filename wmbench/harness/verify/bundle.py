@@ -35,7 +35,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
@@ -183,20 +183,44 @@ def verify_bundle(bundle: Path | str, *, resimulate: bool = True) -> VerifyRepor
     except (OSError, ValueError) as err:
         raise BundleError(f"{bundle}: expected a bundle with {MANIFEST_FILE}, {RUN_FILE} and {EPISODES_FILE} "
                           f"({err})") from None
+    for name, value in ((MANIFEST_FILE, manifest), (RUN_FILE, config)):
+        if not isinstance(value, dict):
+            raise BundleError(f"{bundle}/{name}: expected a JSON object, got {type(value).__name__}")
     if manifest.get("format") != BUNDLE_FORMAT:
         raise BundleError(f"{bundle}/{MANIFEST_FILE}: expected format {BUNDLE_FORMAT}, got {manifest.get('format')!r}")
-    lines = [json.loads(raw) for raw in raw_lines]
+    lines: list[Mapping[str, Any]] = [_episode_line(raw) for raw in raw_lines]
+    readable = [line for line in lines if line]
     for name in manifest.get("track_a_files", {}):
         if (bundle / name).is_file():
             select(str(bundle / name))
     checks = [
-        _check_files(bundle, manifest, raw_lines, lines),
-        _check_scenarios(manifest),
-        _check_weights(manifest),
-        _check_rescore(bundle, lines),
-        _check_resimulate(config, lines) if resimulate else Check("re-simulation", True, skipped="not asked"),
+        _guarded("files", lambda: _check_files(bundle, manifest, raw_lines, lines)),
+        _guarded("scenario records", lambda: _check_scenarios(manifest)),
+        _guarded("motion model weights", lambda: _check_weights(manifest)),
+        _guarded("re-scoring", lambda: _check_rescore(bundle, readable)),
+        _guarded("re-simulation", lambda: _check_resimulate(config, readable)) if resimulate  # type: ignore[arg-type]
+        else Check("re-simulation", True, skipped="not asked"),
     ]
     return VerifyReport(str(bundle), tuple(checks))
+
+
+def _episode_line(raw: bytes) -> dict[str, Any]:
+    """An episode line as an object; ``{}`` for a line that is not one (a damaged bundle: the files check names
+    it, and the checks that read episodes skip it)."""
+    try:
+        line = json.loads(raw)
+    except ValueError:
+        return {}
+    return line if isinstance(line, dict) else {}
+
+
+def _guarded(name: str, check: Callable[[], Check]) -> Check:
+    """``check()``, or a failed check saying why when a damaged bundle's data stops it (a verification that
+    fails, never a traceback)."""
+    try:
+        return check()
+    except (KeyError, TypeError, ValueError, AttributeError) as err:
+        return Check(name, False, (f"the bundle's data cannot be read here: {type(err).__name__}: {err}",))
 
 
 def _check_files(bundle: Path, manifest: Mapping[str, Any], raw_lines: list[bytes],
@@ -216,7 +240,7 @@ def _check_files(bundle: Path, manifest: Mapping[str, Any], raw_lines: list[byte
         elif sha256_bytes(raw_lines[number - 1]) != entry["sha256"]:
             line = lines[number - 1]
             findings.append(f"episodes.jsonl line {number} ({line.get('scenario')} seed {line.get('seed')}) "
-                            "was edited")
+                            "was edited" + ("" if line else ": it is not a JSON object any more"))
     if len(raw_lines) > len(recorded):
         findings.append(f"episodes.jsonl has {len(raw_lines) - len(recorded)} line(s) the manifest does not list")
     return Check("files", not findings, tuple(findings))
