@@ -26,6 +26,17 @@ def _can_bind_read_only() -> str | None:
     return None if probe.returncode == 0 else f"cannot bind-mount read-only: {probe.stderr.strip()}"
 
 
+@pytest.mark.parametrize("content", ["{not json", "[]", "{}"])
+def test_a_folder_whose_only_run_file_is_unreadable_is_refused(tmp_path, capsys, content):
+    # round 11's battery: a live.json that is not a live run made a report of nothing, "0.0 / 1000", exit 0
+    (tmp_path / "live.json").write_text(content)
+    assert main(["report", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert err == (f"wmbench report: error: {tmp_path} holds no readable wmbench run (live.json: unreadable); "
+                   "expected a directory written by `wmbench run` or `wmbench live`")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["live.json"]
+
+
 @pytest.mark.parametrize("folder", ["empty", "docs"])
 def test_a_folder_without_a_run_is_refused_and_nothing_is_written(tmp_path, capsys, folder):
     target = tmp_path / "empty"

@@ -88,3 +88,18 @@ def test_a_sweep_out_that_cannot_be_written_is_one_line_before_any_cell(tmp_path
     assert captured.err.strip().splitlines()[-1] == (f"wmbench sweep: error: cannot create the output directory "
                                                      f"{NOWHERE}: No such file or directory ({NOWHERE})")
     assert "ran " not in captured.out
+
+
+@pytest.mark.parametrize("command", [
+    ["live", "S01", "--brain", "null", "--fps", "7", "--out", "{out}"],
+    ["live", "S01", "--brain", "null", "--duration", "-1", "--out", "{out}"],
+    ["frontier", "--brain", "null", "--scenarios", "S99", "--think-times", "0", "--out", "{out}"],
+    ["leaderboard", "{empty}", "--out", "{out}"],
+], ids=["live --fps", "live --duration", "frontier --scenarios", "leaderboard no run"])
+def test_a_command_refused_after_its_out_was_tried_leaves_no_empty_folder(tmp_path, capsys, command):
+    # trying --out first made the folder; a refusal found later (inside the work) left it behind, empty
+    (tmp_path / "empty").mkdir()
+    out = tmp_path / "new" / "out"
+    assert main([a.format(out=out, empty=tmp_path / "empty") for a in command]) == 2
+    assert capsys.readouterr().err.startswith(f"wmbench {command[0]}: error: ")
+    assert not out.exists()

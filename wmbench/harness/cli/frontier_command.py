@@ -23,7 +23,7 @@ from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.cli.options import parse_options
 from wmbench.harness.frontier.curve import Frontier, measure_frontier, write_frontier
 from wmbench.harness.report.writer import write_reports
-from wmbench.harness.run.out_dir import check_out_dir
+from wmbench.harness.run.out_dir import out_dir_while
 from wmbench.harness.run.results import SCORES_FILE
 from wmbench.harness.run.selection import parse_seed_list
 
@@ -70,10 +70,11 @@ def _frontier(args: argparse.Namespace) -> int:
         return get_brain(args.brain, **{**options, **extra})
 
     brain_for()  # a wrong spec or option fails here, before any episode
-    check_out_dir(args.out)  # and an --out that cannot be written
     try:
-        frontier = measure_frontier(brain_for, args.brain, args.scenarios, seeds, think_times, budgets, args.body,
-                                    progress=lambda line: print(line, file=sys.stderr, flush=True), live=args.live)
+        with out_dir_while(args.out):  # tried first; not left behind if the selection is refused
+            frontier = measure_frontier(brain_for, args.brain, args.scenarios, seeds, think_times, budgets,
+                                        args.body, progress=lambda line: print(line, file=sys.stderr, flush=True),
+                                        live=args.live)
     except ValueError as err:  # an unknown selection token, a selection with no bench scenario
         raise UsageError(str(err)) from None
     for path in write_frontier(frontier, args.out):

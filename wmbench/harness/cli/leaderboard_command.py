@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 
 from wmbench.core.errors import ConfigError
@@ -17,7 +18,7 @@ from wmbench.harness.leaderboard.baselines import all_baselines
 from wmbench.harness.leaderboard.board import build_leaderboard
 from wmbench.harness.leaderboard.compare import compare_runs, format_comparison
 from wmbench.harness.leaderboard.render import leaderboard_markdown, write_leaderboard
-from wmbench.harness.run.out_dir import check_out_dir
+from wmbench.harness.run.out_dir import out_dir_while
 
 
 def configure_leaderboard(p: argparse.ArgumentParser) -> None:
@@ -33,11 +34,10 @@ def leaderboard_command(args: argparse.Namespace) -> int:
     for run_dir in args.run_dirs:
         if not run_dir.is_dir():
             raise UsageError(f"{run_dir} is not a directory; expected a run directory of `wmbench run`")
-    if args.out is not None:
-        check_out_dir(args.out)  # an OutDirError is one line, exit 2 (cli/main.py)
-    try:
-        board = build_leaderboard(args.run_dirs, baselines=() if args.no_baselines else all_baselines(),
-                                  allow_mixed=args.allow_mixed)
+    try:  # --out is tried first (an OutDirError is one line, exit 2) and not left behind if a run is refused
+        with out_dir_while(args.out) if args.out is not None else contextlib.nullcontext():
+            board = build_leaderboard(args.run_dirs, baselines=() if args.no_baselines else all_baselines(),
+                                      allow_mixed=args.allow_mixed)
     except (ConfigError, OSError) as err:
         raise UsageError(str(err)) from None
     print(leaderboard_markdown(board))

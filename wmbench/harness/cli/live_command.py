@@ -24,8 +24,8 @@ from wmbench.harness.cli.options import add_unpaced_argument, default_out_dir, p
 from wmbench.harness.live.loop import LIVE_FPS_CHOICES, live_summary_line, run_live
 from wmbench.harness.live.store import LIVE_FILE, LiveStore
 from wmbench.harness.report.writer import write_reports
-from wmbench.harness.run.out_dir import check_out_dir, describe_os_error
-from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, SCORES_FILE
+from wmbench.harness.run.out_dir import describe_os_error, out_dir_while
+from wmbench.harness.run.results import EPISODES_FILE, RUN_FILE, SCORES_FILE, read_json
 from wmbench.scenarios import get_scenario
 from wmbench.scoring.c09 import C09_IDS, score_c09
 from wmbench.scoring.live_run import LiveResult, LiveTick
@@ -119,9 +119,13 @@ def report_command(run_dir: Path, *, model_name: str | None = None, organization
     """Rebuild the reports of ``run_dir`` from its episodes.jsonl and live.json; returns the ReportFiles."""
     if not run_dir.is_dir():
         raise LiveCommandError(f"{run_dir} is not a directory; expected a run directory of `wmbench run`")
-    if not any((run_dir / name).is_file() for name in RUN_MARKERS):
+    present = [name for name in RUN_MARKERS if (run_dir / name).is_file()]
+    if not present:
         raise LiveCommandError(f"{run_dir} holds no wmbench run (none of {', '.join(RUN_MARKERS)}); expected a "
                                "directory written by `wmbench run` or `wmbench live`")
+    if not any(_readable(run_dir / name) for name in present):  # else: a report of nothing, "0.0 / 1000"
+        raise LiveCommandError(f"{run_dir} holds no readable wmbench run ({', '.join(present)}: unreadable); "
+                               "expected a directory written by `wmbench run` or `wmbench live`")
     try:
         return write_reports(run_dir, rebuild=True, model_name=model_name, organization=organization,
                              paper_url=paper_url, demo_url=demo_url)
@@ -129,6 +133,17 @@ def report_command(run_dir: Path, *, model_name: str | None = None, organization
         raise LiveCommandError(str(err)) from None
     except OSError as err:  # a read-only or full run dir: nothing half-written (writes are atomic)
         raise LiveCommandError(f"cannot write the reports in {run_dir}: {describe_os_error(err)}") from None
+
+
+def _readable(path: Path) -> bool:
+    """Whether a run file holds data: ``episodes.jsonl`` not empty, a JSON file an object with something in it."""
+    if path.name == EPISODES_FILE:
+        return path.stat().st_size > 0  # its damaged lines are the run reader's to skip and count
+    try:
+        data = read_json(path)
+    except (OSError, ValueError):
+        return False
+    return isinstance(data, dict) and bool(data)
 
 
 # -------------------------------------------------------------------------------------- the subcommands
@@ -160,10 +175,10 @@ def live_main(args: argparse.Namespace) -> int:
     try:
         options = parse_options(args.option)
         out = args.out or default_out_dir(f"live-{args.scenario}-{args.brain}", args.body)
-        check_out_dir(out)  # before the episode is played, not when live.json is written
-        result = live_command(args.scenario, args.brain, args.body, out, fps=args.fps, seed=args.seed,
-                              duration=args.duration, gui=args.gui, record=args.record, brain_options=options,
-                              observation=args.observation, unpaced=args.unpaced)
+        with out_dir_while(out):  # tried before the episode is played; not left behind if the run is refused
+            result = live_command(args.scenario, args.brain, args.body, out, fps=args.fps, seed=args.seed,
+                                  duration=args.duration, gui=args.gui, record=args.record, brain_options=options,
+                                  observation=args.observation, unpaced=args.unpaced)
     except (LiveCommandError, ValueError, ImportError) as err:  # bad spec, bad value, missing extra
         raise UsageError(str(err)) from None
     print(visible(format_live_result(result)))

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from wmbench.core.errors import ConfigError, MissingExtraError, RunError
 from wmbench.harness.cli.base import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, UsageError
-from wmbench.harness.run.out_dir import check_out_dir
+from wmbench.harness.run.out_dir import out_dir_while
 from wmbench.harness.run.results import RUN_FILE, read_json
 from wmbench.harness.suite import RunConfigError, RunFailed, RunInterrupted
 from wmbench.harness.sweep.estimate import estimate_sweep
@@ -68,9 +68,9 @@ def sweep_command(args: argparse.Namespace) -> int:
             print(f"cell {cell.name}")
         print(estimate_sweep(spec).describe())
         return EXIT_OK
-    check_out_dir(spec.out)  # before any cell runs (an OutDirError is one line, exit 2: cli/main.py)
-    try:
-        result = run_sweep(spec, yes=args.yes, progress=not args.no_progress)
+    try:  # --out tried before any cell runs (an OutDirError is one line, exit 2), not left behind if refused
+        with out_dir_while(spec.out):
+            result = run_sweep(spec, yes=args.yes, progress=not args.no_progress)
     except (ConfigError, RunConfigError, MissingExtraError) as err:
         raise UsageError(str(err)) from None
     except RunInterrupted as stop:

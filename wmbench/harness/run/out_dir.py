@@ -9,6 +9,9 @@ Card
   small probe file in it. It raises :class:`OutDirError` (a ``ValueError``) that says what was expected and
   what was found: an existing *file* given as ``--out``, a directory that cannot be created or written
   (read-only, permission denied), or a full disk.
+- :func:`out_dir_while` is :func:`check_out_dir` for a block of work that may still be refused (a bad argument
+  found inside it): a folder it made is removed again, if still empty, when the block raises — a refused
+  command leaves no empty run folder behind.
 - :func:`check_out_file` is the same check for an output *file* (``--out`` of ``video``, ``--json`` of ``fork``):
   not a directory, no file where a folder must be, its folder created, and the file itself creatable — tried
   before the work, not found out when the work is done.
@@ -21,6 +24,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import wmbench
@@ -80,6 +84,21 @@ def check_out_dir(out: Path | str) -> Path:
         with contextlib.suppress(OSError):
             probe.unlink()
     return out
+
+
+@contextlib.contextmanager
+def out_dir_while(out: Path | str) -> Iterator[Path]:
+    """:func:`check_out_dir` ``out`` for the block; the folder is removed if the block raises and it was made
+    here and is still empty (see the module card)."""
+    made = not Path(out).exists()
+    path = check_out_dir(out)
+    try:
+        yield path
+    except BaseException:
+        if made:
+            with contextlib.suppress(OSError):  # not empty: something was written, keep it
+                path.rmdir()
+        raise
 
 
 def check_out_file(out: Path | str, option: str, what: str) -> Path:
