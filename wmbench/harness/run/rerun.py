@@ -15,20 +15,26 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from wmbench.harness.run.results import RUN_FILE, EpisodeKey, read_json
+from wmbench.harness.run.results import RUN_FILE, EpisodeKey, JsonFileError, read_json
 from wmbench.harness.run.selection import SuitePlan, plan_suite
 
 
 def previous_selection(out: Path | str) -> tuple[tuple[str, ...], tuple[int, ...]] | None:
-    """The scenarios and seeds recorded in ``out/run.json`` by an earlier run, or None."""
+    """The scenarios and seeds recorded in ``out/run.json`` by an earlier run, or None when there is none;
+    :class:`~wmbench.harness.run.results.JsonFileError` when it is not a run's (a damaged file is not guessed
+    at: the run would be merged with, or rescored over, a selection no one made)."""
     path = Path(out) / RUN_FILE
     if not path.is_file():
         return None
-    try:
-        old = read_json(path)
-        return tuple(str(s) for s in old.get("scenarios", ())), tuple(int(s) for s in old.get("seeds", ()))
-    except (OSError, ValueError, TypeError):
-        return None
+    old = read_json(path)  # JsonFileError when it is not JSON
+    scenarios = old.get("scenarios", []) if isinstance(old, dict) else None
+    seeds = old.get("seeds", []) if isinstance(old, dict) else None
+    if not (isinstance(scenarios, list) and all(isinstance(s, str) for s in scenarios)
+            and isinstance(seeds, list) and all(type(s) is int for s in seeds)):
+        got = "other values" if isinstance(old, dict) else f"a {type(old).__name__}"
+        raise JsonFileError(f"{path}: expected a run's run.json (an object whose 'scenarios' is a list of ids and "
+                            f"'seeds' a list of integers), got {got}")
+    return tuple(scenarios), tuple(seeds)
 
 
 def merge_with_previous(plan: SuitePlan, previous: tuple[tuple[str, ...], tuple[int, ...]] | None
