@@ -94,7 +94,7 @@ def out_dir_while(out: Path | str) -> Iterator[Path]:
     path = check_out_dir(out)
     try:
         yield path
-    except BaseException:
+    except BaseException:  # cleans up and re-raises (Ctrl-C included)
         if made:
             with contextlib.suppress(OSError):  # not empty: something was written, keep it
                 path.rmdir()
