@@ -8,6 +8,7 @@ import pytest
 
 from wmbench.brain.baselines import NULL_MOTION, NullBrain, RandomBrain, ReplayBrain, load_replay_book
 from wmbench.core.directions import GRAMMAR_ORDER
+from wmbench.core.errors import ConfigError
 from wmbench.protocol.grammar import parse_reply
 
 from .provider_fixtures import calm_scene, corridor_scene, example_scene
@@ -145,3 +146,10 @@ def test_replay_missing_file_is_a_clear_error(tmp_path):
         ReplayBrain(tmp_path / "nope.jsonl")
     with pytest.raises(ValueError, match="on_exhausted"):
         ReplayBrain(tmp_path / "nope.jsonl", on_exhausted="loop")
+
+
+@pytest.mark.parametrize("seed", ["abc", -2, True, 1.5])
+def test_a_seed_option_that_is_not_a_non_negative_integer_is_named(seed):
+    # `--option seed=abc` arrives as a str: numpy's "SeedSequence expects int ..." did not name the option
+    with pytest.raises(ConfigError, match=f"^random: option seed must be a non-negative integer, got {seed!r}$"):
+        RandomBrain(seed=seed)

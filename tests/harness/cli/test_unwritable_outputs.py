@@ -30,6 +30,7 @@ def run_dir(tmp_path_factory) -> Path:
 @pytest.mark.parametrize("command", [
     ["frontier", "--brain", "null", "--scenarios", "S01", "--think-times", "0", "--out", NOWHERE],
     ["live", "S01", "--brain", "null", "--duration", "1", "--out", NOWHERE],
+    ["export", "--dataset", NOWHERE],
     pytest.param(["train-motion", "--steps", "1", "--out", NOWHERE],
                  marks=pytest.mark.skipif(_NO_MOTION_EXTRA, reason="the motion extra is not installed")),
     pytest.param(["train-motion", "--steps", "1", "--save-windows", NOWHERE + ".npz"],
@@ -40,7 +41,7 @@ def test_an_output_that_cannot_be_written_is_one_line_before_the_work(command, c
     captured = capsys.readouterr()
     err = captured.err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(f"wmbench {command[0]}: error: cannot "), captured.err
-    assert NOWHERE in err[0] and "No such file or directory" in err[0]
+    assert NOWHERE in err[0] and "No such file or directory" in err[0] and "[Errno" not in err[0]
     assert "trained" not in captured.out and "wrote" not in captured.out and "brains x seeds" not in captured.out
 
 

@@ -80,3 +80,9 @@ def test_an_unpaced_run_replays_unpaced_and_a_sweep_file_can_say_so(tmp_path: Pa
     assert "unpaced" not in paced and read_sweep(tmp_path / "p.toml", text=paced).cells()[0].env_kwargs == {}
     with pytest.raises(SweepFileError, match="'unpaced' must be true or false, got 'yes'"):
         read_sweep(tmp_path / "bad.toml", text='brain = "reference"\nunpaced = "yes"\n')
+
+
+def test_a_missing_file_is_named_without_calling_a_run_file_a_sweep_file(tmp_path):
+    # `wmbench run --config` reads the same format: "cannot read the sweep file" misnamed a run file
+    with pytest.raises(SweepFileError, match=r": cannot read it \(No such file or directory\)$"):
+        read_sweep(tmp_path / "run.toml")

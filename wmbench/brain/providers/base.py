@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from wmbench.brain.base import Brain, BrainReply
+from wmbench.core.errors import ConfigError
 from wmbench.protocol.observation import BrainInput
 
 
@@ -111,6 +112,10 @@ class SeededRandom:
 
     def __init__(self, seed: int | None = 0) -> None:
         super().__init__()
+        if seed is not None and not (isinstance(seed, (int, np.integer)) and not isinstance(seed, bool) and seed >= 0):
+            # `--option seed=abc` arrives as a str: numpy's own message would not name the option
+            raise ConfigError(f"{getattr(self, 'name', type(self).__name__)}: option seed must be a non-negative "
+                              f"integer, got {seed!r}")
         self.seed = seed
         self._rng = np.random.default_rng(seed)
 

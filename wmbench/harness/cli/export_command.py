@@ -20,6 +20,7 @@ from wmbench.harness.cli.base import EXIT_OK, Command, UsageError
 from wmbench.harness.cli.export_episodes_command import add_episode_options, run_episode_export
 from wmbench.harness.official.dataset import export_dataset
 from wmbench.harness.official.export import export_run
+from wmbench.harness.run.out_dir import out_dir_while
 from wmbench.harness.verify.bundle import make_bundle
 
 
@@ -54,7 +55,8 @@ def export_command(args: argparse.Namespace) -> int:
         raise UsageError("--video, --pose-log-only and --no-check belong to --episodes RUN_OR_SWEEP DIR")
     try:
         if args.dataset is not None:
-            written = export_dataset(args.dataset)
+            with out_dir_while(args.dataset):  # an OutDirError is one line, not a raw [Errno ...]
+                written = export_dataset(args.dataset)
             print(f"dataset: {len(written)} files in {args.dataset}")
             return EXIT_OK
         if not args.run_dir.is_dir():

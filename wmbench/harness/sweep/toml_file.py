@@ -56,7 +56,7 @@ def read_sweep(source: Path | str, *, text: str | None = None) -> SweepSpec:
     try:
         raw = text if text is not None else Path(source).read_text(encoding="utf-8")
     except OSError as err:
-        raise SweepFileError(f"{where}: cannot read the sweep file ({err.strerror or err})") from None
+        raise SweepFileError(f"{where}: cannot read it ({err.strerror or err})") from None  # a sweep or a run file
     try:
         data = tomllib.loads(raw)
     except tomllib.TOMLDecodeError as err:
