@@ -12,14 +12,6 @@ from pathlib import Path
 import pytest
 
 from wmbench.harness.cli.main import main
-from wmbench.harness.suite import run_suite
-
-
-@pytest.fixture(scope="module")
-def finished_run(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("damaged") / "run"
-    run_suite("null", "smpl", "S01", [0], 1, out, progress=False, live=False, reports=False)
-    return out
 
 
 def _copy(run: Path, to: Path) -> Path:
@@ -36,8 +28,8 @@ def _one_line(capsys, command: list[str]) -> str:
 
 @pytest.mark.parametrize("command", [["fork", "{run}", "S01", "--at", "0"], ["blame", "{run}"],
                                      ["export", "--episodes", "{run}", "{out}"]])
-def test_a_run_json_that_is_not_json_is_one_line_naming_it(finished_run, tmp_path, capsys, command):
-    run = _copy(finished_run, tmp_path / "run")
+def test_a_run_json_that_is_not_json_is_one_line_naming_it(null_run, tmp_path, capsys, command):
+    run = _copy(null_run, tmp_path / "run")
     (run / "run.json").write_text("{not json")
     line = _one_line(capsys, [a.format(run=run, out=tmp_path / "dataset") for a in command])
     assert f"{run / 'run.json'}: expected a JSON file, got unreadable data" in line
@@ -55,15 +47,15 @@ def _damage(run: Path, field: str) -> Path:
 
 @pytest.mark.parametrize("command", [["fork", "{run}", "S01", "--at", "0"], ["blame", "{run}"],
                                      ["forecast", "{run}"]])
-def test_a_trace_missing_a_field_is_one_line_naming_the_episode(finished_run, tmp_path, capsys, command):
-    run = _copy(finished_run, tmp_path / "run")
+def test_a_trace_missing_a_field_is_one_line_naming_the_episode(null_run, tmp_path, capsys, command):
+    run = _copy(null_run, tmp_path / "run")
     episodes = _damage(run, "index")
     printed = _one_line(capsys, [a.format(run=run) for a in command])
     assert printed.endswith(f"S01 seed 0 in {episodes}: not a wmbench trace: a record has no field 'index'")
 
 
-def test_an_export_of_traces_without_meta_says_nothing_was_exportable(finished_run, tmp_path, capsys):
-    run = _copy(finished_run, tmp_path / "run")
+def test_an_export_of_traces_without_meta_says_nothing_was_exportable(null_run, tmp_path, capsys):
+    run = _copy(null_run, tmp_path / "run")
     _damage(run, "meta")  # was KeyError: 'meta'
     printed = _one_line(capsys, ["export", "--episodes", str(run), str(tmp_path / "dataset")])
     assert printed.endswith(f"{run}: no episode to export; 1 line(s) skipped (errors, no pose log); expected "

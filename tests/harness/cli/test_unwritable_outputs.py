@@ -11,20 +11,12 @@ from pathlib import Path
 import pytest
 
 from wmbench.harness.cli.main import main
-from wmbench.harness.suite import run_suite
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs /proc: no file can be made in it")
 
 #: a directory that exists (so ``mkdir(exist_ok=True)`` passes) and in which no file can be created
 NOWHERE = "/proc/wmbench-nowhere"
 _NO_MOTION_EXTRA = importlib.util.find_spec("diffusers") is None or importlib.util.find_spec("torch") is None
-
-
-@pytest.fixture(scope="module")
-def run_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("fork") / "run"
-    run_suite("null", "smpl", "S01", [0], 1, out, progress=False, live=False, reports=False)
-    return out
 
 
 @pytest.mark.parametrize("command", [
@@ -65,16 +57,16 @@ def test_validity_docs_that_cannot_be_written_is_one_line_before_the_panel(tmp_p
     assert not (out / "validity.json").exists()
 
 
-def test_leaderboard_out_that_cannot_be_written_is_one_line_before_the_board(run_dir, capsys):
-    assert main(["leaderboard", str(run_dir), "--out", NOWHERE]) == 2
+def test_leaderboard_out_that_cannot_be_written_is_one_line_before_the_board(null_run, capsys):
+    assert main(["leaderboard", str(null_run), "--out", NOWHERE]) == 2
     captured = capsys.readouterr()
     assert captured.err.strip() == (f"wmbench leaderboard: error: cannot create the output directory {NOWHERE}: "
                                     f"No such file or directory ({NOWHERE})")
     assert captured.out == ""  # the board was not printed
 
 
-def test_fork_json_that_cannot_be_written_is_one_line_before_the_fork(run_dir, capsys):
-    assert main(["fork", str(run_dir), "S01", "--at", "0", "--json", NOWHERE + ".json"]) == 2
+def test_fork_json_that_cannot_be_written_is_one_line_before_the_fork(null_run, capsys):
+    assert main(["fork", str(null_run), "S01", "--at", "0", "--json", NOWHERE + ".json"]) == 2
     captured = capsys.readouterr()
     assert captured.err.strip() == (f"wmbench fork: error: cannot write --json {NOWHERE}.json: No such file or "
                                     f"directory ({NOWHERE}.json)")
