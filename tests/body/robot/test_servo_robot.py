@@ -14,7 +14,7 @@ from wmbench.body.intent.reader import parse_motion
 from wmbench.body.intent.record import MotionIntent
 from wmbench.body.motion.registry import GENERATORS
 from wmbench.body.robot.servo_map import LIMIT_TOLERANCE_RAD, SERVO_MAP
-from wmbench.body.robot.servo_robot import CLEARANCE_RADIUS, ROBOT_SPEED_ENVELOPE, ServoRobot
+from wmbench.body.robot.servo_robot import CLEARANCE_RADIUS, ROBOT_SPEED_ENVELOPE, SOLVER_ITERATIONS, ServoRobot
 from wmbench.body.robot.urdf import ROBOT_SCALE, robot_urdf_path, robot_urdf_text
 from wmbench.body.skeleton import JOINT_NAMES
 from wmbench.core.speed import SpeedClass
@@ -280,3 +280,38 @@ def test_the_frame_pose_is_the_states_and_leaves_the_state_alone():
     with_pose, with_state = fly(True), fly(False)
     assert with_pose == with_state
     assert {row[3] for row in with_pose if len(row) == 4} >= {"upright", "crouch"}
+
+
+def test_the_robots_world_runs_its_solver_iterations_and_a_world_reset_restores_the_default(world, robot):
+    """The robot sets its world's solver iterations at spawn; resetting the world (every env reset does) gives
+    the next body PyBullet's own default again, so no other body inherits the robot's setting."""
+    iterations = p.getPhysicsEngineParameters(physicsClientId=world.client)["numSolverIterations"]
+    assert iterations == SOLVER_ITERATIONS
+    world.reset()
+    assert p.getPhysicsEngineParameters(physicsClientId=world.client)["numSolverIterations"] == 50
+
+
+def test_fewer_solver_iterations_change_only_how_tightly_the_servos_track(monkeypatch):
+    """The module card's claim on one escape (S12, reference brain): with PyBullet's default 50 iterations
+    instead of SOLVER_ITERATIONS, the robot goes the same way (same positions, replies and events), and the
+    servo tracking RMS of each decision stays within 5 %."""
+    from wmbench.body.robot import servo_robot
+    from wmbench.brain.registry import get_brain
+    from wmbench.harness.run.episode import run_episode
+
+    def episode() -> dict:
+        result = run_episode("S12", get_brain("reference"), body="robot", seed=0)
+        assert result.ok and result.trace is not None, result.error
+        return result.trace
+
+    ours = episode()
+    monkeypatch.setattr(servo_robot, "SOLVER_ITERATIONS", 50)
+    default = episode()
+    assert [d["reply"] for d in ours["decisions"]] == [d["reply"] for d in default["decisions"]]
+    assert ours["events"] == default["events"]
+    for a, b in zip(ours["decisions"], default["decisions"], strict=True):
+        assert a["body_after"]["position"] == b["body_after"]["position"]
+        rms_a = a["body_after"]["extras"]["servo_tracking_rms_rad"]
+        rms_b = b["body_after"]["extras"]["servo_tracking_rms_rad"]
+        assert rms_a == pytest.approx(rms_b, rel=0.05), (a["index"], rms_a, rms_b)
+        assert a["body_after"]["extras"]["servo_limit_violations"] == 0

@@ -26,6 +26,12 @@ Card
   limits and rate-limited to each servo's max speed; PyBullet ``POSITION_CONTROL`` tracks them (position
   and velocity gains, velocity feed-forward from the rate-limited command, force = the servo's torque
   limit). The base height follows the frame's pelvis (so a crouch lowers the robot).
+- **Solver.** The robot's world runs PyBullet's constraint solver for :data:`SOLVER_ITERATIONS` iterations per
+  step instead of its default 50 (set at spawn; the world's next reset restores the default). The base is driven
+  kinematically, so the solver only settles the servos: over S01-S50 (reference brain, seed 0) 10 iterations
+  gave the same positions, replies and events as 50, servo tracking RMS within 4 % per scenario, no limit
+  violation and the same clamped commands, for a robot episode ~30 % cheaper (the solver's 20 motor rows
+  were most of a step).
 - **Walls.** Never passes through: the base path is swept, and any physical contact of a link with a wall
   (seen after the frame's physics) is reported too (``FrameReport(collided=True)`` -> ``collision:wall``).
 - **Extras** in :meth:`state`: ``servo_tracking_error_rad`` (mean |command - angle| over the servos at the
@@ -64,6 +70,8 @@ ROBOT_TOP_SPEED = 2.5
 ROBOT_SPEED_ENVELOPE = scaled_envelope(ROBOT_TOP_SPEED)
 SPEED_RAMP_S = 0.15
 TURN_TIME_S = 0.3
+#: Constraint-solver iterations per physics step in the robot's world (PyBullet's default is 50; module card).
+SOLVER_ITERATIONS = 10
 #: PD gains of PyBullet's POSITION_CONTROL (error-reduction factors per physics step).
 POSITION_GAIN = 0.3
 VELOCITY_GAIN = 1.0
@@ -131,6 +139,7 @@ class ServoRobot(UrdfBody):
             for link in range(-1, p.getNumJoints(self._id, physicsClientId=cid)):
                 p.setCollisionFilterPair(self._id, ground, link, -1, 0, physicsClientId=cid)
         self._substeps = max(1, round(world.frame_dt / world.physics_dt))
+        p.setPhysicsEngineParameter(numSolverIterations=SOLVER_ITERATIONS, physicsClientId=cid)
         sm = self.servo_map
         low, high = self._tolerant_limits = ((sm.lower - LIMIT_TOLERANCE_RAD).tolist(),
                                              (sm.upper + LIMIT_TOLERANCE_RAD).tolist())
