@@ -30,8 +30,8 @@ Card
   step instead of its default 50 (set at spawn; the world's next reset restores the default). The base is driven
   kinematically, so the solver only settles the servos: over S01-S50 (reference brain, seed 0) 10 iterations
   gave the same positions, replies and events as 50, servo tracking RMS within 4 % per scenario, no limit
-  violation and the same clamped commands, for a robot episode ~30 % cheaper (the solver's 20 motor rows
-  were most of a step).
+  violation and the same clamped commands, for a robot frame about a third cheaper (``bench_bodies``: 399 ->
+  607 frames per CPU second; the solver's 20 motor rows were most of a step).
 - **Walls.** Never passes through: the base path is swept, and any physical contact of a link with a wall
   (seen after the frame's physics) is reported too (``FrameReport(collided=True)`` -> ``collision:wall``).
 - **Extras** in :meth:`state`: ``servo_tracking_error_rad`` (mean |command - angle| over the servos at the
