@@ -117,6 +117,9 @@ def test_a_df_that_cannot_tell_skips_the_space_check_without_a_bash_error(tmp_pa
     (fake_bin / "df").chmod(0o755)
     (tmp_path / "repo").mkdir()
     repo = _scratch(tmp_path / "repo")
+    # a .venv of the right Python without pip (made in a blink; the script keeps it): what is checked here is the
+    # space check, not the venv, which the wrong-Python test above makes for real
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(repo / ".venv")], check=True, timeout=120)
     done = _run(repo, sys.executable, "test", path=f"{fake_bin}{os.pathsep}{os.environ['PATH']}")
     assert "expected at least" not in done.stderr and "setup.sh: line" not in done.stderr, done.stderr  # no bash error
     assert "setting up .venv (first run only)" in done.stderr, done.stderr  # it went on to pip (which fails here)

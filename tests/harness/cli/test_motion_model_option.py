@@ -4,6 +4,9 @@ leaderboard entry name it, C10's generator comparison uses it, and a bad name is
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -22,13 +25,26 @@ def _pelvis_heights(out) -> list[float]:
     return [round(d["body_after"]["position"][2], 4) for d in line["trace"]["decisions"]]
 
 
-def test_run_with_the_diffusion_model_end_to_end(tmp_path, capsys):
-    runs = {}
-    for name in ("procedural", "diffusion"):
-        out = tmp_path / name
-        assert main(["run", "--scenarios", "S37", "--brain", "reference", "--out", str(out), "--workers", "1",
-                     "--no-progress", "--no-live", "--motion-model", name]) == 0
-        runs[name] = out
+@pytest.fixture(scope="module")
+def diffusion_run(tmp_path_factory) -> tuple[Path, subprocess.CompletedProcess[str]]:
+    """One ``wmbench run --motion-model diffusion`` (S37, reference) in a fresh Python process, which also
+    reports whether torch or diffusers were imported; the two tests below read it (one diffusion run, not two)."""
+    out = tmp_path_factory.mktemp("diffusion") / "run"
+    code = ("import sys\n"
+            "from wmbench.harness.cli.main import main\n"
+            f"code = main(['run', '--scenarios', 'S37', '--brain', 'reference', '--out', {str(out)!r},\n"
+            "             '--workers', '1', '--no-progress', '--no-live', '--motion-model', 'diffusion'])\n"
+            "heavy = [m for m in ('torch', 'diffusers') if m in sys.modules]\n"
+            "assert code == 0 and not heavy, (code, heavy)\n")
+    return out, subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+
+
+def test_run_with_the_diffusion_model_end_to_end(diffusion_run, tmp_path, capsys):
+    diffusion, done = diffusion_run
+    assert done.returncode == 0, done.stderr[-2000:]
+    runs = {"procedural": tmp_path / "procedural", "diffusion": diffusion}
+    assert main(["run", "--scenarios", "S37", "--brain", "reference", "--out", str(runs["procedural"]),
+                 "--workers", "1", "--no-progress", "--no-live", "--motion-model", "procedural"]) == 0
     capsys.readouterr()
     config = json.loads((runs["diffusion"] / "run.json").read_text())
     assert config["motion_model"] == "diffusion"
@@ -80,15 +96,6 @@ def test_c10_compares_the_selected_generator_with_an_independent_one():
     assert generator_pair() == ("keyframe", "procedural")
 
 
-def test_a_diffusion_run_imports_neither_torch_nor_diffusers(tmp_path):
-    import subprocess
-    import sys
-
-    code = ("import sys\n"
-            "from wmbench.harness.cli.main import main\n"
-            f"code = main(['run', '--scenarios', 'S36', '--brain', 'reference', '--out', {str(tmp_path / 'r')!r},\n"
-            "             '--workers', '1', '--no-progress', '--no-live', '--motion-model', 'diffusion'])\n"
-            "heavy = [m for m in ('torch', 'diffusers') if m in sys.modules]\n"
-            "assert code == 0 and not heavy, (code, heavy)\n")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr[-2000:]
+def test_a_diffusion_run_imports_neither_torch_nor_diffusers(diffusion_run):
+    _, done = diffusion_run  # the run's own process checks sys.modules after main() returns
+    assert done.returncode == 0, done.stderr[-2000:]
