@@ -8,7 +8,11 @@ fixed workload of bench scenarios, one process, one thread. Reported per body:
 - **frames/s per core** = motion frames simulated / process CPU seconds (median over repeats);
   targets: smpl >= 3000 (100x real time at 30 FPS), robot and drone >= 600;
 - **real-time factor** = sim seconds / wall seconds (median over repeats);
-- the split of wall time between ``env.step``, the brain, env set-up (construct + reset) and the rest.
+- the split of wall time between ``env.step``, the brain, env set-up (construct + reset) and the rest;
+- **env set-up: make + reset + close**, CPU ms of one short-lived env (``make_env``, ``reset``, ``close``: what
+  ``gym.make`` loops, ``check_env`` and C10's runs do per env), with the process's idle PyBullet clients kept
+  (:mod:`wmbench.envs.client_pool`) against none kept (every env connects a new client), alternately in the
+  same run, median of the rounds (information).
 
 Run: ``.venv/bin/python -m benchmarks.bench_bodies [--quick]``.
 """
@@ -32,6 +36,8 @@ TARGET_FPS: dict[str, float] = {"smpl": 3000.0, "robot": 600.0, "drone": 600.0}
 #: Full workload: every bench scenario (C01-C08), seed 0. Quick: the first scenario of each category.
 FULL_WORKLOAD = "C01,C02,C03,C04,C05,C06,C07,C08"
 QUICK_WORKLOAD = "S01,S06,S11,S16,S21,S26,S31,S36"
+#: make + reset + close cycles per round of the env set-up row (quick: SETUP_CYCLES_QUICK), and its rounds
+SETUP_CYCLES, SETUP_CYCLES_QUICK, SETUP_ROUNDS = 20, 5, 3
 
 
 @dataclass
@@ -135,6 +141,49 @@ def run_workload(body: str, scenario_ids: tuple[str, ...], brain: Any, seed: int
     return WorkloadRun(frames, timing.cpu_s, timing.wall_s, split, errors)
 
 
+def setup_cpu_ms(body: str, scenario_id: str, cycles: int, keep_idle_clients: bool) -> float:
+    """CPU ms of one ``make_env`` + ``reset`` + ``close`` of ``body`` on ``scenario_id`` (median over
+    ``cycles``): with the process's idle PyBullet clients kept as usual, or with none kept (the kept ones are
+    disconnected first and ``IDLE_CLIENTS_MAX`` is 0 meanwhile, so every env connects a new client)."""
+    import pybullet as p
+
+    from wmbench.envs import client_pool
+    from wmbench.harness.run.episode import make_env
+
+    saved = client_pool.IDLE_CLIENTS_MAX
+    if not keep_idle_clients:
+        client_pool.IDLE_CLIENTS_MAX = 0
+        while client_pool.idle_clients():
+            p.disconnect(physicsClientId=client_pool.take_client())
+    samples = []
+    try:
+        for _ in range(cycles):
+            start = time.process_time()
+            env = make_env(scenario_id, body, frame_rate=FRAME_RATE)
+            try:
+                env.reset(seed=0)
+            finally:
+                env.close()
+            samples.append(time.process_time() - start)
+    finally:
+        client_pool.IDLE_CLIENTS_MAX = saved
+    return 1000.0 * median_of(samples)
+
+
+def setup_row(body: str, scenario_id: str, quick: bool) -> BenchRow:
+    """The env set-up row of ``body``: kept idle clients against a new client per env, alternately."""
+    cycles = SETUP_CYCLES_QUICK if quick else SETUP_CYCLES
+    setup_cpu_ms(body, scenario_id, 2, True)  # warm-up: imports, URDF, the first client
+    kept, new = [], []
+    for _ in range(SETUP_ROUNDS):
+        new.append(setup_cpu_ms(body, scenario_id, cycles, False))
+        kept.append(setup_cpu_ms(body, scenario_id, cycles, True))
+    kept_ms, new_ms = median_of(kept), median_of(new)
+    return BenchRow(GROUP, f"{body}: env set-up (make + reset + close)", kept_ms, "ms CPU", None,
+                    f"{scenario_id}; a new PyBullet client per env: {new_ms:.1f} ms, x{new_ms / kept_ms:.2f} of this; "
+                    f"median of {SETUP_ROUNDS} alternating rounds of {cycles}")
+
+
 def body_unavailable(body: str) -> str | None:
     """Why ``body`` cannot be built here (None when it can)."""
     from wmbench.body.registry import get_body
@@ -187,6 +236,7 @@ def measure(quick: bool, bodies: tuple[str, ...] = BODIES, workload: str | None 
             f"frames/s; {split}{error_note}"))
         rows.append(BenchRow(GROUP, name_rtf, rtf, "x", rtf_target,
                              f"sim s per wall s at {FRAME_RATE} FPS, median of {repeats}"))
+        rows.append(setup_row(body, scenario_ids[0], quick))
     return rows
 
 

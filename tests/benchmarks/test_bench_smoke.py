@@ -98,7 +98,8 @@ def test_bodies_quick_on_one_scenario():
     rows = load("bench_bodies").measure(True, bodies=("smpl", "no-such-body"), workload="S01", repeats=1)
     assert_rows_measured(rows, "bodies", min_rows=4)
     smpl = [r for r in rows if r.name.startswith("smpl")]
-    assert [r.unit for r in smpl] == ["frames/s", "x"] and all(r.value > 0 for r in smpl)
+    assert [r.unit for r in smpl] == ["frames/s", "x", "ms CPU"] and all(r.value > 0 for r in smpl)
+    assert "a new PyBullet client per env" in smpl[2].note
     missing = [r for r in rows if r.name.startswith("no-such-body")]
     assert all(r.status == "skipped" and "not available" in r.skipped for r in missing)
 

@@ -15,6 +15,7 @@ from gymnasium.utils.env_checker import check_env
 
 from tests.envs.conftest import one_phase, reply
 from wmbench.body.registry import available_bodies, get_body
+from wmbench.envs.client_pool import idle_clients
 from wmbench.envs.registration import env_id
 from wmbench.envs.wmbench_env import WMBenchEnv
 from wmbench.scenarios import NpcSpec, Wall, all_scenarios
@@ -263,7 +264,8 @@ def test_resets_and_phases_leak_no_bodies_or_clients(make_env):
         counts.append(p.getNumBodies(physicsClientId=client) == expected)
     assert all(counts)
     env.close()
-    assert not p.isConnected(physicsClientId=client)
+    # released: disconnected, or kept idle for the next world (wmbench.envs.client_pool)
+    assert not p.isConnected(physicsClientId=client) or client in idle_clients()
 
 
 @pytest.mark.parametrize("body_name", ["robot", "drone"])

@@ -6,6 +6,7 @@ import pybullet as p
 import pytest
 
 from wmbench.body.base import WorldHandle
+from wmbench.envs.client_pool import IDLE_CLIENTS_MAX, idle_clients
 from wmbench.envs.world import SWEEP_SKIN, World
 from wmbench.scenarios import Wall
 
@@ -99,7 +100,9 @@ def test_many_worlds_coexist_and_close_is_idempotent():
         w.close()
         w.close()
         assert not w.connected
-    assert not any(p.isConnected(physicsClientId=w.client) for w in worlds)
+    # released: kept for the next worlds (at most IDLE_CLIENTS_MAX, wmbench.envs.client_pool), the rest disconnected
+    still = {w.client for w in worlds if p.isConnected(physicsClientId=w.client)}
+    assert len(still) <= IDLE_CLIENTS_MAX and still == set(idle_clients())
 
 
 def test_reset_empties_the_world(world):
@@ -111,15 +114,19 @@ def test_reset_empties_the_world(world):
     assert params["fixedTimeStep"] == pytest.approx(1 / 240)
 
 
-def test_a_world_dropped_without_close_disconnects_its_client():
+def test_worlds_dropped_without_close_release_their_clients():
+    """Envs never closed: garbage collection releases their clients (kept idle up to IDLE_CLIENTS_MAX, the rest
+    disconnected), so forgotten worlds do not pile up clients."""
     import gc
 
     from wmbench.envs.wmbench_env import WMBenchEnv
 
-    env = WMBenchEnv("S01")
-    env.reset(seed=0)
-    client = env.world.client
-    assert p.isConnected(physicsClientId=client)
-    del env  # never closed: the env, its body and its NPCs drop their references to the world
+    envs = [WMBenchEnv("S01") for _ in range(IDLE_CLIENTS_MAX + 2)]
+    for env in envs:
+        env.reset(seed=0)
+    clients = [env.world.client for env in envs]
+    assert len(set(clients)) == len(clients) and all(p.isConnected(physicsClientId=c) for c in clients)
+    del env, envs  # never closed: the envs, their bodies and NPCs drop their references to the worlds
     gc.collect()
-    assert not p.isConnected(physicsClientId=client)
+    still = {c for c in clients if p.isConnected(physicsClientId=c)}
+    assert len(still) <= IDLE_CLIENTS_MAX and still <= set(idle_clients())

@@ -6,8 +6,9 @@ Card
   on ``disconnect``. glibc serves chunks that large with fresh ``mmap``s and unmaps them on free, so each new
   client page-faults its buffers in again (~6,000 faults, 5-20 ms of mostly kernel time). Bench mode builds
   one client per episode, and for short episodes that was 40 % of the wall time. The harness now reuses one
-  env (one client) per worker across episodes (:mod:`wmbench.harness.run.env_reuse`), so this tuning is off by
-  default; it still helps code that builds many short-lived envs itself.
+  env (one client) per worker across episodes (:mod:`wmbench.harness.run.env_reuse`) and a closed world's client
+  is kept for the next world (:mod:`wmbench.envs.client_pool`), so this tuning is off by default; it still
+  helps code that holds more worlds at once than the process keeps idle clients for.
 - **What.** Once per process, before the first client, :func:`keep_client_buffers` sets glibc's
   ``M_MMAP_THRESHOLD`` to :data:`MMAP_THRESHOLD_BYTES` (16 MB), so those chunks come from the heap, and
   ``M_TRIM_THRESHOLD`` to :data:`TRIM_THRESHOLD_BYTES` (64 MB), so freeing them does not hand them straight

@@ -3,9 +3,12 @@
 Card
 ----
 - **Client.** Each ``World`` owns its own client (``DIRECT``, or ``GUI`` for ``render_mode="human"``) and
-  passes ``physicsClientId`` on every call, so many worlds can live in one process. :meth:`close` disconnects
-  and is idempotent; a world dropped without ``close`` (an env that was never closed) disconnects when it is
-  garbage-collected, so forgotten worlds do not pile up clients. Without a display, ``GUI`` falls back to
+  passes ``physicsClientId`` on every call, so many worlds can live in one process. The client comes from the
+  process's idle clients when one is kept (:mod:`wmbench.envs.client_pool`; a closed world's ``DIRECT``
+  client, reset by the new world: 3 ms instead of a 10-20 ms ``connect``). :meth:`close` releases it (kept
+  for the next world, at most ``IDLE_CLIENTS_MAX``, else disconnected) and is idempotent; a world dropped
+  without ``close`` (an env that was never closed) releases it when it is garbage-collected, so forgotten
+  worlds do not pile up clients. Without a display, ``GUI`` falls back to
   ``DIRECT`` with a warning (PyBullet would otherwise abort the process); only one ``GUI`` client can exist
   per process. The first world of a process tunes the allocator so later clients reuse the buffers of closed
   ones (:mod:`wmbench.envs.allocator`).
@@ -24,7 +27,6 @@ Implements :class:`wmbench.body.base.WorldHandle`.
 
 from __future__ import annotations
 
-import contextlib
 import math
 import os
 import sys
@@ -38,6 +40,7 @@ import pybullet as p
 
 from wmbench.body.base import SweepResult, Vec3
 from wmbench.envs.allocator import keep_client_buffers
+from wmbench.envs.client_pool import release_client, take_client
 from wmbench.scenarios.records import Wall
 
 #: How far (m) a swept disc stops short of the exact contact, so it never starts a later sweep inside a wall.
@@ -87,10 +90,10 @@ class World:
             gui = False
         self.gui = bool(gui)
         keep_client_buffers()  # once per process: reuse client buffers instead of re-faulting them (allocator)
-        self.client: int = p.connect(p.GUI if self.gui else p.DIRECT)
+        self.client: int = take_client(self.gui)
         if self.client < 0:
             raise RuntimeError("could not connect to PyBullet (a GUI may already be open in this process)")
-        self._finalizer = weakref.finalize(self, _disconnect, self.client)
+        self._finalizer = weakref.finalize(self, release_client, self.client, self.gui)
         self.walls: tuple[WallBox, ...] = ()
         self.wall_body_ids: frozenset[int] = frozenset()
         self.ground_id = -1
@@ -115,8 +118,8 @@ class World:
         self.wall_body_ids = frozenset()
 
     def close(self) -> None:
-        """Disconnect the client (safe to call twice)."""
-        self._finalizer()  # disconnects the first time only
+        """Release the client (kept for the next world or disconnected; safe to call twice)."""
+        self._finalizer()  # releases the first time only
 
     @property
     def connected(self) -> bool:
@@ -192,12 +195,6 @@ class World:
         (``fraction`` is meaningful only where ``body_id >= 0``). The perception's hot path reads these
         directly instead of building a :class:`RayHit` per ray (72 per decision)."""
         return p.rayTestBatch(starts, ends, collisionFilterMask=RAY_MASK, physicsClientId=self.client)
-
-
-def _disconnect(client: int) -> None:
-    """Disconnect ``client``; tolerates a client that is already gone (e.g. GUI window closed by the user)."""
-    with contextlib.suppress(p.error):
-        p.disconnect(physicsClientId=client)
 
 
 def display_available() -> bool:
