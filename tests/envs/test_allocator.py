@@ -9,16 +9,14 @@ import sys
 
 import pytest
 
-#: each round holds one world more than the process keeps idle clients for (wmbench.envs.client_pool), so it
-#: connects exactly one new client (and disconnects one): the faults per round are one new client's
-CHILD = ("import resource, wmbench.envs.allocator as a; from wmbench.envs.world import World\n"
-         "from wmbench.envs.client_pool import IDLE_CLIENTS_MAX\n"
-         "def one_new_client():\n"
-         "    worlds = [World(1 / 30, 1 / 240) for _ in range(IDLE_CLIENTS_MAX + 1)]\n"
-         "    for world in worlds: world.close()\n"
-         "for _ in range(3): one_new_client()\n"
+#: the child keeps no idle client (wmbench.envs.client_pool), so every world connects a new client and
+#: disconnects it, as before the pool: the faults are what the allocator alone leaves
+CHILD = ("import resource, wmbench.envs.allocator as a, wmbench.envs.client_pool as pool\n"
+         "from wmbench.envs.world import World\n"
+         "pool.IDLE_CLIENTS_MAX = 0\n"
+         "for _ in range(3): World(1 / 30, 1 / 240).close()\n"
          "before = resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
-         "for _ in range(5): one_new_client()\n"
+         "for _ in range(5): World(1 / 30, 1 / 240).close()\n"
          "faults = (resource.getrusage(resource.RUSAGE_SELF).ru_minflt - before) // 5\n"
          "print(a.keep_client_buffers(), faults)")
 
