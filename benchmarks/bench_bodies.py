@@ -145,16 +145,13 @@ def setup_cpu_ms(body: str, scenario_id: str, cycles: int, keep_idle_clients: bo
     """CPU ms of one ``make_env`` + ``reset`` + ``close`` of ``body`` on ``scenario_id`` (median over
     ``cycles``): with the process's idle PyBullet clients kept as usual, or with none kept (the kept ones are
     disconnected first and ``IDLE_CLIENTS_MAX`` is 0 meanwhile, so every env connects a new client)."""
-    import pybullet as p
-
     from wmbench.envs import client_pool
     from wmbench.harness.run.episode import make_env
 
     saved = client_pool.IDLE_CLIENTS_MAX
     if not keep_idle_clients:
         client_pool.IDLE_CLIENTS_MAX = 0
-        while client_pool.idle_clients():
-            p.disconnect(physicsClientId=client_pool.take_client())
+        client_pool.forget_idle_clients()
     samples = []
     try:
         for _ in range(cycles):

@@ -9,16 +9,16 @@ import pybullet as p
 import pytest
 
 from wmbench.brain.registry import get_brain
-from wmbench.envs.client_pool import IDLE_CLIENTS_MAX, idle_clients, release_client, take_client
+from wmbench.envs.client_pool import (
+    IDLE_CLIENTS_MAX,
+    forget_idle_clients,
+    idle_clients,
+    release_client,
+    take_client,
+)
 from wmbench.envs.world import World
 from wmbench.harness.run.episode import run_episode
 from wmbench.scenarios import Wall
-
-
-def _forget_idle_clients() -> None:
-    """Disconnect every kept client, so the next world connects a new one."""
-    while idle_clients():
-        p.disconnect(physicsClientId=take_client())
 
 
 def test_a_closed_worlds_client_is_taken_by_the_next_world_and_emptied():
@@ -39,7 +39,7 @@ def test_a_closed_worlds_client_is_taken_by_the_next_world_and_emptied():
 
 
 def test_at_most_idle_clients_max_are_kept_and_the_rest_disconnect():
-    _forget_idle_clients()
+    forget_idle_clients()
     worlds = [World(1 / 30, 1 / 240) for _ in range(IDLE_CLIENTS_MAX + 2)]
     for world in worlds:
         world.close()
@@ -49,14 +49,14 @@ def test_at_most_idle_clients_max_are_kept_and_the_rest_disconnect():
 
 
 def test_a_gui_client_is_never_kept():
-    _forget_idle_clients()
+    forget_idle_clients()
     client = p.connect(p.DIRECT)  # stands in for a GUI window's client: the rule reads only the flag
     release_client(client, gui=True)
     assert not p.isConnected(physicsClientId=client) and client not in idle_clients()
 
 
 def test_a_kept_client_that_was_disconnected_is_never_handed_out():
-    _forget_idle_clients()
+    forget_idle_clients()
     world = World(1 / 30, 1 / 240)
     client = world.client
     world.close()
@@ -84,7 +84,7 @@ def _trace_text(sid: str, body: str) -> str:
 def test_an_episode_on_a_kept_client_is_byte_identical_to_one_on_a_new_client(body):
     """S21 (a charging beast, walls) on a new client, then on a client kept from a robot episode (whose world
     ran other solver settings, other bodies and other walls)."""
-    _forget_idle_clients()
+    forget_idle_clients()
     new = _trace_text("S21", body)
     _trace_text("S12", "robot")  # leaves its client idle, after a robot world
     assert idle_clients()

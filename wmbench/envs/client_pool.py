@@ -68,6 +68,16 @@ def release_client(client: int, gui: bool = False) -> None:
         p.disconnect(physicsClientId=client)
 
 
+def forget_idle_clients() -> None:
+    """Disconnect every kept client, so the next world connects a new one (benchmarks and tests that compare
+    against a new client)."""
+    with _lock:
+        kept, _idle[:] = tuple(_idle), []
+    for client in kept:
+        with contextlib.suppress(p.error):
+            p.disconnect(physicsClientId=client)
+
+
 def idle_clients() -> tuple[int, ...]:
     """The clients kept now (oldest first)."""
     with _lock:

@@ -5,7 +5,7 @@ Card
 - **Client.** Each ``World`` owns its own client (``DIRECT``, or ``GUI`` for ``render_mode="human"``) and
   passes ``physicsClientId`` on every call, so many worlds can live in one process. The client comes from the
   process's idle clients when one is kept (:mod:`wmbench.envs.client_pool`; a closed world's ``DIRECT``
-  client, reset by the new world: 3 ms instead of a 10-20 ms ``connect``). :meth:`close` releases it (kept
+  client, reset by the new world: ~3 ms instead of a 5-20 ms ``connect``). :meth:`close` releases it (kept
   for the next world, at most ``IDLE_CLIENTS_MAX``, else disconnected) and is idempotent; a world dropped
   without ``close`` (an env that was never closed) releases it when it is garbage-collected, so forgotten
   worlds do not pile up clients. Without a display, ``GUI`` falls back to
