@@ -8,6 +8,10 @@ Rows (medians over repeats, TinyRenderer on the CPU, one process):
 - **raw render, TinyRenderer vs EGL**: the chase view without the grid pass, through PyBullet's
   ``eglRenderer`` plugin where it loads (here: Mesa llvmpipe, itself a CPU rasteriser; the lent GPU
   machine has no PyBullet, so there is no GPU number).
+- **report plots**: the six plots a report can hold (radar, category bars, two intensity panels, latency
+  histogram, horizon and frontier curves, on fixed synthetic data), CPU ms for all six, drawn with the fixed
+  margins (``plots.Margins``) and with ``tight_layout`` (what the plots did before round 14: one extra draw to
+  measure the text), alternately in one process; their ratio.
 - **live, 60 FPS, with vs without --record**: S42 with the reference brain, runs interleaved (without, with,
   without, with); sustained FPS and late-frame rate of each, and their same-run ratio. Recording renders
   from the trace after the run, so the two should be equal within noise.
@@ -19,6 +23,7 @@ from __future__ import annotations
 
 import statistics
 import tempfile
+import time
 from pathlib import Path
 
 from benchmarks.common import BenchRow, run_script, time_repeats
@@ -138,10 +143,63 @@ def _live_rows(repeats: int, duration: float) -> list[BenchRow]:
     return rows
 
 
+def _plot_arguments() -> dict[str, tuple[object, ...]]:
+    """Fixed inputs for every report plot (the shapes the report writer passes)."""
+    cats = [f"C{i:02d}" for i in range(1, 11)]
+    pillars = {"P1": cats[:3], "P2": cats[3:7], "P3": cats[7:]}
+    categories = {c: {"score": 10.0 * i, "max": 100.0, "measured": i != 8, "ci95": [8.0 * i, 10.0 * i + 5]}
+                  for i, c in enumerate(cats)}
+    return {
+        "pillar_radar": (categories, pillars, {p: {"rescaled": 200.0, "rescaled_max": 300.0} for p in pillars},
+                         "WM Score 500/1000"),
+        "category_bars": (categories, pillars),
+        "intensity_over_time": ({c: {f"S{5 * k + j:02d}": [(0.5 * t, (t % 5) / 5) for t in range(20)]
+                                     for j in range(1, 6)} for k, c in enumerate(cats[4:6])},),
+        "latency_histogram": ({"S41": [15.0 + (i % 7) for i in range(40)],
+                               "S42": [16.0 + (i % 3) for i in range(40)]},),
+        "horizon_curve": ({0.5: 0.9, 1.0: 0.8, 2.0: 0.6}, {0.5: 0.85, 1.0: 0.7, 2.0: 0.5}),
+        "frontier_curves": ([{"think_time_s": t, "token_budget": None,
+                              "categories": {c: 50.0 + 10 * t for c in cats[:5]}} for t in (0.0, 0.5, 1.0)],
+                            "reference"),
+    }
+
+
+def _plot_rows(repeats: int) -> list[BenchRow]:
+    from wmbench.harness.report import plots
+
+    arguments = _plot_arguments()
+    fixed_margins = plots.Margins.apply
+
+    def tight_layout(_margins: object, fig: object) -> None:
+        fig.tight_layout()  # type: ignore[attr-defined]
+
+    def draw_all() -> None:
+        for name, args in arguments.items():
+            getattr(plots, name)(*args)
+
+    samples: dict[str, list[float]] = {"fixed margins": [], "tight_layout": []}
+    draw_all()  # matplotlib's imports and font cache
+    try:
+        for _ in range(repeats):
+            for label, apply in (("fixed margins", fixed_margins), ("tight_layout", tight_layout)):
+                plots.Margins.apply = apply  # type: ignore[method-assign, assignment]
+                samples[label].append(time_repeats(draw_all, 1, warmup=0, clock=time.process_time).median)
+    finally:
+        plots.Margins.apply = fixed_margins  # type: ignore[method-assign]
+    ms = {label: 1000 * statistics.median(values) for label, values in samples.items()}
+    rows = [BenchRow(GROUP, f"report plots (6), {label}", ms[label], "ms CPU", None,
+                     f"median of {repeats}, alternately" + (" (before round 14)" if label == "tight_layout" else ""))
+            for label in samples]
+    rows.append(BenchRow(GROUP, "report plots: tight_layout / fixed margins", ms["tight_layout"] / ms["fixed margins"],
+                         "x", None, "same-run ratio of the medians above"))
+    return rows
+
+
 def measure(quick: bool, repeats: int | None = None, live_runs: int | None = None,
             live_duration: float | None = None) -> list[BenchRow]:
     repeats = repeats or (3 if quick else 15)
     rows = _camera_rows(repeats)
+    rows += _plot_rows(repeats)
     rows += _egl_rows(repeats)
     rows += _live_rows(live_runs or (1 if quick else 3), live_duration or (2.0 if quick else 8.0))
     return rows

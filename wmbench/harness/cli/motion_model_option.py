@@ -42,19 +42,27 @@ def configure_train_motion(p: argparse.ArgumentParser) -> None:
 
 
 def train_motion_command(args: argparse.Namespace) -> int:
-    """``wmbench train-motion``: needs the ``motion`` extra (torch, diffusers)."""
+    """``wmbench train-motion``: needs the ``motion`` extra (torch, diffusers). The arguments are checked before
+    diffusers is imported (seconds of CPU), so a bad argument is answered at once; an extra that is missing or
+    does not import is one usage line either way."""
+    extra = "train-motion needs the motion extra (pip install 'wmbench[motion]')"
+    try:
+        import torch  # noqa: F401  (check_args reads torch: the denoiser's heads, CUDA)
+    except ImportError as err:
+        raise UsageError(f"{extra}: {err}") from None
+    try:
+        check_args(args)  # the arguments in train's own words first, then the extra, then where the output goes
+    except ConfigError as err:
+        raise UsageError(str(err)) from None
     try:
         import diffusers  # noqa: F401
-        import torch  # noqa: F401
     except ImportError as err:
-        raise UsageError(f"train-motion needs the motion extra (pip install 'wmbench[motion]'): {err}") from None
-
+        raise UsageError(f"{extra}: {err}") from None
     try:
-        check_args(args)  # the arguments in train's own words first, then where the output goes
         if args.save_windows is not None:
             check_out_file(args.save_windows, "--save-windows", "a .npz file")
         else:  # before training, not when the weights are written
             check_out_dir(args.out)
         return run(args)
-    except ConfigError as err:  # a bad argument (checked before training) or unreadable windows
+    except ConfigError as err:  # an output that cannot be written or unreadable windows
         raise UsageError(str(err)) from None

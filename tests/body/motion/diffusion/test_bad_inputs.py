@@ -52,12 +52,16 @@ def test_train_motion_cuda_without_cuda_is_one_line():
 
     if torch.cuda.is_available():
         pytest.skip("this machine has CUDA")
-    done = subprocess.run([*WMBENCH, "train-motion", "--device", "cuda", "--steps", "1"], capture_output=True,
-                          text=True, timeout=300)
+    # the arguments are checked before diffusers is imported (it costs seconds): said at once, diffusers never loaded
+    command = ("import sys; from wmbench.harness.cli.main import main; code = main(sys.argv[1:]); "
+               "print('diffusers' in sys.modules); sys.exit(code)")
+    done = subprocess.run([sys.executable, "-c", command, "train-motion", "--device", "cuda", "--steps", "1"],
+                          capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         f"wmbench train-motion: error: --device cuda: this torch sees no CUDA device (torch {torch.__version__}); "
         "use --device cpu"]
+    assert done.stdout.strip() == "False"
 
 
 def _damaged_weights(tmp_path: Path, damage: str) -> Path:
