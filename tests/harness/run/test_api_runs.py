@@ -25,7 +25,8 @@ REPO_ROOT = Path(__file__).resolve().parents[3]
 
 
 def _run(out: Path, brain: str, **kwargs: Any) -> dict[str, Any]:
-    options = {"scenarios": "S01", "seeds": 1, "workers": 1, "progress": False, "reports": True,
+    # no report: these tests read the scores (an API run's report and its plot workers: tests/harness/report)
+    options = {"scenarios": "S01", "seeds": 1, "workers": 1, "progress": False, "reports": False,
                "live": False, **kwargs}
     return run_suite(brain, out=out, **options)
 
