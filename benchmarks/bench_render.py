@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import statistics
 import tempfile
-import time
 from pathlib import Path
 
-from benchmarks.common import BenchRow, run_script, time_repeats
+from benchmarks.common import BenchRow, lap, run_script, time_repeats
 from wmbench.protocol.camera_layout import PanoramaSpec
 
 GROUP = "render"
@@ -183,7 +182,7 @@ def _plot_rows(repeats: int) -> list[BenchRow]:
         for _ in range(repeats):
             for label, apply in (("fixed margins", fixed_margins), ("tight_layout", tight_layout)):
                 plots.Margins.apply = apply  # type: ignore[method-assign, assignment]
-                samples[label].append(time_repeats(draw_all, 1, warmup=0, clock=time.process_time).median)
+                samples[label].append(lap(draw_all)[0].cpu_s)
     finally:
         plots.Margins.apply = fixed_margins  # type: ignore[method-assign]
     ms = {label: 1000 * statistics.median(values) for label, values in samples.items()}

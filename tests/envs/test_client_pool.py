@@ -3,11 +3,10 @@ reused by the next world, exactly as a new client would run it."""
 
 from __future__ import annotations
 
-import json
-
 import pybullet as p
 import pytest
 
+from benchmarks.trace_snapshot import canonical_trace
 from wmbench.brain.registry import get_brain
 from wmbench.envs.client_pool import (
     IDLE_CLIENTS_MAX,
@@ -75,9 +74,7 @@ def _trace_text(sid: str, body: str) -> str:
     finally:
         brain.close()
     assert result.error is None, result.error
-    for decision in result.trace["decisions"]:
-        decision["brain"].pop("latency_s", None)  # the brain's wall clock: the only field that may differ
-    return json.dumps(result.trace, sort_keys=True)
+    return canonical_trace(result.trace)  # without the brain's wall clock: the only field that may differ
 
 
 @pytest.mark.parametrize("body", ["smpl", "robot", "drone"])

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
+from benchmarks.trace_snapshot import canonical_trace
 from wmbench.brain.registry import get_brain
 from wmbench.harness.run import env_reuse
 from wmbench.harness.run.episode import run_episode
@@ -23,11 +22,9 @@ def brain():
 
 
 def _trace_text(result) -> str:
-    """The trace as JSON without the brain's wall-clock latencies (the only field that may differ)."""
+    """The trace as canonical JSON, without the brain's wall-clock latencies (the only field that may differ)."""
     assert result.error is None, result.error
-    for decision in result.trace["decisions"]:
-        decision["brain"].pop("latency_s", None)
-    return json.dumps(result.trace, sort_keys=True)
+    return canonical_trace(result.trace)
 
 
 @pytest.mark.parametrize("body", ["smpl", "robot", "drone"])
