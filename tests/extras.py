@@ -22,6 +22,7 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "motion": ("torch", "diffusers"),
     "report": ("matplotlib",),
     "video": ("imageio", "imageio_ffmpeg", "PIL"),
+    "inspect": ("inspect_ai", "openai"),
 }
 
 

@@ -12,9 +12,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.extras import needs_extra
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
-pytest.importorskip("inspect_ai")
+# needs_extra looks the modules up without importing them: this process never uses inspect_ai (`inspect eval` runs
+# in its own process), and importorskip's import of it cost ~5 s of the session's CPU (round 16)
+pytestmark = needs_extra("inspect")
 
 
 @pytest.fixture
